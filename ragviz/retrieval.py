@@ -1,0 +1,136 @@
+"""Scores, ranking, the decision with a floor, and prompt assembly.
+
+``top_k`` alone always returns k chunks because cosine similarity is never zero; the floor
+is what lets retrieval say "not found". Ties are broken by chunk order so every result is
+deterministic.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from ragviz.chunking.base import Chunk
+
+PROMPT_TEMPLATES: dict[str, str] = {
+    "pt": (
+        "Responda usando APENAS os trechos abaixo. "
+        "Se a resposta não estiver neles, diga que não sabe.\n\n"
+        "Trechos:\n{context}\n\nPergunta: {question}"
+    ),
+    "en": (
+        "Answer using ONLY the excerpts below. "
+        "If the answer is not in them, say you do not know.\n\n"
+        "Excerpts:\n{context}\n\nQuestion: {question}"
+    ),
+}
+
+
+@dataclass(frozen=True)
+class Hit:
+    """A chunk selected for a question, with its cosine score."""
+
+    index: int
+    score: float
+
+    def to_dict(self) -> dict[str, float | int]:
+        return {"index": self.index, "score": round(self.score, 6)}
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What retrieval hands on for one question: hits, or a refusal when hits is empty."""
+
+    ranking: tuple[int, ...]
+    scores: tuple[float, ...]
+    hits: tuple[Hit, ...]
+    top_k: int
+    floor: float
+
+    @property
+    def refused(self) -> bool:
+        return not self.hits
+
+    @property
+    def best_score(self) -> float:
+        return self.scores[self.ranking[0]] if self.ranking else float("-inf")
+
+    @property
+    def best_index(self) -> int | None:
+        return self.ranking[0] if self.ranking else None
+
+    def rank_of(self, chunk_index: int) -> int:
+        """1-based rank of a chunk."""
+        return self.ranking.index(chunk_index) + 1
+
+
+def cosine_scores(
+    query: npt.NDArray[np.float32], chunk_vectors: npt.NDArray[np.float32]
+) -> npt.NDArray[np.float32]:
+    """Scores of one unit query vector against unit chunk rows (dot product = cosine)."""
+    if chunk_vectors.shape[0] == 0:
+        return np.zeros(0, dtype=np.float32)
+    return np.asarray(chunk_vectors @ query, dtype=np.float32)
+
+
+def rank(scores: Sequence[float]) -> tuple[int, ...]:
+    """Chunk indices by descending score; equal scores keep chunk order."""
+    return tuple(sorted(range(len(scores)), key=lambda i: (-scores[i], i)))
+
+
+def decide(scores: Sequence[float], top_k: int, floor: float) -> Decision:
+    """The top_k chunks whose score reaches the floor; none means the question is refused."""
+    if top_k < 1:
+        raise ValueError(f"top_k must be at least 1, got {top_k}")
+    values = tuple(float(s) for s in scores)
+    ranking = rank(values)
+    hits = tuple(Hit(i, values[i]) for i in ranking[:top_k] if values[i] >= floor)
+    return Decision(ranking=ranking, scores=values, hits=hits, top_k=top_k, floor=float(floor))
+
+
+def excerpts(chunks: Sequence[Chunk], hits: Sequence[Hit]) -> list[str]:
+    """Text of the selected chunks in hit order, where text already given by an earlier hit
+    (overlap between neighbours) is left out, so the prompt repeats nothing."""
+    covered: list[tuple[int, int]] = []
+    out: list[str] = []
+    by_index = {c.index: c for c in chunks}
+    for hit in hits:
+        chunk = by_index[hit.index]
+        pieces = _uncovered(chunk.start, chunk.end, covered)
+        covered.append((chunk.start, chunk.end))
+        text = " … ".join(
+            chunk.text[a - chunk.start : b - chunk.start].strip() for a, b in pieces
+        ).strip()
+        if text.strip(" …"):
+            out.append(text)
+    return out
+
+
+def _uncovered(start: int, end: int, covered: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+    pieces = [(start, end)]
+    for c_start, c_end in covered:
+        nxt: list[tuple[int, int]] = []
+        for a, b in pieces:
+            if c_end <= a or c_start >= b:
+                nxt.append((a, b))
+                continue
+            if a < c_start:
+                nxt.append((a, c_start))
+            if c_end < b:
+                nxt.append((c_end, b))
+        pieces = nxt
+    return [(a, b) for a, b in pieces if b > a]
+
+
+def build_prompt(
+    question: str, chunks: Sequence[Chunk], hits: Sequence[Hit], language: str = "pt"
+) -> str | None:
+    """The prompt the language model would receive, or None when retrieval refused."""
+    if not hits:
+        return None
+    template = PROMPT_TEMPLATES.get(language, PROMPT_TEMPLATES["en"])
+    context = "\n\n".join(excerpts(chunks, hits))
+    return template.format(context=context, question=question)

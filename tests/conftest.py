@@ -1,0 +1,37 @@
+"""Shared fixtures: the real bundled models (loaded once per test session) and the seed sample."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ragviz.embedders import Embedder, load_embedder
+from ragviz.questions import LabelledQuestion, parse_questions_csv
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = ROOT / "sample_docs"
+
+
+@pytest.fixture(scope="session")
+def use_model() -> Embedder:
+    """The default model, Google USE multilingual v3 (pure numpy, offline)."""
+    return load_embedder("use-multilingual")
+
+
+@pytest.fixture(scope="session")
+def minilm_model() -> Embedder:
+    """all-MiniLM-L6-v2 from its package (torch, offline, 256-token limit)."""
+    return load_embedder("minilm-en")
+
+
+@pytest.fixture(scope="session")
+def seed_doc() -> str:
+    """The article's example policy text, exactly as its code defines DOC."""
+    return (SAMPLES / "politica_reembolso.txt").read_text(encoding="utf-8")
+
+
+@pytest.fixture(scope="session")
+def seed_questions() -> list[LabelledQuestion]:
+    """The article's seven labelled questions (four answerable, three not)."""
+    return parse_questions_csv((SAMPLES / "politica_reembolso.csv").read_text(encoding="utf-8"))
