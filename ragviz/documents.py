@@ -27,7 +27,9 @@ class DecodedText:
 def check_document(text: str) -> str:
     """Return the document unchanged, or raise InputError for empty or oversize text."""
     if not text or not text.strip():
-        raise InputError("The document is empty: paste text, upload a .txt or .md file, or pick a sample.")
+        raise InputError(
+            "The document is empty: paste text, upload a .txt or .md file, or pick a sample."
+        )
     if len(text) > MAX_DOCUMENT_CHARS:
         raise InputError(
             f"The document has {len(text):,} characters; the limit is {MAX_DOCUMENT_CHARS:,}. "

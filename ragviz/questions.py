@@ -73,15 +73,20 @@ def parse_questions_csv(text: str) -> list[LabelledQuestion]:
     try:
         header = next(reader)
     except StopIteration:
-        raise InputError("the questions file is empty: it needs a header row question,answer,answerable") from None
+        raise InputError(
+            "the questions file is empty: it needs a header row question,answer,answerable"
+        ) from None
     columns = [h.strip().lower() for h in header]
     if "question" not in columns:
         raise InputError(
-            f"line 1: the questions file needs a 'question' column, found {', '.join(columns) or 'none'}"
+            "line 1: the questions file needs a 'question' column, "
+            f"found {', '.join(columns) or 'none'}"
         )
     unknown = [c for c in columns if c not in {"question", "answer", "answerable"}]
     if unknown:
-        raise InputError(f"line 1: unknown column(s) {', '.join(unknown)}; use question,answer,answerable")
+        raise InputError(
+            f"line 1: unknown column(s) {', '.join(unknown)}; use question,answer,answerable"
+        )
     out: list[LabelledQuestion] = []
     for row in reader:
         line = reader.line_num
@@ -99,10 +104,14 @@ def parse_questions_csv(text: str) -> list[LabelledQuestion]:
             raise InputError(f"line {line}: {error}") from None
         answer = record.get("answer", "").strip()
         if answerable is False and answer:
-            raise InputError(f"line {line}: an unanswerable question cannot have an expected answer")
+            raise InputError(
+                f"line {line}: an unanswerable question cannot have an expected answer"
+            )
         out.append(check_question(LabelledQuestion(question, answer, answerable), f"line {line}"))
         if len(out) > MAX_QUESTIONS:
-            raise InputError(f"line {line}: more than {MAX_QUESTIONS} questions; the limit is {MAX_QUESTIONS}")
+            raise InputError(
+                f"line {line}: more than {MAX_QUESTIONS} questions; the limit is {MAX_QUESTIONS}"
+            )
     return out
 
 
@@ -119,7 +128,11 @@ def questions_to_csv(questions: Iterable[LabelledQuestion]) -> str:
 
 def clean_questions(questions: Sequence[LabelledQuestion]) -> list[LabelledQuestion]:
     """Drop rows without question text and enforce the limits (used by the app's editor)."""
-    out = [check_question(q, f"question {i + 1}") for i, q in enumerate(questions) if q.question.strip()]
+    out = [
+        check_question(q, f"question {i + 1}")
+        for i, q in enumerate(questions)
+        if q.question.strip()
+    ]
     if len(out) > MAX_QUESTIONS:
         raise InputError(f"{len(out)} questions; the limit is {MAX_QUESTIONS}.")
     return out

@@ -9,7 +9,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
-CHUNKER_NAMES: tuple[str, ...] = ("fixed", "sentence", "recursive", "markdown", "tokens", "semantic")
+CHUNKER_NAMES: tuple[str, ...] = (
+    "fixed",
+    "sentence",
+    "recursive",
+    "markdown",
+    "tokens",
+    "semantic",
+)
 
 # Which ChunkerConfig fields each chunker reads; the rest are ignored for that chunker.
 CHUNKER_PARAMS: dict[str, tuple[str, ...]] = {
@@ -32,6 +39,14 @@ class Chunk:
     text: str
     over_size: bool = False
     heading_path: tuple[str, ...] = ()
+    # Text the chunk needs to be understood but that is not inside its slice, e.g. the
+    # header and delimiter rows of a table when the chunk holds only later rows.
+    context_prefix: str = ""
+
+    @property
+    def embedding_text(self) -> str:
+        """What to embed: the context prefix (if any) followed by the chunk text."""
+        return self.context_prefix + self.text
 
     @property
     def chars(self) -> int:
@@ -46,6 +61,7 @@ class Chunk:
             "chars": self.chars,
             "over_size": self.over_size,
             "heading_path": list(self.heading_path),
+            "context_prefix": self.context_prefix,
         }
 
 

@@ -1,0 +1,209 @@
+"""The ``ragviz`` command: chunk, search, eval, calibrate and report from a terminal.
+
+User mistakes (a missing file, a bad parameter, an unknown model) end with one sentence on
+stderr and exit code 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from ragviz.chunking import CHUNKER_NAMES, ChunkerConfig, make_chunks
+from ragviz.documents import InputError, check_document, decode_upload
+from ragviz.embedders import BUNDLED_MODELS, DEFAULT_MODEL, Embedder, ModelLoadError, load_embedder
+from ragviz.questions import LabelledQuestion, parse_questions_csv
+
+EXIT_USER_ERROR = 2
+MODEL_CHUNKERS = {"tokens", "semantic"}
+
+
+class UserError(Exception):
+    """A mistake the user can fix; printed as one sentence."""
+
+
+def _read_text(path: str) -> str:
+    if path == "-":
+        data = sys.stdin.buffer.read()
+        name = "standard input"
+    else:
+        file = Path(path)
+        if not file.is_file():
+            raise UserError(f"no such file: {path}")
+        data = file.read_bytes()
+        name = file.name
+    return decode_upload(data, name).text
+
+
+def _config(args: argparse.Namespace) -> ChunkerConfig:
+    values: dict[str, Any] = {"chunker": args.chunker}
+    for name in ("size", "overlap", "max_chars", "overlap_sentences", "threshold", "percentile"):
+        value = getattr(args, name)
+        if value is not None:
+            values[name] = value
+    if args.chunker == "markdown" and args.max_chars is None:
+        values["max_chars"] = 800
+    if args.chunker == "markdown" and args.overlap_sentences is None:
+        values["overlap_sentences"] = 0
+    return ChunkerConfig.from_dict(values)
+
+
+def _questions(args: argparse.Namespace) -> list[LabelledQuestion]:
+    questions: list[LabelledQuestion] = []
+    if getattr(args, "questions", None):
+        questions.extend(parse_questions_csv(_read_text(args.questions)))
+    for text in getattr(args, "question", None) or []:
+        if not text.strip():
+            raise UserError("a --question is empty")
+        questions.append(LabelledQuestion(text.strip()))
+    return questions
+
+
+def _model(args: argparse.Namespace, needed: bool) -> Embedder | None:
+    if not needed and args.model is None:
+        return None
+    return load_embedder(args.model or DEFAULT_MODEL)
+
+
+def _emit(args: argparse.Namespace, payload: dict[str, Any], text: Callable[[], str]) -> None:
+    if args.json:
+        json.dump(payload, sys.stdout, ensure_ascii=False, indent=2)
+        sys.stdout.write("\n")
+    else:
+        sys.stdout.write(text())
+
+
+def cmd_chunk(args: argparse.Namespace) -> None:
+    document = check_document(_read_text(args.path))
+    config = _config(args)
+    embedder = _model(args, config.chunker in MODEL_CHUNKERS)
+    result = make_chunks(document, config, embedder)
+    rows = []
+    for chunk in result.chunks:
+        row = chunk.to_dict()
+        if embedder is not None:
+            row["tokens"] = embedder.count_tokens(chunk.text)
+        rows.append(row)
+    payload: dict[str, Any] = {
+        "chunker": config.label(),
+        "config": config.to_dict(),
+        "model": embedder.name if embedder else None,
+        "chunks": rows,
+    }
+    if result.boundary_similarities:
+        payload["boundary_similarities"] = [
+            {"offset": offset, "similarity": round(sim, 6)}
+            for offset, sim in result.boundary_similarities
+        ]
+        payload["breakpoint_threshold"] = result.breakpoint_threshold
+
+    def text() -> str:
+        lines = [f"{config.label()}: {len(rows)} chunks"]
+        lines += [f"#{r['index']} [{r['start']}:{r['end']}] {r['text']!r}" for r in rows]
+        return "\n".join(lines) + "\n"
+
+    _emit(args, payload, text)
+
+
+def cmd_search(args: argparse.Namespace) -> None:
+    from ragviz.analysis import analyse
+
+    document = check_document(_read_text(args.path))
+    questions = _questions(args)
+    if not questions:
+        raise UserError("give at least one --question")
+    embedder = load_embedder(args.model or DEFAULT_MODEL)
+    analysis = analyse(
+        document, _config(args), embedder, questions, top_k=args.top_k, floor=args.floor
+    )
+    payload = {
+        "model": embedder.name,
+        "chunker": analysis.config.label(),
+        "top_k": args.top_k,
+        "floor": args.floor,
+        "chunks": [c.to_dict() for c in analysis.chunks],
+        "questions": [
+            {
+                "question": o.question.question,
+                "scores": [round(s, 6) for s in o.decision.scores],
+                "hits": [h.to_dict() for h in o.decision.hits],
+                "decision": "refused" if o.decision.refused else "context",
+            }
+            for o in analysis.outcomes
+        ],
+    }
+
+    def text() -> str:
+        lines: list[str] = []
+        for outcome in analysis.outcomes:
+            lines.append(outcome.question.question)
+            for hit in outcome.decision.hits:
+                lines.append(f" {hit.score:.3f} {analysis.chunks[hit.index].text!r}")
+            if outcome.decision.refused:
+                lines.append(
+                    f" refused: best score {outcome.decision.best_score:.3f} < floor {args.floor}"
+                )
+        return "\n".join(lines) + "\n"
+
+    _emit(args, payload, text)
+
+
+def _add_chunker_options(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("chunker")
+    group.add_argument("--chunker", choices=CHUNKER_NAMES, default="sentence")
+    group.add_argument("--size", type=int, help="characters (fixed, recursive) or tokens (tokens)")
+    group.add_argument("--overlap", type=int, help="overlap in characters or tokens")
+    group.add_argument("--max-chars", dest="max_chars", type=int, help="sentence, markdown")
+    group.add_argument(
+        "--overlap-sentences", dest="overlap_sentences", type=int, help="sentence, markdown"
+    )
+    group.add_argument("--threshold", type=float, help="semantic: similarity breakpoint")
+    group.add_argument("--percentile", type=float, help="semantic: breakpoint percentile")
+    parser.add_argument(
+        "--model",
+        help=f"{', '.join(BUNDLED_MODELS)} (default {DEFAULT_MODEL}), "
+        "a sentence-transformers id or path",
+    )
+    parser.add_argument("--json", action="store_true", help="print JSON")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="ragviz", description="See why retrieval returns the wrong passage."
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    chunk = sub.add_parser("chunk", help="split a document into chunks with exact offsets")
+    chunk.add_argument("path", help="a text file, or - for standard input")
+    _add_chunker_options(chunk)
+    chunk.set_defaults(handler=cmd_chunk)
+
+    search = sub.add_parser("search", help="score questions against every chunk")
+    search.add_argument("path", help="a text file, or - for standard input")
+    search.add_argument("--question", action="append", help="a question (repeatable)")
+    search.add_argument("--questions", help="a CSV file with question,answer,answerable")
+    search.add_argument("--top-k", dest="top_k", type=int, default=2)
+    search.add_argument("--floor", type=float, default=-1.0, help="score floor (default: none)")
+    _add_chunker_options(search)
+    search.set_defaults(handler=cmd_search)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        args.handler(args)
+    except (UserError, InputError, ModelLoadError, ValueError, OSError) as error:
+        message = str(error).strip() or type(error).__name__
+        sys.stderr.write(f"ragviz {args.command}: {message}\n")
+        return EXIT_USER_ERROR
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

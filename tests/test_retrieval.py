@@ -1,0 +1,84 @@
+"""Ranking, the decision with a floor, and prompt assembly without repeated overlap."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from ragviz.chunking.base import Chunk
+from ragviz.retrieval import build_prompt, cosine_scores, decide, excerpts, rank
+
+
+def test_rank_breaks_ties_by_chunk_order() -> None:
+    assert rank([0.5, 0.9, 0.5, 0.9]) == (1, 3, 0, 2)
+
+
+def test_decide_returns_top_k_above_the_floor() -> None:
+    decision = decide([0.1, 0.7, 0.4, 0.65], top_k=2, floor=0.5)
+    assert [h.index for h in decision.hits] == [1, 3]
+    assert not decision.refused
+
+
+def test_decide_filters_top_k_by_the_floor() -> None:
+    decision = decide([0.1, 0.7, 0.4], top_k=2, floor=0.5)
+    assert [h.index for h in decision.hits] == [1]
+
+
+def test_decide_refuses_when_everything_is_under_the_floor() -> None:
+    decision = decide([0.2, 0.3], top_k=2, floor=0.41)
+    assert decision.refused
+    assert decision.best_score == pytest.approx(0.3)
+
+
+def test_score_equal_to_the_floor_passes() -> None:
+    assert not decide([0.41], top_k=1, floor=0.41).refused
+
+
+def test_without_a_floor_top_k_always_returns_k() -> None:
+    decision = decide([-0.2, -0.1, 0.0], top_k=2, floor=-1.0)
+    assert len(decision.hits) == 2
+
+
+def test_top_k_must_be_positive() -> None:
+    with pytest.raises(ValueError, match="top_k must be at least 1, got 0"):
+        decide([0.1], top_k=0, floor=0.0)
+
+
+def test_cosine_scores_are_dot_products_of_unit_rows() -> None:
+    rows = np.array([[1.0, 0.0], [0.6, 0.8]], dtype=np.float32)
+    query = np.array([0.6, 0.8], dtype=np.float32)
+    assert cosine_scores(query, rows).tolist() == pytest.approx([0.6, 1.0])
+
+
+DOC = "Alpha beta. Gamma delta. Epsilon zeta."
+CHUNKS = [Chunk(0, 0, 24, DOC[0:24]), Chunk(1, 12, 38, DOC[12:38])]
+
+
+def test_excerpts_drop_text_repeated_by_overlap() -> None:
+    from ragviz.retrieval import Hit
+
+    texts = excerpts(CHUNKS, [Hit(0, 0.9), Hit(1, 0.8)])
+    assert texts == ["Alpha beta. Gamma delta.", "Epsilon zeta."]
+    assert sum(t.count("Gamma delta.") for t in texts) == 1
+
+
+def test_excerpts_skip_a_chunk_wholly_inside_an_earlier_one() -> None:
+    from ragviz.retrieval import Hit
+
+    inner = Chunk(2, 12, 24, DOC[12:24])
+    assert excerpts([*CHUNKS, inner], [Hit(0, 0.9), Hit(2, 0.8)]) == ["Alpha beta. Gamma delta."]
+
+
+def test_prompt_follows_the_article() -> None:
+    from ragviz.retrieval import Hit
+
+    prompt = build_prompt("Qual?", CHUNKS, [Hit(1, 0.9)], language="pt")
+    assert prompt == (
+        "Responda usando APENAS os trechos abaixo. "
+        "Se a resposta não estiver neles, diga que não sabe.\n\n"
+        "Trechos:\nGamma delta. Epsilon zeta.\n\nPergunta: Qual?"
+    )
+
+
+def test_refusal_builds_no_prompt() -> None:
+    assert build_prompt("Qual?", CHUNKS, []) is None
