@@ -1,0 +1,256 @@
+"""A workspace (document, labelled questions, every setting, model) to and from JSON and URLs.
+
+The JSON is plain data read with ``json.loads`` and checked field by field: nothing is
+executed or unpickled, and an oversize or malformed file is refused with a message.
+Exporting an imported file gives back the same bytes, because export is canonical
+(fixed key order, two-space indent, a final newline) and import keeps every field.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields, replace
+from typing import Any
+
+from ragviz.chunking.base import CHUNKER_NAMES, CHUNKER_PARAMS, ChunkerConfig
+from ragviz.documents import MAX_DOCUMENT_CHARS, MAX_QUESTIONS, InputError, check_document
+from ragviz.i18n import LANGUAGES
+from ragviz.questions import LabelledQuestion, check_question
+
+FORMAT = "ragviz-workspace"
+VERSION = 1
+MAX_WORKSPACE_BYTES = 2 * MAX_DOCUMENT_CHARS + 500_000
+MAX_TOP_K = 50
+MAX_MODEL_CHARS = 300
+
+DEFAULT_CONFIG_A = ChunkerConfig(chunker="fixed", size=120, overlap=0)
+DEFAULT_CONFIG_B = ChunkerConfig(chunker="sentence", max_chars=220, overlap_sentences=1)
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything that decides what the page shows, apart from the document and questions."""
+
+    config_a: ChunkerConfig = DEFAULT_CONFIG_A
+    config_b: ChunkerConfig = DEFAULT_CONFIG_B
+    top_k: int = 2
+    floor: float = 0.0
+    model: str = "use-multilingual"
+    language: str = "en"
+    sample: str | None = None
+
+    def checked(self) -> Settings:
+        """Return self, or raise InputError for a value out of range."""
+        for config in (self.config_a, self.config_b):
+            if config.chunker not in CHUNKER_NAMES:
+                raise InputError(f"unknown chunker {config.chunker!r}")
+        if not 1 <= self.top_k <= MAX_TOP_K:
+            raise InputError(f"top_k must be between 1 and {MAX_TOP_K}, got {self.top_k}")
+        if not math.isfinite(self.floor) or not -1.0 <= self.floor <= 1.0:
+            raise InputError(f"floor must be between -1 and 1, got {self.floor}")
+        if not self.model.strip() or len(self.model) > MAX_MODEL_CHARS:
+            raise InputError("model must be a name of 1 to 300 characters")
+        if self.language not in LANGUAGES:
+            raise InputError(f"language must be one of {', '.join(LANGUAGES)}")
+        return self
+
+
+@dataclass(frozen=True)
+class Workspace:
+    """What a user exports to reopen later or attach to a ticket."""
+
+    document: str
+    questions: tuple[LabelledQuestion, ...] = ()
+    settings: Settings = field(default_factory=Settings)
+
+    def to_json(self) -> str:
+        data = {
+            "format": FORMAT,
+            "version": VERSION,
+            "document": self.document,
+            "questions": [q.to_dict() for q in self.questions],
+            "settings": _settings_to_dict(self.settings),
+        }
+        return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> Workspace:
+        if len(text) > MAX_WORKSPACE_BYTES:
+            raise InputError(
+                f"the workspace file has {len(text):,} bytes; the limit is {MAX_WORKSPACE_BYTES:,}"
+            )
+        try:
+            data = json.loads(text)
+        except (json.JSONDecodeError, UnicodeDecodeError) as error:
+            raise InputError(f"the workspace file is not valid JSON: {error}") from None
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise InputError(
+                'this is not a ragviz workspace file (no "format": "ragviz-workspace")'
+            )
+        if data.get("version") != VERSION:
+            raise InputError(f"unsupported workspace version {data.get('version')!r}")
+        _only(data, {"format", "version", "document", "questions", "settings"}, "workspace")
+        document = check_document(_typed(data, "document", str, "workspace"))
+        raw_questions = _typed(data, "questions", list, "workspace")
+        if len(raw_questions) > MAX_QUESTIONS:
+            raise InputError(f"{len(raw_questions)} questions; the limit is {MAX_QUESTIONS}")
+        questions = tuple(_question(q, i) for i, q in enumerate(raw_questions))
+        settings = _settings_from_dict(_typed(data, "settings", dict, "workspace"))
+        return cls(document, questions, settings)
+
+
+def _only(data: Mapping[str, Any], allowed: set[str], where: str) -> None:
+    unknown = set(data) - allowed
+    if unknown:
+        raise InputError(f"{where}: unknown field(s) {', '.join(sorted(unknown))}")
+
+
+def _typed(data: Mapping[str, Any], key: str, kind: type, where: str) -> Any:
+    if key not in data:
+        raise InputError(f"{where}: missing field {key!r}")
+    value = data[key]
+    if kind is float and isinstance(value, int) and not isinstance(value, bool):
+        value = float(value)
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise InputError(f"{where}: {key!r} must be {kind.__name__}, got {type(value).__name__}")
+    return value
+
+
+def _question(raw: Any, i: int) -> LabelledQuestion:
+    where = f"question {i + 1}"
+    if not isinstance(raw, dict):
+        raise InputError(f"{where} must be an object")
+    _only(raw, {"question", "answer", "answerable"}, where)
+    text = _typed(raw, "question", str, where)
+    answer = _typed(raw, "answer", str, where)
+    answerable = raw.get("answerable")
+    if answerable is not None and not isinstance(answerable, bool):
+        raise InputError(f"{where}: 'answerable' must be true, false or null")
+    question = LabelledQuestion(text, answer, answerable)
+    checked = check_question(question, where)
+    if checked != question:
+        raise InputError(f"{where}: surrounding whitespace in question or answer")
+    return question
+
+
+def _config_to_dict(config: ChunkerConfig) -> dict[str, Any]:
+    return config.to_dict()
+
+
+def _config_from_dict(raw: Any, where: str) -> ChunkerConfig:
+    if not isinstance(raw, dict):
+        raise InputError(f"{where} must be an object")
+    _only(raw, {f.name for f in fields(ChunkerConfig)}, where)
+    chunker = _typed(raw, "chunker", str, where)
+    if chunker not in CHUNKER_NAMES:
+        raise InputError(f"{where}: unknown chunker {chunker!r}")
+    values: dict[str, Any] = {"chunker": chunker}
+    for name in ("size", "overlap", "max_chars", "overlap_sentences"):
+        if name in raw:
+            values[name] = _typed(raw, name, int, where)
+    for name in ("threshold", "percentile"):
+        if raw.get(name) is not None:
+            values[name] = _typed(raw, name, float, where)
+    return replace(ChunkerConfig(), **values)
+
+
+def _settings_to_dict(settings: Settings) -> dict[str, Any]:
+    return {
+        "config_a": _config_to_dict(settings.config_a),
+        "config_b": _config_to_dict(settings.config_b),
+        "top_k": settings.top_k,
+        "floor": settings.floor,
+        "model": settings.model,
+        "language": settings.language,
+        "sample": settings.sample,
+    }
+
+
+def _settings_from_dict(raw: Mapping[str, Any]) -> Settings:
+    where = "settings"
+    _only(raw, {f.name for f in fields(Settings)}, where)
+    sample = raw.get("sample")
+    if sample is not None and not isinstance(sample, str):
+        raise InputError("settings: 'sample' must be a name or null")
+    return Settings(
+        config_a=_config_from_dict(raw.get("config_a"), "settings.config_a"),
+        config_b=_config_from_dict(raw.get("config_b"), "settings.config_b"),
+        top_k=_typed(raw, "top_k", int, where),
+        floor=_typed(raw, "floor", float, where),
+        model=_typed(raw, "model", str, where),
+        language=_typed(raw, "language", str, where),
+        sample=sample,
+    ).checked()
+
+
+# --- URL query parameters ------------------------------------------------------------------
+
+
+def settings_to_query(settings: Settings) -> dict[str, str]:
+    """Short query parameters for a shareable link (only the parameters each chunker reads)."""
+    query: dict[str, str] = {}
+    if settings.sample:
+        query["sample"] = settings.sample
+    for prefix, config in (("a", settings.config_a), ("b", settings.config_b)):
+        query[f"{prefix}"] = config.chunker
+        for name, value in config.params().items():
+            if value is not None:
+                query[f"{prefix}_{name}"] = _format_number(value)
+    query["k"] = str(settings.top_k)
+    query["floor"] = _format_number(settings.floor)
+    query["model"] = settings.model
+    query["lang"] = settings.language
+    return query
+
+
+def settings_from_query(
+    query: Mapping[str, str], base: Settings | None = None
+) -> tuple[Settings, list[str]]:
+    """Settings from a link, starting from ``base``; bad values are skipped and reported."""
+    settings = base or Settings()
+    problems: list[str] = []
+    configs: dict[str, ChunkerConfig] = {"a": settings.config_a, "b": settings.config_b}
+    for prefix in ("a", "b"):
+        chunker = query.get(prefix)
+        config = configs[prefix]
+        if chunker is not None:
+            if chunker in CHUNKER_NAMES:
+                config = replace(config, chunker=chunker)
+            else:
+                problems.append(f"{prefix}={chunker!r} is not a chunker")
+        for name in CHUNKER_PARAMS[config.chunker]:
+            raw = query.get(f"{prefix}_{name}")
+            if raw is None:
+                continue
+            try:
+                value: float | int = float(raw) if name in {"threshold", "percentile"} else int(raw)
+            except ValueError:
+                problems.append(f"{prefix}_{name}={raw!r} is not a number")
+                continue
+            update: dict[str, Any] = {name: value}
+            config = replace(config, **update)
+        configs[prefix] = config
+    values: dict[str, Any] = {"config_a": configs["a"], "config_b": configs["b"]}
+    for key, name, kind in (("k", "top_k", int), ("floor", "floor", float)):
+        if key in query:
+            try:
+                values[name] = kind(query[key])
+            except ValueError:
+                problems.append(f"{key}={query[key]!r} is not a number")
+    for key, name in (("model", "model"), ("lang", "language"), ("sample", "sample")):
+        if query.get(key):
+            values[name] = query[key]
+    candidate = replace(settings, **values)
+    try:
+        return candidate.checked(), problems
+    except InputError as error:
+        problems.append(str(error))
+        return settings, problems
+
+
+def _format_number(value: float | int) -> str:
+    if isinstance(value, float) and value.is_integer():
+        return f"{value:.1f}"
+    return str(value)

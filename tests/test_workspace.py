@@ -1,0 +1,131 @@
+"""Workspace JSON round trip, refusal of malformed files, and settings in the URL."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ragviz.chunking.base import CHUNKER_NAMES, ChunkerConfig
+from ragviz.documents import InputError
+from ragviz.questions import LabelledQuestion
+from ragviz.workspace import (
+    MAX_WORKSPACE_BYTES,
+    Settings,
+    Workspace,
+    settings_from_query,
+    settings_to_query,
+)
+
+stripped_text = st.text(min_size=1, max_size=80).map(str.strip).filter(bool)
+documents = st.text(min_size=1, max_size=400).filter(lambda s: bool(s.strip()))
+questions = st.builds(
+    LabelledQuestion,
+    question=stripped_text,
+    answer=st.one_of(st.just(""), stripped_text),
+    answerable=st.sampled_from([True, False, None]),
+)
+configs = st.builds(
+    ChunkerConfig,
+    chunker=st.sampled_from(CHUNKER_NAMES),
+    size=st.integers(1, 5000),
+    overlap=st.integers(0, 500),
+    max_chars=st.integers(1, 5000),
+    overlap_sentences=st.integers(0, 5),
+    threshold=st.one_of(st.none(), st.floats(-1, 1, allow_nan=False)),
+    percentile=st.one_of(st.none(), st.floats(0, 100, allow_nan=False)),
+)
+all_settings = st.builds(
+    Settings,
+    config_a=configs,
+    config_b=configs,
+    top_k=st.integers(1, 50),
+    floor=st.floats(-1, 1, allow_nan=False),
+    model=st.sampled_from(["use-multilingual", "minilm-en", "intfloat/multilingual-e5-small"]),
+    language=st.sampled_from(["en", "pt"]),
+    sample=st.one_of(st.none(), st.sampled_from(["politica_reembolso", "x"])),
+)
+workspaces = st.builds(
+    Workspace,
+    document=documents,
+    questions=st.lists(questions, max_size=8).map(tuple),
+    settings=all_settings,
+)
+
+
+@given(workspaces)
+@settings(max_examples=150)
+def test_export_import_export_gives_the_same_file(workspace: Workspace) -> None:
+    exported = workspace.to_json()
+    imported = Workspace.from_json(exported)
+    assert imported == workspace
+    assert imported.to_json() == exported
+
+
+@given(all_settings)
+@settings(max_examples=150)
+def test_settings_survive_the_url(original: Settings) -> None:
+    restored, problems = settings_from_query(settings_to_query(original))
+    assert problems == []
+    for config_r, config_o in (
+        (restored.config_a, original.config_a),
+        (restored.config_b, original.config_b),
+    ):
+        assert config_r.params() == config_o.params()
+    assert (restored.top_k, restored.floor, restored.model, restored.language, restored.sample) == (
+        original.top_k,
+        original.floor,
+        original.model,
+        original.language,
+        original.sample,
+    )
+
+
+def _valid() -> dict[str, object]:
+    return json.loads(Workspace("Documento.", (LabelledQuestion("Qual?", "x", True),)).to_json())
+
+
+@pytest.mark.parametrize(
+    ("mutate", "fragment"),
+    [
+        (lambda d: d.update(format="other"), "not a ragviz workspace"),
+        (lambda d: d.update(version=99), "unsupported workspace version"),
+        (lambda d: d.update(document="   "), "empty"),
+        (lambda d: d.update(document=5), "'document' must be str"),
+        (lambda d: d.update(extra=1), "unknown field"),
+        (lambda d: d["questions"][0].update(answerable="yes"), "'answerable' must be"),
+        (lambda d: d["settings"].update(top_k=0), "top_k must be between"),
+        (lambda d: d["settings"].update(floor=3.0), "floor must be between"),
+        (lambda d: d["settings"]["config_a"].update(chunker="magic"), "unknown chunker"),
+        (lambda d: d["settings"].update(language="fr"), "language must be"),
+        (lambda d: d["settings"].update(__class__="os.system"), "unknown field"),
+    ],
+)
+def test_malformed_workspaces_are_refused(mutate, fragment: str) -> None:  # type: ignore[no-untyped-def]
+    data = _valid()
+    mutate(data)
+    with pytest.raises(InputError, match=fragment):
+        Workspace.from_json(json.dumps(data))
+
+
+@pytest.mark.parametrize("text", ["not json", "[1, 2]", '{"format": 1}', ""])
+def test_non_workspace_text_is_refused(text: str) -> None:
+    with pytest.raises(InputError):
+        Workspace.from_json(text)
+
+
+def test_oversize_workspace_is_refused_before_parsing() -> None:
+    with pytest.raises(InputError, match="limit"):
+        Workspace.from_json("x" * (MAX_WORKSPACE_BYTES + 1))
+
+
+def test_bad_url_values_are_reported_and_skipped() -> None:
+    restored, problems = settings_from_query(
+        {"a": "magic", "k": "two", "a_size": "big", "floor": "0.3"}
+    )
+    assert restored.config_a.chunker == "fixed"
+    assert restored.floor == 0.3
+    assert any("magic" in p for p in problems)
+    assert any("two" in p for p in problems)
