@@ -118,7 +118,13 @@ def cmd_search(args: argparse.Namespace) -> None:
         raise UserError("give at least one --question")
     embedder = load_embedder(args.model or DEFAULT_MODEL)
     analysis = analyse(
-        document, _config(args), embedder, questions, top_k=args.top_k, floor=args.floor
+        document,
+        _config(args),
+        embedder,
+        questions,
+        top_k=args.top_k,
+        floor=args.floor,
+        language=args.lang,
     )
     payload = {
         "model": embedder.name,
@@ -152,6 +158,124 @@ def cmd_search(args: argparse.Namespace) -> None:
     _emit(args, payload, text)
 
 
+def _labelled(args: argparse.Namespace) -> list[LabelledQuestion]:
+    questions = _questions(args)
+    if not questions:
+        raise UserError(
+            "give a questions file with --questions (columns question,answer,answerable)"
+        )
+    return questions
+
+
+def _run_analysis(args: argparse.Namespace, questions: list[LabelledQuestion]) -> Any:
+    from ragviz.analysis import analyse
+
+    document = check_document(_read_text(args.path))
+    embedder = load_embedder(args.model or DEFAULT_MODEL)
+    return analyse(
+        document,
+        _config(args),
+        embedder,
+        questions,
+        top_k=args.top_k,
+        floor=args.floor,
+        language=args.lang,
+    )
+
+
+def cmd_eval(args: argparse.Namespace) -> None:
+    analysis = _run_analysis(args, _labelled(args))
+    rows = []
+    for outcome in analysis.outcomes:
+        diagnosis = outcome.diagnosis
+        rows.append(
+            {
+                "question": outcome.question.question,
+                "answer": outcome.question.answer,
+                "answerable": outcome.question.is_answerable,
+                "decision": "refused" if outcome.decision.refused else "context",
+                "best_score": round(outcome.decision.best_score, 6),
+                "hits": [h.to_dict() for h in outcome.decision.hits],
+                "labels": list(diagnosis.labels) if diagnosis else [],
+                "explanation": diagnosis.explanation if diagnosis else "",
+            }
+        )
+    payload = {
+        "model": analysis.model,
+        "chunker": analysis.config.label(),
+        "top_k": analysis.top_k,
+        "floor": analysis.floor,
+        "chunks": len(analysis.chunks),
+        "metrics": analysis.metrics.to_dict(),
+        "questions": rows,
+    }
+
+    def text() -> str:
+        m = analysis.metrics
+        lines = [
+            f"{analysis.config.label()} on {analysis.model}: {len(analysis.chunks)} chunks",
+            f"hit@1 {_fmt(m.hit_at_1)}  hit@{analysis.top_k} {_fmt(m.hit_at_k)}  "
+            f"MRR {_fmt(m.mrr)}  refusal precision {_fmt(m.refusal_precision)}  "
+            f"recall {_fmt(m.refusal_recall)}",
+        ]
+        for row in rows:
+            lines.append(f"[{', '.join(row['labels']) or 'unlabelled'}] {row['question']}")
+            if row["explanation"]:
+                lines.append(f"    {row['explanation']}")
+        return "\n".join(lines) + "\n"
+
+    _emit(args, payload, text)
+
+
+def _fmt(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.2f}"
+
+
+def cmd_calibrate(args: argparse.Namespace) -> None:
+    from ragviz.calibration import calibrate
+
+    analysis = _run_analysis(args, _labelled(args))
+    answerable = [o.decision.best_score for o in analysis.outcomes if o.question.is_answerable]
+    unanswerable = [
+        o.decision.best_score for o in analysis.outcomes if o.question.is_answerable is False
+    ]
+    if not answerable or not unanswerable:
+        raise UserError(
+            "calibration needs at least one answerable and one unanswerable labelled question"
+        )
+    calibration = calibrate(
+        answerable, unanswerable, args.cost_false_refusal, args.cost_false_answer
+    )
+    payload = {
+        "model": analysis.model,
+        "chunker": analysis.config.label(),
+        **calibration.to_dict(),
+        "message": calibration.message(args.lang),
+        "best_scores": [
+            {
+                "question": o.question.question,
+                "answerable": o.question.is_answerable,
+                "best_score": round(o.decision.best_score, 6),
+            }
+            for o in analysis.outcomes
+            if o.question.is_answerable is not None
+        ],
+    }
+    _emit(args, payload, lambda: calibration.message(args.lang) + "\n")
+
+
+def cmd_report(args: argparse.Namespace) -> None:
+    from ragviz.report import render_report
+
+    analysis = _run_analysis(args, _labelled(args))
+    html = render_report([analysis], lang=args.lang)
+    out = Path(args.html)
+    if out.parent and not out.parent.exists():
+        raise UserError(f"the folder {out.parent} does not exist")
+    out.write_text(html, encoding="utf-8")
+    sys.stdout.write(f"wrote {out} ({len(html):,} characters)\n")
+
+
 def _add_chunker_options(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("chunker")
     group.add_argument("--chunker", choices=CHUNKER_NAMES, default="sentence")
@@ -169,6 +293,9 @@ def _add_chunker_options(parser: argparse.ArgumentParser) -> None:
         "a sentence-transformers id or path",
     )
     parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.add_argument(
+        "--lang", choices=("en", "pt"), default="en", help="language of explanations"
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -190,6 +317,28 @@ def build_parser() -> argparse.ArgumentParser:
     search.add_argument("--floor", type=float, default=-1.0, help="score floor (default: none)")
     _add_chunker_options(search)
     search.set_defaults(handler=cmd_search)
+
+    evaluate = sub.add_parser("eval", help="metrics and a diagnosis for labelled questions")
+    calibrate = sub.add_parser("calibrate", help="measure the score floor from labelled questions")
+    report = sub.add_parser("report", help="write a self-contained HTML report")
+    for parser_, handler in (
+        (evaluate, cmd_eval),
+        (calibrate, cmd_calibrate),
+        (report, cmd_report),
+    ):
+        parser_.add_argument("path", help="a text file, or - for standard input")
+        parser_.add_argument(
+            "--questions", required=True, help="CSV with columns question,answer,answerable"
+        )
+        parser_.add_argument("--top-k", dest="top_k", type=int, default=2)
+        parser_.add_argument(
+            "--floor", type=float, default=-1.0, help="score floor (default: none)"
+        )
+        _add_chunker_options(parser_)
+        parser_.set_defaults(handler=handler)
+    calibrate.add_argument("--cost-false-refusal", type=float, default=1.0)
+    calibrate.add_argument("--cost-false-answer", type=float, default=1.0)
+    report.add_argument("--html", required=True, help="where to write the report")
     return parser
 
 

@@ -14,6 +14,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ragviz.chunking.base import Chunk
+from ragviz.i18n import t
 
 PROMPT_TEMPLATES: dict[str, str] = {
     "pt": (
@@ -134,3 +135,17 @@ def build_prompt(
     template = PROMPT_TEMPLATES.get(language, PROMPT_TEMPLATES["en"])
     context = "\n\n".join(excerpts(chunks, hits))
     return template.format(context=context, question=question)
+
+
+def describe_decision(decision: Decision, language: str = "en") -> str:
+    """The outcome in words: "context: chunks 3, 4" or "refused: best score 0.17 is under
+    the floor 0.21"."""
+    if decision.refused:
+        return t(
+            "outcome.refused",
+            language,
+            best=f"{decision.best_score:.2f}",
+            floor=f"{decision.floor:.2f}",
+        )
+    key = "outcome.context_one" if len(decision.hits) == 1 else "outcome.context"
+    return t(key, language, chunks=", ".join(str(h.index) for h in decision.hits))

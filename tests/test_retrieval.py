@@ -82,3 +82,13 @@ def test_prompt_follows_the_article() -> None:
 
 def test_refusal_builds_no_prompt() -> None:
     assert build_prompt("Qual?", CHUNKS, []) is None
+
+
+def test_outcome_in_words() -> None:
+    from ragviz.retrieval import describe_decision
+
+    assert describe_decision(decide([0.1, 0.5, 0.45], 2, 0.2)) == "context: chunks 1, 2"
+    assert describe_decision(decide([0.17, 0.1], 2, 0.21)) == (
+        "refused: best score 0.17 is under the floor 0.21"
+    )
+    assert describe_decision(decide([0.17], 1, 0.21), "pt").startswith("recusada")

@@ -1,0 +1,262 @@
+"""A self-contained HTML report of an analysis, to attach to a ticket or open offline.
+
+No script and no external resource: charts are inline SVG, styles are inline, and a
+Content-Security-Policy forbids scripts, so nothing in the user's text can run even if it
+looks like HTML. Every piece of user text goes through ``html.escape``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from html import escape
+
+from ragviz.analysis import Analysis, QuestionOutcome
+from ragviz.calibration import Calibration
+from ragviz.evaluation import Comparison, Metrics
+from ragviz.i18n import t
+from ragviz.render import highlight_document, legend
+from ragviz.retrieval import describe_decision
+
+CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
+
+STYLE = """
+body{font-family:system-ui,sans-serif;max-width:1200px;margin:24px auto;padding:0 16px;
+color:#111827;line-height:1.45}
+h1{font-size:1.8rem;margin-bottom:4px}h2{margin-top:32px;border-bottom:2px solid #e5e7eb}
+.meta{color:#4b5563}
+.cols{display:grid;grid-template-columns:1fr 1fr;gap:24px}
+.metric{display:inline-block;margin:0 18px 8px 0}
+.metric b{display:block;font-size:2rem}
+.metric.big b{font-size:2.8rem}
+.q{border:1px solid #e5e7eb;border-radius:8px;padding:10px 14px;margin:12px 0}
+.q h3{margin:0 0 6px;font-size:1.1rem}
+.ok{color:#047857}.bad{color:#b91c1c}
+.label{display:inline-block;border-radius:10px;padding:0 8px;margin-right:6px;
+font-size:.85rem;background:#fee2e2;color:#991b1b}
+.label.ok{background:#d1fae5;color:#065f46}
+pre{white-space:pre-wrap;background:#f9fafb;border:1px solid #e5e7eb;padding:8px}
+table{border-collapse:collapse}td,th{border:1px solid #e5e7eb;padding:4px 8px;text-align:left}
+.flip{background:#fef3c7}
+"""
+
+_BAR_HEIGHT = 18
+_CHART_WIDTH = 460
+_LABEL_WIDTH = 56
+
+
+def _pct(value: float | None) -> str:
+    return "—" if value is None else f"{value:.2f}"
+
+
+def _metrics_html(metrics: Metrics, top_k: int, lang: str) -> str:
+    items = [
+        ("hit@1", metrics.hit_at_1, True),
+        (f"hit@{top_k}", metrics.hit_at_k, False),
+        ("MRR", metrics.mrr, False),
+        (t("report.refusal_precision", lang), metrics.refusal_precision, False),
+        (t("report.refusal_recall", lang), metrics.refusal_recall, False),
+    ]
+    cells = "".join(
+        f'<span class="metric{" big" if big else ""}">{escape(name)}<b>{_pct(value)}</b></span>'
+        for name, value, big in items
+    )
+    labels = ", ".join(f"{escape(k)}: {v}" for k, v in metrics.labels.items() if v)
+    return f"<div>{cells}</div><p>{escape(t('report.labels', lang))}: {labels or '—'}</p>"
+
+
+def score_svg(outcome: QuestionOutcome, analysis: Analysis) -> str:
+    """Horizontal bars of one question's score against every chunk, sorted, top hits dark,
+    the floor as a red line labelled with its value."""
+    decision = outcome.decision
+    scores = decision.scores
+    if not scores:
+        return ""
+    low = min(0.0, min(scores), analysis.floor)
+    high = max(1.0, max(scores))
+    span = high - low or 1.0
+
+    def x(value: float) -> float:
+        return _LABEL_WIDTH + (value - low) / span * (_CHART_WIDTH - _LABEL_WIDTH - 50)
+
+    hits = {h.index for h in decision.hits}
+    rows = []
+    for row, index in enumerate(decision.ranking):
+        y = 16 + row * (_BAR_HEIGHT + 4)
+        score = scores[index]
+        colour = "#1d4ed8" if index in hits else "#93c5fd"
+        start, end = sorted((x(0.0), x(score)))
+        rows.append(
+            f'<text x="0" y="{y + 13}" font-size="12">#{index}</text>'
+            f'<rect x="{start:.1f}" y="{y}" width="{max(end - start, 1):.1f}" '
+            f'height="{_BAR_HEIGHT}" fill="{colour}"><title>#{index}: {score:.3f}</title></rect>'
+            f'<text x="{end + 4:.1f}" y="{y + 13}" font-size="11">{score:.2f}</text>'
+        )
+    height = 24 + len(decision.ranking) * (_BAR_HEIGHT + 4)
+    floor_x = x(analysis.floor)
+    rule = (
+        f'<line x1="{floor_x:.1f}" x2="{floor_x:.1f}" y1="12" y2="{height}" stroke="#dc2626" '
+        f'stroke-width="2"/><text x="{floor_x + 3:.1f}" y="10" font-size="11" fill="#dc2626">'
+        f"floor {analysis.floor:.2f}</text>"
+    )
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{_CHART_WIDTH}" height="{height}" '
+        f'role="img">{"".join(rows)}{rule}</svg>'
+    )
+
+
+def calibration_svg(outcomes: Sequence[QuestionOutcome], calibration: Calibration) -> str:
+    """The best score of every labelled question on one axis, answerable above,
+    unanswerable below, with the suggested floor as a line."""
+    width, left, right = 640, 130, 20
+    points = [
+        (o.decision.best_score, o.question.is_answerable, o.question.question)
+        for o in outcomes
+        if o.question.is_answerable is not None and o.decision.ranking
+    ]
+    values = [p[0] for p in points] + [calibration.floor]
+    low, high = min(0.0, *values), max(1.0, *values)
+
+    def x(value: float) -> float:
+        return left + (value - low) / (high - low) * (width - left - right)
+
+    dots = []
+    for score, answerable, question in points:
+        y = 30 if answerable else 70
+        colour = "#047857" if answerable else "#b91c1c"
+        dots.append(
+            f'<circle cx="{x(score):.1f}" cy="{y}" r="6" fill="{colour}" fill-opacity=".8">'
+            f"<title>{escape(question)}: {score:.3f}</title></circle>"
+        )
+    fx = x(calibration.floor)
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="100" role="img">'
+        '<text x="0" y="34" font-size="13">answerable</text>'
+        '<text x="0" y="74" font-size="13">unanswerable</text>'
+        f'<line x1="{left}" x2="{width - right}" y1="90" y2="90" stroke="#9ca3af"/>'
+        f'<text x="{left}" y="99" font-size="10">{low:.2f}</text>'
+        f'<text x="{width - right - 24}" y="99" font-size="10">{high:.2f}</text>'
+        f"{''.join(dots)}"
+        f'<line x1="{fx:.1f}" x2="{fx:.1f}" y1="14" y2="88" stroke="#dc2626" stroke-width="2"/>'
+        f'<text x="{fx + 4:.1f}" y="12" font-size="11" fill="#dc2626">'
+        f"floor {calibration.floor:.2f}</text></svg>"
+    )
+
+
+def _outcome_html(outcome: QuestionOutcome, analysis: Analysis, lang: str) -> str:
+    diagnosis = outcome.diagnosis
+    labels = ""
+    explanation = ""
+    if diagnosis is not None:
+        labels = "".join(
+            f'<span class="label{" ok" if label == "ok" else ""}">{escape(label)}</span>'
+            for label in diagnosis.labels
+        )
+        explanation = f"<p>{escape(diagnosis.explanation)}</p>"
+    verdict = describe_decision(outcome.decision, lang)
+    css = "" if diagnosis is None else ("ok" if diagnosis.ok else "bad")
+    prompt = outcome.prompt if outcome.prompt is not None else t("report.no_llm_call", lang)
+    return (
+        f'<div>{labels}<b class="{css}">{escape(verdict)}</b>{explanation}'
+        f"{score_svg(outcome, analysis)}"
+        f"<details><summary>{escape(t('report.prompt', lang))}</summary>"
+        f"<pre>{escape(prompt)}</pre></details></div>"
+    )
+
+
+def render_report(
+    analyses: Sequence[Analysis],
+    comparison: Comparison | None = None,
+    lang: str = "en",
+    title: str | None = None,
+) -> str:
+    """The whole report: metrics, the document with its chunks, every question's bars,
+    diagnosis and prompt, calibration, and (for two configurations) the flips."""
+    if not analyses:
+        raise ValueError("a report needs at least one analysis")
+    first = analyses[0]
+    heading = title or t("report.title", lang)
+    meta = t(
+        "report.meta",
+        lang,
+        model=first.model,
+        chars=len(first.document),
+        questions=len(first.outcomes),
+        top_k=first.top_k,
+        floor=f"{first.floor:.2f}",
+    )
+    parts = [
+        "<!DOCTYPE html>",
+        f'<html lang="{"pt-BR" if lang == "pt" else "en"}"><head><meta charset="utf-8">',
+        f'<meta http-equiv="Content-Security-Policy" content="{CSP}">',
+        f"<title>{escape(heading)}</title><style>{STYLE}</style></head><body>",
+        f"<h1>{escape(heading)}</h1>",
+        f'<p class="meta">{escape(meta)}</p>',
+        f"<h2>{escape(t('report.metrics', lang))}</h2>",
+        '<div class="cols">',
+    ]
+    for analysis in analyses:
+        parts.append(
+            f"<div><h3>{escape(analysis.config.label())}</h3>"
+            f"{_metrics_html(analysis.metrics, analysis.top_k, lang)}</div>"
+        )
+    parts.append("</div>")
+    if comparison is not None:
+        parts.append(_flips_html(comparison, lang))
+    parts.append(f"<h2>{escape(t('report.document', lang))}</h2>")
+    for analysis in analyses:
+        parts.append(
+            f"<h3>{escape(analysis.config.label())} · "
+            f"{escape(t('report.chunk_count', lang, n=len(analysis.chunks)))}</h3>"
+            + highlight_document(
+                analysis.document,
+                analysis.chunks,
+                analysis.truncation,
+                tokens=analysis.chunk_tokens,
+                lang=lang,
+            )
+        )
+    parts.append(legend(lang))
+    parts.append(f"<h2>{escape(t('report.questions', lang))}</h2>")
+    for i, outcome in enumerate(first.outcomes):
+        question = outcome.question
+        answer = (
+            f" — {escape(t('report.expected', lang))}: “{escape(question.answer)}”"
+            if question.answer
+            else ""
+        )
+        parts.append(
+            f'<div class="q"><h3>{escape(question.question)}{answer}</h3><div class="cols">'
+        )
+        for analysis in analyses:
+            parts.append(
+                f"<div><h4>{escape(analysis.config.label())}</h4>"
+                f"{_outcome_html(analysis.outcomes[i], analysis, lang)}</div>"
+            )
+        parts.append("</div></div>")
+    parts.append(f"<h2>{escape(t('report.calibration', lang))}</h2>")
+    for analysis in analyses:
+        parts.append(f"<h3>{escape(analysis.config.label())}</h3>")
+        if analysis.calibration is None:
+            parts.append(f"<p>{escape(t('report.no_calibration', lang))}</p>")
+        else:
+            parts.append(
+                f"<p>{escape(analysis.calibration.message(lang))}</p>"
+                + calibration_svg(analysis.outcomes, analysis.calibration)
+            )
+    parts.append("</body></html>")
+    return "\n".join(parts)
+
+
+def _flips_html(comparison: Comparison, lang: str) -> str:
+    if not comparison.flips:
+        return f"<p>{escape(t('report.no_flips', lang))}</p>"
+    rows = "".join(
+        f'<tr class="flip"><td>{escape(f.question.question)}</td><td>{escape(f.label_a or "—")}'
+        f"</td><td>{escape(f.label_b or '—')}</td><td>{escape(f.direction)}</td></tr>"
+        for f in comparison.flips
+    )
+    return (
+        f"<h3>{escape(t('report.flips', lang))}</h3><table><tr><th>"
+        f"{escape(t('report.question', lang))}</th><th>{escape(comparison.label_a)}</th>"
+        f"<th>{escape(comparison.label_b)}</th><th></th></tr>{rows}</table>"
+    )

@@ -1,0 +1,151 @@
+"""The ``ragviz`` command end to end, in-process, on the real default model."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ragviz.cli import main
+
+SAMPLES = Path(__file__).resolve().parent.parent / "sample_docs"
+DOC = str(SAMPLES / "politica_reembolso.txt")
+QUESTIONS = str(SAMPLES / "politica_reembolso.csv")
+FIXED = ["--chunker", "fixed", "--size", "120", "--overlap", "0"]
+SENTENCE = ["--chunker", "sentence", "--max-chars", "220", "--overlap-sentences", "1"]
+
+
+def run_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict:  # type: ignore[type-arg]
+    assert main(list(args)) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_chunk_prints_exact_offsets(capsys: pytest.CaptureFixture[str], seed_doc: str) -> None:
+    data = run_json(capsys, "chunk", DOC, *FIXED, "--json")
+    assert [c["text"] for c in data["chunks"]] == [
+        seed_doc[i : i + 120] for i in range(0, len(seed_doc), 120)
+    ]
+    for chunk in data["chunks"]:
+        assert seed_doc[chunk["start"] : chunk["end"]] == chunk["text"]
+
+
+def test_chunk_reads_standard_input() -> None:
+    out = subprocess.run(
+        [sys.executable, "-m", "ragviz.cli", "chunk", "-", *FIXED, "--json"],
+        input="Uma frase. Outra frase.".encode(),
+        capture_output=True,
+        check=True,
+    )
+    assert json.loads(out.stdout)["chunks"][0]["text"] == "Uma frase. Outra frase."
+
+
+def test_chunk_with_a_model_counts_tokens(capsys: pytest.CaptureFixture[str]) -> None:
+    data = run_json(capsys, "chunk", DOC, *SENTENCE, "--model", "use-multilingual", "--json")
+    assert data["model"] == "use-multilingual"
+    assert all(c["tokens"] > 0 for c in data["chunks"])
+
+
+def test_search_reproduces_the_article_cut(capsys: pytest.CaptureFixture[str]) -> None:
+    question = "Qual o prazo do reembolso?"
+    fixed = run_json(capsys, "search", DOC, *FIXED, "--question", question, "--json")
+    sentence = run_json(capsys, "search", DOC, *SENTENCE, "--question", question, "--json")
+    for data in (fixed, sentence):
+        (result,) = data["questions"]
+        assert len(result["scores"]) == len(data["chunks"])
+        assert result["decision"] == "context"
+        assert [h["index"] for h in result["hits"]][0] == max(
+            range(len(result["scores"])), key=lambda i: result["scores"][i]
+        )
+    top_fixed = fixed["chunks"][fixed["questions"][0]["hits"][0]["index"]]["text"]
+    top_sentence = sentence["chunks"][sentence["questions"][0]["hits"][0]["index"]]["text"]
+    assert "7 dias úteis" not in top_fixed
+    assert "7 dias úteis" in top_sentence
+
+
+def test_search_refuses_under_the_floor(capsys: pytest.CaptureFixture[str]) -> None:
+    data = run_json(
+        capsys,
+        "search",
+        DOC,
+        *SENTENCE,
+        "--question",
+        "Qual a senha do wifi do escritório?",
+        "--floor",
+        "0.19",
+        "--json",
+    )
+    assert data["questions"][0]["decision"] == "refused"
+    assert data["questions"][0]["hits"] == []
+
+
+def test_eval_reports_metrics_and_labels(capsys: pytest.CaptureFixture[str]) -> None:
+    fixed = run_json(capsys, "eval", DOC, "--questions", QUESTIONS, *FIXED, "--json")
+    sentence = run_json(capsys, "eval", DOC, "--questions", QUESTIONS, *SENTENCE, "--json")
+    assert fixed["metrics"]["hit_at_1"] < 0.5
+    assert any("answer-split" in q["labels"] for q in fixed["questions"])
+    assert sentence["metrics"]["hit_at_1"] == 1.0
+    for key in ("hit_at_1", "hit_at_k", "mrr", "refusal_precision", "refusal_recall"):
+        assert key in sentence["metrics"]
+    for row in sentence["questions"]:
+        assert set(row) >= {
+            "question",
+            "answer",
+            "answerable",
+            "decision",
+            "hits",
+            "labels",
+            "explanation",
+        }
+
+
+def test_calibrate_separates_the_seed_questions(capsys: pytest.CaptureFixture[str]) -> None:
+    data = run_json(capsys, "calibrate", DOC, "--questions", QUESTIONS, *SENTENCE, "--json")
+    assert data["separable"] is True
+    assert data["highest_unanswerable"] < data["floor"] <= data["lowest_answerable"]
+    assert data["margin"] == pytest.approx(data["lowest_answerable"] - data["highest_unanswerable"])
+    refused = run_json(
+        capsys,
+        "eval",
+        DOC,
+        "--questions",
+        QUESTIONS,
+        *SENTENCE,
+        "--floor",
+        str(data["floor"]),
+        "--json",
+    )
+    for row in refused["questions"]:
+        assert row["decision"] == ("context" if row["answerable"] else "refused")
+
+
+def test_report_writes_an_html_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "report.html"
+    assert main(["report", DOC, "--questions", QUESTIONS, *SENTENCE, "--html", str(out)]) == 0
+    html = out.read_text(encoding="utf-8")
+    assert html.startswith("<!DOCTYPE html>")
+    assert "Qual o prazo do reembolso?" in html
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (["chunk", "/no/such/file.txt"], "no such file"),
+        (["chunk", DOC, "--chunker", "fixed", "--size", "10", "--overlap", "10"], "overlap"),
+        (["chunk", DOC, "--chunker", "sentence", "--max-chars", "0"], "max_chars"),
+        (["search", DOC], "--question"),
+        (["search", DOC, "--question", "x", "--top-k", "0"], "top_k"),
+        (["search", DOC, "--question", "x", "--model", "/no/model"], "does not exist"),
+        (["eval", DOC, "--questions", DOC], "line 1"),
+    ],
+)
+def test_user_mistakes_are_one_sentence_on_stderr(
+    capsys: pytest.CaptureFixture[str], args: list[str], fragment: str
+) -> None:
+    assert main(args) == 2
+    captured = capsys.readouterr()
+    assert fragment in captured.err
+    assert "Traceback" not in captured.err
+    assert captured.err.count("\n") == 1
