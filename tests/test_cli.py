@@ -35,7 +35,7 @@ def test_chunk_prints_exact_offsets(capsys: pytest.CaptureFixture[str], seed_doc
 def test_chunk_reads_standard_input() -> None:
     out = subprocess.run(
         [sys.executable, "-m", "ragviz.cli", "chunk", "-", *FIXED, "--json"],
-        input="Uma frase. Outra frase.".encode(),
+        input=b"Uma frase. Outra frase.",
         capture_output=True,
         check=True,
     )
@@ -56,7 +56,7 @@ def test_search_reproduces_the_article_cut(capsys: pytest.CaptureFixture[str]) -
         (result,) = data["questions"]
         assert len(result["scores"]) == len(data["chunks"])
         assert result["decision"] == "context"
-        assert [h["index"] for h in result["hits"]][0] == max(
+        assert result["hits"][0]["index"] == max(
             range(len(result["scores"])), key=lambda i: result["scores"][i]
         )
     top_fixed = fixed["chunks"][fixed["questions"][0]["hits"][0]["index"]]["text"]
