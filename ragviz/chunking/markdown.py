@@ -1,0 +1,200 @@
+"""Markdown chunks: one per section under its heading path, split only where structure allows.
+
+The article's limits section says tables, code and long sections break badly on
+punctuation. Here a chunk never crosses a heading, a fenced code block is never cut, and a
+table cut into groups of rows gives every group its header through ``context_prefix``
+(chunk text stays a document slice, so the header cannot be pasted into it).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ragviz.chunking.base import Chunk, make_chunk, require_int, trim_span
+from ragviz.sentences import Span, split_sentences
+
+_HEADING = re.compile(r"[ ]{0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*\r?$")
+_FENCE = re.compile(r"[ ]{0,3}(`{3,}|~{3,})")
+_DELIMITER = re.compile(r"\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$")
+
+
+@dataclass(frozen=True)
+class _Unit:
+    """An indivisible piece of a section, in packing order."""
+
+    start: int
+    end: int
+    carry: bool = False  # may be repeated as overlap (sentences only)
+    table_header: str = ""  # for table rows: header + delimiter lines, used as context
+
+
+@dataclass(frozen=True)
+class _Section:
+    start: int
+    end: int
+    heading_path: tuple[str, ...]
+    units: tuple[_Unit, ...]
+
+
+def _lines(document: str) -> list[Span]:
+    """(start, end) of every line, end excluding the newline."""
+    spans: list[Span] = []
+    start = 0
+    while start <= len(document):
+        newline = document.find("\n", start)
+        if newline < 0:
+            if start < len(document):
+                spans.append((start, len(document)))
+            break
+        spans.append((start, newline))
+        start = newline + 1
+    return spans
+
+
+def _text_units(document: str, start: int, end: int) -> list[_Unit]:
+    return [
+        _Unit(start + a, start + b, carry=True)
+        for a, b in split_sentences(document[start:end])
+    ]
+
+
+def _unit(document: str, start: int, end: int, table_header: str = "") -> list[_Unit]:
+    a, b = trim_span(document, start, end)
+    return [_Unit(a, b, table_header=table_header)] if a < b else []
+
+
+def _sections(document: str) -> list[_Section]:
+    """Split the document at ATX headings outside fences; classify each section's lines."""
+    lines = _lines(document)
+    sections: list[_Section] = []
+    stack: list[tuple[int, str]] = []
+    path: tuple[str, ...] = ()
+    sec_start = 0
+    units: list[_Unit] = []
+    text_start: int | None = None
+
+    def flush_text(upto: int) -> None:
+        nonlocal text_start
+        if text_start is not None:
+            units.extend(_text_units(document, text_start, upto))
+            text_start = None
+
+    def close_section(upto: int) -> None:
+        flush_text(upto)
+        a, b = trim_span(document, sec_start, upto)
+        if a < b:
+            sections.append(_Section(a, b, path, tuple(units)))
+        units.clear()
+
+    i = 0
+    while i < len(lines):
+        ls, le = lines[i]
+        fence = _FENCE.match(document, ls, le)
+        if fence:
+            flush_text(ls)
+            marker = fence.group(1)
+            j = i + 1
+            while j < len(lines):
+                close = _FENCE.match(document, *lines[j])
+                if (
+                    close
+                    and close.group(1)[0] == marker[0]
+                    and len(close.group(1)) >= len(marker)
+                    and not document[close.end() : lines[j][1]].strip()
+                ):
+                    break
+                j += 1
+            last = min(j, len(lines) - 1)
+            units.extend(_unit(document, ls, lines[last][1]))
+            i = last + 1
+            continue
+        heading = _HEADING.match(document, ls, le)
+        if heading:
+            close_section(ls)
+            level = len(heading.group(1))
+            title = (heading.group(2) or "").strip()
+            while stack and stack[-1][0] >= level:
+                stack.pop()
+            stack.append((level, title))
+            path = tuple(t for _, t in stack if t)
+            sec_start = ls
+            units.extend(_unit(document, ls, le))
+            i += 1
+            continue
+        if (
+            "|" in document[ls:le]
+            and i + 1 < len(lines)
+            and {"-", "|"} <= set(document[lines[i + 1][0] : lines[i + 1][1]])
+            and _DELIMITER.match(document, *lines[i + 1])
+        ):
+            flush_text(ls)
+            header_end = lines[i + 1][1]
+            header = document[ls:header_end].rstrip() + "\n"
+            j = i + 2
+            rows: list[Span] = []
+            while j < len(lines) and "|" in document[lines[j][0] : lines[j][1]]:
+                rows.append(lines[j])
+                j += 1
+            first_end = rows[0][1] if rows else header_end
+            units.extend(_unit(document, ls, first_end))
+            for rs, re_ in rows[1:]:
+                units.extend(_unit(document, rs, re_, table_header=header))
+            i = j
+            continue
+        if text_start is None:
+            text_start = ls
+        i += 1
+    close_section(len(document))
+    return sections
+
+
+def _pack(units: tuple[_Unit, ...], max_chars: int, overlap: int) -> list[list[_Unit]]:
+    """Greedy packing as in the sentence chunker; only sentences are carried as overlap."""
+    groups: list[list[_Unit]] = []
+    current: list[_Unit] = []
+    for unit in units:
+        if current and unit.end - current[0].start > max_chars:
+            groups.append(current)
+            carried: list[_Unit] = []
+            if overlap and unit.carry:
+                for previous in reversed(current[-overlap:]):
+                    if not previous.carry:
+                        break
+                    carried.insert(0, previous)
+            while carried and unit.end - carried[0].start > max_chars:
+                carried.pop(0)
+            current = carried
+        current.append(unit)
+    if current:
+        groups.append(current)
+    return groups
+
+
+def chunk_markdown(
+    document: str, max_chars: int = 800, overlap_sentences: int = 0
+) -> list[Chunk]:
+    """One chunk per heading section, or several when the section exceeds ``max_chars``.
+
+    Every chunk records its ``heading_path``. Long sections are packed from sentences
+    (with ``overlap_sentences``), whole code blocks and table rows; an oversize block or
+    sentence becomes its own chunk with ``over_size=True``.
+    """
+    require_int("max_chars", max_chars, 1)
+    require_int("overlap_sentences", overlap_sentences, 0)
+    chunks: list[Chunk] = []
+    for section in _sections(document):
+        for group in _pack(section.units, max_chars, overlap_sentences):
+            start, end = group[0].start, group[-1].end
+            chunks.append(
+                make_chunk(
+                    document,
+                    len(chunks),
+                    start,
+                    end,
+                    over_size=end - start > max_chars,
+                    heading_path=section.heading_path,
+                    context_prefix=group[0].table_header,
+                )
+            )
+    return chunks

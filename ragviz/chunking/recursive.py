@@ -1,0 +1,106 @@
+"""Recursive splitting: cut at the coarsest boundary that makes pieces fit, then merge.
+
+Paragraphs first, then lines, sentences, words and, as a last resort, characters; the
+pieces are then merged back up to ``size`` so chunks are as large as allowed. Overlap is
+carried back from the previous chunk, starting at a word when one is close enough.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from ragviz.chunking.base import Chunk, make_chunk, require_int, trim_span
+from ragviz.sentences import Span, split_sentences
+
+_PARAGRAPH = re.compile(r"\n[^\S\n]*\n\s*")
+_LINE = re.compile(r"\n")
+_WORD = re.compile(r"\S+")
+
+
+def _split_on(pattern: re.Pattern[str]) -> Callable[[str, int, int], list[Span]]:
+    def split(document: str, start: int, end: int) -> list[Span]:
+        pieces: list[Span] = []
+        begin = start
+        for match in pattern.finditer(document, start, end):
+            pieces.append((begin, match.start()))
+            begin = match.end()
+        pieces.append((begin, end))
+        return pieces
+
+    return split
+
+
+def _split_sentences(document: str, start: int, end: int) -> list[Span]:
+    return [(start + a, start + b) for a, b in split_sentences(document[start:end])]
+
+
+def _split_words(document: str, start: int, end: int) -> list[Span]:
+    return [m.span() for m in _WORD.finditer(document, start, end)]
+
+
+_LEVELS: tuple[Callable[[str, int, int], list[Span]], ...] = (
+    _split_on(_PARAGRAPH),
+    _split_on(_LINE),
+    _split_sentences,
+    _split_words,
+)
+
+
+def _pieces(document: str, start: int, end: int, size: int, level: int) -> list[Span]:
+    """Trimmed spans of at most ``size`` characters covering the non-whitespace of the span."""
+    start, end = trim_span(document, start, end)
+    if start >= end:
+        return []
+    if end - start <= size:
+        return [(start, end)]
+    if level >= len(_LEVELS):
+        return [
+            trim_span(document, a, min(a + size, end))
+            for a in range(start, end, size)
+            if document[a : min(a + size, end)].strip()
+        ]
+    out: list[Span] = []
+    for a, b in _LEVELS[level](document, start, end):
+        out.extend(_pieces(document, a, b, size, level + 1))
+    return out
+
+
+def _overlap_start(document: str, piece: Span, floor: int, overlap: int, size: int) -> int:
+    """Where a chunk beginning with ``piece`` starts once ``overlap`` chars are carried back."""
+    begin = max(floor, piece[0] - overlap, piece[1] - size)
+    if begin >= piece[0]:
+        return piece[0]
+    # Snap forward to the first word start inside the carried text, if there is one.
+    for pos in range(begin, piece[0]):
+        if not document[pos].isspace() and (pos == 0 or document[pos - 1].isspace()):
+            return pos
+    carried = document[begin : piece[0]]
+    if any(ch.isspace() for ch in carried):
+        return piece[0]  # only a word's tail would be carried: carry nothing
+    return begin  # text without spaces (CJK, long tokens): carry characters
+
+
+def chunk_recursive(document: str, size: int = 120, overlap: int = 0) -> list[Chunk]:
+    """Chunks of at most ``size`` characters, cut at the coarsest boundary that fits, with
+    up to ``overlap`` characters repeated from the previous chunk."""
+    require_int("size", size, 1)
+    require_int("overlap", overlap, 0)
+    if overlap >= size:
+        raise ValueError(f"overlap must be smaller than size ({size}), got {overlap}")
+    pieces = _pieces(document, 0, len(document), size, 0)
+    chunks: list[Chunk] = []
+    i = 0
+    prev_start = 0
+    while i < len(pieces):
+        start = pieces[i][0]
+        if chunks and overlap:
+            start = _overlap_start(document, pieces[i], prev_start, overlap, size)
+        end = pieces[i][1]
+        i += 1
+        while i < len(pieces) and pieces[i][1] - start <= size:
+            end = pieces[i][1]
+            i += 1
+        chunks.append(make_chunk(document, len(chunks), start, end))
+        prev_start = start
+    return chunks

@@ -1,0 +1,83 @@
+"""Semantic chunks: break between sentences where the topic changes.
+
+Each sentence is embedded; where two neighbours are less similar than a threshold (given,
+or a percentile of all neighbour similarities) a new chunk starts. The similarities are
+returned too, so the UI can plot them with the threshold line.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ragviz.chunking.base import ChunkingResult, make_chunk, require_float, require_int
+from ragviz.sentences import split_sentences
+
+if TYPE_CHECKING:
+    from ragviz.embedders import Embedder
+
+DEFAULT_PERCENTILE = 25.0
+
+
+def chunk_semantic(
+    document: str,
+    embedder: Embedder,
+    threshold: float | None = None,
+    percentile: float | None = None,
+    max_chars: int | None = None,
+) -> ChunkingResult:
+    """Sentences grouped until similarity drops below the breakpoint threshold.
+
+    Give ``threshold`` (cosine, -1..1) or ``percentile`` (0..100 of the boundary
+    similarities), not both; with neither, the 25th percentile is used. ``max_chars``
+    (optional) also starts a new chunk before one would grow past it; a single longer
+    sentence is its own chunk with ``over_size=True``.
+    """
+    if threshold is not None and percentile is not None:
+        raise ValueError(
+            f"give threshold or percentile, not both (threshold={threshold}, "
+            f"percentile={percentile})"
+        )
+    if threshold is not None:
+        threshold = require_float("threshold", threshold, -1.0, 1.0)
+    quantile = DEFAULT_PERCENTILE if percentile is None else percentile
+    quantile = require_float("percentile", quantile, 0.0, 100.0)
+    if max_chars is not None:
+        require_int("max_chars", max_chars, 1)
+
+    sentences = split_sentences(document)
+    if not sentences:
+        return ChunkingResult(chunks=(), breakpoint_threshold=threshold)
+    vectors = embedder.encode_documents([document[a:b] for a, b in sentences])
+    similarities = [float(x) for x in np.sum(vectors[:-1] * vectors[1:], axis=1)]
+    boundaries = tuple(
+        (sentences[i + 1][0], sim) for i, sim in enumerate(similarities)
+    )
+    used = threshold
+    if used is None and similarities:
+        used = float(np.percentile(np.asarray(similarities), quantile))
+
+    groups: list[tuple[int, int]] = []
+    start, end = sentences[0]
+    for (s_start, s_end), sim in zip(sentences[1:], similarities, strict=True):
+        topic_change = used is not None and sim < used
+        too_long = max_chars is not None and s_end - start > max_chars
+        if topic_change or too_long:
+            groups.append((start, end))
+            start = s_start
+        end = s_end
+    groups.append((start, end))
+    chunks = tuple(
+        make_chunk(
+            document,
+            i,
+            a,
+            b,
+            over_size=max_chars is not None and b - a > max_chars,
+        )
+        for i, (a, b) in enumerate(groups)
+    )
+    return ChunkingResult(
+        chunks=chunks, boundary_similarities=boundaries, breakpoint_threshold=used
+    )
