@@ -161,7 +161,292 @@ STRINGS: dict[str, dict[str, str]] = {
             "rotulada que está certa agora."
         ),
     },
+    # --- guided replay of the article (ragviz.walkthrough) ------------------------------
+    "walk.fixed.title": {"en": "1 · Fixed-size chunks", "pt": "1 · Chunks de tamanho fixo"},
+    "walk.fixed.body": {
+        "en": "The refund policy is cut every 120 characters, blind to its content: {n_fixed} chunks. "
+        "The red bars mark cuts inside a word or a sentence: chunk #{winner} ends in “{winner_end}”, "
+        "half of a word.",
+        "pt": "A política de reembolso é cortada a cada 120 caracteres, sem olhar o conteúdo: "
+        "{n_fixed} chunks. As barras vermelhas marcam cortes no meio de uma palavra ou frase: "
+        "o chunk #{winner} termina em “{winner_end}”, meia palavra.",
+    },
+    "walk.cut.title": {"en": "2 · The answer is cut away", "pt": "2 · A resposta fica cortada"},
+    "walk.cut.body": {
+        "en": "“Qual o prazo do reembolso?” is won by chunk #{winner} ({winner_score}): it says "
+        "“Reembolso” but not the deadline. “7 dias úteis” sits in chunk #{holder}. With top_k = 1 the "
+        "model gets the subject without the answer and rightly says the excerpt gives no deadline.",
+        "pt": "“Qual o prazo do reembolso?” é vencida pelo chunk #{winner} ({winner_score}): ele diz "
+        "“Reembolso”, mas não o prazo. “7 dias úteis” está no chunk #{holder}. Com top_k = 1 o modelo "
+        "recebe o assunto sem a resposta e diz, com razão, que o trecho não informa prazo.",
+    },
+    "walk.sentence.title": {"en": "3 · Sentence chunks", "pt": "3 · Chunks por frase"},
+    "walk.sentence.body": {
+        "en": "Now chunks end only at sentence ends, and one sentence repeats between neighbours. "
+        "The refund chunk #{sentence_winner} holds subject and deadline together and wins with "
+        "{sentence_score}. hit@1 over the four answerable questions: {hit_fixed} → {hit_sentence}.",
+        "pt": "Agora os chunks terminam só em fim de frase, e uma frase se repete entre vizinhos. "
+        "O chunk #{sentence_winner} traz assunto e prazo juntos e vence com {sentence_score}. "
+        "hit@1 nas quatro perguntas respondíveis: {hit_fixed} → {hit_sentence}.",
+    },
+    "walk.context.title": {
+        "en": "4 · The unanswerable question still gets context",
+        "pt": "4 · A pergunta sem resposta ainda recebe contexto",
+    },
+    "walk.context.body": {
+        "en": "The document does not know the wifi password, yet top_k hands over {wifi_hits} chunks "
+        "anyway (best score {wifi_best}): cosine similarity is never zero. Told to answer from the "
+        "context, the model answers with what it got.",
+        "pt": "O documento não sabe a senha do wifi, mas o top_k entrega {wifi_hits} chunks mesmo "
+        "assim (melhor score {wifi_best}): similaridade nunca volta zero. Instruído a responder com "
+        "base no contexto, o modelo responde com o que tem.",
+    },
+    "walk.measured.title": {"en": "5 · The floor, measured", "pt": "5 · O piso, medido"},
+    "walk.measured.body": {
+        "en": "Each dot is one labelled question's best score. The lowest answerable scores {lowest}, "
+        "the highest unanswerable {highest}: a margin of {margin}. The floor goes between them, "
+        "at {floor}: measured on this model, not guessed.",
+        "pt": "Cada ponto é o melhor score de uma pergunta rotulada. A menor respondível pontua "
+        "{lowest}, a maior sem resposta {highest}: margem de {margin}. O piso fica entre elas, em "
+        "{floor}: medido neste modelo, não chutado.",
+    },
+    "walk.refused.title": {"en": "6 · Refused instead of invented", "pt": "6 · Recusa em vez de invenção"},
+    "walk.refused.body": {
+        "en": "With the floor at {floor} the wifi question ({wifi_best}) is refused: no LLM call, one "
+        "hallucination less. The floor holds for this model and these questions only; with many real "
+        "questions the groups overlap, and you choose the error that costs less.",
+        "pt": "Com o piso em {floor} a pergunta do wifi ({wifi_best}) é recusada: uma chamada de API a "
+        "menos e uma alucinação a menos. O piso vale só para este modelo e estas perguntas; com muitas "
+        "perguntas reais os grupos se sobrepõem, e você escolhe o erro que custa menos.",
+    },
+    # --- HTML report (ragviz.report) ---------------------------------------------------
+    "report.title": {"en": "ragviz report", "pt": "Relatório do ragviz"},
+    "report.meta": {
+        "en": "Model {model} · {chars} characters · {questions} questions · top_k {top_k} · floor {floor}",
+        "pt": "Modelo {model} · {chars} caracteres · {questions} perguntas · top_k {top_k} · piso {floor}",
+    },
+    "report.metrics": {"en": "Metrics", "pt": "Métricas"},
+    "report.refusal_precision": {"en": "refusal precision", "pt": "precisão das recusas"},
+    "report.refusal_recall": {"en": "refusal recall", "pt": "revocação das recusas"},
+    "report.labels": {"en": "Labels", "pt": "Rótulos"},
+    "report.document": {"en": "Document and chunks", "pt": "Documento e chunks"},
+    "report.chunk_count": {"en": "{n} chunks", "pt": "{n} chunks"},
+    "report.questions": {"en": "Questions", "pt": "Perguntas"},
+    "report.question": {"en": "Question", "pt": "Pergunta"},
+    "report.expected": {"en": "expected", "pt": "esperado"},
+    "report.prompt": {"en": "Prompt sent to the language model", "pt": "Prompt enviado ao modelo de linguagem"},
+    "report.no_llm_call": {"en": "no LLM call (refused)", "pt": "sem chamada ao LLM (recusada)"},
+    "report.calibration": {"en": "Calibration of the floor", "pt": "Calibração do piso"},
+    "report.no_calibration": {
+        "en": "Label at least one answerable and one unanswerable question to measure the floor.",
+        "pt": "Rotule ao menos uma pergunta respondível e uma sem resposta para medir o piso.",
+    },
+    "report.flips": {"en": "Questions whose outcome flips", "pt": "Perguntas cujo resultado muda"},
+    "report.no_flips": {"en": "No question changes outcome between the two configurations.", "pt": "Nenhuma pergunta muda de resultado entre as duas configurações."},
     # --- app interface (streamlit_app.py) -----------------------------------------------
+    "app.title": {
+        "en": "Why did retrieval return the wrong passage?",
+        "pt": "Por que a busca devolveu o trecho errado?",
+    },
+    "app.subtitle": {
+        "en": "Chunks drawn over the document, every question's score against every chunk, "
+              "top_k and the score floor — on a real embedding model.",
+        "pt": "Chunks desenhados sobre o documento, o score de cada pergunta contra cada chunk, "
+              "top_k e o piso de score — num modelo de embedding real.",
+    },
+    "app.language": {"en": "Language", "pt": "Idioma"},
+    "app.document": {"en": "Document", "pt": "Documento"},
+    "app.source": {"en": "Source", "pt": "Origem"},
+    "app.source_sample": {"en": "Sample", "pt": "Exemplo"},
+    "app.source_paste": {"en": "Paste", "pt": "Colar"},
+    "app.source_upload": {"en": "Upload", "pt": "Enviar"},
+    "app.sample": {"en": "Sample document", "pt": "Documento de exemplo"},
+    "app.paste": {"en": "Document text", "pt": "Texto do documento"},
+    "app.paste_help": {
+        "en": "Up to {limit} characters.", "pt": "Até {limit} caracteres.",
+    },
+    "app.upload": {"en": "Text file (.txt, .md)", "pt": "Arquivo de texto (.txt, .md)"},
+    "app.upload_help": {
+        "en": "UTF-8 preferred; up to {limit} kB.",
+        "pt": "De preferência UTF-8; até {limit} kB.",
+    },
+    "app.upload_wait": {
+        "en": "Upload a .txt or .md file to analyse it.",
+        "pt": "Envie um arquivo .txt ou .md para analisá-lo.",
+    },
+    "app.encoding_guessed": {
+        "en": "The file is not UTF-8; it was read as {encoding}. Check accented letters.",
+        "pt": "O arquivo não é UTF-8; foi lido como {encoding}. Confira os acentos.",
+    },
+    "app.doc_size": {"en": "{n} characters", "pt": "{n} caracteres"},
+    "app.model": {"en": "Embedding model", "pt": "Modelo de embedding"},
+    "app.model_custom": {"en": "Other model", "pt": "Outro modelo"},
+    "app.model_custom_caption": {
+        "en": "any sentence-transformers id or local folder",
+        "pt": "qualquer id do sentence-transformers ou pasta local",
+    },
+    "app.model_id": {"en": "Model id or path", "pt": "Id ou caminho do modelo"},
+    "app.model_in_use": {"en": "In use: {name}", "pt": "Em uso: {name}"},
+    "app.model_loading": {"en": "Loading {name}…", "pt": "Carregando {name}…"},
+    "app.model_failed": {
+        "en": "{error} Still using {name}.",
+        "pt": "{error} Continuando com {name}.",
+    },
+    "app.model_empty": {
+        "en": "Type a model id or path; until then the last model stays in use.",
+        "pt": "Digite um id ou caminho de modelo; até lá o último modelo continua em uso.",
+    },
+    "app.config_a": {"en": "Configuration A", "pt": "Configuração A"},
+    "app.config_b": {"en": "Configuration B", "pt": "Configuração B"},
+    "app.chunker": {"en": "Chunker", "pt": "Chunker"},
+    "app.semantic_mode": {"en": "Breakpoint from", "pt": "Ponto de corte por"},
+    "app.mode_percentile": {"en": "percentile", "pt": "percentil"},
+    "app.mode_threshold": {"en": "threshold", "pt": "limiar"},
+    "app.unit_chars": {"en": "characters", "pt": "caracteres"},
+    "app.unit_tokens": {"en": "tokens", "pt": "tokens"},
+    "param.size": {"en": "size ({unit})", "pt": "tamanho ({unit})"},
+    "param.overlap": {"en": "overlap ({unit})", "pt": "sobreposição ({unit})"},
+    "param.max_chars": {"en": "max_chars (characters)", "pt": "max_chars (caracteres)"},
+    "param.overlap_sentences": {"en": "overlap (sentences)", "pt": "sobreposição (frases)"},
+    "param.threshold": {"en": "threshold (cosine)", "pt": "limiar (cosseno)"},
+    "param.percentile": {"en": "percentile", "pt": "percentil"},
+    "app.config_error": {
+        "en": "These settings cannot work: {error}. Change the sliders above.",
+        "pt": "Estes parâmetros não funcionam: {error}. Ajuste os controles acima.",
+    },
+    "app.chunk_count": {"en": "{n} chunks · {label}", "pt": "{n} chunks · {label}"},
+    "app.top_k": {"en": "top_k", "pt": "top_k"},
+    "app.floor": {"en": "Score floor", "pt": "Piso de score"},
+    "app.floor_help": {
+        "en": "A question whose best score is under the floor is refused (no LLM call).",
+        "pt": "Pergunta cujo melhor score fica abaixo do piso é recusada (sem chamar o LLM).",
+    },
+    "app.apply_floor": {"en": "Apply suggested floor", "pt": "Aplicar piso sugerido"},
+    "app.apply_floor_b": {
+        "en": "Apply suggested floor ({floor})", "pt": "Aplicar piso sugerido ({floor})",
+    },
+    "app.margin_b": {
+        "en": "measured on B's labelled questions; margin {margin}",
+        "pt": "medido nas perguntas rotuladas de B; margem {margin}",
+    },
+    "metric.hit_at_1": {"en": "answer in 1st chunk (hit@1)", "pt": "resposta no 1º chunk (hit@1)"},
+    "metric.hit_at_k": {"en": "hit@k", "pt": "hit@k"},
+    "metric.mrr": {"en": "MRR", "pt": "MRR"},
+    "metric.refusal_precision": {"en": "refusal precision", "pt": "precisão das recusas"},
+    "metric.refusal_recall": {
+        "en": "unanswerable refused", "pt": "sem resposta recusadas",
+    },
+    "app.metrics_line": {
+        "en": "hit@{k} {hit_k} · MRR {mrr} · refusal precision {precision} · labels: {labels}",
+        "pt": "hit@{k} {hit_k} · MRR {mrr} · precisão das recusas {precision} · rótulos: {labels}",
+    },
+    "tab.chunks": {"en": "Document & chunks", "pt": "Documento e chunks"},
+    "tab.questions": {"en": "Questions & scores", "pt": "Perguntas e scores"},
+    "tab.calibration": {"en": "Calibration", "pt": "Calibração"},
+    "tab.compare": {"en": "Compare & sweep", "pt": "Comparar e varrer"},
+    "tab.why": {"en": "Why did this fail?", "pt": "Por que falhou?"},
+    "app.embedding": {"en": "Embedding chunks of {config}…", "pt": "Gerando embeddings de {config}…"},
+    "app.embedding_count": {
+        "en": "embedded {done} of {total} chunks", "pt": "{done} de {total} chunks processados",
+    },
+    "app.truncated": {
+        "en": "{n} chunks exceed {limit} tokens; their ends do not affect retrieval.",
+        "pt": "{n} chunks passam de {limit} tokens; o final deles não afeta a busca.",
+    },
+    "col.index": {"en": "chunk", "pt": "chunk"},
+    "col.start": {"en": "start", "pt": "início"},
+    "col.end": {"en": "end", "pt": "fim"},
+    "col.chars": {"en": "characters", "pt": "caracteres"},
+    "col.tokens": {"en": "tokens", "pt": "tokens"},
+    "col.over_size": {"en": "over size", "pt": "acima do tamanho"},
+    "col.truncated": {"en": "truncated", "pt": "truncado"},
+    "col.text": {"en": "text", "pt": "texto"},
+    "col.question": {"en": "question", "pt": "pergunta"},
+    "col.answer": {"en": "expected answer", "pt": "resposta esperada"},
+    "col.answerable": {"en": "answerable", "pt": "tem resposta"},
+    "col.direction": {"en": "change", "pt": "mudança"},
+    "app.questions_help": {
+        "en": "Edit, add or delete questions; untick 'answerable' for questions the document "
+              "does not answer. Edits survive changes of chunker, parameters and model.",
+        "pt": "Edite, adicione ou apague perguntas; desmarque 'tem resposta' nas que o documento "
+              "não responde. As edições sobrevivem a trocas de chunker, parâmetros e modelo.",
+    },
+    "app.no_questions": {
+        "en": "Add a question to the table above to see its scores.",
+        "pt": "Adicione uma pergunta à tabela acima para ver seus scores.",
+    },
+    "app.expected": {"en": "expected answer: {answer}", "pt": "resposta esperada: {answer}"},
+    "app.unanswerable": {
+        "en": "the document does not answer this question",
+        "pt": "o documento não responde esta pergunta",
+    },
+    "app.prompt": {"en": "Prompt sent to the language model", "pt": "Prompt enviado ao modelo de linguagem"},
+    "app.no_llm_call": {
+        "en": "no LLM call: retrieval refused, the app answers \"not found\".",
+        "pt": "sem chamada ao LLM: a busca recusou, a aplicação responde \"não encontrei\".",
+    },
+    "app.calibration_needs": {
+        "en": "Calibration needs at least one answerable and one unanswerable question.",
+        "pt": "A calibração precisa de ao menos uma pergunta com resposta e uma sem resposta.",
+    },
+    "app.suggested_floor": {"en": "suggested floor", "pt": "piso sugerido"},
+    "app.margin": {"en": "margin between the groups", "pt": "margem entre os grupos"},
+    "app.cost_refusal": {"en": "cost of a false refusal", "pt": "custo de uma recusa indevida"},
+    "app.cost_answer": {"en": "cost of a false answer", "pt": "custo de uma resposta indevida"},
+    "app.no_flips": {
+        "en": "Every question has the same outcome in A and B.",
+        "pt": "Todas as perguntas têm o mesmo resultado em A e B.",
+    },
+    "app.flips": {
+        "en": "{n} question(s) change outcome between A and B",
+        "pt": "{n} pergunta(s) mudam de resultado entre A e B",
+    },
+    "app.direction_fixed": {"en": "fixed by B", "pt": "corrigida por B"},
+    "app.direction_broken": {"en": "broken by B", "pt": "quebrada por B"},
+    "app.direction_changed": {"en": "changed", "pt": "mudou"},
+    "app.sweep": {"en": "Sweep", "pt": "Varredura"},
+    "app.sweep_metric": {"en": "Metric", "pt": "Métrica"},
+    "app.run_sweep": {"en": "Run sweep ({n} configurations)", "pt": "Rodar varredura ({n} configurações)"},
+    "app.sweep_count": {"en": "configuration {done} of {total}", "pt": "configuração {done} de {total}"},
+    "app.sweep_hint": {
+        "en": "Tries chunker sizes and overlaps on this document and these questions.",
+        "pt": "Testa tamanhos e sobreposições de chunker neste documento e nestas perguntas.",
+    },
+    "app.sweep_stale": {
+        "en": "The document, model, questions, top_k or floor changed since this sweep; run it again.",
+        "pt": "Documento, modelo, perguntas, top_k ou piso mudaram desde esta varredura; rode de novo.",
+    },
+    "app.sweep_best": {
+        "en": "Best for {metric}: **{config}** ({value})",
+        "pt": "Melhor em {metric}: **{config}** ({value})",
+    },
+    "app.load_best": {"en": "Load best into A", "pt": "Carregar a melhor em A"},
+    "app.why_intro": {
+        "en": "Paste a question that went wrong and the answer it should have found.",
+        "pt": "Cole uma pergunta que deu errado e a resposta que ela deveria ter encontrado.",
+    },
+    "app.why_config": {"en": "Configuration", "pt": "Configuração"},
+    "app.why_run": {"en": "Diagnose", "pt": "Diagnosticar"},
+    "app.why_empty": {"en": "Type the question first.", "pt": "Digite a pergunta primeiro."},
+    "app.why_bad_config": {
+        "en": "That configuration has an error; fix its settings first.",
+        "pt": "Essa configuração tem um erro; corrija os parâmetros antes.",
+    },
+    "app.load_fix": {"en": "Load this fix into A", "pt": "Carregar esta correção em A"},
+    "app.need_document": {
+        "en": "Give a document (sidebar) to see this.", "pt": "Informe um documento (barra lateral) para ver isto.",
+    },
+    "chart.sweep_row": {"en": "{chunker}, overlap {overlap}", "pt": "{chunker}, sobreposição {overlap}"},
+    "chart.sweep_size": {"en": "size / max_chars", "pt": "tamanho / max_chars"},
+    "chart.answerable": {"en": "answerable", "pt": "com resposta"},
+    "chart.unanswerable": {"en": "unanswerable", "pt": "sem resposta"},
+    "chart.best_score": {"en": "best score of the question", "pt": "melhor score da pergunta"},
+    "chart.suggested_floor": {"en": "suggested floor {floor}", "pt": "piso sugerido {floor}"},
+    "chart.false_refusals": {"en": "false refusals", "pt": "recusas indevidas"},
+    "chart.false_answers": {"en": "false answers", "pt": "respostas indevidas"},
+    "chart.cost": {"en": "weighted cost", "pt": "custo ponderado"},
+    "chart.floor_axis": {"en": "floor", "pt": "piso"},
+    "chart.errors": {"en": "questions", "pt": "perguntas"},
     "chart.status_context": {"en": "sent as context", "pt": "enviado como contexto"},
     "chart.status_under_floor": {
         "en": "in top_k, under the floor",

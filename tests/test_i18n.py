@@ -1,0 +1,52 @@
+"""Both interface languages are complete: no key misses a language or a placeholder."""
+
+from __future__ import annotations
+
+import re
+import string
+from pathlib import Path
+
+import pytest
+
+from ragviz.i18n import LANGUAGES, STRINGS, pick_language, t
+
+ROOT = Path(__file__).resolve().parent.parent
+SOURCES = [*sorted((ROOT / "ragviz").rglob("*.py")), ROOT / "streamlit_app.py"]
+KEY_CALL = re.compile(r"""\bt\(\s*["']([a-z0-9_.]+)["']""")
+
+
+def _placeholders(template: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+@pytest.mark.parametrize("key", sorted(STRINGS))
+def test_every_key_has_every_language_with_the_same_placeholders(key: str) -> None:
+    entry = STRINGS[key]
+    assert set(entry) == set(LANGUAGES), f"{key} lacks {set(LANGUAGES) - set(entry)}"
+    assert all(entry[lang].strip() for lang in LANGUAGES)
+    assert _placeholders(entry["en"]) == _placeholders(entry["pt"])
+
+
+def test_every_key_the_code_asks_for_exists() -> None:
+    used = {key for path in SOURCES if path.exists() for key in KEY_CALL.findall(path.read_text())}
+    assert used, "the scan found no t() calls"
+    missing = sorted(key for key in used if key not in STRINGS)
+    assert missing == []
+
+
+@pytest.mark.parametrize(
+    ("header", "lang"),
+    [
+        ("pt-BR,pt;q=0.9,en;q=0.8", "pt"),
+        ("en-US,en;q=0.9", "en"),
+        ("fr-FR", "en"),
+        (None, "en"),
+        ("de, pt;q=0.5", "pt"),
+    ],
+)
+def test_browser_language_picks_the_interface(header: str | None, lang: str) -> None:
+    assert pick_language(header) == lang
+
+
+def test_unknown_language_falls_back_to_english() -> None:
+    assert t("outcome.context", "fr", chunks="1") == "context: chunks 1"
