@@ -1,0 +1,75 @@
+"""Where an expected answer sits in the document, and which chunks hold all of it.
+
+Users type expected answers by hand, so besides the exact text we accept a match that
+ignores case, accents and differences in whitespace. Either way the span is given in
+offsets of the original document, so it can be compared with chunk offsets.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ragviz.chunking.base import Chunk
+
+
+@dataclass(frozen=True)
+class AnswerSpan:
+    """``document[start:end]`` is the answer; ``exact`` is False for the forgiving match."""
+
+    start: int
+    end: int
+    exact: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"start": self.start, "end": self.end, "exact": self.exact}
+
+
+def _normalised_with_map(text: str) -> tuple[str, list[int]]:
+    """Casefolded, accent-free text with whitespace runs collapsed to one space, and for
+    every character of it the offset in ``text`` it came from."""
+    out: list[str] = []
+    origin: list[int] = []
+    for offset, char in enumerate(text):
+        if char.isspace():
+            if out and out[-1] == " ":
+                continue
+            out.append(" ")
+            origin.append(offset)
+            continue
+        for piece in unicodedata.normalize("NFKD", char.casefold()):
+            if unicodedata.combining(piece):
+                continue
+            out.append(piece)
+            origin.append(offset)
+    return "".join(out), origin
+
+
+def locate_answer(document: str, answer: str) -> AnswerSpan | None:
+    """First occurrence of ``answer``: exact text first, then ignoring case, accents and
+    whitespace; None when the answer is empty or not in the document."""
+    wanted = answer.strip()
+    if not wanted:
+        return None
+    start = document.find(wanted)
+    if start >= 0:
+        return AnswerSpan(start, start + len(wanted), exact=True)
+    haystack, origin = _normalised_with_map(document)
+    needle, _ = _normalised_with_map(wanted)
+    found = haystack.find(needle)
+    if found < 0 or not needle:
+        return None
+    last = found + len(needle) - 1
+    return AnswerSpan(origin[found], origin[last] + 1, exact=False)
+
+
+def chunks_holding(chunks: Sequence[Chunk], span: AnswerSpan) -> tuple[int, ...]:
+    """Indices of the chunks whose ``[start, end)`` contains the whole span."""
+    return tuple(c.index for c in chunks if c.start <= span.start and span.end <= c.end)
+
+
+def chunks_touching(chunks: Sequence[Chunk], span: AnswerSpan) -> tuple[int, ...]:
+    """Indices of the chunks that hold at least one character of the span."""
+    return tuple(c.index for c in chunks if c.start < span.end and span.start < c.end)

@@ -1,0 +1,194 @@
+"""A score floor measured from labelled questions instead of guessed.
+
+Following the article: take each labelled question's best score; when every answerable
+question scores above every unanswerable one, put the floor between the two groups and
+report the margin. When the groups overlap no floor is right for all, so we say so and
+pick the floor that minimises a weighted count of false refusals and false answers.
+A score passes when ``score >= floor``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from itertools import pairwise
+from typing import TYPE_CHECKING, Any
+
+from ragviz.i18n import t
+
+if TYPE_CHECKING:
+    from ragviz.analysis import QuestionOutcome
+
+# How far beyond the lowest / highest score the curve's end points sit.
+END_PAD = 0.05
+
+
+@dataclass(frozen=True)
+class FloorPoint:
+    """What one candidate floor would do to the labelled questions."""
+
+    floor: float
+    false_refusals: int
+    false_answers: int
+    cost: float
+
+    def to_dict(self) -> dict[str, float | int]:
+        return {
+            "floor": self.floor,
+            "false_refusals": self.false_refusals,
+            "false_answers": self.false_answers,
+            "cost": self.cost,
+        }
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """The suggested floor, how well it separates the groups, and the trade-off curve."""
+
+    floor: float
+    separable: bool
+    margin: float  # lowest answerable minus highest unanswerable; negative when overlapping
+    lowest_answerable: float
+    highest_unanswerable: float
+    false_refusals: int
+    false_answers: int
+    cost_false_refusal: float
+    cost_false_answer: float
+    curve: tuple[FloorPoint, ...]
+
+    def message(self, language: str = "en") -> str:
+        """One plain sentence (two when overlapping) about what the floor does."""
+        values = {
+            "floor": format_score(self.floor),
+            "lowest": format_score(self.lowest_answerable),
+            "highest": format_score(self.highest_unanswerable),
+            "margin": format_score(self.margin),
+            "false_refusals": self.false_refusals,
+            "false_answers": self.false_answers,
+        }
+        key = "calibration.separable" if self.separable else "calibration.overlap"
+        return t(key, language, **values)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "floor": self.floor,
+            "separable": self.separable,
+            "margin": self.margin,
+            "lowest_answerable": self.lowest_answerable,
+            "highest_unanswerable": self.highest_unanswerable,
+            "false_refusals": self.false_refusals,
+            "false_answers": self.false_answers,
+            "cost_false_refusal": self.cost_false_refusal,
+            "cost_false_answer": self.cost_false_answer,
+            "curve": [point.to_dict() for point in self.curve],
+        }
+
+
+def format_score(value: float) -> str:
+    """Two decimals when that is exact (0.41), else three (0.128)."""
+    short = f"{value:.2f}"
+    return short if abs(float(short) - value) < 1e-9 else f"{value:.3f}"
+
+
+def count_errors(
+    answerable: Sequence[float], unanswerable: Sequence[float], floor: float
+) -> tuple[int, int]:
+    """(false refusals, false answers) at ``floor``."""
+    false_refusals = sum(1 for s in answerable if s < floor)
+    false_answers = sum(1 for s in unanswerable if s >= floor)
+    return false_refusals, false_answers
+
+
+def calibrate(
+    answerable_best: Sequence[float],
+    unanswerable_best: Sequence[float],
+    cost_false_refusal: float = 1.0,
+    cost_false_answer: float = 1.0,
+) -> Calibration:
+    """The floor from the best score of each answerable and each unanswerable question."""
+    if not answerable_best or not unanswerable_best:
+        raise ValueError(
+            "calibration needs at least one answerable and one unanswerable labelled question, "
+            f"got {len(answerable_best)} answerable and {len(unanswerable_best)} unanswerable"
+        )
+    for name, weight in (("cost_false_refusal", cost_false_refusal),
+                         ("cost_false_answer", cost_false_answer)):
+        if weight < 0:
+            raise ValueError(f"{name} must be zero or more, got {weight}")
+    answerable = [float(s) for s in answerable_best]
+    unanswerable = [float(s) for s in unanswerable_best]
+    lowest, highest = min(answerable), max(unanswerable)
+
+    def cost(floor: float) -> float:
+        refusals, answers = count_errors(answerable, unanswerable, floor)
+        return cost_false_refusal * refusals + cost_false_answer * answers
+
+    scores = sorted(set(answerable + unanswerable))
+    separable = lowest > highest
+    floor = _separating_floor(lowest, highest) if separable else _cheapest_floor(scores, cost)
+    curve = tuple(
+        FloorPoint(f, *count_errors(answerable, unanswerable, f), cost(f))
+        for f in _candidates(scores)
+    )
+    refusals, answers = count_errors(answerable, unanswerable, floor)
+    return Calibration(
+        floor=floor,
+        separable=separable,
+        margin=lowest - highest,
+        lowest_answerable=lowest,
+        highest_unanswerable=highest,
+        false_refusals=refusals,
+        false_answers=answers,
+        cost_false_refusal=float(cost_false_refusal),
+        cost_false_answer=float(cost_false_answer),
+        curve=curve,
+    )
+
+
+def _separating_floor(lowest: float, highest: float) -> float:
+    """The midpoint, rounded to two decimals when the rounded value still separates."""
+    middle = (lowest + highest) / 2
+    rounded = round(middle, 2)
+    return rounded if highest < rounded <= lowest else middle
+
+
+def _candidates(scores: Sequence[float]) -> list[float]:
+    """Every distinct score, the midpoints between neighbours, and one point past each end."""
+    points = [scores[0] - END_PAD, scores[-1] + END_PAD, *scores]
+    points += [(a + b) / 2 for a, b in pairwise(scores)]
+    return sorted(set(points))
+
+
+def _cheapest_floor(scores: Sequence[float], cost: Callable[[float], float]) -> float:
+    """The middle of the widest run of floors with the least cost.
+
+    Between two neighbouring scores the cost is constant: region k holds the floors in
+    ``(scores[k-1], scores[k]]``, with a padded region below the lowest score and above
+    the highest. Adjacent cheapest regions merge into one run; the widest run wins (the
+    lowest on a tie) and the floor is put in its middle, away from any score.
+    """
+    bounds = [scores[0] - 2 * END_PAD, *scores, scores[-1] + 2 * END_PAD]
+    # Region k is (bounds[k], bounds[k+1]]; any floor inside it has the same cost.
+    costs = [cost((bounds[k] + bounds[k + 1]) / 2) for k in range(len(bounds) - 1)]
+    least = min(costs)
+    runs: list[tuple[int, int]] = []
+    for k, value in enumerate(costs):
+        if value > least:
+            continue
+        if runs and runs[-1][1] == k - 1:
+            runs[-1] = (runs[-1][0], k)
+        else:
+            runs.append((k, k))
+    first, last = max(runs, key=lambda run: (bounds[run[1] + 1] - bounds[run[0]], -run[0]))
+    return (bounds[first] + bounds[last + 1]) / 2
+
+
+def calibrate_outcomes(
+    outcomes: Sequence[QuestionOutcome],
+    cost_false_refusal: float = 1.0,
+    cost_false_answer: float = 1.0,
+) -> Calibration:
+    """Calibrate from the pipeline's outcomes (unlabelled questions are skipped)."""
+    answerable = [o.decision.best_score for o in outcomes if o.question.is_answerable is True]
+    unanswerable = [o.decision.best_score for o in outcomes if o.question.is_answerable is False]
+    return calibrate(answerable, unanswerable, cost_false_refusal, cost_false_answer)

@@ -1,0 +1,162 @@
+"""The analysis pipeline on the real model: the article's story, rescoring, truncation."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from ragviz.analysis import (
+    Analysis,
+    QuestionOutcome,
+    analyse,
+    embedding_text,
+    rescore,
+    truncation_offsets,
+)
+from ragviz.chunking import Chunk, ChunkerConfig
+from ragviz.embedders import Embedder
+from ragviz.questions import LabelledQuestion
+
+FIXED_120 = ChunkerConfig("fixed", size=120, overlap=0)
+SENTENCE_220 = ChunkerConfig("sentence", max_chars=220, overlap_sentences=1)
+REFUND = "Qual o prazo do reembolso?"
+HOURS = "Qual o horário de atendimento do suporte?"
+
+
+@pytest.fixture(scope="module")
+def fixed_seed(seed_doc: str, seed_questions: list[LabelledQuestion],
+               use_model: Embedder) -> Analysis:
+    return analyse(seed_doc, FIXED_120, use_model, seed_questions, top_k=2)
+
+
+@pytest.fixture(scope="module")
+def sentence_seed(seed_doc: str, seed_questions: list[LabelledQuestion],
+                  use_model: Embedder) -> Analysis:
+    return analyse(seed_doc, SENTENCE_220, use_model, seed_questions, top_k=2)
+
+
+def _outcome(analysis: Analysis, question: str) -> QuestionOutcome:
+    return next(o for o in analysis.outcomes if o.question.question == question)
+
+
+def test_fixed_120_splits_the_support_hours_between_chunks_3_and_4(fixed_seed: Analysis) -> None:
+    diagnosis = _outcome(fixed_seed, HOURS).diagnosis
+    assert diagnosis is not None
+    assert diagnosis.primary == "answer-split"
+    assert "chunks #3 and #4" in diagnosis.explanation
+
+
+def test_fixed_120_hit_at_1_is_under_half(fixed_seed: Analysis) -> None:
+    assert fixed_seed.metrics.hit_at_1 is not None
+    assert fixed_seed.metrics.hit_at_1 < 0.5
+
+
+def test_fixed_120_top_chunk_for_refund_lacks_the_deadline(fixed_seed: Analysis) -> None:
+    decision = _outcome(fixed_seed, REFUND).decision
+    assert decision.best_index is not None
+    assert "7 dias úteis" not in fixed_seed.chunks[decision.best_index].text
+
+
+def test_sentence_220_puts_every_answer_first(sentence_seed: Analysis) -> None:
+    assert sentence_seed.metrics.hit_at_1 == 1.0
+
+
+def test_sentence_220_calibrated_floor_refuses_exactly_the_unanswerable(
+    sentence_seed: Analysis,
+) -> None:
+    calibration = sentence_seed.calibration
+    assert calibration is not None
+    assert calibration.separable
+    floored = rescore(sentence_seed, top_k=2, floor=calibration.floor)
+    refused = {o.question.question: o.decision.refused for o in floored.outcomes}
+    expected = {o.question.question: o.question.is_answerable is False
+                for o in floored.outcomes}
+    assert refused == expected
+    assert floored.metrics.labels["ok"] == 7
+
+
+def test_rescore_matches_a_fresh_analysis_at_the_same_settings(
+    sentence_seed: Analysis, seed_doc: str, seed_questions: list[LabelledQuestion],
+    use_model: Embedder,
+) -> None:
+    fresh = analyse(seed_doc, SENTENCE_220, use_model, seed_questions, top_k=1, floor=0.3)
+    assert rescore(sentence_seed, top_k=1, floor=0.3) == fresh
+
+
+def test_rescore_never_calls_the_model(
+    sentence_seed: Analysis, use_model: Embedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("rescore must not embed")
+
+    monkeypatch.setattr(use_model, "encode", refuse)
+    assert rescore(sentence_seed, top_k=2, floor=0.9).metrics.refusal_recall == 1.0
+
+
+def test_refused_question_has_no_prompt_and_answered_one_has_it_in_its_language(
+    seed_doc: str, seed_questions: list[LabelledQuestion], use_model: Embedder,
+) -> None:
+    analysis = analyse(seed_doc, SENTENCE_220, use_model, seed_questions, floor=0.2,
+                       language="pt")
+    refund = _outcome(analysis, REFUND)
+    wifi = _outcome(analysis, "Qual a senha do wifi do escritório?")
+    assert refund.prompt is not None
+    assert refund.prompt.startswith("Responda usando APENAS")
+    assert "7 dias úteis" in refund.prompt
+    assert wifi.prompt is None
+    assert wifi.diagnosis is not None
+    assert "o chunk" in wifi.diagnosis.explanation
+
+
+def test_shapes_and_no_truncation_with_use(sentence_seed: Analysis) -> None:
+    n = len(sentence_seed.chunks)
+    assert sentence_seed.chunk_vectors.shape[0] == n
+    assert len(sentence_seed.chunk_tokens) == n
+    assert all(tokens > 0 for tokens in sentence_seed.chunk_tokens)
+    assert sentence_seed.truncation == (None,) * n
+    assert sentence_seed.truncated_count == 0
+
+
+def test_unlabelled_question_gets_no_diagnosis_and_no_calibration(
+    seed_doc: str, use_model: Embedder
+) -> None:
+    analysis = analyse(seed_doc, SENTENCE_220, use_model, [LabelledQuestion(REFUND)])
+    assert analysis.outcomes[0].diagnosis is None
+    assert analysis.calibration is None
+    assert analysis.metrics.answerable == 0
+
+
+def test_to_dict_is_json(sentence_seed: Analysis) -> None:
+    data = sentence_seed.to_dict()
+    assert json.loads(json.dumps(data)) == data
+    assert data["config_label"] == "sentence(max_chars=220, overlap_sentences=1)"
+
+
+def test_answer_past_minilm_token_limit_is_diagnosed_truncated(minilm_model: Embedder) -> None:
+    filler = "The office has plants and a kitchen with coffee for the team. " * 40
+    document = filler + "Refunds take seven working days."
+    question = LabelledQuestion("How long do refunds take?", "seven working days")
+    config = ChunkerConfig("fixed", size=len(document), overlap=0)
+    analysis = analyse(document, config, minilm_model, [question])
+    assert analysis.truncated_count == 1
+    stop = analysis.truncation[0]
+    assert stop is not None
+    assert stop < document.index("seven working days")
+    diagnosis = analysis.outcomes[0].diagnosis
+    assert diagnosis is not None
+    assert diagnosis.primary == "answer-truncated"
+    assert "chunk #0" in diagnosis.explanation
+
+
+def test_embedding_text_uses_the_chunk_context_when_present() -> None:
+    plain = Chunk(0, 0, 3, "abc")
+    prefixed = Chunk(0, 0, 3, "abc", context_prefix="header: ")
+    assert embedding_text(plain) == "abc"
+    assert embedding_text(prefixed) == "header: abc"
+
+
+def test_truncation_offset_discounts_the_context_prefix(minilm_model: Embedder) -> None:
+    prefix = "word " * 300  # the model stops reading inside the prefix
+    chunk = Chunk(0, 50, 53, "abc", context_prefix=prefix)
+    assert truncation_offsets([chunk], minilm_model) == (50,)

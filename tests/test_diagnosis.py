@@ -1,0 +1,207 @@
+"""Each diagnosis label, built on a constructed document, chunks and hand-made scores.
+
+The scores here are written by hand on purpose: the tests are about which label and which
+sentence follow from a ranking, not about the model (the seed cases with the real model
+are in test_analysis.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ragviz.chunking.base import Chunk, make_chunk
+from ragviz.diagnosis import LABELS, Diagnosis, about, diagnose, label_counts
+from ragviz.questions import LabelledQuestion
+from ragviz.retrieval import decide
+
+DOC = "Reembolso. O prazo é de 7 dias úteis. Suporte das 9h às 18h."
+ANSWER = "7 dias úteis"
+A_START = DOC.index(ANSWER)
+A_END = A_START + len(ANSWER)
+SENTENCE_CUTS = [(0, 10), (11, 37), (38, len(DOC))]  # #1 holds the answer
+SPLIT_CUTS = [(0, A_START + 3), (A_START + 3, len(DOC))]  # cuts inside "7 dias úteis"
+ANSWERABLE = LabelledQuestion("Qual o prazo do reembolso?", ANSWER)
+UNANSWERABLE = LabelledQuestion("Qual a senha do wifi?", "", answerable=False)
+
+
+def cut(bounds: Sequence[tuple[int, int]]) -> list[Chunk]:
+    return [make_chunk(DOC, i, a, b) for i, (a, b) in enumerate(bounds)]
+
+
+def run(
+    bounds: Sequence[tuple[int, int]],
+    scores: Sequence[float],
+    question: LabelledQuestion = ANSWERABLE,
+    floor: float = 0.4,
+    truncation: Sequence[int | None] | None = None,
+    language: str = "en",
+    top_k: int = 2,
+) -> Diagnosis:
+    chunks = cut(bounds)
+    stops = [None] * len(chunks) if truncation is None else list(truncation)
+    result = diagnose(DOC, chunks, decide(scores, top_k, floor), question, stops, language)
+    assert result is not None
+    return result
+
+
+def test_ok_when_top_chunk_holds_answer_and_passes_floor() -> None:
+    result = run(SENTENCE_CUTS, [0.3, 0.8, 0.1])
+    assert result.labels == ("ok",)
+    assert result.answer_rank == 1
+    assert result.holding_chunks == (1,)
+    assert result.explanation == (
+        'Chunk #1 holds the answer "7 dias úteis", ranks first with 0.80 and passes the floor 0.40.'
+    )
+
+
+def test_ok_when_unanswerable_is_refused() -> None:
+    result = run(SENTENCE_CUTS, [0.2, 0.35, 0.1], question=UNANSWERABLE)
+    assert result.labels == ("ok",)
+    assert "chunk #1" in result.explanation
+    assert "0.35" in result.explanation
+    assert "0.40" in result.explanation
+
+
+def test_answer_split_names_both_chunks() -> None:
+    result = run(SPLIT_CUTS, [0.8, 0.6])
+    assert result.labels == ("answer-split",)
+    assert result.holding_chunks == ()
+    assert result.answer_rank is None
+    assert result.explanation == (
+        'The answer "7 dias úteis" straddles chunks #0 and #1: no single chunk holds it, '
+        "so no vector carries it whole."
+    )
+
+
+def test_answer_split_in_portuguese() -> None:
+    result = run(SPLIT_CUTS, [0.8, 0.6], language="pt")
+    assert result.explanation == (
+        'A resposta "7 dias úteis" fica dividida entre os chunks #0 e #1: nenhum chunk a '
+        "contém inteira, então nenhum vetor a carrega completa."
+    )
+
+
+def test_answer_split_over_three_chunks_names_first_and_last() -> None:
+    bounds = [(0, A_START + 2), (A_START + 2, A_START + 6), (A_START + 6, len(DOC))]
+    result = run(bounds, [0.8, 0.6, 0.5])
+    assert "chunks #0 and #2" in result.explanation
+
+
+def test_answer_truncated_when_model_stops_reading_before_the_answer_ends() -> None:
+    result = run(SENTENCE_CUTS, [0.3, 0.8, 0.1], truncation=[None, A_START + 4, None])
+    assert result.labels == ("answer-truncated",)
+    assert result.holding_chunks == (1,)
+    assert "chunk #1" in result.explanation
+    assert "token limit" in result.explanation
+
+
+def test_not_truncated_when_another_holding_chunk_reads_it_all() -> None:
+    overlapping = [(0, 37), (11, 37), (38, len(DOC))]  # #0 and #1 both hold the answer
+    result = run(overlapping, [0.8, 0.7, 0.1], truncation=[A_START, None, None])
+    assert result.labels == ("ok",)
+
+
+def test_outranked_gives_rank_gap_and_what_the_winner_is_about() -> None:
+    result = run(SENTENCE_CUTS, [0.2, 0.6, 0.9])
+    assert result.labels == ("outranked",)
+    assert result.answer_rank == 2
+    assert result.explanation == (
+        "Chunk #1 holds the answer but ranks 2 with 0.60, 0.30 below the winner, chunk #2 "
+        '(0.90), which is about "Suporte das 9h às 18h.".'
+    )
+
+
+def test_outranked_winner_named_by_heading_path_when_it_has_one() -> None:
+    chunk = Chunk(index=0, start=0, end=10, text=DOC[:10], heading_path=("Política", "Suporte"))
+    assert about(chunk) == "Política > Suporte"
+
+
+def test_about_shortens_long_chunks_to_eight_words() -> None:
+    text = "um dois três quatro cinco seis sete oito nove dez"
+    assert about(Chunk(0, 0, len(text), text)) == "um dois três quatro cinco seis sete oito…"
+
+
+def test_below_floor_when_every_score_is_under_it() -> None:
+    result = run(SENTENCE_CUTS, [0.2, 0.3, 0.1], floor=0.45)
+    assert result.labels == ("below-floor",)
+    assert result.answer_rank == 1
+    assert result.explanation == (
+        "Every score is under the floor 0.45: the best is 0.30 for chunk #1, "
+        "so the question is refused."
+    )
+
+
+def test_split_and_below_floor_together_with_split_first() -> None:
+    result = run(SPLIT_CUTS, [0.2, 0.3], floor=0.45)
+    assert result.labels == ("answer-split", "below-floor")
+    assert len(result.explanations) == 2
+    assert result.explanation == " ".join(result.explanations)
+
+
+def test_false_context_when_unanswerable_passes_the_floor() -> None:
+    result = run(SENTENCE_CUTS, [0.2, 0.5, 0.1], question=UNANSWERABLE)
+    assert result.labels == ("false-context",)
+    assert "chunk #1 scores 0.50" in result.explanation
+    assert "may invent an answer" in result.explanation
+
+
+def test_false_context_in_portuguese_names_chunk_and_score() -> None:
+    result = run(SENTENCE_CUTS, [0.2, 0.5, 0.1], question=UNANSWERABLE, language="pt")
+    assert "o chunk #1 tem score 0.50" in result.explanation
+    assert "piso 0.40" in result.explanation
+
+
+def test_answer_not_in_document() -> None:
+    question = LabelledQuestion("Qual o prazo?", "30 dias corridos")
+    result = run(SENTENCE_CUTS, [0.3, 0.8, 0.1], question=question)
+    assert result.labels == ("answer-not-in-document",)
+    assert result.answer_span is None
+    assert '"30 dias corridos"' in result.explanation
+
+
+def test_forgiving_match_is_diagnosed_like_an_exact_one() -> None:
+    question = LabelledQuestion("Qual o prazo?", "7 DIAS UTEIS")
+    result = run(SENTENCE_CUTS, [0.3, 0.8, 0.1], question=question)
+    assert result.labels == ("ok",)
+    assert result.answer_span is not None
+    assert not result.answer_span.exact
+    assert '"7 dias úteis"' in result.explanation  # quoted as the document writes it
+
+
+def test_unlabelled_question_has_no_diagnosis() -> None:
+    chunks = cut(SENTENCE_CUTS)
+    decision = decide([0.3, 0.8, 0.1], 2, 0.4)
+    assert diagnose(DOC, chunks, decision, LabelledQuestion("Oi?"), [None] * 3) is None
+
+
+def test_answerable_without_expected_answer_checks_only_the_floor() -> None:
+    question = LabelledQuestion("Qual o prazo?", "", answerable=True)
+    assert run(SENTENCE_CUTS, [0.3, 0.8, 0.1], question=question).labels == ("ok",)
+    assert run(SENTENCE_CUTS, [0.3, 0.3, 0.1], question=question).labels == ("below-floor",)
+
+
+def test_every_label_has_a_diagnosis_case_above() -> None:
+    built = {
+        run(SENTENCE_CUTS, [0.3, 0.8, 0.1]).primary,
+        run(SPLIT_CUTS, [0.8, 0.6]).primary,
+        run(SENTENCE_CUTS, [0.3, 0.8, 0.1], truncation=[None, A_START, None]).primary,
+        run(SENTENCE_CUTS, [0.2, 0.6, 0.9]).primary,
+        run(SENTENCE_CUTS, [0.2, 0.3, 0.1], floor=0.45).primary,
+        run(SENTENCE_CUTS, [0.2, 0.5, 0.1], question=UNANSWERABLE).primary,
+        run(SENTENCE_CUTS, [0.3, 0.8, 0.1], question=LabelledQuestion("?", "xyz")).primary,
+    }
+    assert built == set(LABELS)
+
+
+def test_label_counts_count_every_label_and_skip_unlabelled() -> None:
+    diagnoses = [
+        run(SPLIT_CUTS, [0.2, 0.3], floor=0.45),
+        run(SENTENCE_CUTS, [0.3, 0.8, 0.1]),
+        None,
+    ]
+    counts = label_counts(diagnoses)
+    assert list(counts) == list(LABELS)
+    assert counts["answer-split"] == 1
+    assert counts["below-floor"] == 1
+    assert counts["ok"] == 1
+    assert sum(counts.values()) == 3
