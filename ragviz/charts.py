@@ -1,0 +1,326 @@
+"""Altair charts for the explorer; pure functions of ragviz results (no Streamlit).
+
+Every chart keeps its data inline, so ``chart.to_dict()`` is what a test checks and what
+the browser draws.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import altair as alt
+import pandas as pd
+
+from ragviz.chunking.base import Chunk
+from ragviz.i18n import t
+from ragviz.retrieval import Decision
+
+if TYPE_CHECKING:
+    from ragviz.analysis import QuestionOutcome
+    from ragviz.calibration import Calibration
+    from ragviz.evaluation import SweepResult
+
+HIT = "#1d4ed8"
+UNDER_FLOOR = "#f59e0b"
+OTHER = "#cbd5e1"
+FLOOR = "#dc2626"
+ANSWERABLE = "#16a34a"
+UNANSWERABLE = "#9333ea"
+
+_PREVIEW = 90
+
+
+def _preview(text: str) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= _PREVIEW else flat[: _PREVIEW - 1] + "…"
+
+
+def score_frame(
+    decision: Decision, chunks: Sequence[Chunk], lang: str = "en"
+) -> pd.DataFrame:
+    """One row per chunk in ranking order: label, score, rank and what retrieval did."""
+    hits = {h.index for h in decision.hits}
+    top = set(decision.ranking[: decision.top_k])
+    by_index = {c.index: c for c in chunks}
+    rows: list[dict[str, Any]] = []
+    for rank, index in enumerate(decision.ranking, start=1):
+        if index in hits:
+            status = t("chart.status_context", lang)
+        elif index in top:
+            status = t("chart.status_under_floor", lang)
+        else:
+            status = t("chart.status_other", lang)
+        chunk = by_index.get(index)
+        rows.append(
+            {
+                "chunk": f"#{index}",
+                "index": index,
+                "score": round(float(decision.scores[index]), 4),
+                "rank": rank,
+                "status": status,
+                "text": _preview(chunk.text) if chunk is not None else "",
+            }
+        )
+    return pd.DataFrame(rows, columns=["chunk", "index", "score", "rank", "status", "text"])
+
+
+def score_bars(
+    decision: Decision,
+    chunks: Sequence[Chunk],
+    top_k: int,
+    floor: float,
+    title: str = "",
+    lang: str = "en",
+    description: str = "",
+) -> alt.LayerChart:
+    """Horizontal bars of one question's score against every chunk, best first; the top_k
+    bars coloured by whether they pass the floor, and the floor drawn as a labelled rule."""
+    frame = score_frame(decision, chunks, lang)
+    n = max(1, len(frame))
+    step = max(6, min(26, 520 // n))
+    lowest = min([0.0, float(floor), *frame["score"].tolist()])
+    domain = [round(lowest - 0.02, 2) if lowest < 0 else 0.0, 1.0]
+    statuses = [
+        t("chart.status_context", lang),
+        t("chart.status_under_floor", lang),
+        t("chart.status_other", lang),
+    ]
+    y = alt.Y("chunk:N", sort=frame["chunk"].tolist(), title=None)
+    base = alt.Chart(frame)
+    bars = base.mark_bar().encode(
+        x=alt.X("score:Q", scale=alt.Scale(domain=domain), title=t("chart.score", lang)),
+        y=y,
+        color=alt.Color(
+            "status:N",
+            scale=alt.Scale(domain=statuses, range=[HIT, UNDER_FLOOR, OTHER]),
+            legend=alt.Legend(title=None, orient="bottom"),
+        ),
+        tooltip=[
+            alt.Tooltip("chunk:N"),
+            alt.Tooltip("score:Q", format=".3f"),
+            alt.Tooltip("rank:Q"),
+            alt.Tooltip("text:N"),
+        ],
+    )
+    labels = base.mark_text(align="left", dx=3, fontSize=12).encode(
+        x="score:Q", y=y, text=alt.Text("score:Q", format=".3f")
+    )
+    rule_data = pd.DataFrame(
+        {"floor": [round(float(floor), 4)], "label": [t("chart.floor", lang, floor=f"{floor:.2f}")]}
+    )
+    rule = (
+        alt.Chart(rule_data)
+        .mark_rule(color=FLOOR, strokeWidth=2, strokeDash=[6, 3])
+        .encode(x="floor:Q")
+    )
+    rule_label = (
+        alt.Chart(rule_data)
+        .mark_text(color=FLOOR, align="left", dx=4, dy=-8, fontWeight="bold", fontSize=13)
+        .encode(x="floor:Q", y=alt.value(0), text="label:N")
+    )
+    return alt.LayerChart(
+        layer=[bars, labels, rule, rule_label], title=title, height=alt.Step(step),
+        description=description or title,
+    )
+
+
+def similarity_profile(
+    boundary_similarities: Sequence[tuple[int, float]],
+    threshold: float | None,
+    lang: str = "en",
+) -> alt.LayerChart:
+    """The semantic chunker's view: similarity between neighbouring sentences along the
+    document, with the breakpoint threshold under which it starts a new chunk."""
+    frame = pd.DataFrame(
+        [{"offset": o, "similarity": round(float(s), 4)} for o, s in boundary_similarities],
+        columns=["offset", "similarity"],
+    )
+    line = (
+        alt.Chart(frame)
+        .mark_line(point=True)
+        .encode(
+            x=alt.X("offset:Q", title=t("chart.offset", lang)),
+            y=alt.Y("similarity:Q", title=t("chart.similarity", lang)),
+            tooltip=["offset:Q", alt.Tooltip("similarity:Q", format=".3f")],
+        )
+    )
+    layers: list[Any] = [line]
+    if threshold is not None:
+        rule_data = pd.DataFrame(
+            {
+                "threshold": [round(float(threshold), 4)],
+                "label": [t("chart.threshold", lang, value=f"{threshold:.2f}")],
+            }
+        )
+        layers.append(
+            alt.Chart(rule_data)
+            .mark_rule(color=FLOOR, strokeDash=[6, 3])
+            .encode(y="threshold:Q")
+        )
+        layers.append(
+            alt.Chart(rule_data)
+            .mark_text(color=FLOOR, align="left", dy=-6)
+            .encode(y="threshold:Q", x=alt.value(4), text="label:N")
+        )
+    return alt.LayerChart(layer=layers, height=220)
+
+
+def calibration_strip(
+    calibration: Calibration,
+    outcomes: Sequence[QuestionOutcome],
+    floor: float | None = None,
+    lang: str = "en",
+) -> alt.LayerChart:
+    """Each labelled question's best score as a dot, one row per group, with the
+    suggested floor as a rule (and the floor in use, when it differs, as a thin one)."""
+    answerable = t("chart.answerable", lang)
+    unanswerable = t("chart.unanswerable", lang)
+    rows = [
+        {
+            "group": answerable if o.question.is_answerable else unanswerable,
+            "best": round(float(o.decision.best_score), 4),
+            "question": o.question.question,
+        }
+        for o in outcomes
+        if o.question.is_answerable is not None and o.decision.ranking
+    ]
+    frame = pd.DataFrame(rows, columns=["group", "best", "question"])
+    lowest = min([0.0, calibration.floor, *frame["best"].tolist()])
+    highest = max([calibration.floor, *frame["best"].tolist()])
+    domain = [math.floor(lowest * 10) / 10, min(1.0, math.ceil(highest * 10) / 10 + 0.1)]
+    y = alt.Y("group:N", title=None, sort=[answerable, unanswerable])
+    dots = (
+        alt.Chart(frame)
+        .mark_circle(size=260, opacity=0.85)
+        .encode(
+            x=alt.X("best:Q", scale=alt.Scale(domain=domain), title=t("chart.best_score", lang)),
+            y=y,
+            color=alt.Color(
+                "group:N",
+                scale=alt.Scale(domain=[answerable, unanswerable],
+                                range=[ANSWERABLE, UNANSWERABLE]),
+                legend=None,
+            ),
+            tooltip=["question:N", alt.Tooltip("best:Q", format=".3f")],
+        )
+    )
+    rules: list[dict[str, Any]] = [
+        {
+            "floor": round(float(calibration.floor), 4),
+            "kind": "suggested",
+            "label": t("chart.suggested_floor", lang, floor=f"{calibration.floor:.2f}"),
+        }
+    ]
+    if floor is not None and abs(floor - calibration.floor) > 1e-9:
+        rules.append(
+            {
+                "floor": round(float(floor), 4),
+                "kind": "current",
+                "label": t("chart.floor", lang, floor=f"{floor:.2f}"),
+            }
+        )
+    rule_frame = pd.DataFrame(rules)
+    suggested = rule_frame[rule_frame["kind"] == "suggested"]
+    current = rule_frame[rule_frame["kind"] == "current"]
+    layers: list[Any] = [
+        dots,
+        alt.Chart(suggested)
+        .mark_rule(color=FLOOR, strokeWidth=3)
+        .encode(x="floor:Q"),
+        alt.Chart(suggested)
+        .mark_text(color=FLOOR, align="left", dx=5, dy=-10, fontWeight="bold", fontSize=14)
+        .encode(x="floor:Q", y=alt.value(0), text="label:N"),
+    ]
+    if not current.empty:
+        layers.append(
+            alt.Chart(current)
+            .mark_rule(color="#374151", strokeDash=[4, 4], strokeWidth=2)
+            .encode(x="floor:Q", tooltip=["label:N"])
+        )
+    return alt.LayerChart(layer=layers, height=160)
+
+
+def tradeoff_curve(calibration: Calibration, lang: str = "en") -> alt.LayerChart:
+    """False refusals and false answers for every candidate floor, with the weighted cost
+    and the suggested floor, for when no floor separates the two groups."""
+    refusals = t("chart.false_refusals", lang)
+    answers = t("chart.false_answers", lang)
+    cost = t("chart.cost", lang)
+    rows: list[dict[str, Any]] = []
+    for point in calibration.curve:
+        f = round(float(point.floor), 4)
+        rows.append({"floor": f, "series": refusals, "count": point.false_refusals})
+        rows.append({"floor": f, "series": answers, "count": point.false_answers})
+        rows.append({"floor": f, "series": cost, "count": round(point.cost, 4)})
+    frame = pd.DataFrame(rows, columns=["floor", "series", "count"])
+    lines = (
+        alt.Chart(frame)
+        .mark_line(interpolate="step-after", point=True, strokeWidth=2)
+        .encode(
+            x=alt.X("floor:Q", title=t("chart.floor_axis", lang)),
+            y=alt.Y("count:Q", title=t("chart.errors", lang)),
+            color=alt.Color(
+                "series:N",
+                scale=alt.Scale(domain=[refusals, answers, cost],
+                                range=[ANSWERABLE, UNANSWERABLE, "#111827"]),
+                legend=alt.Legend(title=None, orient="bottom"),
+            ),
+            tooltip=["series:N", alt.Tooltip("floor:Q", format=".3f"), "count:Q"],
+        )
+    )
+    rule_data = pd.DataFrame(
+        {
+            "floor": [round(float(calibration.floor), 4)],
+            "label": [t("chart.suggested_floor", lang, floor=f"{calibration.floor:.2f}")],
+        }
+    )
+    rule = alt.Chart(rule_data).mark_rule(color=FLOOR, strokeWidth=2).encode(x="floor:Q")
+    label = (
+        alt.Chart(rule_data)
+        .mark_text(color=FLOOR, align="left", dx=5, dy=-8, fontWeight="bold")
+        .encode(x="floor:Q", y=alt.value(0), text="label:N")
+    )
+    return alt.LayerChart(layer=[lines, rule, label], height=240)
+
+
+def sweep_frame(sweep: SweepResult, metric: str, lang: str = "en") -> pd.DataFrame:
+    """One row per configuration: its row label (chunker and overlap), size and metric."""
+    rows: list[dict[str, Any]] = []
+    for row in sweep.rows:
+        record = row.to_dict()
+        value = record.get(metric)
+        rows.append(
+            {
+                "config": record["config"],
+                "row": t("chart.sweep_row", lang, chunker=record["chunker"],
+                         overlap=record["overlap"]),
+                "size": int(record["size"]),
+                "value": None if value is None else round(float(value), 3),
+                "chunks": record["chunks"],
+            }
+        )
+    return pd.DataFrame(rows, columns=["config", "row", "size", "value", "chunks"])
+
+
+def sweep_heatmap(sweep: SweepResult, metric: str, lang: str = "en") -> alt.LayerChart:
+    """The chosen metric over the grid: size across, chunker and overlap down, the value
+    written in every cell (0..1 colour scale, so two sweeps read the same)."""
+    frame = sweep_frame(sweep, metric, lang)
+    base = alt.Chart(frame).encode(
+        x=alt.X("size:O", title=t("chart.sweep_size", lang)),
+        y=alt.Y("row:N", title=None, sort=list(dict.fromkeys(frame["row"].tolist())),
+                axis=alt.Axis(labelLimit=260, labelFontSize=13)),
+    )
+    cells = base.mark_rect(stroke="#fff").encode(
+        color=alt.Color("value:Q", scale=alt.Scale(domain=[0, 1], scheme="blues"),
+                        title=metric),
+        tooltip=["config:N", alt.Tooltip("value:Q", format=".3f"), "chunks:Q"],
+    )
+    text = base.mark_text(fontSize=13).encode(
+        text=alt.Text("value:Q", format=".2f"),
+        color=alt.condition("datum.value > 0.6", alt.value("white"), alt.value("#111827")),
+    )
+    n_rows = max(1, frame["row"].nunique())
+    return alt.LayerChart(layer=[cells, text], height=alt.Step(34 if n_rows < 12 else 24))

@@ -1,0 +1,635 @@
+"""ragviz explorer: the page layout and its widgets; every computation lives in ``ragviz``.
+
+A first visit replays the article: its policy text and seven labelled questions, fixed
+120-character chunks (A) against sentence chunks with one sentence of overlap (B), and
+the floor measured from the labels of B. All input lives in ``st.session_state`` under
+stable keys, so nothing typed is lost on reruns, model switches or errors.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from ragviz import app_state as state
+from ragviz import charts, render
+from ragviz.analysis import Analysis, analyse, compare, default_grid, rescore, sweep, why_failed
+from ragviz.calibration import Calibration, calibrate_outcomes, format_score
+from ragviz.chunking.base import CHUNKER_NAMES, ChunkerConfig
+from ragviz.documents import MAX_DOCUMENT_CHARS, MAX_UPLOAD_BYTES
+from ragviz.embedders import BUNDLED_MODELS, DEFAULT_MODEL, Embedder, ModelLoadError, load_embedder
+from ragviz.evaluation import METRIC_NAMES, Metrics, SweepResult
+from ragviz.i18n import LANGUAGE_NAMES, LANGUAGES, t
+from ragviz.questions import LabelledQuestion
+from ragviz.retrieval import describe_decision
+
+SIDES = ("a", "b")
+DEFAULTS = {"a": state.DEFAULT_A, "b": state.DEFAULT_B}
+CUSTOM = "custom"
+PROGRESS_AFTER = 16  # texts to embed before a progress bar is worth showing (~1 s)
+MEMO_SIZE = 8
+
+st.set_page_config(page_title="ragviz", layout="wide")
+ss = st.session_state
+
+
+def lang() -> str:
+    value = ss.get("lang", "en")
+    return value if value in LANGUAGES else "en"
+
+
+def tr(key: str, **values: object) -> str:
+    return t(key, lang(), **values)
+
+
+@st.cache_resource(show_spinner=False, max_entries=4)
+def get_model(name: str) -> Embedder:
+    """One model object per server; embeddings are shared through its cache."""
+    return load_embedder(name)
+
+
+# --- state --------------------------------------------------------------------------
+
+
+def init_state() -> None:
+    """Defaults for every input, set once per session: the article's experiment."""
+    if ss.get("_ready"):
+        return
+    text, questions = state.load_sample(state.DEFAULT_SAMPLE)
+    ss.lang = "en"
+    ss.doc_source = "sample"
+    ss.sample_name = state.DEFAULT_SAMPLE
+    ss.doc_paste = text
+    ss.questions_base = state.questions_frame(questions)
+    ss.model_choice = DEFAULT_MODEL
+    ss.model_custom = ""
+    ss.active_model = DEFAULT_MODEL
+    ss.top_k = state.DEFAULT_TOP_K
+    ss.cost_refusal = 1.0
+    ss.cost_answer = 1.0
+    ss.sweep_metric = "hit_at_1"
+    ss.why_question = questions[0].question if questions else ""
+    ss.why_answer = questions[0].answer if questions else ""
+    ss.why_answerable = True
+    ss.why_side = "a"
+    for side, config in DEFAULTS.items():
+        set_config(side, config)
+    ss["_memo"] = {}
+    ss["_ready"] = True
+
+
+def set_config(side: str, config: ChunkerConfig) -> None:
+    """Put a configuration into side A or B's widgets (also used by "load into A")."""
+    ss[f"{side}_chunker"] = config.chunker
+    for name in ("size", "overlap", "max_chars", "overlap_sentences"):
+        ss[f"{side}_{name}"] = getattr(config, name)
+    ss[f"{side}_mode"] = "threshold" if config.threshold is not None else "percentile"
+    ss[f"{side}_threshold"] = config.threshold if config.threshold is not None else 0.5
+    ss[f"{side}_percentile"] = config.percentile if config.percentile is not None else 25.0
+
+
+def on_sample_change() -> None:
+    """A new sample brings its own text (also into the paste box) and its questions."""
+    text, questions = state.load_sample(ss.sample_name)
+    ss.doc_paste = text
+    ss.questions_base = state.questions_frame(questions)
+    ss.pop("questions_editor", None)
+    ss.pop("sweep_result", None)
+
+
+PERSISTENT = (
+    "doc_paste", "model_custom", "cost_refusal", "cost_answer", "sweep_metric",
+    "why_question", "why_answer", "why_answerable", "why_side",
+    *(f"{side}_{name}" for side in SIDES for name in (
+        "chunker", "size", "overlap", "max_chars", "overlap_sentences", "threshold",
+        "percentile", "mode")),
+)
+
+
+def persist() -> None:
+    """Re-bind every input to itself, so a widget hidden in this run (another document
+    source, another chunker) keeps what the user typed instead of being reset."""
+    for key in PERSISTENT:
+        if key in ss:
+            ss[key] = ss[key]
+
+
+def set_floor(value: float) -> None:
+    ss.floor = state.slider_floor(value)
+
+
+def load_into_a(config: ChunkerConfig) -> None:
+    set_config("a", config)
+
+
+# --- sidebar: document, model, language -------------------------------------------------
+
+
+def sidebar() -> tuple[state.DocumentChoice, Embedder]:
+    with st.sidebar:
+        st.title("ragviz")
+        st.selectbox(
+            tr("app.language"), LANGUAGES, key="lang", format_func=lambda c: LANGUAGE_NAMES[c]
+        )
+        st.subheader(tr("app.document"))
+        st.radio(
+            tr("app.source"),
+            ("sample", "paste", "upload"),
+            key="doc_source",
+            format_func=lambda s: tr(f"app.source_{s}"),
+            horizontal=True,
+        )
+        sample_text = ""
+        upload: tuple[str, bytes] | None = None
+        if ss.doc_source == "sample":
+            st.selectbox(
+                tr("app.sample"), state.list_samples(), key="sample_name",
+                on_change=on_sample_change,
+            )
+            sample_text = state.load_sample(ss.sample_name)[0]
+        elif ss.doc_source == "paste":
+            st.text_area(
+                tr("app.paste"), key="doc_paste", height=260,
+                help=tr("app.paste_help", limit=f"{MAX_DOCUMENT_CHARS:,}"),
+            )
+        else:
+            file = st.file_uploader(
+                tr("app.upload"), type=["txt", "md"], key="doc_upload",
+                help=tr("app.upload_help", limit=f"{MAX_UPLOAD_BYTES // 1000:,}"),
+            )
+            if file is not None:
+                upload = (file.name, file.getvalue())
+        choice = state.resolve_document(ss.doc_source, sample_text, ss.get("doc_paste", ""), upload)
+        if choice.error == "no-upload":
+            st.info(tr("app.upload_wait"))
+        elif choice.error:
+            st.error(choice.error)
+        if choice.notice:
+            st.warning(tr("app.encoding_guessed", encoding=choice.notice))
+        if choice.text is not None:
+            st.caption(tr("app.doc_size", n=f"{len(choice.text):,}"))
+
+        st.subheader(tr("app.model"))
+        options = (*BUNDLED_MODELS, CUSTOM)
+        st.radio(
+            tr("app.model"), options, key="model_choice", label_visibility="collapsed",
+            format_func=lambda m: tr("app.model_custom") if m == CUSTOM else m,
+            captions=[*BUNDLED_MODELS.values(), tr("app.model_custom_caption")],
+        )
+        if ss.model_choice == CUSTOM:
+            st.text_input(tr("app.model_id"), key="model_custom",
+                          placeholder="owner/model or /path")
+        custom = str(ss.get("model_custom", "")).strip()
+        wanted = custom if ss.model_choice == CUSTOM else ss.model_choice
+        model = pick_model(wanted)
+        st.caption(tr("app.model_in_use", name=model.name))
+    return choice, model
+
+
+def pick_model(wanted: str) -> Embedder:
+    """Load the wanted model; on failure say why and keep the last model that worked."""
+    if wanted:
+        try:
+            with st.spinner(tr("app.model_loading", name=wanted)):
+                model = get_model(wanted)
+            ss.active_model = model.name if wanted in BUNDLED_MODELS else wanted
+            return model
+        except ModelLoadError as error:
+            st.error(tr("app.model_failed", error=str(error), name=ss.active_model))
+    else:
+        st.info(tr("app.model_empty"))
+    return get_model(ss.active_model)
+
+
+# --- configuration widgets --------------------------------------------------------------
+
+
+def config_widgets(side: str, n_chars: int) -> ChunkerConfig:
+    """Chunker select and its sliders (ranges fitted to the document) for one side."""
+    chunker = st.selectbox(tr("app.chunker"), CHUNKER_NAMES, key=f"{side}_chunker")
+    values: dict[str, Any] = {}
+    if chunker == "semantic":
+        st.radio(
+            tr("app.semantic_mode"), ("percentile", "threshold"), key=f"{side}_mode",
+            horizontal=True, format_func=lambda m: tr(f"app.mode_{m}"),
+        )
+        values["mode"] = ss[f"{side}_mode"]
+    specs = state.param_specs(chunker, n_chars)
+    shown = [s for s in specs if not _hidden(side, chunker, s.name)]
+    columns = st.columns(max(1, len(shown)))
+    for column, spec in zip(columns, shown, strict=False):
+        key = f"{side}_{spec.name}"
+        ss[key] = spec.clamp(ss.get(key, spec.default))
+        with column:
+            if spec.integer:
+                st.slider(
+                    tr(f"param.{spec.name}", unit=tr("app.unit_tokens")
+                       if chunker == "tokens" else tr("app.unit_chars")),
+                    int(spec.low), int(spec.high), step=int(spec.step), key=key,
+                )
+            else:
+                st.slider(
+                    tr(f"param.{spec.name}", unit=""), float(spec.low), float(spec.high),
+                    step=float(spec.step), key=key, format="%.2f",
+                )
+    for spec in specs:
+        key = f"{side}_{spec.name}"
+        values[spec.name] = ss.get(key, spec.default)
+    return state.config_from_values(chunker, values, n_chars)
+
+
+def _hidden(side: str, chunker: str, name: str) -> bool:
+    """The semantic chunker shows the threshold or the percentile slider, not both."""
+    if chunker != "semantic" or name not in ("threshold", "percentile"):
+        return False
+    return bool(ss.get(f"{side}_mode", "percentile") != name)
+
+
+# --- analysis ---------------------------------------------------------------------------
+
+
+def run_analysis(
+    document: str, config: ChunkerConfig, model: Embedder, questions: list[LabelledQuestion],
+    top_k: int, floor: float,
+) -> Analysis:
+    """analyse() once per document/config/model/questions (memo in the session), then only
+    rescore() when top_k or the floor move."""
+    key = (model.name, state.document_key(document), config, tuple(questions), lang())
+    memo: dict[Any, Analysis] = ss["_memo"]
+    base = memo.get(key)
+    if base is None:
+        slot = st.empty()
+        with st.spinner(tr("app.embedding", config=config.label())):
+            base = analyse(document, config, model, questions, top_k, floor, lang(),
+                           progress=_progress(slot))
+        slot.empty()
+        memo[key] = base
+        while len(memo) > MEMO_SIZE:
+            memo.pop(next(iter(memo)))
+    if base.top_k == top_k and base.floor == floor:
+        return base
+    return rescore(base, top_k, floor)
+
+
+def _progress(slot: Any) -> Callable[[int, int], None]:
+    def report(done: int, total: int) -> None:
+        if total >= PROGRESS_AFTER:
+            slot.progress(done / total if total else 1.0,
+                          text=tr("app.embedding_count", done=done, total=total))
+    return report
+
+
+def metrics_panel(metrics: Metrics, other: Metrics | None) -> None:
+    """hit@1 is the number that tells whether the answer comes first: it is the big one."""
+    def pct(value: float | None) -> str:
+        return "–" if value is None else f"{value:.0%}"
+
+    def delta(mine: float | None, theirs: float | None) -> str | None:
+        if mine is None or theirs is None or abs(mine - theirs) < 1e-9:
+            return None
+        return f"{(mine - theirs) * 100:+.0f} pp"
+
+    first, second = st.columns(2)
+    first.metric(tr("metric.hit_at_1"), pct(metrics.hit_at_1),
+                 delta(metrics.hit_at_1, other.hit_at_1 if other else None))
+    second.metric(tr("metric.refusal_recall"), pct(metrics.refusal_recall),
+                  delta(metrics.refusal_recall, other.refusal_recall if other else None))
+    labels = ", ".join(
+        f"{name} {count}" for name, count in sorted(metrics.labels.items()) if count
+    )
+    st.caption(tr("app.metrics_line", k=metrics.top_k, hit_k=pct(metrics.hit_at_k),
+                  mrr="–" if metrics.mrr is None else f"{metrics.mrr:.2f}",
+                  precision=pct(metrics.refusal_precision), labels=labels or "–"))
+
+
+# --- views ------------------------------------------------------------------------------
+
+
+def chunk_view(analysis: Analysis, model: Embedder) -> None:
+    st.html(render.highlight_document(
+        analysis.document, analysis.chunks, analysis.truncation, True, analysis.chunk_tokens,
+        lang()))
+    if analysis.truncated_count:
+        st.warning(tr("app.truncated", n=analysis.truncated_count,
+                      limit=model.content_token_limit or 0))
+    if analysis.chunking.boundary_similarities:
+        st.altair_chart(charts.similarity_profile(
+            analysis.chunking.boundary_similarities, analysis.chunking.breakpoint_threshold,
+            lang()), width="stretch")
+    rows = [
+        {
+            tr("col.index"): c.index, tr("col.start"): c.start, tr("col.end"): c.end,
+            tr("col.chars"): c.chars, tr("col.tokens"): analysis.chunk_tokens[c.index],
+            tr("col.over_size"): c.over_size,
+            tr("col.truncated"): analysis.truncation[c.index] is not None,
+            tr("col.text"): c.text,
+        }
+        for c in analysis.chunks
+    ]
+    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+
+
+def question_view(analysis: Analysis, position: int, side: str) -> None:
+    outcome = analysis.outcomes[position]
+    decision = outcome.decision
+    text = describe_decision(decision, lang())
+    if decision.refused:
+        st.markdown(f"**:orange[{text}]**")
+    else:
+        st.markdown(f"**:blue[{text}]**")
+    if outcome.diagnosis is not None:
+        badges = " ".join(
+            f":{'green' if label == 'ok' else 'red'}-badge[{label}]"
+            for label in outcome.diagnosis.labels
+        )
+        st.markdown(badges)
+        st.caption(_md(outcome.diagnosis.explanation))
+    st.altair_chart(
+        charts.score_bars(decision, analysis.chunks, analysis.top_k, analysis.floor, "", lang(),
+                          description=f"{side}: {outcome.question.question}"),
+        width="stretch",
+    )
+    with st.expander(tr("app.prompt")):
+        if outcome.prompt is None:
+            st.write(tr("app.no_llm_call"))
+        else:
+            st.code(outcome.prompt, language=None, wrap_lines=True)
+
+
+def calibration_view(analysis: Analysis, side: str) -> None:
+    outcomes = analysis.outcomes
+    labelled = [o for o in outcomes if o.question.is_answerable is not None and o.decision.ranking]
+    if analysis.calibration is None:
+        st.info(tr("app.calibration_needs"))
+        return
+    calibration: Calibration = calibrate_outcomes(labelled, ss.cost_refusal, ss.cost_answer)
+    first, second = st.columns(2)
+    first.metric(tr("app.suggested_floor"), format_score(calibration.floor))
+    second.metric(tr("app.margin"), format_score(calibration.margin))
+    st.write(calibration.message(lang()))
+    st.altair_chart(charts.calibration_strip(calibration, labelled, analysis.floor, lang()),
+                    width="stretch")
+    if not calibration.separable:
+        st.altair_chart(charts.tradeoff_curve(calibration, lang()), width="stretch")
+    st.button(tr("app.apply_floor"), key=f"apply_floor_{side}", on_click=set_floor,
+              args=(calibration.floor,), type="primary")
+
+
+def compare_view(a: Analysis, b: Analysis) -> None:
+    comparison = compare(a, b)
+    if not comparison.flips:
+        st.success(tr("app.no_flips"))
+        return
+    st.markdown(f"**{tr('app.flips', n=len(comparison.flips))}**")
+    rows = [
+        {
+            tr("col.question"): f.question.question,
+            "A": f.label_a or "–",
+            "B": f.label_b or "–",
+            tr("col.direction"): tr(f"app.direction_{f.direction}"),
+        }
+        for f in comparison.flips
+    ]
+    frame = pd.DataFrame(rows)
+    colours = {"fixed": "#dcfce7", "broken": "#fee2e2", "changed": "#fef9c3"}
+    tints = [colours[f.direction] for f in comparison.flips]
+    styled = frame.style.apply(lambda row: [f"background-color: {tints[row.name]}"] * len(row),
+                               axis=1)
+    st.dataframe(styled, hide_index=True, width="stretch")
+
+
+def sweep_view(document: str, model: Embedder, questions: list[LabelledQuestion],
+               top_k: int, floor: float) -> None:
+    st.subheader(tr("app.sweep"))
+    left, right = st.columns([1, 2])
+    left.selectbox(tr("app.sweep_metric"), METRIC_NAMES, key="sweep_metric",
+                   format_func=lambda m: tr(f"metric.{m}"))
+    grid = default_grid(len(document))
+    signature = (model.name, state.document_key(document), tuple(questions), top_k, floor)
+    if left.button(tr("app.run_sweep", n=len(grid)), key="run_sweep", type="primary"):
+        bar = right.progress(0.0, text=tr("app.sweep_count", done=0, total=len(grid)))
+
+        def report(done: int, total: int) -> None:
+            bar.progress(done / max(total, 1), text=tr("app.sweep_count", done=done, total=total))
+
+        ss.sweep_result = (signature, sweep(document, questions, model, grid, top_k, floor,
+                                            progress=report))
+        bar.empty()
+    stored = ss.get("sweep_result")
+    if stored is None:
+        right.caption(tr("app.sweep_hint"))
+        return
+    stored_signature, result = stored
+    result_typed: SweepResult = result
+    if stored_signature != signature:
+        right.warning(tr("app.sweep_stale"))
+    best = result_typed.best(ss.sweep_metric)
+    value = best.metrics.value(ss.sweep_metric)
+    right.markdown(tr("app.sweep_best", config=best.config.label(),
+                      metric=tr(f"metric.{ss.sweep_metric}"),
+                      value="–" if value is None else f"{value:.2f}"))
+    right.button(tr("app.load_best"), key="load_best", on_click=load_into_a, args=(best.config,))
+    st.altair_chart(charts.sweep_heatmap(result_typed, ss.sweep_metric, lang()),
+                    width="stretch")
+
+
+def why_view(document: str, model: Embedder, questions: list[LabelledQuestion],
+             configs: dict[str, ChunkerConfig | None], top_k: int, floor: float) -> None:
+    st.caption(tr("app.why_intro"))
+    first, second = st.columns([3, 2])
+    first.text_input(tr("col.question"), key="why_question")
+    second.text_input(tr("col.answer"), key="why_answer")
+    third, fourth, fifth = st.columns([1, 1, 2])
+    third.checkbox(tr("col.answerable"), key="why_answerable")
+    fourth.radio(tr("app.why_config"), SIDES, key="why_side", format_func=str.upper,
+                 horizontal=True)
+    run = fifth.button(tr("app.why_run"), key="why_run", type="primary")
+    config = configs.get(ss.why_side)
+    if not run:
+        return
+    if not ss.why_question.strip():
+        st.error(tr("app.why_empty"))
+        return
+    if config is None:
+        st.error(tr("app.why_bad_config"))
+        return
+    question = LabelledQuestion(ss.why_question.strip(),
+                                ss.why_answer.strip() if ss.why_answerable else "",
+                                bool(ss.why_answerable))
+    others = [q for q in questions if q.question != question.question]
+    bar = st.progress(0.0)
+
+    def report(done: int, total: int) -> None:
+        bar.progress(done / max(total, 1), text=tr("app.sweep_count", done=done, total=total))
+
+    result = why_failed(document, question, others, model, config, default_grid(len(document)),
+                        top_k, floor, lang(), progress=report)
+    bar.empty()
+    badges = " ".join(f":{'green' if x == 'ok' else 'red'}-badge[{x}]"
+                      for x in result.diagnosis.labels)
+    st.markdown(badges)
+    st.markdown(_md(result.diagnosis.explanation))
+    if result.fix is not None:
+        st.success(_md(result.explanation))
+        st.button(tr("app.load_fix"), key="load_fix", on_click=load_into_a, args=(result.fix,))
+    else:
+        st.info(_md(result.explanation))
+
+
+# --- page -------------------------------------------------------------------------------
+
+
+def main() -> None:
+    init_state()
+    persist()
+    choice, model = sidebar()
+    st.title(tr("app.title"))
+    st.caption(tr("app.subtitle"))
+
+    shared = st.container()
+    config_columns = st.columns(2, gap="large")
+    tab_names = [tr("tab.chunks"), tr("tab.questions"), tr("tab.calibration"),
+                 tr("tab.compare"), tr("tab.why")]
+    tab_chunks, tab_questions, tab_calibration, tab_compare, tab_why = st.tabs(tab_names)
+
+    with tab_questions:
+        st.caption(tr("app.questions_help"))
+        edited = st.data_editor(
+            ss.questions_base, key="questions_editor", num_rows="dynamic",
+            width="stretch", hide_index=True,
+            column_config={
+                "question": st.column_config.TextColumn(tr("col.question"), width="large"),
+                "answer": st.column_config.TextColumn(tr("col.answer"), width="medium"),
+                "answerable": st.column_config.CheckboxColumn(tr("col.answerable"),
+                                                              default=True),
+            },
+        )
+        questions, problems = state.checked_questions(state.frame_questions(edited))
+        for problem in problems:
+            st.error(problem)
+
+    n_chars = len(choice.text) if choice.text is not None else 1000
+    configs: dict[str, ChunkerConfig | None] = {}
+    for side, column in zip(SIDES, config_columns, strict=True):
+        with column:
+            st.subheader(tr(f"app.config_{side}"))
+            configs[side] = config_widgets(side, n_chars)
+
+    top_k = int(ss.top_k)
+    analyses: dict[str, Analysis | None] = dict.fromkeys(SIDES)
+    errors: dict[str, str] = {}
+    if choice.text is not None:
+        for side in SIDES:
+            config = configs[side]
+            assert config is not None
+            try:
+                analyses[side] = run_analysis(choice.text, config, model, questions, top_k,
+                                              float(ss.get("floor", 0.0)))
+            except ValueError as error:
+                errors[side] = tr("app.config_error", error=str(error))
+                configs[side] = None
+
+    if "floor" not in ss:
+        calibrated = analyses["b"].calibration if analyses["b"] is not None else None
+        ss.floor = state.slider_floor(calibrated.floor) if calibrated is not None else 0.0
+        for side in SIDES:
+            current = analyses[side]
+            if current is not None:
+                analyses[side] = rescore(current, top_k, ss.floor)
+
+    scores = [s for a in analyses.values() if a is not None
+              for o in a.outcomes for s in o.decision.scores]
+    low, high = state.floor_range(scores)
+    ss.floor = min(max(float(ss.floor), low), high)
+    with shared:
+        k_col, floor_col, button_col = st.columns([1, 2, 1.2])
+        k_col.slider(tr("app.top_k"), 1, 10, key="top_k")
+        floor_col.slider(tr("app.floor"), low, high, step=0.01, key="floor", format="%.2f",
+                         help=tr("app.floor_help"))
+        suggestion = analyses["b"].calibration if analyses["b"] is not None else None
+        if suggestion is not None:
+            button_col.button(
+                tr("app.apply_floor_b", floor=format_score(suggestion.floor)),
+                key="apply_floor", on_click=set_floor, args=(suggestion.floor,),
+                type="primary", width="stretch",
+            )
+            button_col.caption(tr("app.margin_b", margin=format_score(suggestion.margin)))
+
+    for side, column in zip(SIDES, config_columns, strict=True):
+        other = analyses["b" if side == "a" else "a"]
+        with column:
+            if side in errors:
+                st.error(errors[side])
+            current = analyses[side]
+            if current is not None:
+                st.caption(tr("app.chunk_count", n=len(current.chunks),
+                              label=current.config.label()))
+                metrics_panel(current.metrics, other.metrics if other and side == "b" else None)
+
+    if choice.text is None:
+        for tab in (tab_chunks, tab_calibration, tab_compare, tab_why):
+            with tab:
+                st.info(tr("app.need_document"))
+        return
+
+    with tab_chunks:
+        st.html(render.legend(lang()))
+        for side, column in zip(SIDES, st.columns(2, gap="large"), strict=True):
+            with column:
+                st.markdown(f"**{tr(f'app.config_{side}')}**")
+                current = analyses[side]
+                if current is not None:
+                    chunk_view(current, model)
+                else:
+                    st.error(errors.get(side, ""))
+
+    with tab_questions:
+        if not questions:
+            st.info(tr("app.no_questions"))
+        for position, question in enumerate(questions):
+            st.divider()
+            st.markdown(f"#### {position + 1}. {_md(question.question)}")
+            if question.is_answerable and question.answer:
+                st.caption(tr("app.expected", answer=_md(question.answer)))
+            elif question.is_answerable is False:
+                st.caption(tr("app.unanswerable"))
+            for side, column in zip(SIDES, st.columns(2, gap="large"), strict=True):
+                with column:
+                    st.markdown(f"**{tr(f'app.config_{side}')}**")
+                    current = analyses[side]
+                    if current is not None and position < len(current.outcomes):
+                        question_view(current, position, side)
+
+    with tab_calibration:
+        weights = st.columns(2)
+        weights[0].number_input(tr("app.cost_refusal"), 0.0, 100.0, step=0.5, key="cost_refusal")
+        weights[1].number_input(tr("app.cost_answer"), 0.0, 100.0, step=0.5, key="cost_answer")
+        for side, column in zip(SIDES, st.columns(2, gap="large"), strict=True):
+            with column:
+                st.markdown(f"**{tr(f'app.config_{side}')}**")
+                current = analyses[side]
+                if current is not None:
+                    calibration_view(current, side)
+
+    with tab_compare:
+        a, b = analyses["a"], analyses["b"]
+        if a is not None and b is not None:
+            compare_view(a, b)
+        sweep_view(choice.text, model, questions, top_k, float(ss.floor))
+
+    with tab_why:
+        why_view(choice.text, model, questions, configs, top_k, float(ss.floor))
+
+
+def _md(text: str) -> str:
+    """User text shown through Markdown: escape the characters Markdown would act on."""
+    out = []
+    for char in text:
+        out.append("\\" + char if char in "\\`*_{}[]()#+-.!|<>~$:" else char)
+    return "".join(out)
+
+
+main()

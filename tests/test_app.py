@@ -1,0 +1,318 @@
+"""The explorer in the real Streamlit runtime (AppTest) with the real default model.
+
+Each test drives controls through their keys and asserts on what is rendered: the chunk
+table, the outcome sentences, diagnosis labels, and the chart specs sent to the browser.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pytest
+from streamlit import dataframe_util
+from streamlit.testing.v1 import AppTest
+
+APP = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")
+TIMEOUT = 120
+
+
+def run_app() -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def rerun(at: AppTest) -> AppTest:
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def charts(at: AppTest) -> list[tuple[dict[str, Any], dict[str, pd.DataFrame]]]:
+    """Every Vega-Lite chart on the page: its spec and its datasets by name."""
+    out = []
+    for element in at.get("vega_lite_chart"):
+        proto = element.proto
+        data = {
+            d.name: dataframe_util.convert_arrow_bytes_to_pandas_df(d.data.data)
+            for d in proto.datasets
+        }
+        out.append((json.loads(proto.spec), data))
+    return out
+
+
+def layer_data(spec: dict[str, Any], data: dict[str, pd.DataFrame], mark: str) -> pd.DataFrame:
+    for layer in spec["layer"]:
+        kind = layer["mark"]["type"] if isinstance(layer["mark"], dict) else layer["mark"]
+        if kind == mark:
+            name = layer.get("data", spec.get("data", {})).get("name")
+            return data[name]
+    raise AssertionError(f"no {mark} layer")
+
+
+def score_chart(at: AppTest, side: str, question: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    for spec, data in charts(at):
+        if spec.get("description") == f"{side}: {question}":
+            return spec, data
+    raise AssertionError(f"no score chart for {side}: {question}")
+
+
+def chunk_tables(at: AppTest) -> list[pd.DataFrame]:
+    return [d.value for d in at.dataframe if "start" in d.value.columns]
+
+
+def page_text(at: AppTest) -> str:
+    parts = [m.value for m in at.markdown] + [c.value for c in at.caption]
+    parts += [e.value for e in at.error] + [w.value for w in at.warning]
+    parts += [i.value for i in at.info]
+    return "\n".join(str(p) for p in parts)
+
+
+PRAZO = "Qual o prazo do reembolso?"
+WIFI = "Qual a senha do wifi do escritório?"
+
+
+@pytest.fixture(scope="module")
+def first() -> AppTest:
+    return run_app()
+
+
+# --- the first screen replays the article ---------------------------------------------
+
+
+def test_first_screen_is_the_articles_experiment(first: AppTest) -> None:
+    a, b = chunk_tables(first)
+    assert a["start"].tolist() == [0, 120, 240, 360, 480]
+    assert a["characters"].tolist() == [120, 120, 120, 120, 28]
+    assert len(b) == 4 and b["start"].tolist()[1] < b["end"].tolist()[0]  # sentence overlap
+    editor = first.data_editor(key="questions_editor").value
+    assert len(editor) == 7 and editor["answerable"].tolist().count(False) == 3
+
+
+def test_floor_defaults_to_bs_calibrated_floor(first: AppTest) -> None:
+    assert first.slider(key="floor").value == pytest.approx(0.19)
+    text = page_text(first)
+    assert "refused: best score 0.10 is under the floor 0.19" in text
+
+
+def test_every_diagnosis_label_and_explanation_is_visible(first: AppTest) -> None:
+    text = page_text(first)
+    for label in ("outranked", "answer-split", "false-context", "ok"):
+        assert f"-badge[{label}]" in text
+    assert "holds the answer" in text
+
+
+def test_score_chart_has_a_bar_per_chunk_and_a_rule_at_the_floor(first: AppTest) -> None:
+    spec, data = score_chart(first, "a", PRAZO)
+    bars = layer_data(spec, data, "bar")
+    assert len(bars) == 5
+    assert bars["score"].tolist() == sorted(bars["score"].tolist(), reverse=True)
+    rule = layer_data(spec, data, "rule")
+    assert rule["floor"].tolist() == [0.19]
+    assert rule["label"].tolist() == ["floor 0.19"]
+
+
+def test_calibration_chart_is_visible(first: AppTest) -> None:
+    strips = [(s, d) for s, d in charts(first)
+              if any(_kind(layer) == "circle" for layer in s["layer"])]
+    assert len(strips) == 2
+    spec, data = strips[1]
+    assert len(layer_data(spec, data, "circle")) == 7
+    assert layer_data(spec, data, "rule")["floor"].tolist() == [0.19]
+    assert "The groups separate" in page_text(first) or any(
+        "groups separate" in str(m.value) for m in first.markdown)
+
+
+def _kind(layer: dict[str, Any]) -> str:
+    return str(layer["mark"]["type"] if isinstance(layer["mark"], dict) else layer["mark"])
+
+
+def test_metrics_show_hit_at_1_big(first: AppTest) -> None:
+    values = {(m.label, m.value) for m in first.metric}
+    assert ("answer in 1st chunk (hit@1)", "25%") in values
+    assert ("answer in 1st chunk (hit@1)", "100%") in values
+
+
+def test_prompt_or_no_llm_call(first: AppTest) -> None:
+    assert any("Excerpts:" in c.value or "Trechos:" in c.value for c in first.code)
+    assert "no LLM call" in page_text(first)
+
+
+def test_compare_highlights_flipped_questions(first: AppTest) -> None:
+    flips = next(d.value for d in first.dataframe if "change" in d.value.columns)
+    assert PRAZO in flips["question"].tolist()
+    assert set(flips["change"]) <= {"fixed by B", "broken by B", "changed"}
+
+
+# --- controls -------------------------------------------------------------------------
+
+
+def test_chunker_and_its_parameters() -> None:
+    at = run_app()
+    at.slider(key="a_size").set_value(200)
+    rerun(at)
+    assert chunk_tables(at)[0]["characters"].tolist()[:2] == [200, 200]
+    at.slider(key="a_overlap").set_value(50)
+    rerun(at)
+    assert chunk_tables(at)[0]["start"].tolist()[:3] == [0, 150, 300]
+    at.selectbox(key="a_chunker").select("recursive")
+    rerun(at)
+    assert at.slider(key="a_size").value == 200  # kept across chunker changes
+    at.selectbox(key="b_chunker").select("sentence")
+    at.slider(key="b_max_chars").set_value(120)
+    at.slider(key="b_overlap_sentences").set_value(0)
+    rerun(at)
+    b = chunk_tables(at)[1]
+    assert all(n <= 120 for n in b["characters"]) or b["over size"].any()
+    assert all(x < y for x, y in zip(b["end"], b["start"].tolist()[1:], strict=False))
+
+
+def test_top_k_and_floor_change_the_outcome() -> None:
+    at = run_app()
+    at.slider(key="top_k").set_value(1)
+    rerun(at)
+    spec, data = score_chart(at, "b", PRAZO)
+    statuses = layer_data(spec, data, "bar")["status"].tolist()
+    assert statuses.count("sent as context") == 1
+    at.slider(key="floor").set_value(0.5)
+    rerun(at)
+    assert "refused: best score 0.44 is under the floor 0.50" in page_text(at)
+    spec, data = score_chart(at, "a", PRAZO)
+    assert layer_data(spec, data, "rule")["floor"].tolist() == [0.5]
+    at.button(key="apply_floor").click()
+    rerun(at)
+    assert at.slider(key="floor").value == pytest.approx(0.19)
+
+
+def test_impossible_parameters_give_one_sentence_and_keep_the_page() -> None:
+    at = run_app()
+    at.slider(key="a_size").set_value(10)
+    at.slider(key="a_overlap").set_value(40)
+    rerun(at)
+    errors = [e.value for e in at.error]
+    assert any("overlap must be smaller than size" in e for e in errors)
+    assert len(chunk_tables(at)) == 1  # B still shown
+    assert len(at.data_editor(key="questions_editor").value) == 7
+
+
+def test_edited_questions_survive_chunker_parameter_and_model_changes() -> None:
+    at = run_app()
+    at.session_state["questions_editor"] = {
+        "edited_rows": {1: {"question": "A nota fiscal vai por e-mail?"}},
+        "added_rows": [{"question": "Qual o prazo do estorno?", "answer": "7 dias úteis",
+                        "answerable": True}],
+        "deleted_rows": [6],
+    }
+    rerun(at)
+
+    def visible() -> None:
+        text = page_text(at)
+        assert "A nota fiscal vai por e\\-mail?" in text
+        assert "Qual o prazo do estorno?" in text
+        assert "Quantos dias de férias" not in text
+
+    visible()
+    at.selectbox(key="a_chunker").select("sentence")
+    rerun(at)
+    visible()
+    at.slider(key="b_max_chars").set_value(300)
+    rerun(at)
+    visible()
+    at.radio(key="model_choice").set_value("custom")
+    rerun(at)
+    visible()
+    at.text_input(key="model_custom").input("no/such-model-anywhere")
+    rerun(at)
+    visible()
+    assert any("still using use-multilingual" in e.value.lower() for e in at.error)
+
+
+def test_switching_to_the_other_bundled_model() -> None:
+    at = run_app()
+    at.radio(key="model_choice").set_value("minilm-en")
+    rerun(at)
+    assert "In use: minilm-en" in page_text(at)
+    assert len(chunk_tables(at)) == 2
+    assert len(at.data_editor(key="questions_editor").value) == 7
+
+
+# --- bad input ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [("", "The document is empty"), ("   \n\t ", "The document is empty"),
+     ("x" * 200_001, "the limit is 200,000")],
+)
+def test_bad_paste_gives_one_sentence(text: str, message: str) -> None:
+    at = run_app()
+    at.radio(key="doc_source").set_value("paste")
+    rerun(at)
+    at.text_area(key="doc_paste").input(text)
+    rerun(at)
+    assert any(message in e.value for e in at.error)
+    assert len(at.data_editor(key="questions_editor").value) == 7
+    at.radio(key="doc_source").set_value("sample")
+    rerun(at)
+    assert len(chunk_tables(at)) == 2
+
+
+def test_pasted_text_is_escaped_and_survives_source_switches() -> None:
+    at = run_app()
+    at.radio(key="doc_source").set_value("paste")
+    rerun(at)
+    doc = "Política. <script>alert('x')</script> O prazo é de 7 dias úteis."
+    at.text_area(key="doc_paste").input(doc)
+    rerun(at)
+    bodies = [h.proto.body for h in at.get("html")]
+    assert any("&lt;script&gt;" in body for body in bodies)
+    assert not any("<script>" in body for body in bodies)
+    at.radio(key="doc_source").set_value("sample")
+    rerun(at)
+    at.radio(key="doc_source").set_value("paste")
+    rerun(at)
+    assert at.text_area(key="doc_paste").value == doc
+
+
+def test_uploads_binary_and_guessed_encoding() -> None:
+    at = run_app()
+    at.radio(key="doc_source").set_value("upload")
+    rerun(at)
+    at.file_uploader(key="doc_upload").set_value(("x.txt", b"\x00\x01\x02binary", "text/plain"))
+    rerun(at)
+    assert any("looks binary" in e.value for e in at.error)
+    latin = "Política de reembolso: o prazo é de 7 dias úteis.".encode("cp1252")
+    at.file_uploader(key="doc_upload").set_value(("p.txt", latin, "text/plain"))
+    rerun(at)
+    assert any("cp1252" in w.value for w in at.warning)
+    assert chunk_tables(at)[0]["text"].str.contains("Política").any()
+
+
+# --- sweep and "why did this fail?" ---------------------------------------------------
+
+
+def test_sweep_heatmap_best_and_load_into_a() -> None:
+    at = run_app()
+    at.button(key="run_sweep").click()
+    rerun(at)
+    heat = [(s, d) for s, d in charts(at) if any(_kind(x) == "rect" for x in s["layer"])]
+    assert len(heat) == 1
+    cells = layer_data(heat[0][0], heat[0][1], "rect")
+    assert len(cells) >= 20
+    best = next(m.value for m in at.markdown if "Best for" in m.value)
+    at.button(key="load_best").click()
+    rerun(at)
+    assert at.selectbox(key="a_chunker").value in best
+
+
+def test_why_did_this_fail_names_a_fix() -> None:
+    at = run_app()
+    at.button(key="why_run").click()
+    rerun(at)
+    text = page_text(at) + "\n".join(s.value for s in at.success)
+    assert "-badge[outranked]" in text or "-badge[answer-split]" in text
+    assert at.button(key="load_fix") is not None

@@ -1,0 +1,125 @@
+"""Chart specs: one bar per chunk, sorted, top_k emphasised, a labelled rule at the floor."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from ragviz.analysis import Analysis, analyse
+from ragviz.calibration import calibrate_outcomes
+from ragviz.charts import (
+    calibration_strip,
+    score_bars,
+    similarity_profile,
+    sweep_heatmap,
+    tradeoff_curve,
+)
+from ragviz.chunking import ChunkerConfig
+from ragviz.embedders import Embedder
+from ragviz.evaluation import sweep
+from ragviz.questions import LabelledQuestion
+
+
+def _layers(chart: Any) -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:
+    """(layer spec, its data rows) for every layer of a layered chart."""
+    spec = chart.to_dict()
+    datasets = spec.get("datasets", {})
+    shared = spec.get("data", {}).get("name")
+    return [(layer, datasets[layer.get("data", {}).get("name", shared)]) for layer in spec["layer"]]
+
+
+def _mark(layer: dict[str, Any]) -> str:
+    mark = layer["mark"]
+    return str(mark["type"] if isinstance(mark, dict) else mark)
+
+
+@pytest.fixture(scope="module")
+def fixed_analysis(
+    use_model: Embedder, seed_doc: str, seed_questions: list[LabelledQuestion]
+) -> Analysis:
+    return analyse(seed_doc, ChunkerConfig("fixed", size=120), use_model, seed_questions,
+                   top_k=2, floor=0.19)
+
+
+def test_score_bars_one_bar_per_chunk_sorted_by_score(fixed_analysis: Analysis) -> None:
+    decision = fixed_analysis.outcomes[0].decision
+    chart = score_bars(decision, fixed_analysis.chunks, 2, 0.19, "prazo")
+    bars = [(layer, rows) for layer, rows in _layers(chart) if _mark(layer) == "bar"]
+    assert len(bars) == 1
+    layer, rows = bars[0]
+    assert len(rows) == len(fixed_analysis.chunks) == 5
+    scores = [row["score"] for row in rows]
+    assert scores == sorted(scores, reverse=True)
+    assert layer["encoding"]["y"]["sort"] == [f"#{i}" for i in decision.ranking]
+
+
+def test_score_bars_rule_at_the_floor_with_its_value(fixed_analysis: Analysis) -> None:
+    decision = fixed_analysis.outcomes[0].decision
+    layers = _layers(score_bars(decision, fixed_analysis.chunks, 2, 0.19))
+    rules = [rows for layer, rows in layers if _mark(layer) == "rule"]
+    assert rules == [[{"floor": 0.19, "label": "floor 0.19"}]]
+    texts = [layer for layer, _ in layers if _mark(layer) == "text"]
+    assert any(layer["encoding"]["text"]["field"] == "label" for layer in texts)
+
+
+def test_score_bars_emphasise_the_top_k(fixed_analysis: Analysis) -> None:
+    decision = fixed_analysis.outcomes[0].decision
+    _, rows = next((lay, r) for lay, r in _layers(
+        score_bars(decision, fixed_analysis.chunks, 2, 0.19)) if _mark(lay) == "bar")
+    statuses = [row["status"] for row in rows]
+    assert statuses[:2] == ["sent as context", "sent as context"]
+    assert set(statuses[2:]) == {"not retrieved"}
+
+
+def test_score_bars_mark_top_k_under_the_floor(fixed_analysis: Analysis) -> None:
+    wifi = fixed_analysis.outcomes[4].decision
+    from ragviz.retrieval import decide
+
+    refused = decide(wifi.scores, 2, 0.5)
+    _, rows = next((lay, r) for lay, r in _layers(
+        score_bars(refused, fixed_analysis.chunks, 2, 0.5)) if _mark(lay) == "bar")
+    assert [row["status"] for row in rows[:2]] == ["in top_k, under the floor"] * 2
+
+
+def test_calibration_strip_has_a_dot_per_question_and_the_suggested_rule(
+    fixed_analysis: Analysis,
+) -> None:
+    calibration = fixed_analysis.calibration
+    assert calibration is not None
+    layers = _layers(calibration_strip(calibration, fixed_analysis.outcomes, 0.19))
+    dots = next(rows for layer, rows in layers if _mark(layer) == "circle")
+    assert len(dots) == 7
+    assert sum(1 for d in dots if d["group"] == "answerable") == 4
+    rules = [rows[0]["floor"] for layer, rows in layers if _mark(layer) == "rule"]
+    assert round(calibration.floor, 4) in rules
+    assert 0.19 in rules  # the floor in use differs from A's suggestion, so it is drawn too
+
+
+def test_tradeoff_curve_counts_both_errors_for_every_floor(fixed_analysis: Analysis) -> None:
+    overlapping = calibrate_outcomes(fixed_analysis.outcomes[:1] + fixed_analysis.outcomes[4:])
+    layers = _layers(tradeoff_curve(overlapping))
+    rows = next(rows for layer, rows in layers if _mark(layer) == "line")
+    assert len(rows) == 3 * len(overlapping.curve)
+    assert {row["series"] for row in rows} == {"false refusals", "false answers", "weighted cost"}
+
+
+def test_sweep_heatmap_has_a_cell_per_configuration(
+    use_model: Embedder, seed_doc: str, seed_questions: list[LabelledQuestion]
+) -> None:
+    grid = [ChunkerConfig("fixed", size=s) for s in (80, 120)] + [
+        ChunkerConfig("sentence", max_chars=220, overlap_sentences=o) for o in (0, 1)
+    ]
+    result = sweep(seed_doc, seed_questions, use_model, grid, top_k=2, floor=0.19)
+    layers = _layers(sweep_heatmap(result, "hit_at_1"))
+    cells = next(rows for layer, rows in layers if _mark(layer) == "rect")
+    assert len(cells) == 4
+    assert {c["config"] for c in cells} == {c.label() for c in grid}
+
+
+def test_similarity_profile_draws_the_threshold() -> None:
+    layers = _layers(similarity_profile([(10, 0.8), (30, 0.2), (50, 0.6)], 0.4))
+    line = next(rows for layer, rows in layers if _mark(layer) == "line")
+    assert [row["offset"] for row in line] == [10, 30, 50]
+    rule = next(rows for layer, rows in layers if _mark(layer) == "rule")
+    assert rule[0]["threshold"] == 0.4
