@@ -15,16 +15,20 @@ import pandas as pd
 import streamlit as st
 
 from ragviz import app_state as state
-from ragviz import charts, render
+from ragviz import charts, render, walkthrough
 from ragviz.analysis import Analysis, analyse, compare, default_grid, rescore, sweep, why_failed
 from ragviz.calibration import Calibration, calibrate_outcomes, format_score
 from ragviz.chunking.base import CHUNKER_NAMES, ChunkerConfig
-from ragviz.documents import MAX_DOCUMENT_CHARS, MAX_UPLOAD_BYTES
+from ragviz.documents import MAX_DOCUMENT_CHARS, MAX_UPLOAD_BYTES, InputError
 from ragviz.embedders import BUNDLED_MODELS, DEFAULT_MODEL, Embedder, ModelLoadError, load_embedder
 from ragviz.evaluation import METRIC_NAMES, Metrics, SweepResult
-from ragviz.i18n import LANGUAGE_NAMES, LANGUAGES, t
+from ragviz.exports import chunks_csv, results_csv
+from ragviz.i18n import LANGUAGE_NAMES, LANGUAGES, pick_language, t
 from ragviz.questions import LabelledQuestion
+from ragviz.report import render_report
 from ragviz.retrieval import describe_decision
+from ragviz.samples import get_sample, load_samples
+from ragviz.workspace import Settings, Workspace, settings_from_query, settings_to_query
 
 SIDES = ("a", "b")
 DEFAULTS = {"a": state.DEFAULT_A, "b": state.DEFAULT_B}
@@ -59,7 +63,7 @@ def init_state() -> None:
     if ss.get("_ready"):
         return
     text, questions = state.load_sample(state.DEFAULT_SAMPLE)
-    ss.lang = "en"
+    ss.lang = pick_language(st.context.locale)
     ss.doc_source = "sample"
     ss.sample_name = state.DEFAULT_SAMPLE
     ss.doc_paste = text
@@ -77,8 +81,61 @@ def init_state() -> None:
     ss.why_side = "a"
     for side, config in DEFAULTS.items():
         set_config(side, config)
+    ss.walk_on = False
+    ss.walk_step = 0
     ss["_memo"] = {}
     ss["_ready"] = True
+    apply_query(st.query_params.to_dict())
+
+
+def apply_query(query: dict[str, str]) -> None:
+    """Open the view a shared link describes (sample, chunkers, parameters, top_k, floor,
+    model, language); values that make no sense are skipped and named once."""
+    if not query:
+        return
+    settings, problems = settings_from_query(query, current_settings())
+    if settings.sample and settings.sample != ss.sample_name:
+        try:
+            get_sample(settings.sample)
+            ss.sample_name = settings.sample
+            on_sample_change()
+        except (KeyError, ValueError):
+            problems.append(f"sample={settings.sample!r} is not a sample")
+    apply_settings(settings, with_sample=False)
+    ss["_url_problems"] = problems
+
+
+def current_settings() -> Settings:
+    """The settings the widgets hold now (configurations as their widgets define them)."""
+    configs = {side: state.config_from_values(ss[f"{side}_chunker"], _side_values(side), 10**9)
+               for side in SIDES}
+    return Settings(
+        config_a=configs["a"], config_b=configs["b"], top_k=int(ss.top_k),
+        floor=float(ss.get("floor", 0.0)), model=ss.active_model, language=lang(),
+        sample=ss.sample_name if ss.doc_source == "sample" else None,
+    )
+
+
+def _side_values(side: str) -> dict[str, Any]:
+    names = ("size", "overlap", "max_chars", "overlap_sentences", "threshold", "percentile",
+             "mode")
+    return {name: ss.get(f"{side}_{name}") for name in names if f"{side}_{name}" in ss}
+
+
+def apply_settings(settings: Settings, with_sample: bool = True) -> None:
+    """Put settings (from a link or a workspace) into the widgets."""
+    set_config("a", settings.config_a)
+    set_config("b", settings.config_b)
+    ss.top_k = settings.top_k
+    ss.floor = state.slider_floor(settings.floor)
+    ss.lang = settings.language
+    if settings.model in BUNDLED_MODELS:
+        ss.model_choice = settings.model
+    else:
+        ss.model_choice = CUSTOM
+        ss.model_custom = settings.model
+    if with_sample and settings.sample:
+        ss.sample_name = settings.sample
 
 
 def set_config(side: str, config: ChunkerConfig) -> None:
@@ -92,16 +149,67 @@ def set_config(side: str, config: ChunkerConfig) -> None:
 
 
 def on_sample_change() -> None:
-    """A new sample brings its own text (also into the paste box) and its questions."""
-    text, questions = state.load_sample(ss.sample_name)
-    ss.doc_paste = text
-    ss.questions_base = state.questions_frame(questions)
+    """A new sample brings its own text (also into the paste box), its questions, and the
+    two configurations (and model) its demonstration compares."""
+    sample = get_sample(ss.sample_name)
+    ss.doc_paste = sample.document()
+    ss.questions_base = state.questions_frame(sample.questions())
     ss.pop("questions_editor", None)
     ss.pop("sweep_result", None)
+    config_a, config_b = sample.configs()
+    set_config("a", config_a)
+    set_config("b", config_b)
+    if sample.model in BUNDLED_MODELS:
+        ss.model_choice = sample.model
+
+
+def on_workspace_upload() -> None:
+    """Replace document, questions and settings with an imported workspace, or say why not."""
+    file = ss.get("workspace_upload")
+    if file is None:
+        return
+    try:
+        workspace = Workspace.from_json(file.getvalue())
+    except InputError as error:
+        ss["_workspace_error"] = str(error)
+        return
+    ss.pop("_workspace_error", None)
+    apply_settings(workspace.settings, with_sample=False)
+    sample = _matching_sample(workspace)
+    if sample is not None:
+        ss.doc_source = "sample"
+        ss.sample_name = sample
+    else:
+        ss.doc_source = "paste"
+    ss.doc_paste = workspace.document
+    ss.questions_base = state.questions_frame(list(workspace.questions))
+    ss.pop("questions_editor", None)
+    ss.pop("sweep_result", None)
+    ss["_workspace_loaded"] = True
+
+
+def _matching_sample(workspace: Workspace) -> str | None:
+    name = workspace.settings.sample
+    if not name:
+        return None
+    try:
+        return name if get_sample(name).document() == workspace.document else None
+    except (KeyError, ValueError):
+        return None
+
+
+def start_walkthrough() -> None:
+    """Fold the question edits into the table's base first: the editor is not drawn during
+    the replay, and its pending edits would otherwise be dropped."""
+    ss.walk_step = 0
+    if "_questions_now" in ss:
+        ss.questions_base = state.questions_frame(ss["_questions_now"])
+        ss.pop("questions_editor", None)
 
 
 PERSISTENT = (
-    "doc_paste", "model_custom", "cost_refusal", "cost_answer", "sweep_metric",
+    "doc_paste", "model_custom", "top_k", "floor", "doc_source", "sample_name", "model_choice",
+    "cost_refusal", "cost_answer", "sweep_metric",
     "why_question", "why_answer", "why_answerable", "why_side",
     *(f"{side}_{name}" for side in SIDES for name in (
         "chunker", "size", "overlap", "max_chars", "overlap_sentences", "threshold",
@@ -134,6 +242,10 @@ def sidebar() -> tuple[state.DocumentChoice, Embedder]:
         st.selectbox(
             tr("app.language"), LANGUAGES, key="lang", format_func=lambda c: LANGUAGE_NAMES[c]
         )
+        st.toggle(tr("walk.toggle"), key="walk_on", on_change=start_walkthrough,
+                  help=tr("walk.toggle_help"))
+        for problem in ss.pop("_url_problems", []):
+            st.warning(tr("app.url_problem", problem=problem))
         st.subheader(tr("app.document"))
         st.radio(
             tr("app.source"),
@@ -145,11 +257,14 @@ def sidebar() -> tuple[state.DocumentChoice, Embedder]:
         sample_text = ""
         upload: tuple[str, bytes] | None = None
         if ss.doc_source == "sample":
+            samples = {sample.name: sample for sample in load_samples()}
             st.selectbox(
-                tr("app.sample"), state.list_samples(), key="sample_name",
-                on_change=on_sample_change,
+                tr("app.sample"), list(samples), key="sample_name",
+                on_change=on_sample_change, format_func=lambda n: samples[n].title(lang()),
             )
-            sample_text = state.load_sample(ss.sample_name)[0]
+            picked = samples[ss.sample_name]
+            st.caption(picked.demonstrates(lang()))
+            sample_text = picked.document()
         elif ss.doc_source == "paste":
             st.text_area(
                 tr("app.paste"), key="doc_paste", height=260,
@@ -177,7 +292,7 @@ def sidebar() -> tuple[state.DocumentChoice, Embedder]:
         st.radio(
             tr("app.model"), options, key="model_choice", label_visibility="collapsed",
             format_func=lambda m: tr("app.model_custom") if m == CUSTOM else m,
-            captions=[*BUNDLED_MODELS.values(), tr("app.model_custom_caption")],
+            captions=[*(tr(f"model.{m}") for m in BUNDLED_MODELS), tr("app.model_custom_caption")],
         )
         if ss.model_choice == CUSTOM:
             st.text_input(tr("app.model_id"), key="model_custom",
@@ -187,6 +302,30 @@ def sidebar() -> tuple[state.DocumentChoice, Embedder]:
         model = pick_model(wanted)
         st.caption(tr("app.model_in_use", name=model.name))
     return choice, model
+
+
+def workspace_panel(workspace: Workspace | None, report: Callable[[], str] | None,
+                    results: Callable[[], str] | None) -> None:
+    """Export and import the whole workspace; download the report and the results."""
+    with st.sidebar:
+        st.subheader(tr("app.share"))
+        if ss.pop("_workspace_loaded", False):
+            st.success(tr("app.workspace_loaded"))
+        if "_workspace_error" in ss:
+            st.error(tr("app.workspace_refused", error=ss["_workspace_error"]))
+        if workspace is not None:
+            st.download_button(tr("app.export_workspace"), workspace.to_json(),
+                               file_name="ragviz-workspace.json", mime="application/json",
+                               key="export_workspace", width="stretch")
+        st.file_uploader(tr("app.import_workspace"), type=["json"], key="workspace_upload",
+                         on_change=on_workspace_upload, help=tr("app.import_workspace_help"))
+        if report is not None:
+            st.download_button(tr("app.download_report"), report, file_name="ragviz-report.html",
+                               mime="text/html", key="download_report", width="stretch")
+        if results is not None:
+            st.download_button(tr("app.download_results"), results,
+                               file_name="ragviz-results.csv", mime="text/csv",
+                               key="download_results", width="stretch")
 
 
 def pick_model(wanted: str) -> Embedder:
@@ -486,6 +625,9 @@ def main() -> None:
     init_state()
     persist()
     choice, model = sidebar()
+    if ss.walk_on:
+        walkthrough_page(model)
+        return
     st.title(tr("app.title"))
     st.caption(tr("app.subtitle"))
 
@@ -507,7 +649,9 @@ def main() -> None:
                                                               default=True),
             },
         )
-        questions, problems = state.checked_questions(state.frame_questions(edited))
+        edited_questions = state.frame_questions(edited)
+        ss["_questions_now"] = edited_questions
+        questions, problems = state.checked_questions(edited_questions)
         for problem in problems:
             st.error(problem)
 
@@ -569,6 +713,20 @@ def main() -> None:
                               label=current.config.label()))
                 metrics_panel(current.metrics, other.metrics if other and side == "b" else None)
 
+    ready = [a for a in (analyses["a"], analyses["b"]) if a is not None]
+    workspace = (
+        Workspace(choice.text, tuple(questions), current_settings())
+        if choice.text is not None else None
+    )
+
+    def report() -> str:
+        pair = compare(ready[0], ready[1]) if len(ready) == 2 else None
+        return render_report(ready, pair, lang())
+
+    workspace_panel(workspace, report if ready else None,
+                    (lambda: results_csv(ready)) if ready else None)
+    sync_url()
+
     if choice.text is None:
         for tab in (tab_chunks, tab_calibration, tab_compare, tab_why):
             with tab:
@@ -583,6 +741,11 @@ def main() -> None:
                 current = analyses[side]
                 if current is not None:
                     chunk_view(current, model)
+                    st.download_button(
+                        tr("app.download_chunks"), chunks_csv(current),
+                        file_name=f"ragviz-chunks-{side}.csv", mime="text/csv",
+                        key=f"download_chunks_{side}",
+                    )
                 else:
                     st.error(errors.get(side, ""))
 
@@ -622,6 +785,69 @@ def main() -> None:
 
     with tab_why:
         why_view(choice.text, model, questions, configs, top_k, float(ss.floor))
+
+
+def sync_url() -> None:
+    """Keep the settings in the page URL, so a link reopens the same view."""
+    wanted = settings_to_query(current_settings())
+    if st.query_params.to_dict() != wanted:
+        st.query_params.from_dict(wanted)
+
+
+# --- guided replay of the article -------------------------------------------------------
+
+
+def walkthrough_page(model: Embedder) -> None:
+    """One step of the article on screen: large text, the one view it talks about, and
+    buttons to move on. It reads the seed sample itself and leaves the user's work alone."""
+    sample = get_sample(walkthrough.SAMPLE)
+    document, questions = sample.document(), sample.questions()
+    step_index = min(max(int(ss.get("walk_step", 0)), 0), len(walkthrough.STEPS) - 1)
+    step = walkthrough.STEPS[step_index]
+    base = {name: run_analysis(document, config, model, questions, step.top_k, 0.0)
+            for name, config in (("fixed", walkthrough.FIXED), ("sentence", walkthrough.SENTENCE))}
+    scores = [x for a in base.values() for o in a.outcomes for x in o.decision.scores]
+    floor = state.floor_range(scores)[0]
+    calibration = base["sentence"].calibration
+    if step.floor == "calibrated" and calibration is not None:
+        floor = state.slider_floor(calibration.floor)
+    fixed = rescore(base["fixed"], step.top_k, floor)
+    sentence = rescore(base["sentence"], step.top_k, floor)
+    values = walkthrough.step_values(fixed, sentence)
+    shown = fixed if step.config == walkthrough.FIXED else sentence
+
+    st.html(render.walkthrough_banner(
+        tr("walk.progress", n=step_index + 1, total=len(walkthrough.STEPS)),
+        step.title(lang()), step.body(lang(), values)))
+    back, forward, leave, _ = st.columns([1, 1, 1, 3])
+    back.button(tr("walk.back"), key="walk_back", on_click=_walk_to, args=(step_index - 1,),
+                disabled=step_index == 0, width="stretch")
+    forward.button(tr("walk.next"), key="walk_next", on_click=_walk_to, args=(step_index + 1,),
+                   disabled=step_index == len(walkthrough.STEPS) - 1, type="primary",
+                   width="stretch")
+    leave.button(tr("walk.exit"), key="walk_exit", on_click=_walk_exit, width="stretch")
+    floor_text = f"{floor:.2f}" if step.floor == "calibrated" else tr("walk.no_floor")
+    st.caption(tr("walk.settings", config=shown.config.label(), k=step.top_k,
+                  floor=floor_text, model=model.name))
+    if step.section == "document":
+        st.html(render.legend(lang()))
+        st.html(render.highlight_document(document, shown.chunks, shown.truncation, True,
+                                          shown.chunk_tokens, lang()))
+    elif step.section == "calibration" and shown.calibration is not None:
+        labelled = [o for o in shown.outcomes if o.question.is_answerable is not None]
+        st.altair_chart(charts.calibration_strip(shown.calibration, labelled, floor, lang()),
+                        width="stretch")
+    elif step.question is not None:
+        st.markdown(f"### {_md(questions[step.question].question)}")
+        question_view(shown, step.question, "a" if shown is fixed else "b")
+
+
+def _walk_to(index: int) -> None:
+    ss.walk_step = min(max(index, 0), len(walkthrough.STEPS) - 1)
+
+
+def _walk_exit() -> None:
+    ss.walk_on = False
 
 
 def _md(text: str) -> str:

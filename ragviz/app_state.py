@@ -10,21 +10,21 @@ import hashlib
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
 from ragviz.chunking.base import CHUNKER_PARAMS, ChunkerConfig
 from ragviz.documents import MAX_QUESTIONS, InputError, check_document, decode_upload
-from ragviz.questions import LabelledQuestion, check_question, parse_questions_csv
+from ragviz.questions import LabelledQuestion, check_question
+from ragviz.samples import get_sample
+from ragviz.workspace import DEFAULT_CONFIG_A, DEFAULT_CONFIG_B
 
-SAMPLES_DIR = Path(__file__).resolve().parent.parent / "sample_docs"
-DEFAULT_SAMPLE = "politica_reembolso.txt"
+DEFAULT_SAMPLE = "politica_reembolso"
 
 # The article's before and after: fixed 120-character windows vs. sentences with overlap.
-DEFAULT_A = ChunkerConfig(chunker="fixed", size=120, overlap=0)
-DEFAULT_B = ChunkerConfig(chunker="sentence", max_chars=220, overlap_sentences=1)
+DEFAULT_A = DEFAULT_CONFIG_A
+DEFAULT_B = DEFAULT_CONFIG_B
 DEFAULT_TOP_K = 2
 DEFAULT_PERCENTILE = 90.0
 DEFAULT_THRESHOLD = 0.5
@@ -55,26 +55,10 @@ class ParamSpec:
         return round(number) if self.integer else round(number, 2)
 
 
-def list_samples(directory: Path = SAMPLES_DIR) -> list[str]:
-    """Sample documents (``.txt`` / ``.md``), the default first."""
-    names = sorted(p.name for p in directory.glob("*") if p.suffix in {".txt", ".md"})
-    if DEFAULT_SAMPLE in names:
-        names.remove(DEFAULT_SAMPLE)
-        names.insert(0, DEFAULT_SAMPLE)
-    return names
-
-
-def load_sample(name: str, directory: Path = SAMPLES_DIR) -> tuple[str, list[LabelledQuestion]]:
-    """A sample's text and its labelled questions (from the ``.csv`` of the same stem)."""
-    path = directory / name
-    if path.parent != directory or not path.is_file():
-        raise FileNotFoundError(f"no sample called {name!r}")
-    text = path.read_text(encoding="utf-8")
-    csv_path = path.with_suffix(".csv")
-    questions = (
-        parse_questions_csv(csv_path.read_text(encoding="utf-8")) if csv_path.is_file() else []
-    )
-    return text, questions
+def load_sample(name: str) -> tuple[str, list[LabelledQuestion]]:
+    """A sample's text and its labelled questions, by manifest name or file name."""
+    sample = get_sample(name)
+    return sample.document(), sample.questions()
 
 
 def param_specs(chunker: str, n_chars: int) -> list[ParamSpec]:

@@ -219,6 +219,42 @@ STRINGS: dict[str, dict[str, str]] = {
         "menos e uma alucinação a menos. O piso vale só para este modelo e estas perguntas; com muitas "
         "perguntas reais os grupos se sobrepõem, e você escolhe o erro que custa menos.",
     },
+    "walk.toggle": {"en": "Guided replay of the article", "pt": "Replay guiado do artigo"},
+    "walk.toggle_help": {
+        "en": "Six steps through the article's experiment, for a projector. Your own document and questions are kept.",
+        "pt": "Seis passos pelo experimento do artigo, para projetor. Seu documento e suas perguntas são mantidos.",
+    },
+    "walk.progress": {"en": "Step {n} of {total}", "pt": "Passo {n} de {total}"},
+    "walk.back": {"en": "◀ Back", "pt": "◀ Voltar"},
+    "walk.next": {"en": "Next ▶", "pt": "Próximo ▶"},
+    "walk.exit": {"en": "Leave the replay", "pt": "Sair do replay"},
+    "walk.settings": {
+        "en": "On screen: {config} · top_k {k} · floor {floor} · model {model}",
+        "pt": "Na tela: {config} · top_k {k} · piso {floor} · modelo {model}",
+    },
+    "walk.no_floor": {"en": "none (every chunk in top_k passes)", "pt": "nenhum (todo chunk no top_k passa)"},
+    "model.use-multilingual": {
+        "en": "Google USE multilingual v3 (16 languages, offline, no token limit)",
+        "pt": "Google USE multilíngue v3 (16 idiomas, offline, sem limite de tokens)",
+    },
+    "model.minilm-en": {
+        "en": "all-MiniLM-L6-v2 (English, offline, 256-token limit)",
+        "pt": "all-MiniLM-L6-v2 (inglês, offline, limite de 256 tokens)",
+    },
+    # --- sharing (workspace, URL, downloads) ----------------------------------------------
+    "app.url_problem": {"en": "The link has a value that was ignored: {problem}", "pt": "O link tem um valor que foi ignorado: {problem}"},
+    "app.share": {"en": "Save and share", "pt": "Salvar e compartilhar"},
+    "app.workspace_loaded": {"en": "Workspace loaded.", "pt": "Workspace carregado."},
+    "app.workspace_refused": {"en": "Workspace not loaded: {error}", "pt": "Workspace não carregado: {error}"},
+    "app.export_workspace": {"en": "Export workspace (JSON)", "pt": "Exportar workspace (JSON)"},
+    "app.import_workspace": {"en": "Import a workspace", "pt": "Importar um workspace"},
+    "app.import_workspace_help": {
+        "en": "A .json file exported by ragviz: document, questions, every setting and the model.",
+        "pt": "Um arquivo .json exportado pelo ragviz: documento, perguntas, todas as configurações e o modelo.",
+    },
+    "app.download_report": {"en": "Download report (HTML)", "pt": "Baixar relatório (HTML)"},
+    "app.download_results": {"en": "Download results (CSV)", "pt": "Baixar resultados (CSV)"},
+    "app.download_chunks": {"en": "Download chunk table (CSV)", "pt": "Baixar tabela de chunks (CSV)"},
     # --- HTML report (ragviz.report) ---------------------------------------------------
     "report.title": {"en": "ragviz report", "pt": "Relatório do ragviz"},
     "report.meta": {

@@ -150,3 +150,22 @@ def legend(lang: str = "en") -> str:
         f'<span><b class="rv-cut rv-cut-s">|</b> {escape(t("render.cut_sentence", lang))}</span>'
     )
     return f'{STYLE}<div class="rv-legend">{spans}{cut_word}{cut_sentence}</div>'
+
+
+WALK_STYLE = """
+<style>
+.rv-walk{border-left:8px solid #1d4ed8;background:#eff6ff;padding:18px 26px;border-radius:8px;
+color:#111827;font-family:ui-sans-serif,system-ui,sans-serif}
+.rv-walk .rv-step{font-size:1.1rem;color:#1e40af;font-weight:600;margin:0}
+.rv-walk h1{font-size:2.6rem;line-height:1.15;margin:.2rem 0 .6rem;color:#111827}
+.rv-walk p{font-size:1.55rem;line-height:1.5;margin:0}
+</style>
+"""
+
+
+def walkthrough_banner(progress: str, title: str, body: str) -> str:
+    """A step of the guided replay in projector-sized type."""
+    return (
+        f'{WALK_STYLE}<div class="rv-walk"><p class="rv-step">{escape(progress)}</p>'
+        f"<h1>{escape(title)}</h1><p>{escape(body)}</p></div>"
+    )

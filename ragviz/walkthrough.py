@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Literal
 
 from ragviz.chunking.base import ChunkerConfig
 from ragviz.i18n import t
+from ragviz.workspace import DEFAULT_CONFIG_A, DEFAULT_CONFIG_B
 
 if TYPE_CHECKING:
     from ragviz.analysis import Analysis
@@ -19,8 +20,8 @@ if TYPE_CHECKING:
 SAMPLE = "politica_reembolso"
 REFUND_QUESTION = 0  # "Qual o prazo do reembolso?" in the sample's questions file
 WIFI_QUESTION = 4  # "Qual a senha do wifi do escritório?"
-FIXED = ChunkerConfig(chunker="fixed", size=120, overlap=0)
-SENTENCE = ChunkerConfig(chunker="sentence", max_chars=220, overlap_sentences=1)
+FIXED = DEFAULT_CONFIG_A
+SENTENCE = DEFAULT_CONFIG_B
 
 FloorChoice = Literal["none", "calibrated"]
 

@@ -12,7 +12,7 @@ from ragviz.i18n import LANGUAGES, STRINGS, pick_language, t
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = [*sorted((ROOT / "ragviz").rglob("*.py")), ROOT / "streamlit_app.py"]
-KEY_CALL = re.compile(r"""\bt\(\s*["']([a-z0-9_.]+)["']""")
+KEY_CALL = re.compile(r"""\btr?\(\s*["']([a-z0-9_.]+)["']""")
 
 
 def _placeholders(template: str) -> set[str]:
@@ -50,3 +50,20 @@ def test_browser_language_picks_the_interface(header: str | None, lang: str) -> 
 
 def test_unknown_language_falls_back_to_english() -> None:
     assert t("outcome.context", "fr", chunks="1") == "context: chunks 1"
+
+
+def test_keys_built_at_run_time_exist() -> None:
+    from ragviz.chunking.base import CHUNKER_PARAMS
+    from ragviz.diagnosis import LABELS
+    from ragviz.embedders import BUNDLED_MODELS
+    from ragviz.evaluation import METRIC_NAMES
+    from ragviz.walkthrough import STEPS
+
+    wanted = [f"model.{m}" for m in BUNDLED_MODELS]
+    wanted += [f"metric.{m}" for m in METRIC_NAMES]
+    wanted += [f"param.{p}" for params in CHUNKER_PARAMS.values() for p in params]
+    wanted += [f"walk.{s.key}.{part}" for s in STEPS for part in ("title", "body")]
+    wanted += [f"app.source_{s}" for s in ("sample", "paste", "upload")]
+    wanted += [f"app.direction_{d}" for d in ("fixed", "broken", "changed")]
+    assert LABELS
+    assert [key for key in wanted if key not in STRINGS] == []
