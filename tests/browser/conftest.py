@@ -1,0 +1,316 @@
+"""Real-browser fixtures: `streamlit run` on a free port, Debian's Chromium driven by Playwright.
+
+The whole directory is skipped (with the reason shown) when Chromium or Playwright is missing,
+so a machine without a browser still runs the rest of the suite. CI installs Debian's
+``chromium``; Playwright's own browser download is never used (``executable_path``).
+
+Environment:
+
+- ``RAGVIZ_BROWSER_APP``: the app script (default ``streamlit_app.py`` in the repo root).
+- ``RAGVIZ_CHROMIUM``: the Chromium binary (default ``/usr/bin/chromium``).
+- ``RAGVIZ_SCREENSHOT_DIR``: where screenshots go (default ``/tmp/ragviz-screenshots``,
+  outside the repository on purpose).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Locator, Page
+
+ROOT = Path(__file__).resolve().parents[2]
+APP = Path(os.environ.get("RAGVIZ_BROWSER_APP", ROOT / "streamlit_app.py"))
+CHROMIUM = Path(os.environ.get("RAGVIZ_CHROMIUM", "/usr/bin/chromium"))
+SCREENSHOT_DIR = Path(os.environ.get("RAGVIZ_SCREENSHOT_DIR", "/tmp/ragviz-screenshots"))
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+VIEWPORT = {"width": 1600, "height": 1000}
+SERVER_START_TIMEOUT_S = 90.0
+RENDER_TIMEOUT_MS = 60_000
+
+# --- selectors: what Streamlit renders, and the classes ragviz/render.py writes ---------------
+APP_ROOT = '[data-testid="stApp"]'
+APP_IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
+EXCEPTION = '[data-testid="stException"]'
+DOC = ".rv-doc"  # the highlighted document (ragviz.render.highlight_document)
+BADGE = ".rv-doc .rv-badge"  # the "#i" badge at each chunk start; title "chunk #i · N chars …"
+CHART = '[data-testid="stVegaLiteChart"]'
+CHART_DRAWN = "svg.marks, canvas.marks"  # what vega-embed draws inside the chart
+# The script has run to the end, no spinner runs and no element is left over from a past run.
+IDLE_JS = """() => {
+    const app = document.querySelector('[data-testid="stApp"]');
+    if (!app || app.getAttribute('data-test-script-state') !== 'notRunning') return false;
+    if (document.querySelector('[data-testid="stStatusWidgetRunningIcon"]')) return false;
+    return !document.querySelector('[data-stale="true"]');
+}"""
+# At least one chart in the DOM, and every chart the user can see (open tab) drawn.
+CHARTS_DRAWN_JS = """([chart, drawn]) => {
+    const charts = [...document.querySelectorAll(chart)];
+    return charts.length > 0
+        && charts.filter(c => c.checkVisibility()).every(c => c.querySelector(drawn));
+}"""
+
+
+def _skip_reason() -> str | None:
+    if not CHROMIUM.exists():
+        return f"browser tests need Chromium at {CHROMIUM} (apt-get install chromium)"
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "browser tests need the Python package playwright (pip install -e '.[dev]')"
+    return None
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Skip every test in this directory, with a clear reason, when there is no browser."""
+    reason = _skip_reason()
+    if reason is None:
+        return
+    here = Path(__file__).resolve().parent
+    for item in items:
+        if here in Path(item.path).resolve().parents:
+            item.add_marker(pytest.mark.skip(reason=reason))
+
+
+# --- the server ---------------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    """A TCP port nobody listens on right now (the OS picks it)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def start_streamlit(
+    log_dir: Path, app: Path = APP, timeout_s: float = SERVER_START_TIMEOUT_S
+) -> tuple[subprocess.Popen[bytes], str]:
+    """Start ``streamlit run app`` from the repo root; return the process and its URL when healthy.
+
+    Fails (``RuntimeError``) with the server's stderr if it exits, or if it is not healthy
+    within ``timeout_s``.
+    """
+    if not app.exists():
+        raise RuntimeError(f"{app} does not exist: there is no app to test yet")
+    port = free_port()
+    cmd = [
+        sys.executable, "-m", "streamlit", "run", str(app),
+        "--server.headless", "true",
+        "--server.port", str(port),
+        "--server.address", "127.0.0.1",
+        "--server.fileWatcherType", "none",
+        "--browser.gatherUsageStats", "false",
+    ]  # fmt: skip
+    log_dir.mkdir(parents=True, exist_ok=True)
+    out_path, err_path = log_dir / "streamlit.out", log_dir / "streamlit.err"
+    with out_path.open("wb") as out, err_path.open("wb") as err:
+        proc = subprocess.Popen(cmd, cwd=ROOT, stdout=out, stderr=err)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + timeout_s
+    while True:
+        if proc.poll() is not None:
+            raise RuntimeError(
+                f"streamlit exited with code {proc.returncode} before it was healthy:\n"
+                + err_path.read_text(errors="replace")[-4000:]
+            )
+        with (
+            contextlib.suppress(urllib.error.URLError, OSError),
+            urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as resp,
+        ):
+            if resp.read().decode().strip() == "ok":
+                return proc, url
+        if time.monotonic() > deadline:
+            stop_streamlit(proc)
+            raise RuntimeError(
+                f"streamlit was not healthy after {timeout_s:.0f} s:\n"
+                + err_path.read_text(errors="replace")[-4000:]
+            )
+        time.sleep(0.25)
+
+
+def stop_streamlit(proc: subprocess.Popen[bytes]) -> None:
+    """Terminate the server we started (and only it); kill it if it does not stop in 10 s."""
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def app_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The URL of a `streamlit run streamlit_app.py` started for this test session."""
+    try:
+        proc, url = start_streamlit(tmp_path_factory.mktemp("streamlit"))
+    except RuntimeError as exc:
+        pytest.fail(str(exc), pytrace=False)
+    try:
+        yield url
+    finally:
+        stop_streamlit(proc)
+
+
+# --- the browser --------------------------------------------------------------------------------
+
+
+def launch_chromium(playwright: Any) -> Browser:
+    """Debian's Chromium, headless, with no background network traffic."""
+    browser: Browser = playwright.chromium.launch(
+        executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
+    )
+    return browser
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        chromium = launch_chromium(pw)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+class AppPage:
+    """One browser tab on the app, recording page errors and dialogs as they happen."""
+
+    def __init__(self, page: Page, url: str) -> None:
+        self.page = page
+        self.url = url
+        self.errors: list[str] = []
+        self.dialogs: list[str] = []
+        page.on("pageerror", lambda exc: self.errors.append(str(exc)))
+        page.on("dialog", self._on_dialog)
+
+    def _on_dialog(self, dialog: Any) -> None:
+        self.dialogs.append(f"{dialog.type}: {dialog.message}")
+        dialog.dismiss()
+
+    def open(self) -> None:
+        """Load the app and wait for its first complete render."""
+        self.page.goto(self.url)
+        self.wait_rendered()
+
+    def wait_idle(self, timeout_ms: int = RENDER_TIMEOUT_MS) -> None:
+        """Wait until the script has run to the end and nothing on the page is stale."""
+        self.page.wait_for_selector(APP_IDLE, timeout=timeout_ms)
+        self.page.wait_for_function(IDLE_JS, timeout=timeout_ms)
+
+    def wait_rendered(self, timeout_ms: int = RENDER_TIMEOUT_MS, doc_tab: bool = True) -> None:
+        """Wait for a complete render: app idle, the highlighted document there (and visible
+        when ``doc_tab``, i.e. its tab is open), the charts in the DOM and every chart in the
+        open tab drawn (charts in a hidden tab are drawn when it opens, see :meth:`open_tab`)."""
+        self.wait_idle(timeout_ms)
+        self.assert_no_exception()
+        state = "visible" if doc_tab else "attached"
+        self.page.wait_for_selector(DOC, state=state, timeout=timeout_ms)
+        self.page.wait_for_function(CHARTS_DRAWN_JS, arg=[CHART, CHART_DRAWN], timeout=timeout_ms)
+
+    def open_tab(self, label: str, timeout_ms: int = RENDER_TIMEOUT_MS) -> None:
+        """Click the tab called ``label`` and wait until the charts it shows are drawn."""
+        self.page.get_by_role("tab", name=label, exact=True).click()
+        self.page.wait_for_function(CHARTS_DRAWN_JS, arg=[CHART, CHART_DRAWN], timeout=timeout_ms)
+
+    def visible_charts(self) -> Locator:
+        return self.page.locator(CHART).locator("visible=true")
+
+    def slider(self, key: str) -> Locator:
+        """The range input of the slider whose widget key is ``key`` (``st-key-<key>``)."""
+        return self.page.locator(f'.st-key-{key} input[type="range"]')
+
+    def nudge_slider(self, key: str, steps: int) -> None:
+        """Move a slider by ``steps`` keyboard steps (negative: to the left)."""
+        slider = self.slider(key)
+        slider.focus()
+        for _ in range(abs(steps)):
+            slider.press("ArrowRight" if steps > 0 else "ArrowLeft")
+
+    def screenshot_full(self, path: Path) -> None:
+        """The whole page, not only the viewport: Streamlit scrolls inside its main container,
+        so the viewport is stretched to the content height for the shot."""
+        height = self.page.evaluate(
+            """() => Math.max(...['[data-testid="stMain"]', '[data-testid="stAppViewContainer"]',
+                'section.main', 'body'].map(s => document.querySelector(s)?.scrollHeight || 0))"""
+        )
+        size = self.page.viewport_size or VIEWPORT
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.page.set_viewport_size({"width": size["width"], "height": max(size["height"], height)})
+        try:
+            self.page.wait_for_timeout(500)  # let charts re-layout to the new height
+            self.page.screenshot(path=str(path), full_page=True)
+        finally:
+            self.page.set_viewport_size(size)
+
+    def doc_text(self) -> str:
+        return self.page.locator(DOC).first.inner_text()
+
+    def chunk_badges(self) -> list[str]:
+        """The title of every chunk badge on the page (chunk index and size), in order."""
+        titles: list[str] = self.page.eval_on_selector_all(
+            BADGE, "els => els.map(e => e.getAttribute('title') || e.textContent)"
+        )
+        return titles
+
+    def wait_badges_change(self, before: list[str], timeout_ms: int = RENDER_TIMEOUT_MS) -> None:
+        """Wait until the chunk badges differ from ``before``, then for the rerun to finish."""
+        self.page.wait_for_function(
+            """([sel, before]) => {
+                const now = [...document.querySelectorAll(sel)]
+                    .map(e => e.getAttribute('title') || e.textContent);
+                return JSON.stringify(now) !== JSON.stringify(before);
+            }""",
+            arg=[BADGE, before],
+            timeout=timeout_ms,
+        )
+        self.wait_rendered(timeout_ms)
+
+    def assert_no_exception(self) -> None:
+        exceptions = self.page.locator(EXCEPTION)
+        if exceptions.count():
+            pytest.fail("the app shows an exception:\n" + exceptions.first.inner_text())
+
+    def assert_healthy(self) -> None:
+        """No exception box on the page, no uncaught JavaScript error, no dialog."""
+        self.assert_no_exception()
+        assert self.errors == [], f"uncaught page errors: {self.errors}"
+        assert self.dialogs == [], f"dialogs opened: {self.dialogs}"
+
+
+@pytest.fixture
+def app(browser: Browser, app_url: str) -> Iterator[AppPage]:
+    """A fresh browser context (no shared state) with one tab on the app, not yet loaded."""
+    context = browser.new_context(viewport=VIEWPORT, locale="en-US")  # type: ignore[arg-type]
+    context.set_default_timeout(RENDER_TIMEOUT_MS)
+    try:
+        yield AppPage(context.new_page(), app_url)
+    finally:
+        context.close()
+
+
+@pytest.fixture(scope="session")
+def screenshot_dir() -> Path:
+    SCREENSHOT_DIR.mkdir(parents=True, exist_ok=True)
+    return SCREENSHOT_DIR
