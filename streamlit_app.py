@@ -453,7 +453,7 @@ def chunk_view(analysis: Analysis, model: Embedder) -> None:
         lang()))
     if analysis.truncated_count:
         st.warning(tr("app.truncated", n=analysis.truncated_count,
-                      limit=model.content_token_limit or 0))
+                      limit=model.max_tokens or 0))
     if analysis.chunking.boundary_similarities:
         st.altair_chart(charts.similarity_profile(
             analysis.chunking.boundary_similarities, analysis.chunking.breakpoint_threshold,
