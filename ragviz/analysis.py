@@ -51,6 +51,7 @@ __all__ = [
 ]
 
 Progress = Callable[[int, int], None]
+MAX_CHUNKS = 2_000  # ~10 s of embedding on two CPU cores with the default model
 Vectors = npt.NDArray[np.float32]
 
 
@@ -156,11 +157,22 @@ def analyse(
     progress: Progress | None = None,
 ) -> Analysis:
     """Chunk ``document`` with ``config``, embed through the cache, and judge every question."""
-    chunking = make_chunks(document, config, embedder)
+    chunking = check_chunk_count(make_chunks(document, config, embedder), config)
     vectors = embedder.encode_documents([embedding_text(c) for c in chunking.chunks], progress)
     query_vectors = _encode_questions(embedder, questions)
     return analyse_chunked(document, config, embedder, questions, chunking, vectors,
                            query_vectors, top_k, floor, language)
+
+
+def check_chunk_count(chunking: ChunkingResult, config: ChunkerConfig) -> ChunkingResult:
+    """Refuse a configuration that would make more chunks than are worth embedding here."""
+    count = len(chunking.chunks)
+    if count > MAX_CHUNKS:
+        raise ValueError(
+            f"{config.label()} makes {count:,} chunks; ragviz embeds at most {MAX_CHUNKS:,} "
+            "per configuration: choose a larger size"
+        )
+    return chunking
 
 
 def _encode_questions(embedder: Embedder, questions: Sequence[LabelledQuestion]) -> Vectors:

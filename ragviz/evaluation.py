@@ -282,7 +282,7 @@ def _analyses(
 ) -> list[Analysis]:
     """One analysis per configuration; chunk texts go through the embedder's cache, so each
     distinct text is embedded once across the grid. ``progress`` counts configurations."""
-    from ragviz.analysis import _encode_questions, analyse_chunked, embedding_text
+    from ragviz.analysis import MAX_CHUNKS, _encode_questions, analyse_chunked, embedding_text
 
     query_vectors = _encode_questions(embedder, questions)
     out: list[Analysis] = []
@@ -290,6 +290,10 @@ def _analyses(
         progress(0, len(grid))
     for done, config in enumerate(grid, start=1):
         chunking = make_chunks(document, config, embedder)
+        if len(chunking.chunks) > MAX_CHUNKS:
+            if progress is not None:
+                progress(done, len(grid))
+            continue  # too many chunks to embed: the sweep leaves this configuration out
         vectors = embedder.encode_documents([embedding_text(c) for c in chunking.chunks])
         out.append(analyse_chunked(document, config, embedder, questions, chunking, vectors,
                                    query_vectors, top_k, floor, language))

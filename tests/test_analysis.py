@@ -160,3 +160,15 @@ def test_truncation_offset_discounts_the_context_prefix(minilm_model: Embedder) 
     prefix = "word " * 300  # the model stops reading inside the prefix
     chunk = Chunk(0, 50, 53, "abc", context_prefix=prefix)
     assert truncation_offsets([chunk], minilm_model) == (50,)
+
+
+def test_a_configuration_with_too_many_chunks_is_refused_before_embedding(
+    use_model: Embedder,
+) -> None:
+    from ragviz.analysis import MAX_CHUNKS
+
+    document = "palavra " * (MAX_CHUNKS + 10)
+    before = use_model.texts_encoded
+    with pytest.raises(ValueError, match="choose a larger size"):
+        analyse(document, ChunkerConfig("fixed", size=8), use_model, [])
+    assert use_model.texts_encoded == before
