@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from ragviz.analysis import analyse
@@ -13,7 +11,6 @@ from ragviz.evaluation import compare
 from ragviz.questions import LabelledQuestion
 from ragviz.report import render_report
 
-CHROMIUM = Path("/usr/bin/chromium")
 HOSTILE_DOC = (
     "Refunds. <script>alert(1)</script> Refunds take 7 days.\n\n"
     "<img src=x onerror=alert(1)> Support answers on weekdays. "
@@ -51,42 +48,3 @@ def test_report_in_both_languages(use_model: Embedder, seed_doc: str) -> None:
     analysis = analyse(seed_doc, ChunkerConfig("fixed"), use_model, questions, language="pt")
     html = render_report([analysis], lang="pt")
     assert 'lang="pt-BR"' in html and "Perguntas" in html
-
-
-@pytest.mark.browser
-@pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian chromium is not installed")
-def test_report_opens_offline_and_runs_no_user_script(hostile_html: str, tmp_path: Path) -> None:
-    from playwright.sync_api import sync_playwright
-
-    path = tmp_path / "report.html"
-    path.write_text(hostile_html, encoding="utf-8")
-    dialogs: list[str] = []
-    requests: list[str] = []
-    with sync_playwright() as p:
-        browser = p.chromium.launch(
-            executable_path=str(CHROMIUM),
-            headless=True,
-            args=[
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-            ],
-        )
-        try:
-            page = browser.new_page()
-            page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
-            page.on("request", lambda r: requests.append(r.url))
-            page.goto(path.as_uri())
-            page.wait_for_timeout(300)
-            text = page.inner_text("body")
-            assert "<script>alert(1)</script>" in text
-            assert "<img src=x onerror=alert(1)>" in text
-            assert page.locator("img").count() == 0
-            assert page.locator("svg[onload]").count() == 0
-            assert page.locator("svg").count() > 0, "charts are inline SVG"
-        finally:
-            browser.close()
-    assert dialogs == []
-    assert requests == [path.as_uri()]

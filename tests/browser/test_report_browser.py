@@ -1,0 +1,55 @@
+"""The HTML report opened in real headless Chromium: offline, and no user text runs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ragviz.analysis import analyse
+from ragviz.chunking import ChunkerConfig
+from ragviz.embedders import load_embedder
+from ragviz.evaluation import compare
+from ragviz.questions import LabelledQuestion
+from ragviz.report import render_report
+
+pytestmark = pytest.mark.browser
+
+HOSTILE_DOC = (
+    "Refunds. <script>alert(1)</script> Refunds take 7 days.\n\n"
+    "<img src=x onerror=alert(1)> Support answers on weekdays. "
+    '"><svg onload=alert(1)> The end.'
+)
+QUESTIONS = [
+    LabelledQuestion("How long do <b>refunds</b> take?", "7 days", True),
+    LabelledQuestion("<script>alert('q')</script> wifi?", "", False),
+]
+
+
+def test_report_opens_offline_and_runs_no_user_script(browser: Any, tmp_path: Path) -> None:
+    model = load_embedder("use-multilingual")
+    a = analyse(HOSTILE_DOC, ChunkerConfig("fixed", size=40), model, QUESTIONS)
+    b = analyse(HOSTILE_DOC, ChunkerConfig("sentence", max_chars=80), model, QUESTIONS)
+    path = tmp_path / "report.html"
+    path.write_text(render_report([a, b], compare(a, b)), encoding="utf-8")
+    dialogs: list[str] = []
+    requests: list[str] = []
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+        page.on("request", lambda r: requests.append(r.url))
+        page.goto(path.as_uri())
+        page.wait_for_timeout(300)
+        text = page.inner_text("body")
+        assert "<script>alert(1)</script>" in text
+        assert "<img src=x onerror=alert(1)>" in text
+        assert "How long do <b>refunds</b> take?" in text
+        assert page.locator("img").count() == 0
+        assert page.locator("svg[onload]").count() == 0
+        assert page.locator("svg").count() > 0, "charts are inline SVG"
+    finally:
+        context.close()
+    assert dialogs == []
+    assert requests == [path.as_uri()]
