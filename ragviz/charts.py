@@ -295,13 +295,20 @@ def sweep_frame(sweep: SweepResult, metric: str, lang: str = "en") -> pd.DataFra
             {
                 "config": record["config"],
                 "row": t("chart.sweep_row", lang, chunker=record["chunker"],
-                         overlap=record["overlap"]),
+                         overlap=_overlap_text(record, lang)),
                 "size": int(record["size"]),
                 "value": None if value is None else round(float(value), 3),
                 "chunks": record["chunks"],
             }
         )
     return pd.DataFrame(rows, columns=["config", "row", "size", "value", "chunks"])
+
+
+def _overlap_text(record: dict[str, Any], lang: str) -> str:
+    """Character overlaps as a share of the size, so every size lines up in one row."""
+    if record["chunker"] in ("fixed", "recursive", "tokens"):
+        return f"{round(100 * record['overlap'] / max(record['size'], 1))} %"
+    return t("chart.sweep_sentences", lang, n=record["overlap"])
 
 
 def sweep_heatmap(sweep: SweepResult, metric: str, lang: str = "en") -> alt.LayerChart:
