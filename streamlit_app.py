@@ -471,24 +471,27 @@ def chunk_view(analysis: Analysis, model: Embedder) -> None:
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
 
 
-def question_view(analysis: Analysis, position: int, side: str) -> None:
+def question_view(analysis: Analysis, position: int, side: str, show_floor: bool = True,
+                  large: bool = False) -> None:
     outcome = analysis.outcomes[position]
     decision = outcome.decision
     text = describe_decision(decision, lang())
-    if decision.refused:
-        st.markdown(f"**:orange[{text}]**")
-    else:
-        st.markdown(f"**:blue[{text}]**")
+    colour = "orange" if decision.refused else "blue"
+    st.markdown(f"{'### ' if large else ''}**:{colour}[{text}]**")
     if outcome.diagnosis is not None:
         badges = " ".join(
             f":{'green' if label == 'ok' else 'red'}-badge[{label}]"
             for label in outcome.diagnosis.labels
         )
         st.markdown(badges)
-        st.caption(_md(outcome.diagnosis.explanation))
+        if large:
+            st.html(render.big_note(outcome.diagnosis.explanation))
+        else:
+            st.caption(_md(outcome.diagnosis.explanation))
     st.altair_chart(
-        charts.score_bars(decision, analysis.chunks, analysis.top_k, analysis.floor, "", lang(),
-                          description=f"{side}: {outcome.question.question}"),
+        charts.score_bars(decision, analysis.chunks, analysis.top_k,
+                          analysis.floor if show_floor else None, "", lang(),
+                          description=f"{side}: {outcome.question.question}", large=large),
         width="stretch",
     )
     with st.expander(tr("app.prompt")):
@@ -839,7 +842,8 @@ def walkthrough_page(model: Embedder) -> None:
                         width="stretch")
     elif step.question is not None:
         st.markdown(f"### {_md(questions[step.question].question)}")
-        question_view(shown, step.question, "a" if shown is fixed else "b")
+        question_view(shown, step.question, "a" if shown is fixed else "b",
+                      show_floor=step.floor == "calibrated", large=True)
 
 
 def _walk_to(index: int) -> None:

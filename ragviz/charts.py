@@ -70,17 +70,21 @@ def score_bars(
     decision: Decision,
     chunks: Sequence[Chunk],
     top_k: int,
-    floor: float,
+    floor: float | None,
     title: str = "",
     lang: str = "en",
     description: str = "",
+    large: bool = False,
 ) -> alt.LayerChart:
     """Horizontal bars of one question's score against every chunk, best first; the top_k
-    bars coloured by whether they pass the floor, and the floor drawn as a labelled rule."""
+    bars coloured by whether they pass the floor, and the floor drawn as a labelled rule
+    (no rule when ``floor`` is None: retrieval without a floor). ``large`` is for a
+    projector."""
     frame = score_frame(decision, chunks, lang)
     n = max(1, len(frame))
-    step = max(6, min(26, 520 // n))
-    lowest = min([0.0, float(floor), *frame["score"].tolist()])
+    step = max(6, min(40 if large else 26, 520 // n))
+    font = 17 if large else 12
+    lowest = min([0.0, *([] if floor is None else [float(floor)]), *frame["score"].tolist()])
     domain = [round(lowest - 0.02, 2) if lowest < 0 else 0.0, 1.0]
     statuses = [
         t("chart.status_context", lang),
@@ -95,7 +99,7 @@ def score_bars(
         color=alt.Color(
             "status:N",
             scale=alt.Scale(domain=statuses, range=[HIT, UNDER_FLOOR, OTHER]),
-            legend=alt.Legend(title=None, orient="bottom"),
+            legend=alt.Legend(title=None, orient="bottom", labelLimit=0),
         ),
         tooltip=[
             alt.Tooltip("chunk:N"),
@@ -104,9 +108,24 @@ def score_bars(
             alt.Tooltip("text:N"),
         ],
     )
-    labels = base.mark_text(align="left", dx=3, fontSize=12).encode(
+    labels = base.mark_text(align="left", dx=3, fontSize=font).encode(
         x="score:Q", y=y, text=alt.Text("score:Q", format=".3f")
     )
+    layers: list[Any] = [bars, labels]
+    if floor is not None:
+        layers += _floor_rule(floor, lang, font + 1)
+    chart = alt.LayerChart(
+        layer=layers, title=title, height=alt.Step(step), description=description or title,
+    )
+    if large:
+        chart = chart.configure_axis(labelFontSize=font, titleFontSize=font).configure_legend(
+            labelFontSize=font
+        )
+    return chart
+
+
+def _floor_rule(floor: float, lang: str, font: int) -> list[Any]:
+    """The floor as a dashed rule with its value written above it."""
     rule_data = pd.DataFrame(
         {"floor": [round(float(floor), 4)], "label": [t("chart.floor", lang, floor=f"{floor:.2f}")]}
     )
@@ -117,13 +136,10 @@ def score_bars(
     )
     rule_label = (
         alt.Chart(rule_data)
-        .mark_text(color=FLOOR, align="left", dx=4, dy=-8, fontWeight="bold", fontSize=13)
+        .mark_text(color=FLOOR, align="left", dx=4, dy=-8, fontWeight="bold", fontSize=font)
         .encode(x="floor:Q", y=alt.value(0), text="label:N")
     )
-    return alt.LayerChart(
-        layer=[bars, labels, rule, rule_label], title=title, height=alt.Step(step),
-        description=description or title,
-    )
+    return [rule, rule_label]
 
 
 def similarity_profile(
@@ -265,7 +281,7 @@ def tradeoff_curve(calibration: Calibration, lang: str = "en") -> alt.LayerChart
                 "series:N",
                 scale=alt.Scale(domain=[refusals, answers, cost],
                                 range=[ANSWERABLE, UNANSWERABLE, "#111827"]),
-                legend=alt.Legend(title=None, orient="bottom"),
+                legend=alt.Legend(title=None, orient="bottom", labelLimit=0),
             ),
             tooltip=["series:N", alt.Tooltip("floor:Q", format=".3f"), "count:Q"],
         )

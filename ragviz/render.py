@@ -169,3 +169,11 @@ def walkthrough_banner(progress: str, title: str, body: str) -> str:
         f'{WALK_STYLE}<div class="rv-walk"><p class="rv-step">{escape(progress)}</p>'
         f"<h1>{escape(title)}</h1><p>{escape(body)}</p></div>"
     )
+
+
+def big_note(text: str) -> str:
+    """A sentence in projector-sized type (the guided replay's explanations)."""
+    return (
+        '<p style="font-size:1.35rem;line-height:1.45;color:#374151;margin:.2rem 0 .6rem">'
+        f"{escape(text)}</p>"
+    )

@@ -15,6 +15,7 @@ Environment:
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import socket
 import subprocess
@@ -314,3 +315,106 @@ def app(browser: Browser, app_url: str) -> Iterator[AppPage]:
 def screenshot_dir() -> Path:
     SCREENSHOT_DIR.mkdir(parents=True, exist_ok=True)
     return SCREENSHOT_DIR
+
+
+# --- helpers for the analysis and sharing tests (added; nothing above changed) ------------------
+
+
+def select_option(app: AppPage, key: str, option: str) -> None:
+    """Pick ``option`` (its shown text) in the selectbox whose widget key is ``key``, then wait
+    until the rerun it starts has finished."""
+    app.wait_idle()
+    app.page.locator(f'.st-key-{key} input[role="combobox"]').click()
+    app.page.get_by_role("option", name=option, exact=True).click()
+    app.page.wait_for_function(
+        """([key, option]) => {
+            const box = document.querySelector(`.st-key-${key} input[role="combobox"]`);
+            return box && box.value === option;
+        }""",
+        arg=[key, option],
+    )
+    app.wait_idle()
+
+
+def paste_document(app: AppPage, text: str) -> None:
+    """Switch the document source to "Paste", type ``text`` and wait until the highlighted
+    document shows it (``text`` must fit in one line of the check: its first 30 characters
+    are looked for)."""
+    from ragviz.i18n import t
+
+    app.page.locator(".st-key-doc_source").get_by_text(
+        t("app.source_paste", "en"), exact=True
+    ).click()
+    area = app.page.locator(".st-key-doc_paste textarea")
+    area.wait_for()
+    app.wait_idle()
+    area.fill(text)
+    area.press("Control+Enter")  # st.text_area applies its value on Ctrl+Enter (or blur)
+    app.page.locator(DOC).first.get_by_text(text[:30]).wait_for()
+    app.wait_rendered()
+
+
+def download(app: AppPage, key: str, target: Path) -> Path:
+    """Click the download button whose widget key is ``key`` and save the file to ``target``."""
+    with app.page.expect_download() as info:
+        app.page.locator(f".st-key-{key} button").click()
+    target.parent.mkdir(parents=True, exist_ok=True)
+    info.value.save_as(str(target))
+    return target
+
+
+def upload(app: AppPage, key: str, files: Any) -> None:
+    """Give the file uploader whose widget key is ``key`` a file (a path, or a Playwright
+    ``{"name", "mimeType", "buffer"}`` payload)."""
+    app.wait_idle()
+    app.page.locator(f'.st-key-{key} input[type="file"]').set_input_files(files)
+
+
+def url_query(app: AppPage) -> dict[str, str]:
+    """The query parameters of the page URL now."""
+    from urllib.parse import parse_qsl, urlsplit
+
+    return dict(parse_qsl(urlsplit(app.page.url).query))
+
+
+def new_app_page(browser: Browser, url: str) -> tuple[AppPage, Any]:
+    """Another tab in its own fresh browser context (a new Streamlit session, no shared
+    storage), as the ``app`` fixture makes it; the caller closes the returned context."""
+    context = browser.new_context(viewport=VIEWPORT, locale="en-US")  # type: ignore[arg-type]
+    context.set_default_timeout(RENDER_TIMEOUT_MS)
+    return AppPage(context.new_page(), url), context
+
+
+def visible_texts(app: AppPage, selector: str) -> list[str]:
+    """The inner text of every element matching ``selector`` that the user can see."""
+    texts: list[str] = app.page.eval_on_selector_all(
+        selector, "els => els.filter(e => e.checkVisibility()).map(e => e.innerText.trim())"
+    )
+    return texts
+
+
+def default_analyses(floor: float, language: str = "en") -> dict[str, Any]:
+    """What the core computes for the page a first visit shows: the default sample with the
+    app's default configurations A and B and top_k, scored at ``floor``; keys ``"a"``,
+    ``"b"``. The model is loaded once per test process."""
+    return _default_analyses(round(float(floor), 2), language)
+
+
+@functools.lru_cache(maxsize=8)
+def _default_analyses(floor: float, language: str) -> dict[str, Any]:
+    from ragviz import app_state
+    from ragviz.analysis import analyse
+
+    text, questions = app_state.load_sample(app_state.DEFAULT_SAMPLE)
+    model = _default_model()
+    return {
+        side: analyse(text, config, model, questions, app_state.DEFAULT_TOP_K, floor, language)
+        for side, config in (("a", app_state.DEFAULT_A), ("b", app_state.DEFAULT_B))
+    }
+
+
+@functools.lru_cache(maxsize=1)
+def _default_model() -> Any:
+    from ragviz.embedders import DEFAULT_MODEL, load_embedder
+
+    return load_embedder(DEFAULT_MODEL)
