@@ -8,6 +8,7 @@ stable keys, so nothing typed is lost on reruns, model switches or errors.
 
 from __future__ import annotations
 
+import string
 from collections.abc import Callable
 from typing import Any
 
@@ -245,7 +246,7 @@ def sidebar() -> tuple[state.DocumentChoice, Embedder]:
         st.toggle(tr("walk.toggle"), key="walk_on", on_change=start_walkthrough,
                   help=tr("walk.toggle_help"))
         for problem in ss.pop("_url_problems", []):
-            st.warning(tr("app.url_problem", problem=problem))
+            st.warning(tr("app.url_problem", problem=_md(problem)))
         st.subheader(tr("app.document"))
         st.radio(
             tr("app.source"),
@@ -281,9 +282,9 @@ def sidebar() -> tuple[state.DocumentChoice, Embedder]:
         if choice.error == "no-upload":
             st.info(tr("app.upload_wait"))
         elif choice.error:
-            st.error(choice.error)
+            st.error(_md(choice.error))
         if choice.notice:
-            st.warning(tr("app.encoding_guessed", encoding=choice.notice))
+            st.warning(tr("app.encoding_guessed", encoding=_md(choice.notice)))
         if choice.text is not None:
             st.caption(tr("app.doc_size", n=f"{len(choice.text):,}"))
 
@@ -312,7 +313,7 @@ def workspace_panel(workspace: Workspace | None, report: Callable[[], str] | Non
         if ss.pop("_workspace_loaded", False):
             st.success(tr("app.workspace_loaded"))
         if "_workspace_error" in ss:
-            st.error(tr("app.workspace_refused", error=ss["_workspace_error"]))
+            st.error(tr("app.workspace_refused", error=_md(ss["_workspace_error"])))
         if workspace is not None:
             st.download_button(tr("app.export_workspace"), workspace.to_json(),
                                file_name="ragviz-workspace.json", mime="application/json",
@@ -337,7 +338,7 @@ def pick_model(wanted: str) -> Embedder:
             ss.active_model = model.name if wanted in BUNDLED_MODELS else wanted
             return model
         except ModelLoadError as error:
-            st.error(tr("app.model_failed", error=str(error), name=ss.active_model))
+            st.error(tr("app.model_failed", error=_md(str(error)), name=_md(ss.active_model)))
     else:
         st.info(tr("app.model_empty"))
     return get_model(ss.active_model)
@@ -656,7 +657,7 @@ def main() -> None:
         ss["_questions_now"] = edited_questions
         questions, problems = state.checked_questions(edited_questions)
         for problem in problems:
-            st.error(problem)
+            st.error(_md(problem))
 
     n_chars = len(choice.text) if choice.text is not None else 1000
     configs: dict[str, ChunkerConfig | None] = {}
@@ -709,7 +710,7 @@ def main() -> None:
         other = analyses["b" if side == "a" else "a"]
         with column:
             if side in errors:
-                st.error(errors[side])
+                st.error(_md(errors[side]))
             current = analyses[side]
             if current is not None:
                 st.caption(tr("app.chunk_count", n=len(current.chunks),
@@ -750,7 +751,7 @@ def main() -> None:
                         key=f"download_chunks_{side}",
                     )
                 else:
-                    st.error(errors.get(side, ""))
+                    st.error(_md(errors.get(side, "")))
 
     with tab_questions:
         if not questions:
@@ -855,11 +856,13 @@ def _walk_exit() -> None:
 
 
 def _md(text: str) -> str:
-    """User text shown through Markdown: escape the characters Markdown would act on."""
-    out = []
-    for char in text:
-        out.append("\\" + char if char in "\\`*_{}[]()#+-.!|<>~$:" else char)
-    return "".join(out)
+    """User text shown through Markdown: backslash-escape every ASCII punctuation mark
+    (CommonMark allows it for all of them), so no link, image, heading, emphasis, entity
+    or HTML can come out of what the user typed."""
+    return "".join("\\" + char if char in _PUNCTUATION else char for char in text)
+
+
+_PUNCTUATION = frozenset(string.punctuation)
 
 
 main()

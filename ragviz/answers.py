@@ -62,7 +62,12 @@ def locate_answer(document: str, answer: str) -> AnswerSpan | None:
     if found < 0 or not needle:
         return None
     last = found + len(needle) - 1
-    return AnswerSpan(origin[found], origin[last] + 1, exact=False)
+    end = origin[last] + 1
+    # Combining marks were dropped by the normalisation: keep those that follow the last
+    # matched character with it, so the span never splits "e" from its accent.
+    while end < len(document) and unicodedata.combining(document[end]):
+        end += 1
+    return AnswerSpan(origin[found], end, exact=False)
 
 
 def chunks_holding(chunks: Sequence[Chunk], span: AnswerSpan) -> tuple[int, ...]:

@@ -9,6 +9,7 @@ A score passes when ``score >= floor``.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
@@ -113,8 +114,8 @@ def calibrate(
         )
     for name, weight in (("cost_false_refusal", cost_false_refusal),
                          ("cost_false_answer", cost_false_answer)):
-        if weight < 0:
-            raise ValueError(f"{name} must be zero or more, got {weight}")
+        if not math.isfinite(weight) or weight < 0:
+            raise ValueError(f"{name} must be a number, zero or more, got {weight}")
     answerable = [float(s) for s in answerable_best]
     unanswerable = [float(s) for s in unanswerable_best]
     lowest, highest = min(answerable), max(unanswerable)

@@ -11,12 +11,12 @@ import json
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from ragviz.chunking import CHUNKER_NAMES, ChunkerConfig, make_chunks
 from ragviz.documents import InputError, check_document, decode_upload
 from ragviz.embedders import BUNDLED_MODELS, DEFAULT_MODEL, Embedder, ModelLoadError, load_embedder
-from ragviz.questions import LabelledQuestion, parse_questions_csv
+from ragviz.questions import LabelledQuestion, check_question, parse_questions_csv
 
 EXIT_USER_ERROR = 2
 MODEL_CHUNKERS = {"tokens", "semantic"}
@@ -32,6 +32,8 @@ def _read_text(path: str) -> str:
         name = "standard input"
     else:
         file = Path(path)
+        if file.is_dir():
+            raise UserError(f"{path} is a folder; give a text file")
         if not file.is_file():
             raise UserError(f"no such file: {path}")
         data = file.read_bytes()
@@ -59,7 +61,7 @@ def _questions(args: argparse.Namespace) -> list[LabelledQuestion]:
     for text in getattr(args, "question", None) or []:
         if not text.strip():
             raise UserError("a --question is empty")
-        questions.append(LabelledQuestion(text.strip()))
+        questions.append(check_question(LabelledQuestion(text.strip()), "--question"))
     return questions
 
 
@@ -110,24 +112,12 @@ def cmd_chunk(args: argparse.Namespace) -> None:
 
 
 def cmd_search(args: argparse.Namespace) -> None:
-    from ragviz.analysis import analyse
-
-    document = check_document(_read_text(args.path))
     questions = _questions(args)
     if not questions:
         raise UserError("give at least one --question")
-    embedder = load_embedder(args.model or DEFAULT_MODEL)
-    analysis = analyse(
-        document,
-        _config(args),
-        embedder,
-        questions,
-        top_k=args.top_k,
-        floor=args.floor,
-        language=args.lang,
-    )
+    analysis = _run_analysis(args, questions)
     payload = {
-        "model": embedder.name,
+        "model": analysis.model,
         "chunker": analysis.config.label(),
         "top_k": args.top_k,
         "floor": args.floor,
@@ -298,11 +288,18 @@ def _add_chunker_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports a usage mistake in one line, like every other error."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_USER_ERROR, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="ragviz", description="See why retrieval returns the wrong passage."
     )
-    sub = parser.add_subparsers(dest="command", required=True)
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     chunk = sub.add_parser("chunk", help="split a document into chunks with exact offsets")
     chunk.add_argument("path", help="a text file, or - for standard input")

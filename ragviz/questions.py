@@ -69,7 +69,14 @@ def check_question(question: LabelledQuestion, where: str = "") -> LabelledQuest
 
 def parse_questions_csv(text: str) -> list[LabelledQuestion]:
     """Read ``question,answer,answerable`` rows; a malformed row gets an error naming its line."""
-    reader = csv.reader(io.StringIO(text.lstrip("\ufeff")))
+    reader = csv.reader(io.StringIO(text.lstrip("\ufeff")), strict=True)
+    try:
+        return _parse_rows(reader)
+    except csv.Error as error:
+        raise InputError(f"line {reader.line_num}: not valid CSV ({error})") from None
+
+
+def _parse_rows(reader: Any) -> list[LabelledQuestion]:
     try:
         header = next(reader)
     except StopIteration:
@@ -77,6 +84,10 @@ def parse_questions_csv(text: str) -> list[LabelledQuestion]:
             "the questions file is empty: it needs a header row question,answer,answerable"
         ) from None
     columns = [h.strip().lower() for h in header]
+    if len(columns) == 1 and ";" in columns[0]:
+        raise InputError("line 1: columns must be separated by commas, not semicolons")
+    if len(set(columns)) != len(columns):
+        raise InputError(f"line 1: a column appears twice ({', '.join(columns)})")
     if "question" not in columns:
         raise InputError(
             "line 1: the questions file needs a 'question' column, "

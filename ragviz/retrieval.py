@@ -7,6 +7,7 @@ deterministic.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -84,8 +85,10 @@ def rank(scores: Sequence[float]) -> tuple[int, ...]:
 
 def decide(scores: Sequence[float], top_k: int, floor: float) -> Decision:
     """The top_k chunks whose score reaches the floor; none means the question is refused."""
-    if top_k < 1:
-        raise ValueError(f"top_k must be at least 1, got {top_k}")
+    if isinstance(top_k, bool) or not isinstance(top_k, int) or top_k < 1:
+        raise ValueError(f"top_k must be a whole number of at least 1, got {top_k}")
+    if not math.isfinite(floor):
+        raise ValueError(f"floor must be a finite number, got {floor}")
     values = tuple(float(s) for s in scores)
     ranking = rank(values)
     hits = tuple(Hit(i, values[i]) for i in ranking[:top_k] if values[i] >= floor)
@@ -141,11 +144,17 @@ def describe_decision(decision: Decision, language: str = "en") -> str:
     """The outcome in words: "context: chunks 3, 4" or "refused: best score 0.17 is under
     the floor 0.21"."""
     if decision.refused:
-        return t(
-            "outcome.refused",
-            language,
-            best=f"{decision.best_score:.2f}",
-            floor=f"{decision.floor:.2f}",
-        )
+        best, floor = distinct_pair(decision.best_score, decision.floor)
+        return t("outcome.refused", language, best=best, floor=floor)
     key = "outcome.context_one" if len(decision.hits) == 1 else "outcome.context"
     return t(key, language, chunks=", ".join(str(h.index) for h in decision.hits))
+
+
+def distinct_pair(low: float, high: float) -> tuple[str, str]:
+    """Two scores with two decimals, or as many more as it takes for unequal values not to
+    print the same ("0.2096 is under 0.21", never "0.21 is under 0.21")."""
+    for digits in (2, 3, 4, 5, 6):
+        a, b = f"{low:.{digits}f}", f"{high:.{digits}f}"
+        if a != b or low == high:
+            return a, b
+    return f"{low:.6f}", f"{high:.6f}"

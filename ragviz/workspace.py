@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
+from ragviz.chunking import check_config
 from ragviz.chunking.base import CHUNKER_NAMES, CHUNKER_PARAMS, ChunkerConfig
 from ragviz.documents import MAX_DOCUMENT_CHARS, MAX_QUESTIONS, InputError, check_document
 from ragviz.i18n import LANGUAGES
@@ -43,9 +44,13 @@ class Settings:
 
     def checked(self) -> Settings:
         """Return self, or raise InputError for a value out of range."""
-        for config in (self.config_a, self.config_b):
+        for name, config in (("A", self.config_a), ("B", self.config_b)):
             if config.chunker not in CHUNKER_NAMES:
                 raise InputError(f"unknown chunker {config.chunker!r}")
+            try:
+                check_config(config)
+            except ValueError as error:
+                raise InputError(f"configuration {name}: {error}") from None
         if not 1 <= self.top_k <= MAX_TOP_K:
             raise InputError(f"top_k must be between 1 and {MAX_TOP_K}, got {self.top_k}")
         if not math.isfinite(self.floor) or not -1.0 <= self.floor <= 1.0:
@@ -82,23 +87,45 @@ class Workspace:
                 f"the workspace file has {len(text):,} bytes; the limit is {MAX_WORKSPACE_BYTES:,}"
             )
         try:
-            data = json.loads(text)
+            data = json.loads(text, parse_constant=_no_constant)
         except (json.JSONDecodeError, UnicodeDecodeError) as error:
             raise InputError(f"the workspace file is not valid JSON: {error}") from None
+        except RecursionError:
+            raise InputError("the workspace file is nested too deeply to be a workspace") from None
+        except ValueError as error:  # e.g. an integer of thousands of digits, NaN
+            raise InputError(
+                f"the workspace file has a value ragviz cannot read: {error}"
+            ) from None
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise InputError(
                 'this is not a ragviz workspace file (no "format": "ragviz-workspace")'
             )
-        if data.get("version") != VERSION:
+        version = data.get("version")
+        if isinstance(version, bool) or not isinstance(version, int) or version != VERSION:
             raise InputError(f"unsupported workspace version {data.get('version')!r}")
         _only(data, {"format", "version", "document", "questions", "settings"}, "workspace")
-        document = check_document(_typed(data, "document", str, "workspace"))
+        raw_document = _typed(data, "document", str, "workspace")
+        document = check_document(_encodable(raw_document, "document"))
         raw_questions = _typed(data, "questions", list, "workspace")
         if len(raw_questions) > MAX_QUESTIONS:
             raise InputError(f"{len(raw_questions)} questions; the limit is {MAX_QUESTIONS}")
         questions = tuple(_question(q, i) for i, q in enumerate(raw_questions))
         settings = _settings_from_dict(_typed(data, "settings", dict, "workspace"))
         return cls(document, questions, settings)
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number a workspace may hold")
+
+
+def _encodable(text: str, where: str) -> str:
+    """Refuse text that cannot be written back as UTF-8 (lone surrogates), so that an
+    imported workspace can always be exported again."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise InputError(f"{where}: the text holds characters that are not valid Unicode") from None
+    return text
 
 
 def _only(data: Mapping[str, Any], allowed: set[str], where: str) -> None:
@@ -123,11 +150,15 @@ def _question(raw: Any, i: int) -> LabelledQuestion:
     if not isinstance(raw, dict):
         raise InputError(f"{where} must be an object")
     _only(raw, {"question", "answer", "answerable"}, where)
-    text = _typed(raw, "question", str, where)
-    answer = _typed(raw, "answer", str, where)
+    text = _encodable(_typed(raw, "question", str, where), where)
+    answer = _encodable(_typed(raw, "answer", str, where), where)
     answerable = raw.get("answerable")
     if answerable is not None and not isinstance(answerable, bool):
         raise InputError(f"{where}: 'answerable' must be true, false or null")
+    if not text.strip():
+        raise InputError(f"{where}: the question is empty")
+    if answerable is False and answer:
+        raise InputError(f"{where}: an unanswerable question cannot have an expected answer")
     question = LabelledQuestion(text, answer, answerable)
     checked = check_question(question, where)
     if checked != question:

@@ -60,3 +60,14 @@ def test_span_ending_at_chunk_end_is_held() -> None:
     doc = "abcdefghij"
     chunks = [make_chunk(doc, 0, 0, 5), make_chunk(doc, 1, 5, 10)]
     assert chunks_holding(chunks, AnswerSpan(2, 5, exact=True)) == (0,)
+
+
+def test_forgiving_match_keeps_a_trailing_combining_accent() -> None:
+    import unicodedata
+
+    from ragviz.answers import locate_answer
+
+    document = unicodedata.normalize("NFD", "Um texto sobre Café")
+    span = locate_answer(document, "CAFE")
+    assert span is not None
+    assert document[span.start : span.end] == unicodedata.normalize("NFD", "Café")

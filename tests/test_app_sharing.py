@@ -122,3 +122,16 @@ def test_downloads_are_offered(key: str) -> None:
     at = run(AppTest.from_file(APP, default_timeout=TIMEOUT))
     keys = {getattr(element, "key", None) for element in at.get("download_button")}
     assert key in keys or any(key in str(element.proto) for element in at.get("download_button"))
+
+
+def test_link_values_cannot_inject_markdown_into_messages() -> None:
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.query_params.update(
+        {"a": "![pixel](http://evil.example/x.png) [click](http://evil.example)",
+         "model": "![m](http://evil.example/m.png)"}
+    )
+    run(at)
+    shown = [w.value for w in at.warning] + [e.value for e in at.error]
+    assert any("evil" in text for text in shown), shown
+    for text in shown:
+        assert "](http" not in text, text  # every bracket and parenthesis is escaped

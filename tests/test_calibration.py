@@ -113,3 +113,11 @@ def test_to_dict_is_json_with_the_documented_keys() -> None:
 @pytest.mark.parametrize(("value", "text"), [(0.41, "0.41"), (0.128, "0.128"), (0.4, "0.40")])
 def test_format_score(value: float, text: str) -> None:
     assert format_score(value) == text
+
+
+@pytest.mark.parametrize("weight", [float("nan"), float("inf"), -1.0])
+def test_cost_weights_must_be_finite_and_not_negative(weight: float) -> None:
+    from ragviz.calibration import calibrate
+
+    with pytest.raises(ValueError, match="cost_false_answer must be"):
+        calibrate([0.5, 0.3], [0.4], 1.0, weight)

@@ -117,3 +117,28 @@ def test_semantic_properties(
     offsets = [offset for offset, _ in result.boundary_similarities]
     assert offsets == sorted(offsets)
     assert result == chunk_semantic(document, use_model, threshold, None, max_chars)
+
+
+PATHOLOGICAL = {
+    "dots": "." * 30_000 + "x",
+    "heading-spaces": "# a" + " " * 30_000 + "b\n",
+    "delimiter-spaces": "a|b\n" + " " * 30_000 + "|---|\n",
+    "one-long-word": "x" * 30_000,
+    "newlines": "\n" * 10_000 + "a",
+}
+
+
+@pytest.mark.parametrize("name", sorted(PATHOLOGICAL))
+@pytest.mark.parametrize("chunker", ["sentence", "recursive", "markdown"])
+def test_pathological_documents_keep_the_contract(name: str, chunker: str) -> None:
+    """Inputs that once made the regexes backtrack quadratically (bench/chunking_scaling.py
+    measures the time); here only the result is checked."""
+    from ragviz.chunking import ChunkerConfig, make_chunks
+
+    document = PATHOLOGICAL[name]
+    chunks = make_chunks(document, ChunkerConfig(chunker, size=500, max_chars=500)).chunks
+    assert chunks
+    for chunk in chunks:
+        assert document[chunk.start : chunk.end] == chunk.text and chunk.text
+    covered = {i for c in chunks for i in range(c.start, c.end)}
+    assert all(i in covered for i, ch in enumerate(document) if not ch.isspace())

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import subprocess
 import sys
@@ -149,3 +150,24 @@ def test_user_mistakes_are_one_sentence_on_stderr(
     assert fragment in captured.err
     assert "Traceback" not in captured.err
     assert captured.err.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (["chunk", DOC, "--size", "abc"], "invalid int value"),
+        (["chunk", "/tmp"], "is a folder"),
+        (["search", DOC, "--question", "x", "--floor", "nan"], "finite"),
+        (["calibrate", DOC, "--questions", QUESTIONS, "--cost-false-answer", "nan"], "cost_false"),
+        (["search", DOC, "--question", "q" * 501], "limit is 500"),
+    ],
+)
+def test_more_mistakes_are_one_line(
+    capsys: pytest.CaptureFixture[str], args: list[str], fragment: str
+) -> None:
+    with pytest.raises(SystemExit) if args[-1] == "abc" else contextlib.nullcontext():
+        assert main(args) == 2
+    captured = capsys.readouterr()
+    assert fragment in captured.err
+    assert captured.err.count("\n") == 1
+

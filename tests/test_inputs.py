@@ -109,6 +109,10 @@ def test_question_without_answer_or_flag_is_unlabelled() -> None:
         ("question,answer,answerable\nok,,true\n,x,true\n", "line 3: the question is empty"),
         ("question,answer,answerable\nQual?,x,true,extra\n", "line 2: 4 fields"),
         ("question,answer,answerable\nQual?,7 dias,false\n", "line 2: an unanswerable"),
+        ('question,answer,answerable\n"Qual o prazo?,7 dias,true\n', "line 2: not valid CSV"),
+        ('question,answer,answerable\n"' + "x" * 140_000 + "\n", "line 2: not valid CSV"),
+        ("question;answer;answerable\nQual?;x;true\n", "semicolons"),
+        ("question,question,answer\na,b,c\n", "appears twice"),
     ],
 )
 def test_malformed_question_files_name_the_line(text: str, fragment: str) -> None:

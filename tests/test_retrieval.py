@@ -40,7 +40,7 @@ def test_without_a_floor_top_k_always_returns_k() -> None:
 
 
 def test_top_k_must_be_positive() -> None:
-    with pytest.raises(ValueError, match="top_k must be at least 1, got 0"):
+    with pytest.raises(ValueError, match="top_k must be a whole number of at least 1, got 0"):
         decide([0.1], top_k=0, floor=0.0)
 
 
@@ -92,3 +92,17 @@ def test_outcome_in_words() -> None:
         "refused: best score 0.17 is under the floor 0.21"
     )
     assert describe_decision(decide([0.17], 1, 0.21), "pt").startswith("recusada")
+
+
+@pytest.mark.parametrize("floor", [float("nan"), float("inf")])
+def test_floor_must_be_finite(floor: float) -> None:
+    with pytest.raises(ValueError, match="floor must be a finite number"):
+        decide([0.1], top_k=1, floor=floor)
+
+
+def test_outcome_never_prints_equal_numbers_for_unequal_scores() -> None:
+    from ragviz.retrieval import describe_decision
+
+    assert describe_decision(decide([0.2096], 2, 0.21)) == (
+        "refused: best score 0.2096 is under the floor 0.2100"
+    )

@@ -21,26 +21,36 @@ from ragviz.workspace import (
 
 stripped_text = st.text(min_size=1, max_size=80).map(str.strip).filter(bool)
 documents = st.text(min_size=1, max_size=400).filter(lambda s: bool(s.strip()))
-questions = st.builds(
-    LabelledQuestion,
-    question=stripped_text,
-    answer=st.one_of(st.just(""), stripped_text),
-    answerable=st.sampled_from([True, False, None]),
-)
-configs = st.builds(
-    ChunkerConfig,
-    chunker=st.sampled_from(CHUNKER_NAMES),
-    size=st.integers(1, 5000),
-    overlap=st.integers(0, 500),
-    max_chars=st.integers(1, 5000),
-    overlap_sentences=st.integers(0, 5),
-    threshold=st.one_of(st.none(), st.floats(-1, 1, allow_nan=False)),
-    percentile=st.one_of(st.none(), st.floats(0, 100, allow_nan=False)),
-)
+@st.composite
+def questions(draw: st.DrawFn) -> LabelledQuestion:
+    answerable = draw(st.sampled_from([True, False, None]))
+    answer = "" if answerable is False else draw(st.one_of(st.just(""), stripped_text))
+    return LabelledQuestion(draw(stripped_text), answer, answerable)
+
+
+@st.composite
+def configs(draw: st.DrawFn) -> ChunkerConfig:
+    """Valid configurations only (overlap < size; one semantic breakpoint rule)."""
+    size = draw(st.integers(1, 5000))
+    threshold = draw(st.one_of(st.none(), st.floats(-1, 1, allow_nan=False)))
+    percentile = (
+        None if threshold is not None else draw(st.one_of(st.none(), st.floats(0, 100)))
+    )
+    return ChunkerConfig(
+        chunker=draw(st.sampled_from(CHUNKER_NAMES)),
+        size=size,
+        overlap=draw(st.integers(0, size - 1)),
+        max_chars=draw(st.integers(1, 5000)),
+        overlap_sentences=draw(st.integers(0, 5)),
+        threshold=threshold,
+        percentile=percentile,
+    )
+
+
 all_settings = st.builds(
     Settings,
-    config_a=configs,
-    config_b=configs,
+    config_a=configs(),
+    config_b=configs(),
     top_k=st.integers(1, 50),
     floor=st.floats(-1, 1, allow_nan=False),
     model=st.sampled_from(["use-multilingual", "minilm-en", "intfloat/multilingual-e5-small"]),
@@ -50,7 +60,7 @@ all_settings = st.builds(
 workspaces = st.builds(
     Workspace,
     document=documents,
-    questions=st.lists(questions, max_size=8).map(tuple),
+    questions=st.lists(questions(), max_size=8).map(tuple),
     settings=all_settings,
 )
 
@@ -101,6 +111,11 @@ def _valid() -> dict[str, object]:
         (lambda d: d["settings"]["config_a"].update(chunker="magic"), "unknown chunker"),
         (lambda d: d["settings"].update(language="fr"), "language must be"),
         (lambda d: d["settings"].update(__class__="os.system"), "unknown field"),
+        (lambda d: d.update(version=True), "unsupported workspace version"),
+        (lambda d: d["questions"][0].update(question="  "), "the question is empty"),
+        (lambda d: d["questions"][0].update(answerable=False), "cannot have an expected answer"),
+        (lambda d: d["settings"]["config_a"].update(size=10, overlap=10), "overlap must be"),
+        (lambda d: d["settings"]["config_a"].update(size=-5), "size must be at least 1"),
     ],
 )
 def test_malformed_workspaces_are_refused(mutate, fragment: str) -> None:  # type: ignore[no-untyped-def]
@@ -129,3 +144,10 @@ def test_bad_url_values_are_reported_and_skipped() -> None:
     assert restored.floor == 0.3
     assert any("magic" in p for p in problems)
     assert any("two" in p for p in problems)
+
+
+def test_a_lone_surrogate_is_refused_so_export_always_works() -> None:
+    data = _valid()
+    text = json.dumps(data).replace('"Documento."', '"Docu\\ud800mento."')
+    with pytest.raises(InputError, match="not valid Unicode"):
+        Workspace.from_json(text)

@@ -21,8 +21,38 @@ __all__ = [
     "Chunk",
     "ChunkerConfig",
     "ChunkingResult",
+    "check_config",
     "make_chunks",
 ]
+
+
+def check_config(config: ChunkerConfig) -> ChunkerConfig:
+    """Raise ValueError (naming the parameter and its value) for settings no document can
+    satisfy, without chunking anything or loading a model."""
+    from ragviz.chunking.base import require_float, require_int
+
+    if config.chunker not in CHUNKER_NAMES:
+        names = ", ".join(CHUNKER_NAMES)
+        raise ValueError(f"chunker must be one of {names}, got {config.chunker!r}")
+    if config.chunker in ("fixed", "recursive", "tokens"):
+        require_int("size", config.size, 1)
+        require_int("overlap", config.overlap, 0)
+        if config.overlap >= config.size:
+            raise ValueError(
+                f"overlap must be smaller than size ({config.size}), got {config.overlap}"
+            )
+    elif config.chunker in ("sentence", "markdown"):
+        require_int("max_chars", config.max_chars, 1)
+        require_int("overlap_sentences", config.overlap_sentences, 0)
+    else:
+        if config.threshold is not None and config.percentile is not None:
+            raise ValueError("give the semantic chunker a threshold or a percentile, not both")
+        if config.threshold is not None:
+            require_float("threshold", config.threshold, -1.0, 1.0)
+        if config.percentile is not None:
+            require_float("percentile", config.percentile, 0.0, 100.0)
+        require_int("max_chars", config.max_chars, 1)
+    return config
 
 
 def make_chunks(

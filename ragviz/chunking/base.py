@@ -127,7 +127,7 @@ def require_float(name: str, value: object, minimum: float, maximum: float) -> f
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise ValueError(f"{name} must be a number, got {value!r}")
     number = float(value)
-    if not (minimum <= number <= maximum):
+    if not (minimum <= number <= maximum):  # also refuses NaN
         raise ValueError(f"{name} must be between {minimum} and {maximum}, got {value}")
     return number
 

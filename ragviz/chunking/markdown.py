@@ -14,9 +14,28 @@ from dataclasses import dataclass
 from ragviz.chunking.base import Chunk, make_chunk, require_int, trim_span
 from ragviz.sentences import Span, split_sentences
 
-_HEADING = re.compile(r"[ ]{0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*\r?$")
+_HEADING_OPEN = re.compile(r"[ ]{0,3}(#{1,6})(?=[ \t]|$)")
 _FENCE = re.compile(r"[ ]{0,3}(`{3,}|~{3,})")
-_DELIMITER = re.compile(r"\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$")
+# Matched against a stripped line, so no two whitespace runs meet (linear time).
+_DELIMITER = re.compile(r"\|?[ \t]*+:?-++:?[ \t]*+(?:\|[ \t]*+:?-++:?[ \t]*+)*+\|?")
+
+
+def parse_heading(line: str) -> tuple[int, str] | None:
+    """(level, title) of an ATX heading line, or None. String operations, not a regex with
+    nested optional whitespace, so a line of 100,000 spaces costs one pass."""
+    opening = _HEADING_OPEN.match(line)
+    if opening is None:
+        return None
+    title = line[opening.end() :].strip()
+    closing = title.rstrip("#")
+    if not closing or closing[-1] in " \t":
+        title = closing.strip()
+    return len(opening.group(1)), title
+
+
+def is_delimiter_row(line: str) -> bool:
+    """A table's ``|---|:--:|`` row."""
+    return _DELIMITER.fullmatch(line.strip()) is not None
 
 
 @dataclass(frozen=True)
@@ -109,11 +128,10 @@ def _sections(document: str) -> list[_Section]:
             units.extend(_unit(document, ls, lines[last][1]))
             i = last + 1
             continue
-        heading = _HEADING.match(document, ls, le)
+        heading = parse_heading(document[ls:le])
         if heading:
             close_section(ls)
-            level = len(heading.group(1))
-            title = (heading.group(2) or "").strip()
+            level, title = heading
             while stack and stack[-1][0] >= level:
                 stack.pop()
             stack.append((level, title))
@@ -126,7 +144,7 @@ def _sections(document: str) -> list[_Section]:
             "|" in document[ls:le]
             and i + 1 < len(lines)
             and {"-", "|"} <= set(document[lines[i + 1][0] : lines[i + 1][1]])
-            and _DELIMITER.match(document, *lines[i + 1])
+            and is_delimiter_row(document[lines[i + 1][0] : lines[i + 1][1]])
         ):
             flush_text(ls)
             header_end = lines[i + 1][1]
