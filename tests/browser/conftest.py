@@ -228,6 +228,9 @@ class AppPage:
         self.assert_no_exception()
         state = "visible" if doc_tab else "attached"
         self.page.wait_for_selector(DOC, state=state, timeout=timeout_ms)
+        # Idle may have been seen before the first run started: wait again now that the
+        # script is known to have drawn something.
+        self.wait_idle(timeout_ms)
         self.page.wait_for_function(CHARTS_DRAWN_JS, arg=[CHART, CHART_DRAWN], timeout=timeout_ms)
 
     def open_tab(self, label: str, timeout_ms: int = RENDER_TIMEOUT_MS) -> None:

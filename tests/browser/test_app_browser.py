@@ -7,6 +7,7 @@ import math
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 from ragviz.app_state import DEFAULT_SAMPLE, load_sample
 from ragviz.i18n import t
@@ -28,7 +29,8 @@ def test_default_page_renders_without_exception(app: AppPage, screenshot_dir: Pa
 def test_highlighted_documents_show_the_sample_in_chunks(app: AppPage) -> None:
     app.open()
     docs = app.page.locator(DOC)
-    assert docs.count() == 2, "configurations A and B each draw the document"
+    # auto-waits: the first run may still be drawing configuration B
+    expect(docs).to_have_count(2, timeout=30_000)
     for i in range(2):
         doc = docs.nth(i)
         assert doc.is_visible()
