@@ -278,7 +278,8 @@ def sidebar() -> tuple[state.DocumentChoice, Embedder]:
             )
             if file is not None:
                 upload = (file.name, file.getvalue())
-        choice = state.resolve_document(ss.doc_source, sample_text, ss.get("doc_paste", ""), upload)
+        choice = state.resolve_document(ss.doc_source, sample_text, ss.get("doc_paste", ""), upload,
+                                        lang())
         if choice.error == "no-upload":
             st.info(tr("app.upload_wait"))
         elif choice.error:

@@ -152,7 +152,11 @@ class DocumentChoice:
 
 
 def resolve_document(
-    source: str, sample_text: str, pasted: str, upload: tuple[str, bytes] | None
+    source: str,
+    sample_text: str,
+    pasted: str,
+    upload: tuple[str, bytes] | None,
+    lang: str = "en",
 ) -> DocumentChoice:
     """Pick the document from the chosen source and check it (empty, oversize, binary)."""
     try:
@@ -166,7 +170,7 @@ def resolve_document(
         text = pasted if source == "paste" else sample_text
         return DocumentChoice(check_document(text))
     except InputError as error:
-        return DocumentChoice(None, str(error))
+        return DocumentChoice(None, error.localized(lang))
 
 
 def checked_questions(

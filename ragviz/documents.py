@@ -12,7 +12,21 @@ MAX_ANSWER_CHARS = 2_000
 
 
 class InputError(ValueError):
-    """Input the user can fix; the message is one sentence that says what to change."""
+    """Input the user can fix; the message is one sentence that says what to change.
+
+    ``key`` and ``values`` name the same sentence in ``ragviz.i18n``, so the page can say it
+    in the interface language (``localized``); the English text stays the message.
+    """
+
+    def __init__(self, message: str, key: str | None = None, **values: object) -> None:
+        super().__init__(message)
+        self.key = key
+        self.values = values
+
+    def localized(self, lang: str) -> str:
+        from ragviz.i18n import t
+
+        return t(self.key, lang, **self.values) if self.key else str(self)
 
 
 @dataclass(frozen=True)
@@ -28,12 +42,16 @@ def check_document(text: str) -> str:
     """Return the document unchanged, or raise InputError for empty or oversize text."""
     if not text or not text.strip():
         raise InputError(
-            "The document is empty: paste text, upload a .txt or .md file, or pick a sample."
+            "The document is empty: paste text, upload a .txt or .md file, or pick a sample.",
+            "input.empty_document",
         )
     if len(text) > MAX_DOCUMENT_CHARS:
         raise InputError(
             f"The document has {len(text):,} characters; the limit is {MAX_DOCUMENT_CHARS:,}. "
-            "Paste a shorter part."
+            "Paste a shorter part.",
+            "input.long_document",
+            n=f"{len(text):,}",
+            limit=f"{MAX_DOCUMENT_CHARS:,}",
         )
     return text
 
@@ -42,9 +60,19 @@ def decode_upload(data: bytes, filename: str = "") -> DecodedText:
     """Decode an uploaded text file: UTF-8 first, then a guessed legacy encoding."""
     name = f"The file {filename}" if filename else "The file"
     if len(data) > MAX_UPLOAD_BYTES:
-        raise InputError(f"{name} has {len(data):,} bytes; the limit is {MAX_UPLOAD_BYTES:,}.")
+        raise InputError(
+            f"{name} has {len(data):,} bytes; the limit is {MAX_UPLOAD_BYTES:,}.",
+            "input.big_upload",
+            name=filename,
+            n=f"{len(data):,}",
+            limit=f"{MAX_UPLOAD_BYTES:,}",
+        )
     if _looks_binary(data):
-        raise InputError(f"{name} looks binary, not text: upload a .txt or .md file.")
+        raise InputError(
+            f"{name} looks binary, not text: upload a .txt or .md file.",
+            "input.binary_upload",
+            name=filename,
+        )
     for encoding in ("utf-8-sig", "utf-8"):
         try:
             return DecodedText(data.decode(encoding), "utf-8", guessed=False)
@@ -55,7 +83,10 @@ def decode_upload(data: bytes, filename: str = "") -> DecodedText:
             return DecodedText(data.decode(encoding), encoding, guessed=True)
         except UnicodeDecodeError:
             continue
-    raise InputError("The file could not be read as text in UTF-8, Windows-1252 or Latin-1.")
+    raise InputError(
+        "The file could not be read as text in UTF-8, Windows-1252 or Latin-1.",
+        "input.undecodable",
+    )
 
 
 def _looks_binary(data: bytes) -> bool:

@@ -17,6 +17,27 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "refused: best score {best} is under the floor {floor}",
         "pt": "recusada: o melhor score {best} está abaixo do piso {floor}",
     },
+    # --- input limits (ragviz.documents) -----------------------------------------------
+    "input.empty_document": {
+        "en": "The document is empty: paste text, upload a .txt or .md file, or pick a sample.",
+        "pt": "O documento está vazio: cole um texto, envie um arquivo .txt ou .md, ou escolha um exemplo.",
+    },
+    "input.long_document": {
+        "en": "The document has {n} characters; the limit is {limit}. Paste a shorter part.",
+        "pt": "O documento tem {n} caracteres; o limite é {limit}. Cole um trecho menor.",
+    },
+    "input.big_upload": {
+        "en": "The file {name} has {n} bytes; the limit is {limit}.",
+        "pt": "O arquivo {name} tem {n} bytes; o limite é {limit}.",
+    },
+    "input.binary_upload": {
+        "en": "The file {name} looks binary, not text: upload a .txt or .md file.",
+        "pt": "O arquivo {name} parece binário, não texto: envie um arquivo .txt ou .md.",
+    },
+    "input.undecodable": {
+        "en": "The file could not be read as text in UTF-8, Windows-1252 or Latin-1.",
+        "pt": "Não foi possível ler o arquivo como texto em UTF-8, Windows-1252 ou Latin-1.",
+    },
     # --- diagnosis (ragviz.diagnosis) ---------------------------------------------------
     # Diagnosis, calibration and why-failed (ragviz.diagnosis, .calibration, .evaluation).
     "diagnosis.ok_answered": {

@@ -123,3 +123,17 @@ def test_malformed_question_files_name_the_line(text: str, fragment: str) -> Non
 def test_overlong_question_is_refused() -> None:
     with pytest.raises(InputError, match="line 2: the question has 501 characters"):
         parse_questions_csv("question\n" + "q" * 501 + "\n")
+
+
+@pytest.mark.parametrize(
+    ("call", "english", "portuguese"),
+    [
+        (lambda: check_document(" "), "The document is empty", "O documento está vazio"),
+        (lambda: decode_upload(b"\x00\x01", "a.png"), "a.png looks binary", "a.png parece binário"),
+    ],
+)
+def test_input_errors_speak_both_languages(call, english: str, portuguese: str) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(InputError) as info:
+        call()
+    assert english in str(info.value) and english in info.value.localized("en")
+    assert portuguese in info.value.localized("pt")
