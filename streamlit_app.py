@@ -46,6 +46,23 @@ def lang() -> str:
     return value if value in LANGUAGES else "en"
 
 
+# Widget formatters bind the language when they are made: Streamlit may call a formatter
+# outside the run that made it, when session state is not at hand.
+def translated(prefix: str) -> Callable[[str], str]:
+    language = lang()
+    return lambda value: t(f"{prefix}{value}", language)
+
+
+def sample_titles(samples: dict[str, Any]) -> Callable[[str], str]:
+    language = lang()
+    return lambda name: str(samples[name].title(language))
+
+
+def model_names() -> Callable[[str], str]:
+    custom = tr("app.model_custom")
+    return lambda name: custom if name == CUSTOM else name
+
+
 def tr(key: str, **values: object) -> str:
     return t(key, lang(), **values)
 
@@ -154,8 +171,7 @@ def on_sample_change() -> None:
     two configurations (and model) its demonstration compares."""
     sample = get_sample(ss.sample_name)
     ss.doc_paste = sample.document()
-    ss.questions_base = state.questions_frame(sample.questions())
-    ss.pop("questions_editor", None)
+    set_questions(sample.questions())
     ss.pop("sweep_result", None)
     config_a, config_b = sample.configs()
     set_config("a", config_a)
@@ -183,8 +199,7 @@ def on_workspace_upload() -> None:
     else:
         ss.doc_source = "paste"
     ss.doc_paste = workspace.document
-    ss.questions_base = state.questions_frame(list(workspace.questions))
-    ss.pop("questions_editor", None)
+    set_questions(list(workspace.questions))
     ss.pop("sweep_result", None)
     ss["_workspace_loaded"] = True
 
@@ -199,17 +214,42 @@ def _matching_sample(workspace: Workspace) -> str | None:
         return None
 
 
-def start_walkthrough() -> None:
-    """Fold the question edits into the table's base first: the editor is not drawn during
-    the replay, and its pending edits would otherwise be dropped."""
-    ss.walk_step = 0
+TAB_IDS = ("chunks", "questions", "calibration", "compare", "why")
+
+
+def tab_labels() -> dict[str, str]:
+    return {tab_id: tr(f"tab.{tab_id}") for tab_id in TAB_IDS}
+
+
+def on_tab_change() -> None:
+    """Remember the open tab by id, so it stays open when the language changes."""
+    for tab_id, label in tab_labels().items():
+        if ss.get("tab") == label:
+            ss.tab_id = tab_id
+
+
+def set_questions(questions: list[LabelledQuestion]) -> None:
+    """Replace the question table (sample, workspace) and drop any pending edits."""
+    ss.questions_base = state.questions_frame(questions)
+    ss.pop("questions_editor", None)
+    ss.pop("_questions_now", None)
+
+
+def fold_question_edits() -> None:
+    """Make the edited questions the table's base. Called whenever the editor is not drawn
+    (another tab, the replay): its pending edits would otherwise be dropped."""
     if "_questions_now" in ss:
-        ss.questions_base = state.questions_frame(ss["_questions_now"])
-        ss.pop("questions_editor", None)
+        set_questions(ss["_questions_now"])
+
+
+def start_walkthrough() -> None:
+    ss.walk_step = 0
+    fold_question_edits()
 
 
 PERSISTENT = (
     "doc_paste", "model_custom", "top_k", "floor", "doc_source", "sample_name", "model_choice",
+    "tab",
     "cost_refusal", "cost_answer", "sweep_metric",
     "why_question", "why_answer", "why_answerable", "why_side",
     *(f"{side}_{name}" for side in SIDES for name in (
@@ -252,7 +292,7 @@ def sidebar() -> tuple[state.DocumentChoice, Embedder]:
             tr("app.source"),
             ("sample", "paste", "upload"),
             key="doc_source",
-            format_func=lambda s: tr(f"app.source_{s}"),
+            format_func=translated("app.source_"),
             horizontal=True,
         )
         sample_text = ""
@@ -261,7 +301,7 @@ def sidebar() -> tuple[state.DocumentChoice, Embedder]:
             samples = {sample.name: sample for sample in load_samples()}
             st.selectbox(
                 tr("app.sample"), list(samples), key="sample_name",
-                on_change=on_sample_change, format_func=lambda n: samples[n].title(lang()),
+                on_change=on_sample_change, format_func=sample_titles(samples),
             )
             picked = samples[ss.sample_name]
             st.caption(picked.demonstrates(lang()))
@@ -293,7 +333,7 @@ def sidebar() -> tuple[state.DocumentChoice, Embedder]:
         options = (*BUNDLED_MODELS, CUSTOM)
         st.radio(
             tr("app.model"), options, key="model_choice", label_visibility="collapsed",
-            format_func=lambda m: tr("app.model_custom") if m == CUSTOM else m,
+            format_func=model_names(),
             captions=[*(tr(f"model.{m}") for m in BUNDLED_MODELS), tr("app.model_custom_caption")],
         )
         if ss.model_choice == CUSTOM:
@@ -355,7 +395,7 @@ def config_widgets(side: str, n_chars: int) -> ChunkerConfig:
     if chunker == "semantic":
         st.radio(
             tr("app.semantic_mode"), ("percentile", "threshold"), key=f"{side}_mode",
-            horizontal=True, format_func=lambda m: tr(f"app.mode_{m}"),
+            horizontal=True, format_func=translated("app.mode_"),
         )
         values["mode"] = ss[f"{side}_mode"]
     specs = state.param_specs(chunker, n_chars)
@@ -550,7 +590,7 @@ def sweep_view(document: str, model: Embedder, questions: list[LabelledQuestion]
     st.subheader(tr("app.sweep"))
     left, right = st.columns([1, 2])
     left.selectbox(tr("app.sweep_metric"), METRIC_NAMES, key="sweep_metric",
-                   format_func=lambda m: tr(f"metric.{m}"))
+                   format_func=translated("metric."))
     grid = default_grid(len(document))
     signature = (model.name, state.document_key(document), tuple(questions), top_k, floor)
     if left.button(tr("app.run_sweep", n=len(grid)), key="run_sweep", type="primary"):
@@ -638,27 +678,36 @@ def main() -> None:
 
     shared = st.container()
     config_columns = st.columns(2, gap="large")
-    tab_names = [tr("tab.chunks"), tr("tab.questions"), tr("tab.calibration"),
-                 tr("tab.compare"), tr("tab.why")]
-    tab_chunks, tab_questions, tab_calibration, tab_compare, tab_why = st.tabs(tab_names)
+    labels = tab_labels()
+    tabs = st.tabs(list(labels.values()), key="tab", on_change=on_tab_change,
+                   default=labels[ss.get("tab_id", TAB_IDS[0])])
+    # Only the open tab runs (the others are drawn when picked): a slider answers fast.
+    is_open = {tab_id: tab.open is not False for tab_id, tab in zip(TAB_IDS, tabs, strict=True)}
+    tab_chunks, tab_questions, tab_calibration, tab_compare, tab_why = tabs
 
-    with tab_questions:
-        st.caption(tr("app.questions_help"))
-        edited = st.data_editor(
-            ss.questions_base, key="questions_editor", num_rows="dynamic",
-            width="stretch", hide_index=True,
-            column_config={
-                "question": st.column_config.TextColumn(tr("col.question"), width="large"),
-                "answer": st.column_config.TextColumn(tr("col.answer"), width="medium"),
-                "answerable": st.column_config.CheckboxColumn(tr("col.answerable"),
-                                                              default=True),
-            },
-        )
-        edited_questions = state.frame_questions(edited)
-        ss["_questions_now"] = edited_questions
-        questions, problems = state.checked_questions(edited_questions)
-        for problem in problems:
-            st.error(_md(problem))
+    if is_open["questions"]:
+        with tab_questions:
+            st.caption(tr("app.questions_help"))
+            edited = st.data_editor(
+                ss.questions_base, key="questions_editor", num_rows="dynamic",
+                width="stretch", hide_index=True,
+                column_config={
+                    "question": st.column_config.TextColumn(tr("col.question"), width="large"),
+                    "answer": st.column_config.TextColumn(tr("col.answer"), width="medium"),
+                    "answerable": st.column_config.CheckboxColumn(tr("col.answerable"),
+                                                                  default=True),
+                },
+            )
+            edited_questions = state.frame_questions(edited)
+            ss["_questions_now"] = edited_questions
+    else:
+        fold_question_edits()
+        edited_questions = state.frame_questions(ss.questions_base)
+    questions, problems = state.checked_questions(edited_questions)
+    if is_open["questions"]:
+        with tab_questions:
+            for problem in problems:
+                st.error(_md(problem))
 
     n_chars = len(choice.text) if choice.text is not None else 1000
     configs: dict[str, ChunkerConfig | None] = {}
@@ -738,58 +787,63 @@ def main() -> None:
                 st.info(tr("app.need_document"))
         return
 
-    with tab_chunks:
-        st.html(render.legend(lang()))
-        for side, column in zip(SIDES, st.columns(2, gap="large"), strict=True):
-            with column:
-                st.markdown(f"**{tr(f'app.config_{side}')}**")
-                current = analyses[side]
-                if current is not None:
-                    chunk_view(current, model)
-                    st.download_button(
-                        tr("app.download_chunks"), chunks_csv(current),
-                        file_name=f"ragviz-chunks-{side}.csv", mime="text/csv",
-                        key=f"download_chunks_{side}",
-                    )
-                else:
-                    st.error(_md(errors.get(side, "")))
-
-    with tab_questions:
-        if not questions:
-            st.info(tr("app.no_questions"))
-        for position, question in enumerate(questions):
-            st.divider()
-            st.markdown(f"#### {position + 1}. {_md(question.question)}")
-            if question.is_answerable and question.answer:
-                st.caption(tr("app.expected", answer=_md(question.answer)))
-            elif question.is_answerable is False:
-                st.caption(tr("app.unanswerable"))
+    if is_open["chunks"]:
+        with tab_chunks:
+            st.html(render.legend(lang()))
             for side, column in zip(SIDES, st.columns(2, gap="large"), strict=True):
                 with column:
                     st.markdown(f"**{tr(f'app.config_{side}')}**")
                     current = analyses[side]
-                    if current is not None and position < len(current.outcomes):
-                        question_view(current, position, side)
+                    if current is not None:
+                        chunk_view(current, model)
+                        st.download_button(
+                            tr("app.download_chunks"), chunks_csv(current),
+                            file_name=f"ragviz-chunks-{side}.csv", mime="text/csv",
+                            key=f"download_chunks_{side}",
+                        )
+                    else:
+                        st.error(_md(errors.get(side, "")))
 
-    with tab_calibration:
-        weights = st.columns(2)
-        weights[0].number_input(tr("app.cost_refusal"), 0.0, 100.0, step=0.5, key="cost_refusal")
-        weights[1].number_input(tr("app.cost_answer"), 0.0, 100.0, step=0.5, key="cost_answer")
-        for side, column in zip(SIDES, st.columns(2, gap="large"), strict=True):
-            with column:
-                st.markdown(f"**{tr(f'app.config_{side}')}**")
-                current = analyses[side]
-                if current is not None:
-                    calibration_view(current, side)
+    if is_open["questions"]:
+        with tab_questions:
+            if not questions:
+                st.info(tr("app.no_questions"))
+            for position, question in enumerate(questions):
+                st.divider()
+                st.markdown(f"#### {position + 1}. {_md(question.question)}")
+                if question.is_answerable and question.answer:
+                    st.caption(tr("app.expected", answer=_md(question.answer)))
+                elif question.is_answerable is False:
+                    st.caption(tr("app.unanswerable"))
+                for side, column in zip(SIDES, st.columns(2, gap="large"), strict=True):
+                    with column:
+                        st.markdown(f"**{tr(f'app.config_{side}')}**")
+                        current = analyses[side]
+                        if current is not None and position < len(current.outcomes):
+                            question_view(current, position, side)
 
-    with tab_compare:
-        a, b = analyses["a"], analyses["b"]
-        if a is not None and b is not None:
-            compare_view(a, b)
-        sweep_view(choice.text, model, questions, top_k, float(ss.floor))
+    if is_open["calibration"]:
+        with tab_calibration:
+            weights = st.columns(2)
+            for column, key in zip(weights, ("cost_refusal", "cost_answer"), strict=True):
+                column.number_input(tr(f"app.{key}"), 0.0, 100.0, step=0.5, key=key)
+            for side, column in zip(SIDES, st.columns(2, gap="large"), strict=True):
+                with column:
+                    st.markdown(f"**{tr(f'app.config_{side}')}**")
+                    current = analyses[side]
+                    if current is not None:
+                        calibration_view(current, side)
 
-    with tab_why:
-        why_view(choice.text, model, questions, configs, top_k, float(ss.floor))
+    if is_open["compare"]:
+        with tab_compare:
+            a, b = analyses["a"], analyses["b"]
+            if a is not None and b is not None:
+                compare_view(a, b)
+            sweep_view(choice.text, model, questions, top_k, float(ss.floor))
+
+    if is_open["why"]:
+        with tab_why:
+            why_view(choice.text, model, questions, configs, top_k, float(ss.floor))
 
 
 def sync_url() -> None:

@@ -16,6 +16,8 @@ import pytest
 from streamlit import dataframe_util
 from streamlit.testing.v1 import AppTest
 
+from ragviz.i18n import t
+
 APP = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")
 TIMEOUT = 120
 
@@ -78,6 +80,12 @@ def page_text(at: AppTest) -> str:
     return shown("\n".join(str(p) for p in parts))
 
 
+def open_tab(at: AppTest, tab_id: str, lang: str = "en") -> AppTest:
+    """Pick a tab as a click would: only the open tab's content runs."""
+    at.session_state["tab"] = t(f"tab.{tab_id}", lang)
+    return rerun(at)
+
+
 PRAZO = "Qual o prazo do reembolso?"
 WIFI = "Qual a senha do wifi do escritório?"
 
@@ -87,33 +95,50 @@ def first() -> AppTest:
     return run_app()
 
 
+@pytest.fixture(scope="module")
+def first_questions() -> AppTest:
+    return open_tab(run_app(), "questions")
+
+
+@pytest.fixture(scope="module")
+def first_calibration() -> AppTest:
+    return open_tab(run_app(), "calibration")
+
+
+@pytest.fixture(scope="module")
+def first_compare() -> AppTest:
+    return open_tab(run_app(), "compare")
+
+
 # --- the first screen replays the article ---------------------------------------------
 
 
-def test_first_screen_is_the_articles_experiment(first: AppTest) -> None:
+def test_first_screen_is_the_articles_experiment(first: AppTest, first_questions: AppTest) -> None:
     a, b = chunk_tables(first)
     assert a["start"].tolist() == [0, 120, 240, 360, 480]
     assert a["characters"].tolist() == [120, 120, 120, 120, 28]
     assert len(b) == 4 and b["start"].tolist()[1] < b["end"].tolist()[0]  # sentence overlap
-    editor = first.data_editor(key="questions_editor").value
+    editor = first_questions.data_editor(key="questions_editor").value
     assert len(editor) == 7 and editor["answerable"].tolist().count(False) == 3
 
 
-def test_floor_defaults_to_bs_calibrated_floor(first: AppTest) -> None:
-    assert first.slider(key="floor").value == pytest.approx(0.19)
-    text = page_text(first)
+def test_floor_defaults_to_bs_calibrated_floor(first_questions: AppTest) -> None:
+    assert first_questions.slider(key="floor").value == pytest.approx(0.19)
+    text = page_text(first_questions)
     assert "refused: best score 0.10 is under the floor 0.19" in text
 
 
-def test_every_diagnosis_label_and_explanation_is_visible(first: AppTest) -> None:
-    text = page_text(first)
+def test_every_diagnosis_label_and_explanation_is_visible(first_questions: AppTest) -> None:
+    text = page_text(first_questions)
     for label in ("outranked", "answer-split", "false-context", "ok"):
         assert f"-badge[{label}]" in text
     assert "holds the answer" in text
 
 
-def test_score_chart_has_a_bar_per_chunk_and_a_rule_at_the_floor(first: AppTest) -> None:
-    spec, data = score_chart(first, "a", PRAZO)
+def test_score_chart_has_a_bar_per_chunk_and_a_rule_at_the_floor(
+    first_questions: AppTest,
+) -> None:
+    spec, data = score_chart(first_questions, "a", PRAZO)
     bars = layer_data(spec, data, "bar")
     assert len(bars) == 5
     assert bars["score"].tolist() == sorted(bars["score"].tolist(), reverse=True)
@@ -122,7 +147,8 @@ def test_score_chart_has_a_bar_per_chunk_and_a_rule_at_the_floor(first: AppTest)
     assert rule["label"].tolist() == ["floor 0.19"]
 
 
-def test_calibration_chart_is_visible(first: AppTest) -> None:
+def test_calibration_chart_is_visible(first_calibration: AppTest) -> None:
+    first = first_calibration
     strips = [(s, d) for s, d in charts(first)
               if any(_kind(layer) == "circle" for layer in s["layer"])]
     assert len(strips) == 2
@@ -143,13 +169,13 @@ def test_metrics_show_hit_at_1_big(first: AppTest) -> None:
     assert ("answer in 1st chunk (hit@1)", "100%") in values
 
 
-def test_prompt_or_no_llm_call(first: AppTest) -> None:
-    assert any("Excerpts:" in c.value or "Trechos:" in c.value for c in first.code)
-    assert "no LLM call" in page_text(first)
+def test_prompt_or_no_llm_call(first_questions: AppTest) -> None:
+    assert any("Excerpts:" in c.value or "Trechos:" in c.value for c in first_questions.code)
+    assert "no LLM call" in page_text(first_questions)
 
 
-def test_compare_highlights_flipped_questions(first: AppTest) -> None:
-    flips = next(d.value for d in first.dataframe if "change" in d.value.columns)
+def test_compare_highlights_flipped_questions(first_compare: AppTest) -> None:
+    flips = next(d.value for d in first_compare.dataframe if "change" in d.value.columns)
     assert PRAZO in flips["question"].tolist()
     assert set(flips["change"]) <= {"fixed by B", "broken by B", "changed"}
 
@@ -178,7 +204,7 @@ def test_chunker_and_its_parameters() -> None:
 
 
 def test_top_k_and_floor_change_the_outcome() -> None:
-    at = run_app()
+    at = open_tab(run_app(), "questions")
     at.slider(key="top_k").set_value(1)
     rerun(at)
     spec, data = score_chart(at, "b", PRAZO)
@@ -202,11 +228,12 @@ def test_impossible_parameters_give_one_sentence_and_keep_the_page() -> None:
     errors = [e.value for e in at.error]
     assert any("overlap must be smaller than size" in e for e in errors)
     assert len(chunk_tables(at)) == 1  # B still shown
+    open_tab(at, "questions")
     assert len(at.data_editor(key="questions_editor").value) == 7
 
 
 def test_edited_questions_survive_chunker_parameter_and_model_changes() -> None:
-    at = run_app()
+    at = open_tab(run_app(), "questions")
     at.session_state["questions_editor"] = {
         "edited_rows": {1: {"question": "A nota fiscal vai por e-mail?"}},
         "added_rows": [{"question": "Qual o prazo do estorno?", "answer": "7 dias úteis",
@@ -235,6 +262,9 @@ def test_edited_questions_survive_chunker_parameter_and_model_changes() -> None:
     rerun(at)
     visible()
     assert any("still using use-multilingual" in shown(e.value).lower() for e in at.error)
+    open_tab(at, "chunks")  # the editor is not drawn: its edits are folded, not lost
+    open_tab(at, "questions")
+    visible()
 
 
 def test_switching_to_the_other_bundled_model() -> None:
@@ -243,6 +273,7 @@ def test_switching_to_the_other_bundled_model() -> None:
     rerun(at)
     assert "In use: minilm-en" in page_text(at)
     assert len(chunk_tables(at)) == 2
+    open_tab(at, "questions")
     assert len(at.data_editor(key="questions_editor").value) == 7
 
 
@@ -261,7 +292,9 @@ def test_bad_paste_gives_one_sentence(text: str, message: str) -> None:
     at.text_area(key="doc_paste").input(text)
     rerun(at)
     assert any(message in shown(e.value) for e in at.error)
+    open_tab(at, "questions")
     assert len(at.data_editor(key="questions_editor").value) == 7
+    open_tab(at, "chunks")
     at.radio(key="doc_source").set_value("sample")
     rerun(at)
     assert len(chunk_tables(at)) == 2
@@ -302,7 +335,7 @@ def test_uploads_binary_and_guessed_encoding() -> None:
 
 
 def test_sweep_heatmap_best_and_load_into_a() -> None:
-    at = run_app()
+    at = open_tab(run_app(), "compare")
     at.button(key="run_sweep").click()
     rerun(at)
     heat = [(s, d) for s, d in charts(at) if any(_kind(x) == "rect" for x in s["layer"])]
@@ -316,7 +349,7 @@ def test_sweep_heatmap_best_and_load_into_a() -> None:
 
 
 def test_why_did_this_fail_names_a_fix() -> None:
-    at = run_app()
+    at = open_tab(run_app(), "why")
     at.button(key="why_run").click()
     rerun(at)
     text = page_text(at) + "\n".join(s.value for s in at.success)

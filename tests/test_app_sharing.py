@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from ragviz.i18n import t
 from ragviz.samples import load_samples
 from ragviz.walkthrough import STEPS
 
@@ -19,6 +20,11 @@ def run(at: AppTest) -> AppTest:
     at.run()
     assert not at.exception, [e.value for e in at.exception]
     return at
+
+
+def open_tab(at: AppTest, tab_id: str, lang: str = "en") -> AppTest:
+    at.session_state["tab"] = t(f"tab.{tab_id}", lang)
+    return run(at)
 
 
 def page_text(at: AppTest) -> str:
@@ -79,6 +85,7 @@ def test_the_guided_replay_walks_the_article_and_keeps_the_users_work() -> None:
     run(at)
     at.text_area(key="doc_paste").set_value("My own document. It stays.")
     run(at)
+    open_tab(at, "questions")
     at.session_state["questions_editor"] = {
         "edited_rows": {1: {"question": "Does my edit stay?"}}, "added_rows": [],
         "deleted_rows": [],
@@ -99,6 +106,7 @@ def test_the_guided_replay_walks_the_article_and_keeps_the_users_work() -> None:
     assert "refused: best score" in seen[-1]  # the wifi question under the measured floor
     at.button(key="walk_exit").click()
     run(at)
+    assert at.session_state.tab == t("tab.questions", "en"), "back on the tab the user left"
     assert at.session_state.doc_paste == "My own document. It stays."
     assert at.session_state.doc_source == "paste"
     assert at.session_state.top_k == 2
@@ -109,6 +117,8 @@ def test_portuguese_interface_and_explanations() -> None:
     at = run(AppTest.from_file(APP, default_timeout=TIMEOUT))
     at.selectbox(key="lang").set_value("pt")
     run(at)
+    assert "Configuração A" in page_text(at)
+    open_tab(at, "questions", "pt")
     text = page_text(at)
     assert "Configuração A" in text
     assert "contexto: chunks" in text

@@ -45,7 +45,7 @@ CHROMIUM_ARGS = [
 ]
 VIEWPORT = {"width": 1600, "height": 1000}
 SERVER_START_TIMEOUT_S = 90.0
-RENDER_TIMEOUT_MS = 60_000
+RENDER_TIMEOUT_MS = 30_000
 
 # --- selectors: what Streamlit renders, and the classes ragviz/render.py writes ---------------
 APP_ROOT = '[data-testid="stApp"]'
@@ -65,8 +65,13 @@ IDLE_JS = """() => {
 # At least one chart in the DOM, and every chart the user can see (open tab) drawn.
 CHARTS_DRAWN_JS = """([chart, drawn]) => {
     const charts = [...document.querySelectorAll(chart)];
-    return charts.length > 0
-        && charts.filter(c => c.checkVisibility()).every(c => c.querySelector(drawn));
+    return charts.filter(c => c.checkVisibility()).every(c => c.querySelector(drawn));
+}"""
+# Only the open tab's content runs: a freshly picked tab is empty until its rerun draws it.
+TAB_FILLED_JS = """() => {
+    const panel = [...document.querySelectorAll('[role="tabpanel"]')]
+        .find(p => p.checkVisibility());
+    return !!panel && panel.querySelectorAll('[data-testid="stElementContainer"]').length > 0;
 }"""
 
 
@@ -226,16 +231,30 @@ class AppPage:
         open tab drawn (charts in a hidden tab are drawn when it opens, see :meth:`open_tab`)."""
         self.wait_idle(timeout_ms)
         self.assert_no_exception()
-        state = "visible" if doc_tab else "attached"
-        self.page.wait_for_selector(DOC, state=state, timeout=timeout_ms)
+        if doc_tab:  # the document is drawn only while its tab is open
+            self.page.wait_for_selector(DOC, state="visible", timeout=timeout_ms)
         # Idle may have been seen before the first run started: wait again now that the
         # script is known to have drawn something.
         self.wait_idle(timeout_ms)
         self.page.wait_for_function(CHARTS_DRAWN_JS, arg=[CHART, CHART_DRAWN], timeout=timeout_ms)
 
+    def wait_charts(self, count: int, timeout_ms: int = RENDER_TIMEOUT_MS) -> None:
+        """Wait until at least ``count`` charts are visible and every one is drawn."""
+        self.page.wait_for_function(
+            """([chart, drawn, count]) => {
+                const shown = [...document.querySelectorAll(chart)]
+                    .filter(c => c.checkVisibility());
+                return shown.length >= count && shown.every(c => c.querySelector(drawn));
+            }""",
+            arg=[CHART, CHART_DRAWN, count],
+            timeout=timeout_ms,
+        )
+
     def open_tab(self, label: str, timeout_ms: int = RENDER_TIMEOUT_MS) -> None:
         """Click the tab called ``label`` and wait until the charts it shows are drawn."""
         self.page.get_by_role("tab", name=label, exact=True).click()
+        self.page.wait_for_function(TAB_FILLED_JS, timeout=timeout_ms)
+        self.wait_idle(timeout_ms)
         self.page.wait_for_function(CHARTS_DRAWN_JS, arg=[CHART, CHART_DRAWN], timeout=timeout_ms)
 
     def visible_charts(self) -> Locator:

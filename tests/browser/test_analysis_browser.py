@@ -80,7 +80,7 @@ def test_calibration_chart_numbers_and_apply_button(app: AppPage, screenshot_dir
     ).is_visible()
 
     app.open_tab(t("tab.calibration", "en"))
-    app.wait_idle()
+    app.wait_charts(2)
     charts = app.visible_charts()
     assert charts.count() >= 2, "a calibration chart per configuration"
     for i in range(charts.count()):

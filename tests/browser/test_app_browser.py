@@ -44,6 +44,7 @@ def test_highlighted_documents_show_the_sample_in_chunks(app: AppPage) -> None:
 def test_score_charts_are_drawn(app: AppPage, screenshot_dir: Path) -> None:
     app.open()
     app.open_tab(t("tab.questions", "en"))
+    app.wait_charts(2)
     charts = app.visible_charts()
     assert charts.count() >= 2, "every question gets a score chart per configuration"
     for i in range(min(charts.count(), 4)):
