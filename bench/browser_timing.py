@@ -40,7 +40,8 @@ CHROMIUM_ARGS = [
 ]
 TIMEOUT_MS = 120_000
 
-# Same definition of "rendered" as tests/browser/conftest.py.
+# Same definition of "rendered" as tests/browser/conftest.py (the first screen is the
+# "Document & chunks" tab; charts, where a tab has them, must be drawn).
 RENDERED_JS = """() => {
     const app = document.querySelector('[data-testid="stApp"]');
     if (!app || app.getAttribute('data-test-script-state') !== 'notRunning') return false;
@@ -50,7 +51,6 @@ RENDERED_JS = """() => {
     const docs = [...document.querySelectorAll('.rv-doc')];
     if (!docs.length || !docs.every(d => d.checkVisibility())) return false;
     const charts = [...document.querySelectorAll('[data-testid="stVegaLiteChart"]')];
-    if (!charts.length) return false;
     if (!charts.filter(c => c.checkVisibility())
             .every(c => c.querySelector('svg.marks, canvas.marks'))) return false;
     return performance.now();
@@ -128,6 +128,27 @@ def slider_change_ms(page: Any, step: int) -> float:
     return float(handle.json_value()) - float(began)
 
 
+QUESTIONS_DRAWN_JS = """(count) => {
+    const app = document.querySelector('[data-testid="stApp"]');
+    if (!app || app.getAttribute('data-test-script-state') !== 'notRunning') return false;
+    const charts = [...document.querySelectorAll('[data-testid="stVegaLiteChart"]')]
+        .filter(c => c.checkVisibility());
+    if (charts.length < count) return false;
+    return charts.every(c => c.querySelector('svg.marks, canvas.marks')) && performance.now();
+}"""
+
+
+def questions_tab_ms(page: Any, tab: str, back: str, charts: int) -> float:
+    """Milliseconds from a click on the questions tab to every score chart drawn."""
+    page.get_by_role("tab", name=back, exact=True).click()
+    page.wait_for_function(RENDERED_JS, polling="raf", timeout=TIMEOUT_MS)
+    began = page.evaluate("() => performance.now()")
+    page.get_by_role("tab", name=tab, exact=True).click()
+    handle = page.wait_for_function(QUESTIONS_DRAWN_JS, arg=charts, polling="raf",
+                                    timeout=TIMEOUT_MS)
+    return float(handle.json_value()) - float(began)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=5)
@@ -155,6 +176,8 @@ def main(argv: list[str] | None = None) -> None:
                 # Left: back over sizes this session has seen (memoised analysis).
                 fresh = [slider_change_ms(page, 1) for _ in range(args.runs)]
                 seen = [slider_change_ms(page, -1) for _ in range(args.runs)]
+                tabs = [questions_tab_ms(page, "Questions & scores", "Document & chunks", 14)
+                        for _ in range(args.runs)]
                 browser.close()
         finally:
             proc.terminate()
@@ -165,6 +188,10 @@ def main(argv: list[str] | None = None) -> None:
     print(
         f"first complete render, median of {args.runs}: {statistics.median(loads):8.0f} ms"
         f"   (runs: {', '.join(f'{x:.0f}' for x in loads)})"
+    )
+    print(
+        f"open the questions tab (14 score charts), median of {args.runs}: "
+        f"{statistics.median(tabs):8.0f} ms   (runs: {', '.join(f'{x:.0f}' for x in tabs)})"
     )
     for name, runs in (("new size", fresh), ("size seen before", seen)):
         print(
