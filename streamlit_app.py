@@ -9,7 +9,7 @@ stable keys, so nothing typed is lost on reruns, model switches or errors.
 from __future__ import annotations
 
 import string
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pandas as pd
@@ -790,19 +790,16 @@ def main() -> None:
     if is_open["chunks"]:
         with tab_chunks:
             st.html(render.legend(lang()))
-            for side, column in zip(SIDES, st.columns(2, gap="large"), strict=True):
-                with column:
-                    st.markdown(f"**{tr(f'app.config_{side}')}**")
-                    current = analyses[side]
-                    if current is not None:
-                        chunk_view(current, model)
-                        st.download_button(
-                            tr("app.download_chunks"), chunks_csv(current),
-                            file_name=f"ragviz-chunks-{side}.csv", mime="text/csv",
-                            key=f"download_chunks_{side}",
-                        )
-                    else:
-                        st.error(_md(errors.get(side, "")))
+            for side, current in side_by_side(analyses):
+                if current is not None:
+                    chunk_view(current, model)
+                    st.download_button(
+                        tr("app.download_chunks"), chunks_csv(current),
+                        file_name=f"ragviz-chunks-{side}.csv", mime="text/csv",
+                        key=f"download_chunks_{side}",
+                    )
+                else:
+                    st.error(_md(errors.get(side, "")))
 
     if is_open["questions"]:
         with tab_questions:
@@ -815,24 +812,18 @@ def main() -> None:
                     st.caption(tr("app.expected", answer=_md(question.answer)))
                 elif question.is_answerable is False:
                     st.caption(tr("app.unanswerable"))
-                for side, column in zip(SIDES, st.columns(2, gap="large"), strict=True):
-                    with column:
-                        st.markdown(f"**{tr(f'app.config_{side}')}**")
-                        current = analyses[side]
-                        if current is not None and position < len(current.outcomes):
-                            question_view(current, position, side)
+                for side, current in side_by_side(analyses):
+                    if current is not None and position < len(current.outcomes):
+                        question_view(current, position, side)
 
     if is_open["calibration"]:
         with tab_calibration:
             weights = st.columns(2)
             for column, key in zip(weights, ("cost_refusal", "cost_answer"), strict=True):
                 column.number_input(tr(f"app.{key}"), 0.0, 100.0, step=0.5, key=key)
-            for side, column in zip(SIDES, st.columns(2, gap="large"), strict=True):
-                with column:
-                    st.markdown(f"**{tr(f'app.config_{side}')}**")
-                    current = analyses[side]
-                    if current is not None:
-                        calibration_view(current, side)
+            for side, current in side_by_side(analyses):
+                if current is not None:
+                    calibration_view(current, side)
 
     if is_open["compare"]:
         with tab_compare:
@@ -844,6 +835,14 @@ def main() -> None:
     if is_open["why"]:
         with tab_why:
             why_view(choice.text, model, questions, configs, top_k, float(ss.floor))
+
+
+def side_by_side(analyses: dict[str, Analysis | None]) -> Iterator[tuple[str, Analysis | None]]:
+    """Configurations A and B in two titled columns; the loop body draws into each."""
+    for side, column in zip(SIDES, st.columns(2, gap="large"), strict=True):
+        with column:
+            st.markdown(f"**{tr(f'app.config_{side}')}**")
+            yield side, analyses[side]
 
 
 def sync_url() -> None:

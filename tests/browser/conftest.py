@@ -358,10 +358,9 @@ def select_option(app: AppPage, key: str, option: str) -> None:
     app.wait_idle()
 
 
-def paste_document(app: AppPage, text: str) -> None:
+def paste_document(app: AppPage, text: str, shown: str | None = None) -> None:
     """Switch the document source to "Paste", type ``text`` and wait until the highlighted
-    document shows it (``text`` must fit in one line of the check: its first 30 characters
-    are looked for)."""
+    document shows ``shown`` (default: the first 30 characters of ``text``)."""
     from ragviz.i18n import t
 
     app.page.locator(".st-key-doc_source").get_by_text(
@@ -372,7 +371,7 @@ def paste_document(app: AppPage, text: str) -> None:
     app.wait_idle()
     area.fill(text)
     area.press("Control+Enter")  # st.text_area applies its value on Ctrl+Enter (or blur)
-    app.page.locator(DOC).first.get_by_text(text[:30]).wait_for()
+    app.page.locator(DOC).first.get_by_text(shown or text[:30]).wait_for()
     app.wait_rendered()
 
 

@@ -8,7 +8,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from ragviz.i18n import t
 
-from .conftest import DOC, AppPage
+from .conftest import DOC, AppPage, paste_document
 
 pytestmark = pytest.mark.browser
 
@@ -18,19 +18,6 @@ IMG = "<img src=x onerror=alert(1)>"
 # with no sentence end inside the markup, so no chunk boundary or cut mark splits it.
 HOSTILE_DOC = f"Refunds take 7 days. {SCRIPT} and {IMG} stay text"
 BOLD_QUESTION = "Is <b>bold</b> refunded?"
-
-
-def paste_document(app: AppPage, text: str) -> None:
-    app.page.locator(".st-key-doc_source").get_by_text(
-        t("app.source_paste", "en"), exact=True
-    ).click()
-    area = app.page.locator(".st-key-doc_paste textarea")
-    area.wait_for()
-    app.wait_idle()
-    area.fill(text)
-    area.press("Control+Enter")  # st.text_area applies its value on Ctrl+Enter (or blur)
-    app.page.locator(DOC).first.get_by_text("Refunds take 7 days").wait_for()
-    app.wait_rendered()
 
 
 def edit_first_question(app: AppPage, text: str) -> None:
@@ -59,7 +46,7 @@ def edit_first_question(app: AppPage, text: str) -> None:
 
 def test_pasted_markup_is_shown_as_text_and_never_runs(app: AppPage) -> None:
     app.open()
-    paste_document(app, HOSTILE_DOC)
+    paste_document(app, HOSTILE_DOC, shown="Refunds take 7 days")
     edit_first_question(app, BOLD_QUESTION)
     heading = app.page.locator("h4").filter(has_text=BOLD_QUESTION)
     assert heading.count() == 1, "the question heading shows the markup literally"
