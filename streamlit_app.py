@@ -120,6 +120,8 @@ def apply_query(query: dict[str, str]) -> None:
         except (KeyError, ValueError):
             problems.append(f"sample={settings.sample!r} is not a sample")
     apply_settings(settings, with_sample=False)
+    if "floor" not in query:
+        del ss.floor  # no floor in the link: measure it from the labels, as on a first visit
     ss["_url_problems"] = problems
 
 

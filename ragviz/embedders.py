@@ -255,7 +255,11 @@ class SentenceTransformerEmbedder(Embedder):
         if self._tokenizer is None:
             return [(m.start(), m.end()) for m in _WORDS.finditer(text)]
         encoded = self._tokenizer(
-            text, add_special_tokens=False, return_offsets_mapping=True, truncation=False
+            text,
+            add_special_tokens=False,
+            return_offsets_mapping=True,
+            truncation=False,
+            verbose=False,  # counting past the limit is the point: no warning about it
         )
         return [(int(a), int(b)) for a, b in encoded["offset_mapping"] if b > a]
 

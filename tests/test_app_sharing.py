@@ -145,3 +145,11 @@ def test_link_values_cannot_inject_markdown_into_messages() -> None:
     assert any("evil" in text for text in shown), shown
     for text in shown:
         assert "](http" not in text, text  # every bracket and parenthesis is escaped
+
+
+def test_a_link_without_a_floor_gets_the_measured_floor() -> None:
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.query_params.update({"a": "recursive", "a_size": "200"})
+    run(at)
+    assert at.session_state.a_chunker == "recursive"
+    assert at.session_state.floor == pytest.approx(0.19)  # B's calibrated floor, as by default
