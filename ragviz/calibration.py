@@ -181,7 +181,9 @@ def _cheapest_floor(scores: Sequence[float], cost: Callable[[float], float]) -> 
         else:
             runs.append((k, k))
     first, last = max(runs, key=lambda run: (bounds[run[1] + 1] - bounds[run[0]], -run[0]))
-    return (bounds[first] + bounds[last + 1]) / 2
+    middle = (bounds[first] + bounds[last + 1]) / 2
+    rounded = round(middle, 2)  # what a 0.01-step slider can hold, when it costs the same
+    return rounded if bounds[first] < rounded <= bounds[last + 1] else middle
 
 
 def calibrate_outcomes(

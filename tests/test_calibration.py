@@ -121,3 +121,13 @@ def test_cost_weights_must_be_finite_and_not_negative(weight: float) -> None:
 
     with pytest.raises(ValueError, match="cost_false_answer must be"):
         calibrate([0.5, 0.3], [0.4], 1.0, weight)
+
+
+def test_overlapping_groups_get_a_floor_a_slider_can_hold() -> None:
+    from ragviz.calibration import calibrate
+
+    result = calibrate([0.5, 0.33, 0.61], [0.347, 0.2, 0.1])
+    assert not result.separable
+    assert result.floor == round(result.floor, 2)
+    best = min(point.cost for point in result.curve)
+    assert result.false_refusals + result.false_answers == best
