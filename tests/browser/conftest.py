@@ -398,10 +398,10 @@ def url_query(app: AppPage) -> dict[str, str]:
     return dict(parse_qsl(urlsplit(app.page.url).query))
 
 
-def new_app_page(browser: Browser, url: str) -> tuple[AppPage, Any]:
+def new_app_page(browser: Browser, url: str, locale: str = "en-US") -> tuple[AppPage, Any]:
     """Another tab in its own fresh browser context (a new Streamlit session, no shared
     storage), as the ``app`` fixture makes it; the caller closes the returned context."""
-    context = browser.new_context(viewport=VIEWPORT, locale="en-US")  # type: ignore[arg-type]
+    context = browser.new_context(viewport=VIEWPORT, locale=locale)  # type: ignore[arg-type]
     context.set_default_timeout(RENDER_TIMEOUT_MS)
     return AppPage(context.new_page(), url), context
 

@@ -247,3 +247,14 @@ def test_the_language_select_switches_to_portuguese(app: AppPage) -> None:
     assert split.explanation not in captions, "the English explanation is gone"
     assert app.page.get_by_text("straddles").count() == 0
     app.assert_healthy()
+
+
+def test_a_portuguese_browser_gets_the_portuguese_interface(browser: Browser, app_url: str) -> None:
+    page, context = new_app_page(browser, app_url, locale="pt-BR")
+    try:
+        page.open()
+        assert page.page.get_by_text(t("app.title", "pt"), exact=True).is_visible()
+        assert url_query(page)["lang"] == "pt"
+        page.assert_healthy()
+    finally:
+        context.close()
