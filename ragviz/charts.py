@@ -37,15 +37,19 @@ def _preview(text: str) -> str:
     return flat if len(flat) <= _PREVIEW else flat[: _PREVIEW - 1] + "…"
 
 
+MAX_BARS = 40  # past this a bar chart is unreadable: the best 40 are drawn, the rest counted
+
+
 def score_frame(
-    decision: Decision, chunks: Sequence[Chunk], lang: str = "en"
+    decision: Decision, chunks: Sequence[Chunk], lang: str = "en", limit: int | None = None
 ) -> pd.DataFrame:
-    """One row per chunk in ranking order: label, score, rank and what retrieval did."""
+    """One row per chunk in ranking order (the first ``limit`` ranks when given): label,
+    score, rank and what retrieval did."""
     hits = {h.index for h in decision.hits}
     top = set(decision.ranking[: decision.top_k])
     by_index = {c.index: c for c in chunks}
     rows: list[dict[str, Any]] = []
-    for rank, index in enumerate(decision.ranking, start=1):
+    for rank, index in enumerate(decision.ranking[:limit], start=1):
         if index in hits:
             status = t("chart.status_context", lang)
         elif index in top:
@@ -80,7 +84,10 @@ def score_bars(
     bars coloured by whether they pass the floor, and the floor drawn as a labelled rule
     (no rule when ``floor`` is None: retrieval without a floor). ``large`` is for a
     projector."""
-    frame = score_frame(decision, chunks, lang)
+    frame = score_frame(decision, chunks, lang, MAX_BARS)
+    hidden = len(decision.ranking) - len(frame)
+    if hidden > 0 and not title:
+        title = t("chart.more_chunks", lang, shown=len(frame), total=len(decision.ranking))
     n = max(1, len(frame))
     step = max(6, min(40 if large else 26, 520 // n))
     font = 17 if large else 12

@@ -494,6 +494,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Give a document (sidebar) to see this.", "pt": "Informe um documento (barra lateral) para ver isto.",
     },
     "chart.sweep_row": {"en": "{chunker}, overlap {overlap}", "pt": "{chunker}, sobreposição {overlap}"},
+    "chart.more_chunks": {
+        "en": "the {shown} best of {total} chunks",
+        "pt": "os {shown} melhores de {total} chunks",
+    },
     "chart.sweep_sentences": {"en": "{n} sentence(s)", "pt": "{n} frase(s)"},
     "chart.sweep_size": {"en": "size / max_chars", "pt": "tamanho / max_chars"},
     "chart.answerable": {"en": "answerable", "pt": "com resposta"},

@@ -123,3 +123,17 @@ def test_similarity_profile_draws_the_threshold() -> None:
     assert [row["offset"] for row in line] == [10, 30, 50]
     rule = next(rows for layer, rows in layers if _mark(layer) == "rule")
     assert rule[0]["threshold"] == 0.4
+
+
+def test_a_long_ranking_draws_the_best_forty_and_says_so() -> None:
+    from ragviz.charts import MAX_BARS
+    from ragviz.chunking.base import Chunk
+    from ragviz.retrieval import decide
+
+    chunks = [Chunk(i, i * 10, i * 10 + 5, "x" * 5) for i in range(100)]
+    decision = decide([i / 100 for i in range(100)], 2, 0.5)
+    spec = score_bars(decision, chunks, 2, 0.5).to_dict()
+    bars = next(d for d in spec["datasets"].values() if len(d) and "status" in d[0])
+    assert len(bars) == MAX_BARS
+    assert bars[0]["chunk"] == "#99"
+    assert spec["title"] == "the 40 best of 100 chunks"
