@@ -29,6 +29,8 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) bench/embedding_cache.py
+	$(PY) bench/chunking_scaling.py
+	$(PY) bench/browser_timing.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
