@@ -340,7 +340,7 @@ def sidebar() -> tuple[state.DocumentChoice, Embedder]:
         )
         if ss.model_choice == CUSTOM:
             st.text_input(tr("app.model_id"), key="model_custom",
-                          placeholder="owner/model or /path")
+                          placeholder=tr("app.model_placeholder"))
         custom = str(ss.get("model_custom", "")).strip()
         wanted = custom if ss.model_choice == CUSTOM else ss.model_choice
         model = pick_model(wanted)
@@ -749,7 +749,12 @@ def main() -> None:
         k_col.slider(tr("app.top_k"), 1, 10, key="top_k")
         floor_col.slider(tr("app.floor"), low, high, step=0.01, key="floor", format="%.2f",
                          help=tr("app.floor_help"))
-        suggestion = analyses["b"].calibration if analyses["b"] is not None else None
+        b_analysis = analyses["b"]
+        suggestion = (
+            calibrate_outcomes(b_analysis.outcomes, ss.cost_refusal, ss.cost_answer)
+            if b_analysis is not None and b_analysis.calibration is not None
+            else None
+        )  # with the cost weights the Calibration tab sets
         if suggestion is not None:
             button_col.button(
                 tr("app.apply_floor_b", floor=format_score(suggestion.floor)),

@@ -8,15 +8,18 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from collections.abc import Sequence
 
 from ragviz.analysis import Analysis
 
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_FORMULA = re.compile(r"[=@\t\r]|[+-][^\s\d]")
 
 
 def _cell(value: object) -> object:
-    if isinstance(value, str) and value.startswith(_FORMULA_START):
+    """A cell a spreadsheet would evaluate ("=SUM(...)", "+cmd", "-A1", "@x") gets a
+    leading quote; ordinary text such as "- item" or "-5 %" is left exactly as it is."""
+    if isinstance(value, str) and _FORMULA.match(value):
         return "'" + value
     return value
 

@@ -253,6 +253,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "On screen: {config} · top_k {k} · floor {floor} · model {model}",
         "pt": "Na tela: {config} · top_k {k} · piso {floor} · modelo {model}",
     },
+    "app.model_placeholder": {"en": "owner/model or /path/to/folder", "pt": "dono/modelo ou /caminho/da/pasta"},
     "walk.no_floor": {"en": "none (every chunk in top_k passes)", "pt": "nenhum (todo chunk no top_k passa)"},
     "model.use-multilingual": {
         "en": "Google USE multilingual v3 (16 languages, offline, no token limit)",

@@ -64,7 +64,7 @@ def _metrics_html(metrics: Metrics, top_k: int, lang: str) -> str:
     return f"<div>{cells}</div><p>{escape(t('report.labels', lang))}: {labels or '—'}</p>"
 
 
-def score_svg(outcome: QuestionOutcome, analysis: Analysis) -> str:
+def score_svg(outcome: QuestionOutcome, analysis: Analysis, lang: str = "en") -> str:
     """Horizontal bars of one question's score against every chunk, sorted, top hits dark,
     the floor as a red line labelled with its value."""
     decision = outcome.decision
@@ -96,7 +96,7 @@ def score_svg(outcome: QuestionOutcome, analysis: Analysis) -> str:
     rule = (
         f'<line x1="{floor_x:.1f}" x2="{floor_x:.1f}" y1="12" y2="{height}" stroke="#dc2626" '
         f'stroke-width="2"/><text x="{floor_x + 3:.1f}" y="10" font-size="11" fill="#dc2626">'
-        f"floor {analysis.floor:.2f}</text>"
+        f"{escape(t('chart.floor', lang, floor=f'{analysis.floor:.2f}'))}</text>"
     )
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{_CHART_WIDTH}" height="{height}" '
@@ -104,7 +104,9 @@ def score_svg(outcome: QuestionOutcome, analysis: Analysis) -> str:
     )
 
 
-def calibration_svg(outcomes: Sequence[QuestionOutcome], calibration: Calibration) -> str:
+def calibration_svg(
+    outcomes: Sequence[QuestionOutcome], calibration: Calibration, lang: str = "en"
+) -> str:
     """The best score of every labelled question on one axis, answerable above,
     unanswerable below, with the suggested floor as a line."""
     width, left, right = 640, 130, 20
@@ -130,15 +132,15 @@ def calibration_svg(outcomes: Sequence[QuestionOutcome], calibration: Calibratio
     fx = x(calibration.floor)
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="100" role="img">'
-        '<text x="0" y="34" font-size="13">answerable</text>'
-        '<text x="0" y="74" font-size="13">unanswerable</text>'
+        f'<text x="0" y="34" font-size="13">{escape(t("chart.answerable", lang))}</text>'
+        f'<text x="0" y="74" font-size="13">{escape(t("chart.unanswerable", lang))}</text>'
         f'<line x1="{left}" x2="{width - right}" y1="90" y2="90" stroke="#9ca3af"/>'
         f'<text x="{left}" y="99" font-size="10">{low:.2f}</text>'
         f'<text x="{width - right - 24}" y="99" font-size="10">{high:.2f}</text>'
         f"{''.join(dots)}"
         f'<line x1="{fx:.1f}" x2="{fx:.1f}" y1="14" y2="88" stroke="#dc2626" stroke-width="2"/>'
         f'<text x="{fx + 4:.1f}" y="12" font-size="11" fill="#dc2626">'
-        f"floor {calibration.floor:.2f}</text></svg>"
+        f"{escape(t('chart.floor', lang, floor=f'{calibration.floor:.2f}'))}</text></svg>"
     )
 
 
@@ -157,7 +159,7 @@ def _outcome_html(outcome: QuestionOutcome, analysis: Analysis, lang: str) -> st
     prompt = outcome.prompt if outcome.prompt is not None else t("report.no_llm_call", lang)
     return (
         f'<div>{labels}<b class="{css}">{escape(verdict)}</b>{explanation}'
-        f"{score_svg(outcome, analysis)}"
+        f"{score_svg(outcome, analysis, lang)}"
         f"<details><summary>{escape(t('report.prompt', lang))}</summary>"
         f"<pre>{escape(prompt)}</pre></details></div>"
     )
@@ -241,7 +243,7 @@ def render_report(
         else:
             parts.append(
                 f"<p>{escape(analysis.calibration.message(lang))}</p>"
-                + calibration_svg(analysis.outcomes, analysis.calibration)
+                + calibration_svg(analysis.outcomes, analysis.calibration, lang)
             )
     parts.append("</body></html>")
     return "\n".join(parts)
@@ -251,8 +253,9 @@ def _flips_html(comparison: Comparison, lang: str) -> str:
     if not comparison.flips:
         return f"<p>{escape(t('report.no_flips', lang))}</p>"
     rows = "".join(
-        f'<tr class="flip"><td>{escape(f.question.question)}</td><td>{escape(f.label_a or "—")}'
-        f"</td><td>{escape(f.label_b or '—')}</td><td>{escape(f.direction)}</td></tr>"
+        f'<tr class="flip"><td>{escape(f.question.question)}</td>'
+        f"<td>{escape(f.label_a or '—')}</td><td>{escape(f.label_b or '—')}</td>"
+        f"<td>{escape(t('app.direction_' + f.direction, lang))}</td></tr>"
         for f in comparison.flips
     )
     return (

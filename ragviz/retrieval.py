@@ -97,7 +97,8 @@ def decide(scores: Sequence[float], top_k: int, floor: float) -> Decision:
 
 def excerpts(chunks: Sequence[Chunk], hits: Sequence[Hit]) -> list[str]:
     """Text of the selected chunks in hit order, where text already given by an earlier hit
-    (overlap between neighbours) is left out, so the prompt repeats nothing."""
+    (overlap between neighbours) is left out, so the prompt repeats nothing. A chunk with a
+    ``context_prefix`` (a table's header) gets it in front, as it was embedded."""
     covered: list[tuple[int, int]] = []
     out: list[str] = []
     by_index = {c.index: c for c in chunks}
@@ -109,7 +110,8 @@ def excerpts(chunks: Sequence[Chunk], hits: Sequence[Hit]) -> list[str]:
             chunk.text[a - chunk.start : b - chunk.start].strip() for a, b in pieces
         ).strip()
         if text.strip(" …"):
-            out.append(text)
+            # Table rows cut away from their header carry it: the model reads it too.
+            out.append(chunk.context_prefix + text if chunk.context_prefix else text)
     return out
 
 

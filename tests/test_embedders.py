@@ -163,3 +163,24 @@ def test_hub_id_offline_fails_fast_with_advice(monkeypatch: pytest.MonkeyPatch) 
     assert "bundled model" in str(info.value)
     # Not a timing assertion on speed, a guard against the 78 s retry loop: generous bound.
     assert time.monotonic() - started < 60
+
+
+def test_unknown_hub_id_with_network_says_check_the_spelling(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The hub is simulated (no network here): reachable, and answering 'not found' the way
+    huggingface_hub does, so the branch that users with network access hit is exercised."""
+    from ragviz import embedders
+
+    class RepositoryNotFoundError(OSError):
+        pass
+
+    def fake_load(source: str, local_only: bool) -> object:
+        if local_only:
+            raise OSError("not in the local cache")
+        raise RepositoryNotFoundError(f"404 Client Error: Repository Not Found for {source}")
+
+    monkeypatch.setattr(embedders, "_load_sentence_transformer", fake_load)
+    monkeypatch.setattr(embedders, "hub_reachable", lambda timeout=3.0: True)
+    with pytest.raises(ModelLoadError, match="unknown model id 'acme/no-such-model'"):
+        load_embedder("acme/no-such-model")

@@ -48,3 +48,15 @@ def test_report_in_both_languages(use_model: Embedder, seed_doc: str) -> None:
     analysis = analyse(seed_doc, ChunkerConfig("fixed"), use_model, questions, language="pt")
     html = render_report([analysis], lang="pt")
     assert 'lang="pt-BR"' in html and "Perguntas" in html
+
+
+def test_portuguese_report_has_no_english_chart_labels(use_model: Embedder, seed_doc: str) -> None:
+    questions = [
+        LabelledQuestion("Qual o prazo do reembolso?", "7 dias úteis", True),
+        LabelledQuestion("Qual a senha do wifi?", "", False),
+    ]
+    a = analyse(seed_doc, ChunkerConfig("fixed"), use_model, questions, language="pt")
+    b = analyse(seed_doc, ChunkerConfig("sentence"), use_model, questions, language="pt")
+    html = render_report([a, b], compare(a, b), lang="pt")
+    assert "piso " in html and "com resposta" in html and "sem resposta" in html
+    assert ">floor " not in html and ">answerable<" not in html

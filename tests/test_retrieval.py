@@ -106,3 +106,13 @@ def test_outcome_never_prints_equal_numbers_for_unequal_scores() -> None:
     assert describe_decision(decide([0.2096], 2, 0.21)) == (
         "refused: best score 0.2096 is under the floor 0.2100"
     )
+
+
+def test_a_table_rows_chunk_brings_its_header_into_the_prompt() -> None:
+    from ragviz.retrieval import Hit
+
+    doc = "| City | Limit |\n|---|---|\n| Lisbon | 120 |\n| Porto | 90 |"
+    rows = Chunk(0, 27, len(doc), doc[27:], context_prefix="| City | Limit |\n|---|---|\n")
+    (excerpt,) = excerpts([rows], [Hit(0, 0.9)])
+    assert excerpt.startswith("| City | Limit |")
+    assert "| Porto | 90 |" in excerpt

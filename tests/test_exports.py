@@ -1,0 +1,52 @@
+"""CSV downloads: one row per chunk / per question and configuration, spreadsheet-safe."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import pytest
+
+from ragviz.analysis import Analysis, analyse
+from ragviz.chunking import ChunkerConfig
+from ragviz.embedders import Embedder
+from ragviz.exports import chunks_csv, results_csv
+from ragviz.questions import LabelledQuestion
+
+
+@pytest.fixture(scope="module")
+def analysis(
+    use_model: Embedder, seed_doc: str, seed_questions: list[LabelledQuestion]
+) -> Analysis:
+    return analyse(seed_doc, ChunkerConfig("fixed", size=120), use_model, seed_questions, 2, 0.19)
+
+
+def test_chunk_table_rows_are_the_chunks(analysis: Analysis) -> None:
+    rows = list(csv.DictReader(io.StringIO(chunks_csv(analysis))))
+    assert [r["text"] for r in rows] == [c.text for c in analysis.chunks]
+    assert [int(r["start"]) for r in rows] == [c.start for c in analysis.chunks]
+
+
+def test_results_have_a_row_per_question_and_configuration(analysis: Analysis) -> None:
+    rows = list(csv.DictReader(io.StringIO(results_csv([analysis, analysis]))))
+    assert len(rows) == 2 * len(analysis.outcomes)
+    wifi = next(r for r in rows if "wifi" in r["question"])
+    assert wifi["decision"] == "refused" and wifi["labels"] == "ok"
+
+
+@pytest.mark.parametrize(
+    ("text", "guarded"),
+    [
+        ("=HYPERLINK(1)", True),
+        ("+cmd|x", True),
+        ("-A1+1", True),
+        ("@SUM(A1)", True),
+        ("- item one", False),
+        ("-5 % off", False),
+        ("Plain text", False),
+    ],
+)
+def test_only_formula_like_cells_are_guarded(use_model: Embedder, text: str, guarded: bool) -> None:
+    result = analyse(text, ChunkerConfig("fixed", size=500), use_model, [])
+    (row,) = csv.DictReader(io.StringIO(chunks_csv(result)))
+    assert row["text"] == ("'" + text if guarded else text)
