@@ -216,7 +216,8 @@ def _matching_sample(workspace: Workspace) -> str | None:
         return None
 
 
-TAB_IDS = ("chunks", "questions", "calibration", "compare", "why")
+# The first tab is the article's experiment: every question's bars, floor and outcome.
+TAB_IDS = ("questions", "chunks", "calibration", "compare", "why")
 
 
 def tab_labels() -> dict[str, str]:
@@ -685,7 +686,7 @@ def main() -> None:
                    default=labels[ss.get("tab_id", TAB_IDS[0])])
     # Only the open tab runs (the others are drawn when picked): a slider answers fast.
     is_open = {tab_id: tab.open is not False for tab_id, tab in zip(TAB_IDS, tabs, strict=True)}
-    tab_chunks, tab_questions, tab_calibration, tab_compare, tab_why = tabs
+    tab_questions, tab_chunks, tab_calibration, tab_compare, tab_why = tabs
 
     if is_open["questions"]:
         with tab_questions:

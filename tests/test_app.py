@@ -22,10 +22,15 @@ APP = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")
 TIMEOUT = 120
 
 
-def run_app() -> AppTest:
+def run_app(tab: str | None = "chunks") -> AppTest:
+    """The app after its first run, with ``tab`` picked (None: the tab a visitor sees)."""
     at = AppTest.from_file(APP, default_timeout=TIMEOUT)
     at.run()
     assert not at.exception, [e.value for e in at.exception]
+    if tab is not None:
+        at.session_state["tab"] = t(f"tab.{tab}", "en")
+        at.run()
+        assert not at.exception, [e.value for e in at.exception]
     return at
 
 
@@ -111,6 +116,17 @@ def first_compare() -> AppTest:
 
 
 # --- the first screen replays the article ---------------------------------------------
+
+
+def test_a_visitor_first_sees_every_question_with_its_bars_and_outcome() -> None:
+    at = run_app(tab=None)
+    text = page_text(at)
+    for question in (PRAZO, WIFI):
+        assert question in text
+    assert sum(1 for spec, _ in charts(at) if spec.get("description", "").startswith("a: ")) == 7
+    assert sum(1 for spec, _ in charts(at) if spec.get("description", "").startswith("b: ")) == 7
+    assert "context: chunks 1, 2" in text
+    assert "refused: best score 0.10 is under the floor 0.19" in text
 
 
 def test_first_screen_is_the_articles_experiment(first: AppTest, first_questions: AppTest) -> None:

@@ -129,7 +129,7 @@ def test_portuguese_interface_and_explanations() -> None:
 @pytest.mark.parametrize("key", ["export_workspace", "download_report", "download_results",
                                  "download_chunks_a", "download_chunks_b"])
 def test_downloads_are_offered(key: str) -> None:
-    at = run(AppTest.from_file(APP, default_timeout=TIMEOUT))
+    at = open_tab(run(AppTest.from_file(APP, default_timeout=TIMEOUT)), "chunks")
     keys = {getattr(element, "key", None) for element in at.get("download_button")}
     assert key in keys or any(key in str(element.proto) for element in at.get("download_button"))
 

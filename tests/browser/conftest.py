@@ -215,10 +215,17 @@ class AppPage:
         self.dialogs.append(f"{dialog.type}: {dialog.message}")
         dialog.dismiss()
 
-    def open(self) -> None:
-        """Load the app and wait for its first complete render."""
+    def open(self, tab: str | None = "chunks") -> None:
+        """Load the app, wait for its first complete render, then pick ``tab`` (by id; None
+        leaves the tab a visitor first sees, the questions)."""
+        from ragviz.i18n import t
+
         self.page.goto(self.url)
-        self.wait_rendered()
+        self.wait_rendered(doc_tab=False)
+        if tab is not None:
+            self.open_tab(t(f"tab.{tab}", "en"))
+            if tab == "chunks":
+                self.page.wait_for_selector(DOC, state="visible")
 
     def wait_idle(self, timeout_ms: int = RENDER_TIMEOUT_MS) -> None:
         """Wait until the script has run to the end and nothing on the page is stale."""

@@ -18,7 +18,8 @@ pytestmark = pytest.mark.browser
 
 
 def test_default_page_renders_without_exception(app: AppPage, screenshot_dir: Path) -> None:
-    app.open()
+    app.open(tab=None)  # what a visitor sees first: every question's bars and outcome
+    app.wait_charts(14)
     shot = screenshot_dir / "default.png"
     app.screenshot_full(shot)
     assert shot.stat().st_size > 20_000, "the screenshot looks empty"

@@ -67,7 +67,7 @@ def config_caption(app: AppPage, config: ChunkerConfig) -> str:
 
 def test_a_link_opens_its_view_and_the_url_follows_the_controls(app: AppPage) -> None:
     app.page.goto(f"{app.url}/?a=recursive&a_size=200&a_overlap=20&k=3&floor=0.25&lang=pt")
-    app.wait_rendered()
+    app.wait_rendered(doc_tab=False)  # a new visitor lands on the questions
     assert app.page.get_by_text(t("app.title", "pt"), exact=True).is_visible()
     assert app.page.get_by_role("tab", name=t("tab.questions", "pt"), exact=True).is_visible()
     config_caption(app, ChunkerConfig(chunker="recursive", size=200, overlap=20))
@@ -79,7 +79,7 @@ def test_a_link_opens_its_view_and_the_url_follows_the_controls(app: AppPage) ->
 
     app.nudge_slider("top_k", 1)
     app.page.wait_for_function("() => new URLSearchParams(location.search).get('k') !== '3'")
-    app.wait_rendered()
+    app.wait_rendered(doc_tab=False)
     query = url_query(app)
     assert query["k"] == app.slider("top_k").get_attribute("value") == "4", query
     assert query["a"] == "recursive" and query["a_overlap"] == "20" and query["floor"] == "0.25"
@@ -252,7 +252,7 @@ def test_the_language_select_switches_to_portuguese(app: AppPage) -> None:
 def test_a_portuguese_browser_gets_the_portuguese_interface(browser: Browser, app_url: str) -> None:
     page, context = new_app_page(browser, app_url, locale="pt-BR")
     try:
-        page.open()
+        page.open(tab=None)
         assert page.page.get_by_text(t("app.title", "pt"), exact=True).is_visible()
         assert url_query(page)["lang"] == "pt"
         page.assert_healthy()
