@@ -885,13 +885,15 @@ def walkthrough_page(model: Embedder) -> None:
     st.html(render.walkthrough_banner(
         tr("walk.progress", n=step_index + 1, total=len(walkthrough.STEPS)),
         step.title(lang()), step.body(lang(), values)))
-    back, forward, leave, _ = st.columns([1, 1, 1, 3])
+    back, forward, leave, explore, _ = st.columns([1, 1, 1, 1.6, 1.4])
     back.button(tr("walk.back"), key="walk_back", on_click=_walk_to, args=(step_index - 1,),
                 disabled=step_index == 0, width="stretch")
     forward.button(tr("walk.next"), key="walk_next", on_click=_walk_to, args=(step_index + 1,),
                    disabled=step_index == len(walkthrough.STEPS) - 1, type="primary",
                    width="stretch")
     leave.button(tr("walk.exit"), key="walk_exit", on_click=_walk_exit, width="stretch")
+    explore.button(tr("walk.explore"), key="walk_explore", on_click=_walk_explore,
+                   args=(step, floor), width="stretch", help=tr("walk.explore_help"))
     floor_text = f"{floor:.2f}" if step.floor == "calibrated" else tr("walk.no_floor")
     st.caption(tr("walk.settings", config=shown.config.label(), k=step.top_k,
                   floor=floor_text, model=model.name))
@@ -914,6 +916,20 @@ def _walk_to(index: int) -> None:
 
 
 def _walk_exit() -> None:
+    ss.walk_on = False
+
+
+def _walk_explore(step: walkthrough.Step, floor: float) -> None:
+    """Leave the replay with the explorer set as the step: the article's sample, A fixed,
+    B sentence, the step's top_k and floor, and the tab it talks about."""
+    ss.doc_source = "sample"
+    ss.sample_name = walkthrough.SAMPLE
+    on_sample_change()
+    set_config("a", walkthrough.FIXED)
+    set_config("b", walkthrough.SENTENCE)
+    ss.top_k = step.top_k
+    ss.floor = state.slider_floor(floor)
+    ss.tab = tab_labels()["chunks" if step.section == "document" else step.section]
     ss.walk_on = False
 
 

@@ -254,6 +254,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "pt": "Na tela: {config} · top_k {k} · piso {floor} · modelo {model}",
     },
     "app.model_placeholder": {"en": "owner/model or /path/to/folder", "pt": "dono/modelo ou /caminho/da/pasta"},
+    "walk.explore": {"en": "Explore this step ▶", "pt": "Explorar este passo ▶"},
+    "walk.explore_help": {
+        "en": "Leave the replay with the explorer set as this step (loads the article's sample).",
+        "pt": "Sai do replay com o explorador ajustado como este passo (carrega o exemplo do artigo).",
+    },
     "walk.no_floor": {"en": "none (every chunk in top_k passes)", "pt": "nenhum (todo chunk no top_k passa)"},
     "model.use-multilingual": {
         "en": "Google USE multilingual v3 (16 languages, offline, no token limit)",

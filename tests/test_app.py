@@ -371,3 +371,34 @@ def test_why_did_this_fail_names_a_fix() -> None:
     text = page_text(at) + "\n".join(s.value for s in at.success)
     assert "-badge[outranked]" in text or "-badge[answer-split]" in text
     assert at.button(key="load_fix") is not None
+
+
+def test_semantic_chunker_controls_and_its_similarity_profile() -> None:
+    at = run_app()
+    at.selectbox(key="a_chunker").select("semantic")
+    rerun(at)
+    at.radio(key="a_mode").set_value("threshold")
+    rerun(at)
+    at.slider(key="a_threshold").set_value(0.3)
+    rerun(at)
+    assert "semantic(threshold=0.3" in page_text(at)
+    profiles = [(s, d) for s, d in charts(at) if any(_kind(x) == "line" for x in s["layer"])]
+    assert len(profiles) == 1, "the similarity at every sentence boundary is plotted"
+    spec, data = profiles[0]
+    assert layer_data(spec, data, "rule").iloc[0].tolist()[0] == pytest.approx(0.3)
+    at.radio(key="a_mode").set_value("percentile")
+    rerun(at)
+    at.slider(key="a_percentile").set_value(50.0)
+    rerun(at)
+    assert "semantic(percentile=50.0" in page_text(at)
+
+
+def test_tokens_chunker_windows_follow_the_size_slider() -> None:
+    at = run_app()
+    at.selectbox(key="a_chunker").select("tokens")
+    rerun(at)
+    at.slider(key="a_size").set_value(20)
+    at.slider(key="a_overlap").set_value(0)
+    rerun(at)
+    tokens = chunk_tables(at)[0]["tokens"].tolist()
+    assert max(tokens) <= 20 and len(tokens) > 3

@@ -153,3 +153,22 @@ def test_a_link_without_a_floor_gets_the_measured_floor() -> None:
     run(at)
     assert at.session_state.a_chunker == "recursive"
     assert at.session_state.floor == pytest.approx(0.19)  # B's calibrated floor, as by default
+
+
+def test_a_replay_step_opens_in_the_explorer() -> None:
+    at = run(AppTest.from_file(APP, default_timeout=TIMEOUT))
+    at.radio(key="doc_source").set_value("paste")
+    run(at)
+    at.toggle(key="walk_on").set_value(True)
+    run(at)
+    at.button(key="walk_next").click()  # step 2: fixed chunks, top_k 1
+    run(at)
+    at.button(key="walk_explore").click()
+    run(at)
+    state = at.session_state
+    assert not state.walk_on
+    assert (state.doc_source, state.sample_name, state.a_chunker, state.top_k) == (
+        "sample", "politica_reembolso", "fixed", 1,
+    )
+    assert state.tab == t("tab.questions", "en")
+    assert "context: chunk 1" in page_text(at)
