@@ -249,13 +249,17 @@ def render_report(
     return "\n".join(parts)
 
 
+def _direction(direction: str, lang: str) -> str:
+    return t(f"app.direction_{direction}", lang)
+
+
 def _flips_html(comparison: Comparison, lang: str) -> str:
     if not comparison.flips:
         return f"<p>{escape(t('report.no_flips', lang))}</p>"
     rows = "".join(
         f'<tr class="flip"><td>{escape(f.question.question)}</td>'
         f"<td>{escape(f.label_a or '—')}</td><td>{escape(f.label_b or '—')}</td>"
-        f"<td>{escape(t('app.direction_' + f.direction, lang))}</td></tr>"
+        f"<td>{escape(_direction(f.direction, lang))}</td></tr>"
         for f in comparison.flips
     )
     return (
