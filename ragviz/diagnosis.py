@@ -184,7 +184,7 @@ def _diagnose_answerable(
         parts.append((ANSWER_TRUNCATED, t("diagnosis.answer_truncated", language, answer=shown,
                                           chunks=chunk_list(holding, language))))
     elif rank is not None and rank > 1:
-        parts.append((OUTRANKED, _outranked(chunks, decision, holding, rank, language)))
+        parts.append((OUTRANKED, _outranked(chunks, decision, rank, language)))
     if decision.refused:
         parts.append(below)
     if not parts:
@@ -207,10 +207,7 @@ def _readable(
     return tuple(out)
 
 
-def _outranked(
-    chunks: Sequence[Chunk], decision: Decision, holding: Sequence[int], rank: int,
-    language: str,
-) -> str:
+def _outranked(chunks: Sequence[Chunk], decision: Decision, rank: int, language: str) -> str:
     by_index = {c.index: c for c in chunks}
     best_holding = decision.ranking[rank - 1]
     winner = decision.ranking[0]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -135,15 +135,3 @@ def questions_to_csv(questions: Iterable[LabelledQuestion]) -> str:
         flag = "" if q.answerable is None else ("true" if q.answerable else "false")
         writer.writerow([q.question, q.answer, flag])
     return buffer.getvalue()
-
-
-def clean_questions(questions: Sequence[LabelledQuestion]) -> list[LabelledQuestion]:
-    """Drop rows without question text and enforce the limits (used by the app's editor)."""
-    out = [
-        check_question(q, f"question {i + 1}")
-        for i, q in enumerate(questions)
-        if q.question.strip()
-    ]
-    if len(out) > MAX_QUESTIONS:
-        raise InputError(f"{len(out)} questions; the limit is {MAX_QUESTIONS}.")
-    return out

@@ -144,9 +144,3 @@ def trim_span(document: str, start: int, end: int) -> tuple[int, int]:
     while end > start and document[end - 1].isspace():
         end -= 1
     return start, end
-
-
-def reindex(chunks: list[Chunk]) -> tuple[Chunk, ...]:
-    """Number chunks 0..n-1 in order of start (then end)."""
-    ordered = sorted(chunks, key=lambda c: (c.start, c.end))
-    return tuple(replace(c, index=i) for i, c in enumerate(ordered))
