@@ -534,7 +534,7 @@ def question_view(analysis: Analysis, position: int, side: str, show_floor: bool
         else:
             st.caption(_md(outcome.diagnosis.explanation))
     st.altair_chart(
-        charts.score_bars(decision, analysis.chunks, analysis.top_k,
+        charts.score_bars(decision, analysis.chunks,
                           analysis.floor if show_floor else None, "", lang(),
                           description=f"{side}: {outcome.question.question}", large=large),
         width="stretch",

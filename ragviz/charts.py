@@ -73,7 +73,6 @@ def score_frame(
 def score_bars(
     decision: Decision,
     chunks: Sequence[Chunk],
-    top_k: int,
     floor: float | None,
     title: str = "",
     lang: str = "en",
@@ -81,9 +80,9 @@ def score_bars(
     large: bool = False,
 ) -> alt.LayerChart:
     """Horizontal bars of one question's score against every chunk, best first; the top_k
-    bars coloured by whether they pass the floor, and the floor drawn as a labelled rule
-    (no rule when ``floor`` is None: retrieval without a floor). ``large`` is for a
-    projector."""
+    bars (``decision.top_k``) coloured by whether they pass the floor, and the floor drawn
+    as a labelled rule (no rule when ``floor`` is None: retrieval without a floor).
+    ``large`` is for a projector."""
     frame = score_frame(decision, chunks, lang, MAX_BARS)
     hidden = len(decision.ranking) - len(frame)
     if hidden > 0 and not title:

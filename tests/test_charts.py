@@ -44,7 +44,7 @@ def fixed_analysis(
 
 def test_score_bars_one_bar_per_chunk_sorted_by_score(fixed_analysis: Analysis) -> None:
     decision = fixed_analysis.outcomes[0].decision
-    chart = score_bars(decision, fixed_analysis.chunks, 2, 0.19, "prazo")
+    chart = score_bars(decision, fixed_analysis.chunks, 0.19, "prazo")
     bars = [(layer, rows) for layer, rows in _layers(chart) if _mark(layer) == "bar"]
     assert len(bars) == 1
     layer, rows = bars[0]
@@ -56,7 +56,7 @@ def test_score_bars_one_bar_per_chunk_sorted_by_score(fixed_analysis: Analysis) 
 
 def test_score_bars_rule_at_the_floor_with_its_value(fixed_analysis: Analysis) -> None:
     decision = fixed_analysis.outcomes[0].decision
-    layers = _layers(score_bars(decision, fixed_analysis.chunks, 2, 0.19))
+    layers = _layers(score_bars(decision, fixed_analysis.chunks, 0.19))
     rules = [rows for layer, rows in layers if _mark(layer) == "rule"]
     assert rules == [[{"floor": 0.19, "label": "floor 0.19"}]]
     texts = [layer for layer, _ in layers if _mark(layer) == "text"]
@@ -66,7 +66,7 @@ def test_score_bars_rule_at_the_floor_with_its_value(fixed_analysis: Analysis) -
 def test_score_bars_emphasise_the_top_k(fixed_analysis: Analysis) -> None:
     decision = fixed_analysis.outcomes[0].decision
     _, rows = next((lay, r) for lay, r in _layers(
-        score_bars(decision, fixed_analysis.chunks, 2, 0.19)) if _mark(lay) == "bar")
+        score_bars(decision, fixed_analysis.chunks, 0.19)) if _mark(lay) == "bar")
     statuses = [row["status"] for row in rows]
     assert statuses[:2] == ["sent as context", "sent as context"]
     assert set(statuses[2:]) == {"not retrieved"}
@@ -78,7 +78,7 @@ def test_score_bars_mark_top_k_under_the_floor(fixed_analysis: Analysis) -> None
 
     refused = decide(wifi.scores, 2, 0.5)
     _, rows = next((lay, r) for lay, r in _layers(
-        score_bars(refused, fixed_analysis.chunks, 2, 0.5)) if _mark(lay) == "bar")
+        score_bars(refused, fixed_analysis.chunks, 0.5)) if _mark(lay) == "bar")
     assert [row["status"] for row in rows[:2]] == ["in top_k, under the floor"] * 2
 
 
@@ -132,7 +132,7 @@ def test_a_long_ranking_draws_the_best_forty_and_says_so() -> None:
 
     chunks = [Chunk(i, i * 10, i * 10 + 5, "x" * 5) for i in range(100)]
     decision = decide([i / 100 for i in range(100)], 2, 0.5)
-    spec = score_bars(decision, chunks, 2, 0.5).to_dict()
+    spec = score_bars(decision, chunks, 0.5).to_dict()
     bars = next(d for d in spec["datasets"].values() if len(d) and "status" in d[0])
     assert len(bars) == MAX_BARS
     assert bars[0]["chunk"] == "#99"
