@@ -19,7 +19,8 @@ from ragviz import app_state as state
 from ragviz import charts, render, walkthrough
 from ragviz.analysis import Analysis, analyse, compare, default_grid, rescore, sweep, why_failed
 from ragviz.calibration import Calibration, calibrate_outcomes, format_score
-from ragviz.chunking.base import CHUNKER_NAMES, ChunkerConfig
+from ragviz.chunking import CHUNKER_NAMES, ChunkerConfig, get_spec
+from ragviz.chunking.registry import param_names
 from ragviz.documents import MAX_DOCUMENT_CHARS, MAX_UPLOAD_BYTES, InputError
 from ragviz.embedders import BUNDLED_MODELS, DEFAULT_MODEL, Embedder, ModelLoadError, load_embedder
 from ragviz.evaluation import METRIC_NAMES, Metrics, SweepResult
@@ -137,8 +138,7 @@ def current_settings() -> Settings:
 
 
 def _side_values(side: str) -> dict[str, Any]:
-    names = ("size", "overlap", "max_chars", "overlap_sentences", "threshold", "percentile",
-             "mode")
+    names = (*param_names(), "mode")
     return {name: ss.get(f"{side}_{name}") for name in names if f"{side}_{name}" in ss}
 
 
@@ -160,12 +160,16 @@ def apply_settings(settings: Settings, with_sample: bool = True) -> None:
 
 def set_config(side: str, config: ChunkerConfig) -> None:
     """Put a configuration into side A or B's widgets (also used by "load into A")."""
+    spec = get_spec(config.chunker)
     ss[f"{side}_chunker"] = config.chunker
-    for name in ("size", "overlap", "max_chars", "overlap_sentences"):
-        ss[f"{side}_{name}"] = getattr(config, name)
-    ss[f"{side}_mode"] = "threshold" if config.threshold is not None else "percentile"
-    ss[f"{side}_threshold"] = config.threshold if config.threshold is not None else 0.5
-    ss[f"{side}_percentile"] = config.percentile if config.percentile is not None else 25.0
+    for name in param_names():  # another chunker's sliders start at its own defaults
+        ss.pop(f"{side}_{name}", None)
+    for param in spec.params:
+        value = config.get(param.name)
+        ss[f"{side}_{param.name}"] = param.default if value is None else value
+    if spec.alternatives:
+        used = [n for n in spec.alternatives if config.get(n) is not None]
+        ss[f"{side}_mode"] = (used or spec.alternatives)[0]
 
 
 def on_sample_change() -> None:
@@ -255,9 +259,7 @@ PERSISTENT = (
     "tab",
     "cost_refusal", "cost_answer", "sweep_metric",
     "why_question", "why_answer", "why_answerable", "why_side",
-    *(f"{side}_{name}" for side in SIDES for name in (
-        "chunker", "size", "overlap", "max_chars", "overlap_sentences", "threshold",
-        "percentile", "mode")),
+    *(f"{side}_{name}" for side in SIDES for name in ("chunker", *param_names(), "mode")),
 )
 
 
@@ -395,10 +397,11 @@ def config_widgets(side: str, n_chars: int) -> ChunkerConfig:
     """Chunker select and its sliders (ranges fitted to the document) for one side."""
     chunker = st.selectbox(tr("app.chunker"), CHUNKER_NAMES, key=f"{side}_chunker")
     values: dict[str, Any] = {}
-    if chunker == "semantic":
+    modes = state.semantic_modes(chunker)
+    if modes:
         st.radio(
-            tr("app.semantic_mode"), ("percentile", "threshold"), key=f"{side}_mode",
-            horizontal=True, format_func=translated("app.mode_"),
+            tr("app.semantic_mode"), modes, key=f"{side}_mode", horizontal=True,
+            format_func=lambda name: get_spec(chunker).param(name).label.get(lang(), name),
         )
         values["mode"] = ss[f"{side}_mode"]
     specs = state.param_specs(chunker, n_chars)
@@ -409,14 +412,11 @@ def config_widgets(side: str, n_chars: int) -> ChunkerConfig:
         ss[key] = spec.clamp(ss.get(key, spec.default))
         with column:
             if spec.integer:
-                st.slider(
-                    tr(f"param.{spec.name}", unit=tr("app.unit_tokens")
-                       if chunker == "tokens" else tr("app.unit_chars")),
-                    int(spec.low), int(spec.high), step=int(spec.step), key=key,
-                )
+                st.slider(spec.label(lang()), int(spec.low), int(spec.high),
+                          step=int(spec.step), key=key)
             else:
                 st.slider(
-                    tr(f"param.{spec.name}", unit=""), float(spec.low), float(spec.high),
+                    spec.label(lang()), float(spec.low), float(spec.high),
                     step=float(spec.step), key=key, format="%.2f",
                 )
     for spec in specs:
@@ -426,10 +426,11 @@ def config_widgets(side: str, n_chars: int) -> ChunkerConfig:
 
 
 def _hidden(side: str, chunker: str, name: str) -> bool:
-    """The semantic chunker shows the threshold or the percentile slider, not both."""
-    if chunker != "semantic" or name not in ("threshold", "percentile"):
+    """A chunker with alternatives (semantic: threshold or percentile) shows one slider."""
+    modes = state.semantic_modes(chunker)
+    if name not in modes:
         return False
-    return bool(ss.get(f"{side}_mode", "percentile") != name)
+    return bool(ss.get(f"{side}_mode", modes[0]) != name)
 
 
 # --- analysis ---------------------------------------------------------------------------

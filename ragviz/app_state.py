@@ -14,7 +14,8 @@ from typing import Any
 
 import pandas as pd
 
-from ragviz.chunking.base import CHUNKER_PARAMS, ChunkerConfig
+from ragviz.chunking import ChunkerConfig, get_spec
+from ragviz.chunking.registry import Param
 from ragviz.documents import MAX_QUESTIONS, InputError, check_document, decode_upload
 from ragviz.questions import LabelledQuestion, check_question
 from ragviz.samples import get_sample
@@ -26,33 +27,37 @@ DEFAULT_SAMPLE = "politica_reembolso"
 DEFAULT_A = DEFAULT_CONFIG_A
 DEFAULT_B = DEFAULT_CONFIG_B
 DEFAULT_TOP_K = 2
-DEFAULT_PERCENTILE = 90.0
-DEFAULT_THRESHOLD = 0.5
 
 QUESTION_COLUMNS = ("question", "answer", "answerable")
 
 
 @dataclass(frozen=True)
 class ParamSpec:
-    """How one chunker parameter is offered: a slider from ``low`` to ``high``."""
+    """How one chunker parameter is offered: a slider from ``low`` to ``high``, inside the
+    range the chunker's spec accepts everywhere (links and workspaces included)."""
 
     name: str
     low: float
     high: float
     step: float
     default: float
-    integer: bool = True
+    integer: bool
+    param: Param
 
     def clamp(self, value: Any) -> int | float:
-        """``value`` moved into range (and to the right type); the default if unusable."""
-        try:
-            number = float(value)
-        except (TypeError, ValueError):
-            number = self.default
-        if math.isnan(number):
-            number = self.default
-        number = min(max(number, self.low), self.high)
-        return round(number) if self.integer else round(number, 2)
+        """``value`` moved into range (and to the right type); the default if unusable.
+        Never raises: huge integers, 5,001-digit strings, NaN, inf and bools included."""
+        return self.param.clamp(value, self.low, self.high)
+
+    def label(self, lang: str = "en") -> str:
+        """The slider label in the interface language, e.g. ``size (tokens)``."""
+        return self.param.text(lang)
+
+
+def _widget(param: Param, n_chars: int) -> ParamSpec:
+    low, high = param.widget_range(n_chars)
+    default = min(max(param.default, low), high)
+    return ParamSpec(param.name, low, high, param.step, default, param.kind == "int", param)
 
 
 def load_sample(name: str) -> tuple[str, list[LabelledQuestion]]:
@@ -62,27 +67,17 @@ def load_sample(name: str) -> tuple[str, list[LabelledQuestion]]:
 
 
 def param_specs(chunker: str, n_chars: int) -> list[ParamSpec]:
-    """The sliders a chunker gets, with ranges fitted to a document of ``n_chars``.
+    """The sliders a chunker gets, with ranges fitted to a document of ``n_chars``, derived
+    from the chunker's spec. Sizes reach the whole document (capped so a slider stays
+    usable); overlap may reach the size on purpose, so an impossible combination gets its
+    own message, not a clamp."""
+    return [_widget(param, n_chars) for param in get_spec(chunker).params]
 
-    Sizes reach the whole document (capped so a slider stays usable); overlap may reach
-    the size on purpose, so an impossible combination gets its own message, not a clamp.
-    """
-    span = max(40, min(n_chars, 4000))
-    specs: dict[str, ParamSpec] = {
-        "size": ParamSpec("size", 10, span, 1, min(120, span)),
-        "overlap": ParamSpec("overlap", 0, max(1, span // 2), 1, 0),
-        "max_chars": ParamSpec("max_chars", 20, span, 1, min(220, span)),
-        "overlap_sentences": ParamSpec("overlap_sentences", 0, 5, 1, 1),
-        "threshold": ParamSpec("threshold", -1.0, 1.0, 0.01, DEFAULT_THRESHOLD, integer=False),
-        "percentile": ParamSpec("percentile", 1.0, 99.0, 1.0, DEFAULT_PERCENTILE, integer=False),
-    }
-    if chunker == "tokens":
-        tokens = max(16, min(512, n_chars // 2 + 8))
-        specs["size"] = ParamSpec("size", 4, tokens, 1, min(64, tokens))
-        specs["overlap"] = ParamSpec("overlap", 0, max(1, tokens // 2), 1, 0)
-    if chunker == "semantic":
-        specs["max_chars"] = ParamSpec("max_chars", 20, span, 1, min(400, span))
-    return [specs[name] for name in CHUNKER_PARAMS.get(chunker, ())]
+
+def semantic_modes(chunker: str) -> tuple[str, ...]:
+    """The parameters of which the chunker reads one (the first is the default), e.g. the
+    semantic chunker's percentile or threshold; empty for most chunkers."""
+    return get_spec(chunker).alternatives
 
 
 def floor_range(scores: Iterable[float]) -> tuple[float, float]:
@@ -127,18 +122,18 @@ def _cell_text(value: Any) -> str:
 def config_from_values(chunker: str, values: dict[str, Any], n_chars: int) -> ChunkerConfig:
     """A ChunkerConfig from widget values, each moved into its slider's range.
 
-    For the semantic chunker ``mode`` picks an absolute threshold or a percentile; the other
-    one is None, as the chunker expects.
+    For a chunker with alternatives (semantic) ``mode`` picks the one in use (threshold or
+    percentile); the others are None, as the chunker expects.
     """
     params: dict[str, Any] = {}
     for spec in param_specs(chunker, n_chars):
         params[spec.name] = spec.clamp(values.get(spec.name, spec.default))
-    if chunker == "semantic":
-        if values.get("mode", "percentile") == "threshold":
-            params["percentile"] = None
-        else:
-            params["threshold"] = None
-    return ChunkerConfig(chunker=chunker, **params)
+    modes = semantic_modes(chunker)
+    if modes:
+        mode = values.get("mode", modes[0])
+        chosen = mode if mode in modes else modes[0]
+        params.update({name: None for name in modes if name != chosen})
+    return ChunkerConfig.create(chunker, **params)
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ import altair as alt
 import pandas as pd
 
 from ragviz.chunking.base import Chunk
+from ragviz.chunking.registry import overlap_text
 from ragviz.i18n import t
 from ragviz.retrieval import Decision
 
@@ -327,10 +328,8 @@ def sweep_frame(sweep: SweepResult, metric: str, lang: str = "en") -> pd.DataFra
 
 
 def _overlap_text(record: dict[str, Any], lang: str) -> str:
-    """Character overlaps as a share of the size, so every size lines up in one row."""
-    if record["chunker"] in ("fixed", "recursive", "tokens"):
-        return f"{round(100 * record['overlap'] / max(record['size'], 1))} %"
-    return t("chart.sweep_sentences", lang, n=record["overlap"])
+    """Overlaps in the size's unit as a share of it, so every size lines up in one row."""
+    return overlap_text(record["chunker"], record["size"], record["overlap"], lang)
 
 
 def sweep_heatmap(sweep: SweepResult, metric: str, lang: str = "en") -> alt.LayerChart:

@@ -13,13 +13,13 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from ragviz.chunking import CHUNKER_NAMES, ChunkerConfig, make_chunks
+from ragviz.chunking import CHUNKER_NAMES, ChunkerConfig, check_config, get_spec, make_chunks
+from ragviz.chunking.registry import param_kind, param_names, shorten, specs
 from ragviz.documents import InputError, check_document, decode_upload
 from ragviz.embedders import BUNDLED_MODELS, DEFAULT_MODEL, Embedder, ModelLoadError, load_embedder
 from ragviz.questions import LabelledQuestion, check_question, parse_questions_csv
 
 EXIT_USER_ERROR = 2
-MODEL_CHUNKERS = {"tokens", "semantic"}
 
 
 class UserError(Exception):
@@ -42,16 +42,18 @@ def _read_text(path: str) -> str:
 
 
 def _config(args: argparse.Namespace) -> ChunkerConfig:
-    values: dict[str, Any] = {"chunker": args.chunker}
-    for name in ("size", "overlap", "max_chars", "overlap_sentences", "threshold", "percentile"):
+    """The chunker options given, the chunker's spec defaults for the rest, checked."""
+    spec = get_spec(args.chunker)
+    values: dict[str, Any] = {}
+    for name in param_names():
         value = getattr(args, name)
-        if value is not None:
+        if value is not None and name in spec.names:  # another chunker's option is ignored
             values[name] = value
-    if args.chunker == "markdown" and args.max_chars is None:
-        values["max_chars"] = 800
-    if args.chunker == "markdown" and args.overlap_sentences is None:
-        values["overlap_sentences"] = 0
-    return ChunkerConfig.from_dict(values)
+    return check_config(ChunkerConfig.create(spec.name, **values))
+
+
+def _flag(name: str) -> str:
+    return name.replace("_", "-")
 
 
 def _questions(args: argparse.Namespace) -> list[LabelledQuestion]:
@@ -82,7 +84,7 @@ def _emit(args: argparse.Namespace, payload: dict[str, Any], text: Callable[[], 
 def cmd_chunk(args: argparse.Namespace) -> None:
     document = check_document(_read_text(args.path))
     config = _config(args)
-    embedder = _model(args, config.chunker in MODEL_CHUNKERS)
+    embedder = _model(args, get_spec(config.chunker).needs_model)
     result = make_chunks(document, config, embedder)
     rows = []
     for chunk in result.chunks:
@@ -266,17 +268,41 @@ def cmd_report(args: argparse.Namespace) -> None:
     sys.stdout.write(f"wrote {out} ({len(html):,} characters)\n")
 
 
+def _number(kind: str) -> Callable[[str], int | float]:
+    """An argparse type for a chunker option: a short message for any unreadable value
+    (a 5,001-digit number included); the range is checked against the chosen chunker."""
+
+    def parse(raw: str) -> int | float:
+        try:
+            return int(raw) if kind == "int" else float(raw)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"invalid {kind} value: {shorten(raw)}") from None
+
+    parse.__name__ = kind
+    return parse
+
+
+def _option_help(name: str) -> str:
+    """Which chunkers read an option, with each one's default and unit."""
+    uses: list[str] = []
+    for spec in (s for s in specs() if name in s.names):
+        if name in spec.alternatives[1:]:
+            uses.append(f"{spec.name}: instead of --{_flag(spec.alternatives[0])}")
+        else:
+            param = spec.param(name)
+            uses.append(f"{spec.name} {param.default} {param.unit.say('en')}".rstrip())
+    return "default: " + "; ".join(uses)
+
+
 def _add_chunker_options(parser: argparse.ArgumentParser) -> None:
+    """One option per parameter of any registered chunker; defaults depend on the chunker,
+    so they come from its spec in ``_config``."""
     group = parser.add_argument_group("chunker")
     group.add_argument("--chunker", choices=CHUNKER_NAMES, default="sentence")
-    group.add_argument("--size", type=int, help="characters (fixed, recursive) or tokens (tokens)")
-    group.add_argument("--overlap", type=int, help="overlap in characters or tokens")
-    group.add_argument("--max-chars", dest="max_chars", type=int, help="sentence, markdown")
-    group.add_argument(
-        "--overlap-sentences", dest="overlap_sentences", type=int, help="sentence, markdown"
-    )
-    group.add_argument("--threshold", type=float, help="semantic: similarity breakpoint")
-    group.add_argument("--percentile", type=float, help="semantic: breakpoint percentile")
+    for name in param_names():
+        group.add_argument(
+            f"--{_flag(name)}", dest=name, type=_number(param_kind(name)), help=_option_help(name)
+        )
     parser.add_argument(
         "--model",
         help=f"{', '.join(BUNDLED_MODELS)} (default {DEFAULT_MODEL}), "

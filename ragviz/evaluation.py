@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ragviz.chunking import ChunkerConfig, make_chunks
+from ragviz.chunking.registry import axes
+from ragviz.chunking.registry import default_grid as default_grid  # moved to the registry
 from ragviz.diagnosis import OK, Diagnosis, label_counts
 from ragviz.i18n import t
 from ragviz.questions import LabelledQuestion
@@ -195,37 +197,6 @@ def compare(a: Analysis, b: Analysis) -> Comparison:
 
 # --- sweep ----------------------------------------------------------------------------
 
-_SIZES = (80, 120, 160, 240, 320, 480, 640, 960)
-_SENTENCE_CHARS = (120, 160, 220, 320, 480, 640, 960, 1280)
-
-
-def _scaled(candidates: Sequence[int], document_length: int, count: int = 4) -> list[int]:
-    """The ``count`` largest candidates that still cut the document into two or more pieces."""
-    fitting = [c for c in candidates if c <= max(candidates[0], document_length // 2)]
-    return fitting[-count:]
-
-
-def default_grid(
-    document_length: int, chunkers: Sequence[str] = ("fixed", "recursive", "sentence")
-) -> list[ChunkerConfig]:
-    """About 28 configurations: fixed and recursive sizes x overlaps (0 and ~15 %),
-    sentence max_chars x overlap_sentences (0, 1, 2), sizes scaled to the document."""
-    grid: list[ChunkerConfig] = []
-    for chunker in chunkers:
-        if chunker in ("fixed", "recursive", "tokens"):
-            for size in _scaled(_SIZES, document_length):
-                for overlap in (0, round(size * 0.15)):
-                    grid.append(ChunkerConfig(chunker=chunker, size=size, overlap=overlap))
-        elif chunker in ("sentence", "markdown"):
-            for max_chars in _scaled(_SENTENCE_CHARS, document_length):
-                for overlap_sentences in (0, 1, 2):
-                    grid.append(ChunkerConfig(chunker=chunker, max_chars=max_chars,
-                                              overlap_sentences=overlap_sentences))
-        else:
-            raise ValueError(f"default_grid has no sizes for the {chunker!r} chunker")
-    return grid
-
-
 @dataclass(frozen=True)
 class SweepRow:
     config: ChunkerConfig
@@ -234,10 +205,7 @@ class SweepRow:
 
     def to_dict(self) -> dict[str, Any]:
         """Flat record for a heatmap: chunker, a size and an overlap axis, every metric."""
-        size = self.config.size if self.config.chunker in ("fixed", "recursive", "tokens") \
-            else self.config.max_chars
-        overlap = self.config.overlap if self.config.chunker in ("fixed", "recursive", "tokens") \
-            else self.config.overlap_sentences
+        size, overlap = axes(self.config)
         return {
             "config": self.config.label(),
             "chunker": self.config.chunker,
@@ -341,9 +309,7 @@ class WhyFailed:
 
 
 def _size_axis(config: ChunkerConfig) -> float:
-    if config.chunker in ("fixed", "recursive", "tokens"):
-        return float(config.size)
-    return float(config.max_chars)
+    return float(axes(config)[0])
 
 
 def config_distance(candidate: ChunkerConfig, current: ChunkerConfig) -> tuple[int, float]:

@@ -14,7 +14,7 @@ from itertools import pairwise
 
 from ragviz.chunking.base import Chunk
 from ragviz.i18n import t
-from ragviz.sentences import Span, split_sentences
+from ragviz.text import Span, split_sentences
 
 STYLE = """
 <style>

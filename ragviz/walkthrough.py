@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
-from ragviz.chunking.base import ChunkerConfig
+from ragviz.chunking import ChunkerConfig
 from ragviz.i18n import t
 from ragviz.workspace import DEFAULT_CONFIG_A, DEFAULT_CONFIG_B
 

@@ -14,8 +14,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
-from ragviz.chunking import check_config
-from ragviz.chunking.base import CHUNKER_NAMES, CHUNKER_PARAMS, ChunkerConfig
+from ragviz.chunking import ChunkerConfig, check_config, get_spec
+from ragviz.chunking.registry import LEGACY_FIELDS, param_kind, shorten
 from ragviz.documents import MAX_DOCUMENT_CHARS, MAX_QUESTIONS, InputError, check_document
 from ragviz.i18n import LANGUAGES
 from ragviz.questions import LabelledQuestion, check_question
@@ -26,8 +26,9 @@ MAX_WORKSPACE_BYTES = 2 * MAX_DOCUMENT_CHARS + 500_000
 MAX_TOP_K = 50
 MAX_MODEL_CHARS = 300
 
-DEFAULT_CONFIG_A = ChunkerConfig(chunker="fixed", size=120, overlap=0)
-DEFAULT_CONFIG_B = ChunkerConfig(chunker="sentence", max_chars=220, overlap_sentences=1)
+# The article's before and after, at their spec defaults: fixed(120, 0), sentence(220, 1).
+DEFAULT_CONFIG_A = ChunkerConfig.create("fixed")
+DEFAULT_CONFIG_B = ChunkerConfig.create("sentence")
 
 
 @dataclass(frozen=True)
@@ -45,8 +46,6 @@ class Settings:
     def checked(self) -> Settings:
         """Return self, or raise InputError for a value out of range."""
         for name, config in (("A", self.config_a), ("B", self.config_b)):
-            if config.chunker not in CHUNKER_NAMES:
-                raise InputError(f"unknown chunker {config.chunker!r}")
             try:
                 check_config(config)
             except ValueError as error:
@@ -171,20 +170,23 @@ def _config_to_dict(config: ChunkerConfig) -> dict[str, Any]:
 
 
 def _config_from_dict(raw: Any, where: str) -> ChunkerConfig:
+    """A configuration from a file: every key typed by the registry, missing parameters at
+    the chunker's spec defaults; the ranges are checked by ``Settings.checked``."""
     if not isinstance(raw, dict):
         raise InputError(f"{where} must be an object")
-    _only(raw, {f.name for f in fields(ChunkerConfig)}, where)
     chunker = _typed(raw, "chunker", str, where)
-    if chunker not in CHUNKER_NAMES:
-        raise InputError(f"{where}: unknown chunker {chunker!r}")
-    values: dict[str, Any] = {"chunker": chunker}
-    for name in ("size", "overlap", "max_chars", "overlap_sentences"):
-        if name in raw:
-            values[name] = _typed(raw, name, int, where)
-    for name in ("threshold", "percentile"):
-        if raw.get(name) is not None:
-            values[name] = _typed(raw, name, float, where)
-    return replace(ChunkerConfig(), **values)
+    try:
+        spec = get_spec(chunker)
+    except ValueError:
+        raise InputError(f"{where}: unknown chunker {shorten(chunker)}") from None
+    _only(raw, {"chunker", *LEGACY_FIELDS, *spec.names}, where)
+    values: dict[str, Any] = {}
+    for name in (n for n in raw if n != "chunker"):
+        if raw[name] is None and (name in spec.alternatives or name not in spec.names):
+            values[name] = None  # "no threshold": kept, so the file exports the same
+        else:
+            values[name] = _typed(raw, name, int if param_kind(name) == "int" else float, where)
+    return ChunkerConfig.create(chunker, **values)
 
 
 def _settings_to_dict(settings: Settings) -> dict[str, Any]:
@@ -242,27 +244,10 @@ def settings_from_query(
     """Settings from a link, starting from ``base``; bad values are skipped and reported."""
     settings = base or Settings()
     problems: list[str] = []
-    configs: dict[str, ChunkerConfig] = {"a": settings.config_a, "b": settings.config_b}
-    for prefix in ("a", "b"):
-        chunker = query.get(prefix)
-        config = configs[prefix]
-        if chunker is not None:
-            if chunker in CHUNKER_NAMES:
-                config = replace(config, chunker=chunker)
-            else:
-                problems.append(f"{prefix}={chunker!r} is not a chunker")
-        for name in CHUNKER_PARAMS[config.chunker]:
-            raw = query.get(f"{prefix}_{name}")
-            if raw is None:
-                continue
-            try:
-                value: float | int = float(raw) if name in {"threshold", "percentile"} else int(raw)
-            except ValueError:
-                problems.append(f"{prefix}_{name}={raw!r} is not a number")
-                continue
-            update: dict[str, Any] = {name: value}
-            config = replace(config, **update)
-        configs[prefix] = config
+    configs = {
+        "a": _config_from_query(query, "a", settings.config_a, problems),
+        "b": _config_from_query(query, "b", settings.config_b, problems),
+    }
     values: dict[str, Any] = {"config_a": configs["a"], "config_b": configs["b"]}
     for key, name, kind in (("k", "top_k", int), ("floor", "floor", float)):
         if key in query:
@@ -279,6 +264,42 @@ def settings_from_query(
     except InputError as error:
         problems.append(str(error))
         return settings, problems
+
+
+def _config_from_query(
+    query: Mapping[str, str], prefix: str, base: ChunkerConfig, problems: list[str]
+) -> ChunkerConfig:
+    """One side's configuration from a link. Every value is checked against the chunker's
+    spec (the same ranges the sliders and workspace files use); each bad one is named,
+    shortened, and skipped, and the good ones still apply."""
+    config = base
+    chunker = query.get(prefix)
+    if chunker is not None and chunker != base.chunker:
+        try:
+            spec = get_spec(chunker)
+            config = ChunkerConfig.create(chunker, **dict.fromkeys(spec.alternatives))
+        except ValueError:
+            problems.append(f"{prefix}={shorten(chunker)} is not a chunker")
+    spec = get_spec(config.chunker)
+    for param in spec.params:
+        raw = query.get(f"{prefix}_{param.name}")
+        if raw is None:
+            continue
+        try:
+            value = param.parse(raw)
+        except ValueError as error:
+            problems.append(f"{prefix}_{error}" if "=" in str(error) else
+                            f"{prefix}_{param.name}: {error}")
+            continue
+        others = dict.fromkeys(
+            n for n in spec.alternatives if param.name in spec.alternatives and n != param.name
+        )
+        config = config.with_values(**others, **{param.name: value})
+    try:
+        return check_config(config)
+    except ValueError as error:
+        problems.append(f"{prefix}: {error}")
+        return base
 
 
 def _format_number(value: float | int) -> str:

@@ -54,37 +54,37 @@ def check_contract(document: str, chunks: Sequence[Chunk], trimmed: bool = True)
 @given(document=documents, size=st.integers(1, 60), data=st.data())
 def test_fixed_properties(document: str, size: int, data: st.DataObject) -> None:
     overlap = data.draw(st.integers(0, size - 1))
-    chunks = chunk_fixed(document, size, overlap)
+    chunks = chunk_fixed(document, size, overlap).chunks
     check_contract(document, chunks, trimmed=False)
     assert all(c.chars <= size for c in chunks)
-    assert chunks == chunk_fixed(document, size, overlap)
+    assert chunks == chunk_fixed(document, size, overlap).chunks
 
 
 @given(document=documents, max_chars=st.integers(1, 80), overlap=st.integers(0, 3))
 def test_sentence_properties(document: str, max_chars: int, overlap: int) -> None:
-    chunks = chunk_sentences(document, max_chars, overlap)
+    chunks = chunk_sentences(document, max_chars, overlap).chunks
     check_contract(document, chunks)
     assert all(c.chars <= max_chars or c.over_size for c in chunks)
     assert all(c.over_size == (c.chars > max_chars) for c in chunks)
-    assert chunks == chunk_sentences(document, max_chars, overlap)
+    assert chunks == chunk_sentences(document, max_chars, overlap).chunks
 
 
 @given(document=documents, size=st.integers(1, 60), data=st.data())
 def test_recursive_properties(document: str, size: int, data: st.DataObject) -> None:
     overlap = data.draw(st.integers(0, size - 1))
-    chunks = chunk_recursive(document, size, overlap)
+    chunks = chunk_recursive(document, size, overlap).chunks
     check_contract(document, chunks)
     assert all(c.chars <= size for c in chunks)
     assert all(a.end - b.start <= overlap for a, b in pairwise(chunks))
-    assert chunks == chunk_recursive(document, size, overlap)
+    assert chunks == chunk_recursive(document, size, overlap).chunks
 
 
 @given(document=documents, max_chars=st.integers(1, 120), overlap=st.integers(0, 2))
 def test_markdown_properties(document: str, max_chars: int, overlap: int) -> None:
-    chunks = chunk_markdown(document, max_chars, overlap)
+    chunks = chunk_markdown(document, max_chars, overlap).chunks
     check_contract(document, chunks)
     assert all(c.chars <= max_chars or c.over_size for c in chunks)
-    assert chunks == chunk_markdown(document, max_chars, overlap)
+    assert chunks == chunk_markdown(document, max_chars, overlap).chunks
 
 
 @pytest.mark.parametrize("model", ["use_model", "minilm_model"])
@@ -95,10 +95,10 @@ def test_tokens_properties(
 ) -> None:
     embedder: Embedder = request.getfixturevalue(model)
     overlap = data.draw(st.integers(0, size - 1))
-    chunks = chunk_tokens(document, embedder, size, overlap)
+    chunks = chunk_tokens(document, embedder, size, overlap).chunks
     check_contract(document, chunks)
     assert all(embedder.count_tokens(c.text) <= size or c.over_size for c in chunks)
-    assert chunks == chunk_tokens(document, embedder, size, overlap)
+    assert chunks == chunk_tokens(document, embedder, size, overlap).chunks
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=FIXTURE_OK)

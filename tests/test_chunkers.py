@@ -29,7 +29,7 @@ def texts(chunks: list[Chunk] | tuple[Chunk, ...]) -> list[str]:
 def test_sentence_longer_than_max_is_its_own_over_size_chunk() -> None:
     long = "Esta frase é bem mais longa do que o limite permitido de caracteres."
     doc = f"Curta. {long} Outra curta."
-    chunks = chunk_sentences(doc, max_chars=30, overlap_sentences=0)
+    chunks = chunk_sentences(doc, max_chars=30, overlap_sentences=0).chunks
     assert [(c.text, c.over_size) for c in chunks] == [
         ("Curta.", False),
         (long, True),
@@ -39,7 +39,7 @@ def test_sentence_longer_than_max_is_its_own_over_size_chunk() -> None:
 
 def test_sentence_overlap_repeats_the_last_sentence() -> None:
     doc = "Um dois. Três quatro. Cinco seis. Sete oito."
-    chunks = chunk_sentences(doc, max_chars=25, overlap_sentences=1)
+    chunks = chunk_sentences(doc, max_chars=25, overlap_sentences=1).chunks
     assert texts(chunks) == [
         "Um dois. Três quatro.",
         "Três quatro. Cinco seis.",
@@ -49,26 +49,26 @@ def test_sentence_overlap_repeats_the_last_sentence() -> None:
 
 def test_sentence_without_overlap_chunks_do_not_share_text() -> None:
     doc = "Um dois. Três quatro. Cinco seis. Sete oito."
-    chunks = chunk_sentences(doc, max_chars=25, overlap_sentences=0)
+    chunks = chunk_sentences(doc, max_chars=25, overlap_sentences=0).chunks
     assert all(a.end <= b.start for a, b in pairwise(chunks))
 
 
 def test_sentence_carried_overlap_is_dropped_when_it_would_not_fit() -> None:
     a, b, c = "A" * 49 + ".", "B" * 49 + ".", "C" * 99 + "."
-    chunks = chunk_sentences(f"{a} {b} {c}", max_chars=110, overlap_sentences=1)
+    chunks = chunk_sentences(f"{a} {b} {c}", max_chars=110, overlap_sentences=1).chunks
     assert texts(chunks) == [f"{a} {b}", c]
 
 
 def test_sentence_never_emits_a_chunk_of_only_carried_sentences() -> None:
     doc = "Frase um aqui. Frase dois aqui. " + "X" * 60 + "."
-    chunks = chunk_sentences(doc, max_chars=40, overlap_sentences=2)
+    chunks = chunk_sentences(doc, max_chars=40, overlap_sentences=2).chunks
     for previous, current in pairwise(chunks):
         assert current.end > previous.end
 
 
 def test_sentence_keeps_abbreviations_inside_chunks() -> None:
     doc = "O Dr. Silva atende. A Sra. Lima também."
-    assert texts(chunk_sentences(doc, max_chars=20, overlap_sentences=0)) == [
+    assert texts(chunk_sentences(doc, max_chars=20, overlap_sentences=0).chunks) == [
         "O Dr. Silva atende.",
         "A Sra. Lima também.",
     ]
@@ -80,23 +80,24 @@ def test_sentence_keeps_abbreviations_inside_chunks() -> None:
 def test_recursive_prefers_paragraph_boundaries() -> None:
     first = "Primeiro parágrafo com algumas palavras."
     second = "Segundo parágrafo com outras palavras."
-    chunks = chunk_recursive(f"{first}\n\n{second}", size=60, overlap=0)
+    chunks = chunk_recursive(f"{first}\n\n{second}", size=60, overlap=0).chunks
     assert texts(chunks) == [first, second]
 
 
 def test_recursive_merges_small_pieces_up_to_size() -> None:
     doc = "Um.\n\nDois.\n\nTrês.\n\nQuatro."
-    assert texts(chunk_recursive(doc, size=12, overlap=0)) == ["Um.\n\nDois.", "Três.", "Quatro."]
+    chunks = chunk_recursive(doc, size=12, overlap=0).chunks
+    assert texts(chunks) == ["Um.\n\nDois.", "Três.", "Quatro."]
 
 
 def test_recursive_cuts_a_long_word_into_characters() -> None:
-    chunks = chunk_recursive("x" * 25, size=10, overlap=0)
+    chunks = chunk_recursive("x" * 25, size=10, overlap=0).chunks
     assert texts(chunks) == ["x" * 10, "x" * 10, "x" * 5]
 
 
 def test_recursive_overlap_starts_on_a_word_and_stays_within_budget() -> None:
     doc = " ".join(f"palavra{i}" for i in range(30))
-    chunks = chunk_recursive(doc, size=50, overlap=20)
+    chunks = chunk_recursive(doc, size=50, overlap=20).chunks
     for previous, current in pairwise(chunks):
         shared = previous.end - current.start
         assert 0 < shared <= 20
@@ -125,7 +126,7 @@ Last words.
 
 
 def test_markdown_records_heading_paths() -> None:
-    chunks = chunk_markdown(HANDBOOK, max_chars=800)
+    chunks = chunk_markdown(HANDBOOK, max_chars=800).chunks
     assert [c.heading_path for c in chunks] == [
         ("Handbook",),
         ("Handbook", "Refunds"),
@@ -135,12 +136,12 @@ def test_markdown_records_heading_paths() -> None:
 
 
 def test_markdown_heading_belongs_to_its_section_chunk() -> None:
-    chunks = chunk_markdown(HANDBOOK, max_chars=800)
+    chunks = chunk_markdown(HANDBOOK, max_chars=800).chunks
     assert chunks[1].text == "## Refunds\n\nRefunds take 7 days."
 
 
 def test_markdown_text_before_the_first_heading_has_an_empty_path() -> None:
-    chunks = chunk_markdown("Preamble here.\n\n# Title\n\nBody.", max_chars=800)
+    chunks = chunk_markdown("Preamble here.\n\n# Title\n\nBody.", max_chars=800).chunks
     assert [(c.text, c.heading_path) for c in chunks] == [
         ("Preamble here.", ()),
         ("# Title\n\nBody.", ("Title",)),
@@ -163,19 +164,19 @@ Then run it.
 
 
 def test_markdown_never_cuts_a_code_fence() -> None:
-    chunks = chunk_markdown(CODE_DOC, max_chars=40)
+    chunks = chunk_markdown(CODE_DOC, max_chars=40).chunks
     fence = CODE_DOC[CODE_DOC.index("```") : CODE_DOC.rindex("```") + 3]
     assert fence in texts(chunks)
 
 
 def test_markdown_oversize_code_block_is_flagged() -> None:
-    chunks = chunk_markdown(CODE_DOC, max_chars=40)
+    chunks = chunk_markdown(CODE_DOC, max_chars=40).chunks
     flagged = [c for c in chunks if c.over_size]
     assert [c.text.startswith("```bash") for c in flagged] == [True]
 
 
 def test_markdown_ignores_hash_lines_inside_fences() -> None:
-    chunks = chunk_markdown(CODE_DOC, max_chars=800)
+    chunks = chunk_markdown(CODE_DOC, max_chars=800).chunks
     assert {c.heading_path for c in chunks} == {("Setup",)}
 
 
@@ -192,7 +193,7 @@ TABLE_HEADER = "| Plan | Price |\n|------|------:|\n"
 
 
 def test_markdown_table_row_groups_carry_the_header_as_context() -> None:
-    chunks = chunk_markdown(TABLE_DOC, max_chars=50)
+    chunks = chunk_markdown(TABLE_DOC, max_chars=50).chunks
     rows_only = [c for c in chunks if not c.text.startswith(("## ", "| Plan"))]
     assert rows_only
     assert all(c.context_prefix == TABLE_HEADER for c in rows_only)
@@ -200,19 +201,19 @@ def test_markdown_table_row_groups_carry_the_header_as_context() -> None:
 
 
 def test_markdown_chunk_with_the_header_has_no_prefix() -> None:
-    chunks = chunk_markdown(TABLE_DOC, max_chars=50)
+    chunks = chunk_markdown(TABLE_DOC, max_chars=50).chunks
     with_header = [c for c in chunks if "| Plan |" in c.text]
     assert [c.context_prefix for c in with_header] == [""]
 
 
 def test_markdown_table_groups_fit_max_chars() -> None:
-    chunks = chunk_markdown(TABLE_DOC, max_chars=50)
+    chunks = chunk_markdown(TABLE_DOC, max_chars=50).chunks
     assert all(c.chars <= 50 for c in chunks)
     assert len(chunks) > 2
 
 
 def test_chunk_to_dict_includes_context_prefix() -> None:
-    chunk = chunk_markdown(TABLE_DOC, max_chars=50)[-1]
+    chunk = chunk_markdown(TABLE_DOC, max_chars=50).chunks[-1]
     assert chunk.to_dict()["context_prefix"] == TABLE_HEADER
 
 
@@ -229,7 +230,7 @@ def test_token_windows_hold_at_most_size_tokens(
     model: str, request: pytest.FixtureRequest
 ) -> None:
     embedder: Embedder = request.getfixturevalue(model)
-    chunks = chunk_tokens(TOKEN_DOC, embedder, size=8, overlap=0)
+    chunks = chunk_tokens(TOKEN_DOC, embedder, size=8, overlap=0).chunks
     counts = [embedder.count_tokens(c.text) for c in chunks]
     assert max(counts) == 8
     assert all(n <= 8 for n in counts)
@@ -239,7 +240,7 @@ def test_token_windows_hold_at_most_size_tokens(
 def test_token_windows_share_overlap_tokens(model: str, request: pytest.FixtureRequest) -> None:
     embedder: Embedder = request.getfixturevalue(model)
     spans = embedder.token_spans(TOKEN_DOC)
-    chunks = chunk_tokens(TOKEN_DOC, embedder, size=8, overlap=3)
+    chunks = chunk_tokens(TOKEN_DOC, embedder, size=8, overlap=3).chunks
     shared = [
         sum(1 for a, b in spans if current.start <= a and b <= previous.end)
         for previous, current in pairwise(chunks)
@@ -248,7 +249,7 @@ def test_token_windows_share_overlap_tokens(model: str, request: pytest.FixtureR
 
 
 def test_token_windows_without_overlap_do_not_share_text(use_model: Embedder) -> None:
-    chunks = chunk_tokens(TOKEN_DOC, use_model, size=8, overlap=0)
+    chunks = chunk_tokens(TOKEN_DOC, use_model, size=8, overlap=0).chunks
     assert all(a.end <= b.start for a, b in pairwise(chunks))
 
 
@@ -328,17 +329,17 @@ class _NoModel(Embedder):
 @pytest.mark.parametrize(
     ("call", "parameter", "value"),
     [
-        (lambda: chunk_fixed("abc", 0, 0), "size", "0"),
-        (lambda: chunk_fixed("abc", 10, 10), "overlap", "10"),
-        (lambda: chunk_sentences("abc", 0, 1), "max_chars", "0"),
-        (lambda: chunk_sentences("abc", 10, -1), "overlap_sentences", "-1"),
-        (lambda: chunk_sentences("abc", 2.5, 1), "max_chars", "2.5"),  # type: ignore[arg-type]
-        (lambda: chunk_recursive("abc", 0, 0), "size", "0"),
-        (lambda: chunk_recursive("abc", 5, 7), "overlap", "7"),
-        (lambda: chunk_markdown("abc", -3, 0), "max_chars", "-3"),
-        (lambda: chunk_markdown("abc", 100, -1), "overlap_sentences", "-1"),
-        (lambda: chunk_tokens("abc", _NoModel(), 0, 0), "size", "0"),
-        (lambda: chunk_tokens("abc", _NoModel(), 4, 4), "overlap", "4"),
+        (lambda: chunk_fixed("abc", 0, 0).chunks, "size", "0"),
+        (lambda: chunk_fixed("abc", 10, 10).chunks, "overlap", "10"),
+        (lambda: chunk_sentences("abc", 0, 1).chunks, "max_chars", "0"),
+        (lambda: chunk_sentences("abc", 10, -1).chunks, "overlap_sentences", "-1"),
+        (lambda: chunk_sentences("abc", 2.5, 1).chunks, "max_chars", "2.5"),  # type: ignore[arg-type]
+        (lambda: chunk_recursive("abc", 0, 0).chunks, "size", "0"),
+        (lambda: chunk_recursive("abc", 5, 7).chunks, "overlap", "7"),
+        (lambda: chunk_markdown("abc", -3, 0).chunks, "max_chars", "-3"),
+        (lambda: chunk_markdown("abc", 100, -1).chunks, "overlap_sentences", "-1"),
+        (lambda: chunk_tokens("abc", _NoModel(), 0, 0).chunks, "size", "0"),
+        (lambda: chunk_tokens("abc", _NoModel(), 4, 4).chunks, "overlap", "4"),
         (_semantic(threshold=1.5, percentile=None), "threshold", "1.5"),
         (_semantic(threshold=None, percentile=120.0), "percentile", "120.0"),
         (_semantic(threshold=None, percentile=None, max_chars=0), "max_chars", "0"),

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ragviz.chunking.base import CHUNKER_NAMES, ChunkerConfig
+from ragviz.chunking import CHUNKER_NAMES, ChunkerConfig
 from ragviz.documents import InputError
 from ragviz.questions import LabelledQuestion
 from ragviz.workspace import (

@@ -2,20 +2,17 @@
 
 from __future__ import annotations
 
-from ragviz.chunking.base import Chunk, make_chunk, require_int
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
+from ragviz.chunking.base import Chunk, ChunkingResult, make_chunk
+from ragviz.chunking.params import WINDOW_STEPS, overlap_param, size_param
+from ragviz.chunking.registry import ChunkerSpec, register, run_checked
 
-def chunk_fixed(document: str, size: int = 120, overlap: int = 0) -> list[Chunk]:
-    """Windows of ``size`` characters, each starting ``size - overlap`` after the previous.
+if TYPE_CHECKING:
+    from ragviz.embedders import Embedder
 
-    Like the article's ``texto[i:i + chunk_size]``, windows are not trimmed, so the seed
-    chunk strings come out exactly. A window of only whitespace is skipped (it holds nothing
-    to retrieve); the last window stops at the end of the document.
-    """
-    require_int("size", size, 1)
-    require_int("overlap", overlap, 0)
-    if overlap >= size:
-        raise ValueError(f"overlap must be smaller than size ({size}), got {overlap}")
+def _windows(document: str, size: int, overlap: int) -> list[Chunk]:
     step = size - overlap
     chunks: list[Chunk] = []
     start = 0
@@ -27,3 +24,33 @@ def chunk_fixed(document: str, size: int = 120, overlap: int = 0) -> list[Chunk]
             break
         start += step
     return chunks
+
+
+def _run(document: str, values: Mapping[str, Any], embedder: Embedder | None) -> ChunkingResult:
+    return ChunkingResult(tuple(_windows(document, values["size"], values["overlap"])))
+
+
+SPEC = register(
+    ChunkerSpec(
+        name="fixed",
+        params=(size_param(120), overlap_param(0)),
+        chunk=_run,
+        size_axis="size",
+        overlap_axis="overlap",
+        size_steps=WINDOW_STEPS,
+        overlap_steps=(0, 0.15),
+        help="windows of size characters, cut anywhere",
+        order=10,
+        sweep_position=1,
+    )
+)
+
+
+def chunk_fixed(document: str, size: int = 120, overlap: int = 0) -> ChunkingResult:
+    """Windows of ``size`` characters, each starting ``size - overlap`` after the previous.
+
+    Like the article's ``texto[i:i + chunk_size]``, windows are not trimmed, so the seed
+    chunk strings come out exactly. A window of only whitespace is skipped (it holds nothing
+    to retrieve); the last window stops at the end of the document.
+    """
+    return run_checked(SPEC, document, size=size, overlap=overlap)

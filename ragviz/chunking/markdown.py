@@ -9,10 +9,18 @@ table cut into groups of rows gives every group its header through ``context_pre
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
-from ragviz.chunking.base import Chunk, make_chunk, require_int, trim_span
-from ragviz.sentences import Span, split_sentences
+from ragviz.chunking.base import Chunk, ChunkingResult, make_chunk
+from ragviz.chunking.packing import pack_indices
+from ragviz.chunking.params import PACKED_STEPS, max_chars_param, overlap_units_param
+from ragviz.chunking.registry import ChunkerSpec, register, run_checked
+from ragviz.text import Span, split_sentences, trim_span
+
+if TYPE_CHECKING:
+    from ragviz.embedders import Embedder
 
 _HEADING_OPEN = re.compile(r"[ ]{0,3}(#{1,6})(?=[ \t]|$)")
 _FENCE = re.compile(r"[ ]{0,3}(`{3,}|~{3,})")
@@ -83,6 +91,49 @@ def _unit(document: str, start: int, end: int, table_header: str = "") -> list[_
     return [_Unit(a, b, table_header=table_header)] if a < b else []
 
 
+def _fence_end(document: str, lines: list[Span], i: int, marker: str) -> int:
+    """Index of the line that closes the fence opened on line ``i`` (or the last line)."""
+    j = i + 1
+    while j < len(lines):
+        close = _FENCE.match(document, *lines[j])
+        if (
+            close
+            and close.group(1)[0] == marker[0]
+            and len(close.group(1)) >= len(marker)
+            and not document[close.end() : lines[j][1]].strip()
+        ):
+            break
+        j += 1
+    return min(j, len(lines) - 1)
+
+
+def _starts_table(document: str, lines: list[Span], i: int) -> bool:
+    """A line with a pipe followed by a delimiter row."""
+    ls, le = lines[i]
+    if "|" not in document[ls:le] or i + 1 >= len(lines):
+        return False
+    below = document[lines[i + 1][0] : lines[i + 1][1]]
+    return {"-", "|"} <= set(below) and is_delimiter_row(below)
+
+
+def _table_units(document: str, lines: list[Span], i: int, units: list[_Unit]) -> int:
+    """Add a table's units (header with first row, then each row with the header as
+    context) and return the index of the first line after the table."""
+    ls = lines[i][0]
+    header_end = lines[i + 1][1]
+    header = document[ls:header_end].rstrip() + "\n"
+    j = i + 2
+    rows: list[Span] = []
+    while j < len(lines) and "|" in document[lines[j][0] : lines[j][1]]:
+        rows.append(lines[j])
+        j += 1
+    first_end = rows[0][1] if rows else header_end
+    units.extend(_unit(document, ls, first_end))
+    for rs, re_ in rows[1:]:
+        units.extend(_unit(document, rs, re_, table_header=header))
+    return j
+
+
 def _sections(document: str) -> list[_Section]:
     """Split the document at ATX headings outside fences; classify each section's lines."""
     lines = _lines(document)
@@ -112,19 +163,7 @@ def _sections(document: str) -> list[_Section]:
         fence = _FENCE.match(document, ls, le)
         if fence:
             flush_text(ls)
-            marker = fence.group(1)
-            j = i + 1
-            while j < len(lines):
-                close = _FENCE.match(document, *lines[j])
-                if (
-                    close
-                    and close.group(1)[0] == marker[0]
-                    and len(close.group(1)) >= len(marker)
-                    and not document[close.end() : lines[j][1]].strip()
-                ):
-                    break
-                j += 1
-            last = min(j, len(lines) - 1)
+            last = _fence_end(document, lines, i, fence.group(1))
             units.extend(_unit(document, ls, lines[last][1]))
             i = last + 1
             continue
@@ -140,25 +179,9 @@ def _sections(document: str) -> list[_Section]:
             units.extend(_unit(document, ls, le))
             i += 1
             continue
-        if (
-            "|" in document[ls:le]
-            and i + 1 < len(lines)
-            and {"-", "|"} <= set(document[lines[i + 1][0] : lines[i + 1][1]])
-            and is_delimiter_row(document[lines[i + 1][0] : lines[i + 1][1]])
-        ):
+        if _starts_table(document, lines, i):
             flush_text(ls)
-            header_end = lines[i + 1][1]
-            header = document[ls:header_end].rstrip() + "\n"
-            j = i + 2
-            rows: list[Span] = []
-            while j < len(lines) and "|" in document[lines[j][0] : lines[j][1]]:
-                rows.append(lines[j])
-                j += 1
-            first_end = rows[0][1] if rows else header_end
-            units.extend(_unit(document, ls, first_end))
-            for rs, re_ in rows[1:]:
-                units.extend(_unit(document, rs, re_, table_header=header))
-            i = j
+            i = _table_units(document, lines, i, units)
             continue
         if text_start is None:
             text_start = ls
@@ -169,40 +192,15 @@ def _sections(document: str) -> list[_Section]:
 
 def _pack(units: tuple[_Unit, ...], max_chars: int, overlap: int) -> list[list[_Unit]]:
     """Greedy packing as in the sentence chunker; only sentences are carried as overlap."""
-    groups: list[list[_Unit]] = []
-    current: list[_Unit] = []
-    for unit in units:
-        if current and unit.end - current[0].start > max_chars:
-            groups.append(current)
-            carried: list[_Unit] = []
-            if overlap and unit.carry:
-                for previous in reversed(current[-overlap:]):
-                    if not previous.carry:
-                        break
-                    carried.insert(0, previous)
-            while carried and unit.end - carried[0].start > max_chars:
-                carried.pop(0)
-            current = carried
-        current.append(unit)
-    if current:
-        groups.append(current)
-    return groups
+    spans = [(unit.start, unit.end) for unit in units]
+    carries = [unit.carry for unit in units]
+    return [[units[i] for i in group] for group in pack_indices(spans, max_chars, overlap, carries)]
 
 
-def chunk_markdown(
-    document: str, max_chars: int = 800, overlap_sentences: int = 0
-) -> list[Chunk]:
-    """One chunk per heading section, or several when the section exceeds ``max_chars``.
-
-    Every chunk records its ``heading_path``. Long sections are packed from sentences
-    (with ``overlap_sentences``), whole code blocks and table rows; an oversize block or
-    sentence becomes its own chunk with ``over_size=True``.
-    """
-    require_int("max_chars", max_chars, 1)
-    require_int("overlap_sentences", overlap_sentences, 0)
+def _sections_packed(document: str, max_chars: int, overlap: int) -> list[Chunk]:
     chunks: list[Chunk] = []
     for section in _sections(document):
-        for group in _pack(section.units, max_chars, overlap_sentences):
+        for group in _pack(section.units, max_chars, overlap):
             start, end = group[0].start, group[-1].end
             chunks.append(
                 make_chunk(
@@ -216,3 +214,37 @@ def chunk_markdown(
                 )
             )
     return chunks
+
+
+def _run(document: str, values: Mapping[str, Any], embedder: Embedder | None) -> ChunkingResult:
+    chunks = _sections_packed(document, values["max_chars"], values["overlap_sentences"])
+    return ChunkingResult(tuple(chunks))
+
+
+# 800 characters with no overlap: most sections fit whole (the point of this chunker), and
+# the heading path already tells a chunk's context, so sentences need not be repeated.
+SPEC = register(
+    ChunkerSpec(
+        name="markdown",
+        params=(max_chars_param(800), overlap_units_param("overlap_sentences", 0)),
+        chunk=_run,
+        size_axis="max_chars",
+        overlap_axis="overlap_sentences",
+        size_steps=PACKED_STEPS,
+        overlap_steps=(0, 1, 2),
+        help="one chunk per heading section, split at sentences, rows and code blocks",
+        order=40,
+    )
+)
+
+
+def chunk_markdown(
+    document: str, max_chars: int = 800, overlap_sentences: int = 0
+) -> ChunkingResult:
+    """One chunk per heading section, or several when the section exceeds ``max_chars``.
+
+    Every chunk records its ``heading_path``. Long sections are packed from sentences
+    (with ``overlap_sentences``), whole code blocks and table rows; an oversize block or
+    sentence becomes its own chunk with ``over_size=True``.
+    """
+    return run_checked(SPEC, document, max_chars=max_chars, overlap_sentences=overlap_sentences)

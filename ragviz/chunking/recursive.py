@@ -8,10 +8,16 @@ carried back from the previous chunk, starting at a word when one is close enoug
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
 
-from ragviz.chunking.base import Chunk, make_chunk, require_int, trim_span
-from ragviz.sentences import Span, split_sentences
+from ragviz.chunking.base import Chunk, ChunkingResult, make_chunk
+from ragviz.chunking.params import WINDOW_STEPS, overlap_param, size_param
+from ragviz.chunking.registry import ChunkerSpec, register, run_checked
+from ragviz.text import Span, split_sentences, trim_span
+
+if TYPE_CHECKING:
+    from ragviz.embedders import Embedder
 
 _PARAGRAPH = re.compile(r"\n[^\S\n]*\n\s*")
 _LINE = re.compile(r"\n")
@@ -81,13 +87,7 @@ def _overlap_start(document: str, piece: Span, floor: int, overlap: int, size: i
     return begin  # text without spaces (CJK, long tokens): carry characters
 
 
-def chunk_recursive(document: str, size: int = 120, overlap: int = 0) -> list[Chunk]:
-    """Chunks of at most ``size`` characters, cut at the coarsest boundary that fits, with
-    up to ``overlap`` characters repeated from the previous chunk."""
-    require_int("size", size, 1)
-    require_int("overlap", overlap, 0)
-    if overlap >= size:
-        raise ValueError(f"overlap must be smaller than size ({size}), got {overlap}")
+def _merge(document: str, size: int, overlap: int) -> list[Chunk]:
     pieces = _pieces(document, 0, len(document), size, 0)
     chunks: list[Chunk] = []
     i = 0
@@ -104,3 +104,29 @@ def chunk_recursive(document: str, size: int = 120, overlap: int = 0) -> list[Ch
         chunks.append(make_chunk(document, len(chunks), start, end))
         prev_start = start
     return chunks
+
+
+def _run(document: str, values: Mapping[str, Any], embedder: Embedder | None) -> ChunkingResult:
+    return ChunkingResult(tuple(_merge(document, values["size"], values["overlap"])))
+
+
+SPEC = register(
+    ChunkerSpec(
+        name="recursive",
+        params=(size_param(120), overlap_param(0)),
+        chunk=_run,
+        size_axis="size",
+        overlap_axis="overlap",
+        size_steps=WINDOW_STEPS,
+        overlap_steps=(0, 0.15),
+        help="cut at paragraphs, lines, sentences, words until pieces fit size characters",
+        order=30,
+        sweep_position=2,
+    )
+)
+
+
+def chunk_recursive(document: str, size: int = 120, overlap: int = 0) -> ChunkingResult:
+    """Chunks of at most ``size`` characters, cut at the coarsest boundary that fits, with
+    up to ``overlap`` characters repeated from the previous chunk."""
+    return run_checked(SPEC, document, size=size, overlap=overlap)

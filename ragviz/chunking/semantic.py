@@ -7,17 +7,26 @@ returned too, so the UI can plot them with the threshold line.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ragviz.chunking.base import ChunkingResult, make_chunk, require_float, require_int
-from ragviz.sentences import split_sentences
+from ragviz.chunking.base import ChunkingResult, make_chunk
+from ragviz.chunking.params import max_chars_param
+from ragviz.chunking.registry import COSINE, PERCENT, ChunkerSpec, Param, register
+from ragviz.text import split_sentences
 
 if TYPE_CHECKING:
     from ragviz.embedders import Embedder
 
-DEFAULT_PERCENTILE = 25.0
+# The 25th percentile breaks at about a quarter of the sentence boundaries, the least
+# similar ones: chunks of about four sentences that change where the topic does.
+PERCENTILE = Param("percentile", "float", PERCENT, 0.0, 100.0, 25.0,
+                   {"en": "percentile", "pt": "percentil"})
+THRESHOLD = Param("threshold", "float", COSINE, -1.0, 1.0, 0.5,
+                  {"en": "threshold", "pt": "limiar"}, step=0.01)
+DEFAULT_PERCENTILE = float(PERCENTILE.default)
 
 
 def chunk_semantic(
@@ -34,18 +43,26 @@ def chunk_semantic(
     (optional) also starts a new chunk before one would grow past it; a single longer
     sentence is its own chunk with ``over_size=True``.
     """
-    if threshold is not None and percentile is not None:
-        raise ValueError(
-            f"give threshold or percentile, not both (threshold={threshold}, "
-            f"percentile={percentile})"
-        )
-    if threshold is not None:
-        threshold = require_float("threshold", threshold, -1.0, 1.0)
-    quantile = DEFAULT_PERCENTILE if percentile is None else percentile
-    quantile = require_float("percentile", quantile, 0.0, 100.0)
-    if max_chars is not None:
-        require_int("max_chars", max_chars, 1)
+    limit = {} if max_chars is None else {"max_chars": max_chars}
+    SPEC.check({"threshold": threshold, "percentile": percentile, **limit})
+    return _grouped(document, embedder, threshold, percentile, max_chars)
 
+
+def _run(document: str, values: Mapping[str, Any], embedder: Embedder | None) -> ChunkingResult:
+    if embedder is None:
+        raise ValueError("the semantic chunker needs a model")
+    return _grouped(document, embedder, values["threshold"], values["percentile"],
+                    values["max_chars"])
+
+
+def _grouped(
+    document: str,
+    embedder: Embedder,
+    threshold: float | None,
+    percentile: float | None,
+    max_chars: int | None,
+) -> ChunkingResult:
+    quantile = DEFAULT_PERCENTILE if percentile is None else percentile
     sentences = split_sentences(document)
     if not sentences:
         return ChunkingResult(chunks=(), breakpoint_threshold=threshold)
@@ -81,3 +98,19 @@ def chunk_semantic(
     return ChunkingResult(
         chunks=chunks, boundary_similarities=boundaries, breakpoint_threshold=used
     )
+
+
+# 400 characters: room for the few sentences of one topic, so the topic, not the length,
+# decides most breaks.
+SPEC = register(
+    ChunkerSpec(
+        name="semantic",
+        params=(THRESHOLD, PERCENTILE, max_chars_param(400)),
+        chunk=_run,
+        needs_model=True,
+        size_axis="max_chars",
+        alternatives=("percentile", "threshold"),
+        help="sentences grouped until the similarity of neighbours drops",
+        order=60,
+    )
+)

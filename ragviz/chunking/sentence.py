@@ -7,42 +7,48 @@ text (single spaces between sentences) both give the same strings.
 
 from __future__ import annotations
 
-from ragviz.chunking.base import Chunk, make_chunk, require_int
-from ragviz.sentences import Span, split_sentences
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from ragviz.chunking.base import ChunkingResult, make_chunk
+from ragviz.chunking.packing import pack_spans
+from ragviz.chunking.params import PACKED_STEPS, max_chars_param, overlap_units_param
+from ragviz.chunking.registry import ChunkerSpec, register, run_checked
+from ragviz.text import split_sentences
+
+if TYPE_CHECKING:
+    from ragviz.embedders import Embedder
 
 
-def pack_spans(spans: list[Span], max_chars: int, overlap: int) -> list[Span]:
-    """Greedy packing of ordered spans into (start, end) groups of at most ``max_chars``.
+def _run(document: str, values: Mapping[str, Any], embedder: Embedder | None) -> ChunkingResult:
+    max_chars = values["max_chars"]
+    groups = pack_spans(split_sentences(document), max_chars, values["overlap_sentences"])
+    return ChunkingResult(tuple(
+        make_chunk(document, i, start, end, over_size=end - start > max_chars)
+        for i, (start, end) in enumerate(groups)
+    ))
 
-    A new group starts with the last ``overlap`` spans of the previous one, minus as many
-    of those as needed for the next span to fit, so no group is only carried-over spans.
-    A single span longer than ``max_chars`` is a group of its own.
-    """
-    groups: list[Span] = []
-    current: list[Span] = []
-    for span in spans:
-        if current and span[1] - current[0][0] > max_chars:
-            groups.append((current[0][0], current[-1][1]))
-            carried = current[-overlap:] if overlap else []
-            while carried and span[1] - carried[0][0] > max_chars:
-                carried.pop(0)
-            current = carried
-        current.append(span)
-    if current:
-        groups.append((current[0][0], current[-1][1]))
-    return groups
+
+SPEC = register(
+    ChunkerSpec(
+        name="sentence",
+        params=(max_chars_param(220), overlap_units_param("overlap_sentences", 1)),
+        chunk=_run,
+        size_axis="max_chars",
+        overlap_axis="overlap_sentences",
+        size_steps=PACKED_STEPS,
+        overlap_steps=(0, 1, 2),
+        help="whole sentences packed up to max_chars, overlapping by sentences",
+        order=20,
+        sweep_position=3,
+    )
+)
 
 
 def chunk_sentences(
     document: str, max_chars: int = 220, overlap_sentences: int = 1
-) -> list[Chunk]:
+) -> ChunkingResult:
     """Whole sentences packed up to ``max_chars``, repeating ``overlap_sentences`` between
     neighbours. A sentence longer than ``max_chars`` is never cut: it becomes its own chunk
     with ``over_size=True``."""
-    require_int("max_chars", max_chars, 1)
-    require_int("overlap_sentences", overlap_sentences, 0)
-    groups = pack_spans(split_sentences(document), max_chars, overlap_sentences)
-    return [
-        make_chunk(document, i, start, end, over_size=end - start > max_chars)
-        for i, (start, end) in enumerate(groups)
-    ]
+    return run_checked(SPEC, document, max_chars=max_chars, overlap_sentences=overlap_sentences)

@@ -6,15 +6,21 @@ tokens is exactly what a model with that budget would take in, no more.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
-from ragviz.chunking.base import Chunk, make_chunk, require_int, trim_span
+from ragviz.chunking.base import Chunk, ChunkingResult, make_chunk
+from ragviz.chunking.params import WINDOW_STEPS, overlap_param, size_param
+from ragviz.chunking.registry import TOKENS, ChunkerSpec, register, run_checked
+from ragviz.text import trim_span
 
 if TYPE_CHECKING:
     from ragviz.embedders import Embedder
 
 
-def chunk_tokens(document: str, embedder: Embedder, size: int, overlap: int) -> list[Chunk]:
+def chunk_tokens(
+    document: str, embedder: Embedder, size: int = 64, overlap: int = 0
+) -> ChunkingResult:
     """Windows of ``size`` tokens, each repeating the last ``overlap`` tokens of the previous.
 
     A window runs from its first token to just before the next window's first new token,
@@ -22,10 +28,10 @@ def chunk_tokens(document: str, embedder: Embedder, size: int, overlap: int) -> 
     gives more than ``size`` tokens (a window starting inside a word can), the window gives
     back tokens until it fits; a single token that still does not fit is ``over_size``.
     """
-    require_int("size", size, 1)
-    require_int("overlap", overlap, 0)
-    if overlap >= size:
-        raise ValueError(f"overlap must be smaller than size ({size}), got {overlap}")
+    return run_checked(SPEC, document, embedder, size=size, overlap=overlap)
+
+
+def _windows(document: str, embedder: Embedder, size: int, overlap: int) -> list[Chunk]:
     spans = embedder.token_spans(document)
     if not spans:
         start, end = trim_span(document, 0, len(document))
@@ -48,3 +54,26 @@ def chunk_tokens(document: str, embedder: Embedder, size: int, overlap: int) -> 
             break
         first = max(stop - overlap, first + 1)
     return chunks
+
+
+def _run(document: str, values: Mapping[str, Any], embedder: Embedder | None) -> ChunkingResult:
+    if embedder is None:
+        raise ValueError("the tokens chunker needs a model (its tokenizer)")
+    return ChunkingResult(tuple(_windows(document, embedder, values["size"], values["overlap"])))
+
+
+# 64 tokens (about 250-300 characters) fits inside every bundled model's window.
+SPEC = register(
+    ChunkerSpec(
+        name="tokens",
+        params=(size_param(64, TOKENS), overlap_param(0, TOKENS)),
+        chunk=_run,
+        needs_model=True,
+        size_axis="size",
+        overlap_axis="overlap",
+        size_steps=WINDOW_STEPS,
+        overlap_steps=(0, 0.15),
+        help="windows of size tokens of the model's own tokenizer",
+        order=50,
+    )
+)

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from ragviz.app_state import DEFAULT_SAMPLE, load_sample
-from ragviz.chunking.base import ChunkerConfig
+from ragviz.chunking import ChunkerConfig
 from ragviz.i18n import LANGUAGE_NAMES, t
 from ragviz.walkthrough import STEPS
 

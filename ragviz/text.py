@@ -1,4 +1,7 @@
-"""Sentence boundaries with offsets, so chunks built from sentences stay document slices.
+"""Spans and sentence boundaries with offsets, so chunks built from them stay document slices.
+
+This module imports nothing from ragviz: the chunkers, the renderer and the diagnosis all
+build on it, so it must sit below all of them.
 
 A regex split on ``[.!?] + space`` (the article's) breaks "Dr. Silva" and "p. ex. isto";
 this splitter keeps those together while still ending on ". " before a capital, on CJK
@@ -23,9 +26,16 @@ from __future__ import annotations
 
 import re
 
-from ragviz.chunking.base import trim_span
-
 Span = tuple[int, int]
+
+
+def trim_span(document: str, start: int, end: int) -> Span:
+    """Shrink a span so it neither starts nor ends with whitespace."""
+    while start < end and document[start].isspace():
+        start += 1
+    while end > start and document[end - 1].isspace():
+        end -= 1
+    return start, end
 
 # Lowercased tokens (without their final dot) that a "." after them never ends.
 ABBREVIATIONS: frozenset[str] = frozenset(

@@ -1,0 +1,475 @@
+"""The chunker registry: each chunker module declares its spec once and registers it here.
+
+Everything that knows about chunker parameters derives from these specs: validation
+(``check_config``), dispatch (``make_chunks``), the sweep grid, the CLI options, the app's
+sliders, the workspace and link checks and the labels. Adding a chunker is one module that
+calls ``register`` plus one import line in ``ragviz/chunking/__init__.py``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, fields
+from typing import TYPE_CHECKING, Any, Literal
+
+from ragviz.chunking.base import ChunkingResult
+
+if TYPE_CHECKING:
+    from ragviz.embedders import Embedder
+
+Number = int | float
+MAX_SHOWN_CHARS = 40  # a bad value quoted in a message is cut to this many characters
+
+
+@dataclass(frozen=True)
+class Unit:
+    """What a parameter counts, in each interface language: ``word`` goes into slider
+    labels ("size (characters)"), ``count`` into chart rows ("1 sentence(s)")."""
+
+    name: str
+    word: Mapping[str, str]
+    count: Mapping[str, str]
+    # How far a slider in this unit usefully reaches on a document of n characters.
+    span: Callable[[int], int] | None = None
+
+    def say(self, lang: str, n: Number | None = None) -> str:
+        table = self.word if n is None else self.count
+        text = table.get(lang, table["en"])
+        return text if n is None else text.format(n=n)
+
+
+def _character_span(n_chars: int) -> int:
+    return max(40, min(n_chars, 4000))  # the whole document, capped so a slider stays usable
+
+
+def _token_span(n_chars: int) -> int:
+    return max(16, min(512, n_chars // 2 + 8))  # about two characters a token at least
+
+
+CHARACTERS = Unit("characters", {"en": "characters", "pt": "caracteres"},
+                  {"en": "{n} character(s)", "pt": "{n} caractere(s)"}, _character_span)
+TOKENS = Unit("tokens", {"en": "tokens", "pt": "tokens"},
+              {"en": "{n} token(s)", "pt": "{n} token(s)"}, _token_span)
+SENTENCES = Unit("sentences", {"en": "sentences", "pt": "frases"},
+                 {"en": "{n} sentence(s)", "pt": "{n} frase(s)"})
+COSINE = Unit("cosine", {"en": "cosine", "pt": "cosseno"}, {"en": "{n}", "pt": "{n}"})
+PERCENT = Unit("percent", {"en": "", "pt": ""}, {"en": "{n} %", "pt": "{n} %"})
+
+
+def shorten(raw: object) -> str:
+    """``repr`` of a value, cut so a 100,000-character link value stays one short line."""
+    try:
+        text = repr(raw)
+    except ValueError:  # an int past Python's digit limit for str()
+        return "a number of thousands of digits"
+    if len(text) <= MAX_SHOWN_CHARS:
+        return text
+    size = f" ({len(raw):,} characters)" if isinstance(raw, str) else ""
+    return f"{text[:MAX_SHOWN_CHARS]}…{size}"
+
+
+@dataclass(frozen=True)
+class Param:
+    """One chunker parameter: its kind, unit, accepted range, default and label.
+
+    The range is what every interface accepts (links, workspaces, CLI, sliders); a slider
+    may show less of it when ``fits_document`` caps it at a share of the document's span,
+    and then clamps a larger value (never refuses it with a traceback).
+    """
+
+    name: str
+    kind: Literal["int", "float"]
+    unit: Unit
+    minimum: Number
+    maximum: Number
+    default: Number
+    label: Mapping[str, str]
+    step: Number = 1
+    # Share of the unit's document span a slider reaches (None: the whole range).
+    fits_document: float | None = None
+
+    def text(self, lang: str = "en") -> str:
+        """The slider label, e.g. ``size (characters)``."""
+        name = self.label.get(lang, self.label["en"])
+        word = self.unit.say(lang)
+        return f"{name} ({word})" if word else name
+
+    def widget_range(self, n_chars: int) -> tuple[Number, Number]:
+        """Slider bounds on a document of ``n_chars``: inside the range every interface
+        accepts, narrowed to what the document can use."""
+        high = self.maximum
+        if self.fits_document is not None and self.unit.span is not None:
+            high = min(high, max(1, round(self.unit.span(n_chars) * self.fits_document)))
+        return self.minimum, max(high, self.minimum)
+
+    def check(self, value: object) -> Number:
+        """``value`` if it is of the right kind and in range, else ValueError naming both."""
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            what = "a whole number" if self.kind == "int" else "a number"
+            raise ValueError(f"{self.name} must be {what}, got {shorten(value)}")
+        if self.kind == "int" and not isinstance(value, int):
+            raise ValueError(f"{self.name} must be a whole number, got {shorten(value)}")
+        if isinstance(value, float) and math.isnan(value):
+            raise ValueError(f"{self.name} must be a number, got {value}")
+        if value < self.minimum:
+            raise ValueError(f"{self.name} must be at least {self.minimum}, got {shorten(value)}")
+        if value > self.maximum:
+            raise ValueError(f"{self.name} must be at most {self.maximum}, got {shorten(value)}")
+        return float(value) if self.kind == "float" else value
+
+    def parse(self, raw: str) -> Number:
+        """A link's text value, checked; ValueError (short, naming it) if unusable."""
+        text = raw.strip()
+        try:
+            value: Number = int(text) if self.kind == "int" else float(text)
+        except ValueError:
+            if self.kind == "int" and text.lstrip("+-").isdigit():
+                sign = -1 if text.startswith("-") else 1
+                value = sign * math.inf  # too many digits for int(): certainly out of range
+            else:
+                raise ValueError(f"{self.name}={shorten(raw)} is not a number") from None
+        return self.check(value)
+
+    def clamp(self, value: object, low: Number | None = None, high: Number | None = None) -> Number:
+        """``value`` moved into ``low..high`` (default: the whole range) with the right type;
+        the default when it is no number at all. Never raises, whatever ``value`` is."""
+        low = self.minimum if low is None else low
+        high = self.maximum if high is None else high
+        number = _as_number(value)
+        if number is None:
+            number = self.default
+        number = min(max(number, low), high)
+        if self.kind == "int":
+            return round(number)
+        return round(float(number), 2)
+
+
+def _as_number(value: object) -> Number | None:
+    """An int or a non-NaN float from a widget or link value, or None if there is none."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value  # kept exact: float(10**400) would overflow
+    if isinstance(value, str):
+        text = value.strip()
+        if text.lstrip("+-").isdigit():
+            if len(text) > 300:  # past float range and int()'s digit limit
+                return -math.inf if text.startswith("-") else math.inf
+            return int(text)
+        value = text
+    try:
+        number = float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError, OverflowError):
+        return None
+    return None if math.isnan(number) else number
+
+
+ChunkFunction = Callable[[str, Mapping[str, Any], "Embedder | None"], ChunkingResult]
+
+
+@dataclass(frozen=True)
+class ChunkerSpec:
+    """Everything ragviz knows about one chunker.
+
+    ``size_axis``/``overlap_axis`` name the parameters a sweep varies: ``size_steps`` are
+    candidate sizes (scaled to the document), ``overlap_steps`` overlaps, as shares of the
+    size when both axes have the same unit, else as counts. ``alternatives`` are parameters
+    of which at most one is set (the first is the default one). When size and overlap have
+    the same unit the overlap must be smaller than the size.
+    """
+
+    name: str
+    params: tuple[Param, ...]
+    chunk: ChunkFunction
+    needs_model: bool = False
+    size_axis: str | None = None
+    overlap_axis: str | None = None
+    size_steps: tuple[int, ...] = ()
+    overlap_steps: tuple[float, ...] = ()
+    alternatives: tuple[str, ...] = ()
+    help: str = ""
+    order: int = 100  # position in menus and lists (registration order breaks ties)
+    # Position in ``default_grid`` when no chunkers are named (0: not in the default sweep).
+    sweep_position: int = 0
+
+    def param(self, name: str) -> Param:
+        for param in self.params:
+            if param.name == name:
+                return param
+        raise KeyError(f"the {self.name} chunker has no parameter {name!r}")
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(p.name for p in self.params)
+
+    def defaults(self) -> dict[str, Number | None]:
+        """One default per parameter; of the alternatives only the first is set."""
+        values: dict[str, Number | None] = {p.name: p.default for p in self.params}
+        for name in self.alternatives[1:]:
+            values[name] = None
+        return values
+
+    def overlap_is_share(self) -> bool:
+        """True when the overlap counts in the size's unit (so it must stay below it)."""
+        if self.size_axis is None or self.overlap_axis is None:
+            return False
+        return self.param(self.size_axis).unit == self.param(self.overlap_axis).unit
+
+    def check(self, values: Mapping[str, object]) -> dict[str, Number | None]:
+        """Every parameter checked against the spec; ValueError naming the first bad one."""
+        chosen = [
+            p.name for p in self.params
+            if p.name in self.alternatives and values.get(p.name) is not None
+        ]
+        if len(chosen) > 1:
+            shown = ", ".join(f"{n}={values[n]}" for n in chosen)
+            raise ValueError(f"give {' or '.join(chosen)}, not both ({shown})")
+        checked: dict[str, Number | None] = {}
+        for param in self.params:
+            value = values.get(param.name, param.default)
+            if value is None and param.name in self.alternatives:
+                checked[param.name] = None
+                continue
+            checked[param.name] = param.check(value)
+        if self.overlap_is_share():
+            size = checked[self.size_axis or ""]
+            overlap = checked[self.overlap_axis or ""]
+            if size is not None and overlap is not None and overlap >= size:
+                raise ValueError(
+                    f"{self.overlap_axis} must be smaller than {self.size_axis} ({size}), "
+                    f"got {overlap}"
+                )
+        return checked
+
+
+_SPECS: dict[str, ChunkerSpec] = {}
+
+
+def register(spec: ChunkerSpec) -> ChunkerSpec:
+    """Add a chunker. A parameter name means one thing everywhere: same kind in every spec."""
+    if spec.name in _SPECS and _SPECS[spec.name] is not spec:
+        raise ValueError(f"a chunker named {spec.name!r} is already registered")
+    for param in spec.params:
+        for other in all_params():
+            if other.name == param.name and other.kind != param.kind:
+                raise ValueError(f"parameter {param.name!r} is {other.kind} in another chunker")
+    _SPECS[spec.name] = spec
+    ordered = sorted(_SPECS.values(), key=lambda s: s.order)  # stable: ties keep import order
+    _SPECS.clear()
+    _SPECS.update((s.name, s) for s in ordered)
+    return spec
+
+
+def get_spec(name: str) -> ChunkerSpec:
+    """The spec of a registered chunker; ValueError naming the known ones otherwise."""
+    try:
+        return _SPECS[name]
+    except (KeyError, TypeError):
+        known = ", ".join(_SPECS)
+        raise ValueError(f"chunker must be one of {known}, got {shorten(name)}") from None
+
+
+def specs() -> tuple[ChunkerSpec, ...]:
+    return tuple(_SPECS.values())
+
+
+def chunker_names() -> tuple[str, ...]:
+    return tuple(_SPECS)
+
+
+def all_params() -> Iterator[Param]:
+    for spec in _SPECS.values():
+        yield from spec.params
+
+
+def param_names() -> tuple[str, ...]:
+    """Every parameter name of every chunker, in first-seen order (widget keys, CLI flags)."""
+    return tuple(dict.fromkeys(p.name for p in all_params()))
+
+
+def param_kind(name: str) -> Literal["int", "float"]:
+    for param in all_params():
+        if param.name == name:
+            return param.kind
+    raise KeyError(name)
+
+
+# --- the configuration value ----------------------------------------------------------------
+
+LEGACY_FIELDS = ("size", "overlap", "max_chars", "overlap_sentences", "threshold", "percentile")
+
+
+@dataclass(frozen=True)
+class ChunkerConfig:
+    """A chunker name with its parameters; hashable so sweeps and caches can key on it.
+
+    The six named fields are the parameters of the first chunkers (kept so workspace files
+    and code written against them keep working; their field defaults are placeholders, a
+    chunker's real defaults come from its spec through ``create``). A parameter of a later
+    chunker lives in ``extra`` as sorted (name, value) pairs; ``get`` reads either.
+    """
+
+    chunker: str = "sentence"
+    size: int = 120
+    overlap: int = 0
+    max_chars: int = 220
+    overlap_sentences: int = 1
+    threshold: float | None = None
+    percentile: float | None = None
+    extra: tuple[tuple[str, Number | None], ...] = ()
+
+    def __post_init__(self) -> None:
+        """Store a later chunker's unnamed parameters at their defaults, so a config built
+        with only the named fields is complete and equal to its own round trip."""
+        spec = _SPECS.get(self.chunker)
+        if spec is None:
+            return
+        stored = dict(self.extra)
+        missing = {
+            p.name: p.default
+            for p in spec.params
+            if p.name not in LEGACY_FIELDS and p.name not in stored
+        }
+        if missing:
+            stored.update(missing)
+            object.__setattr__(self, "extra", tuple(sorted(stored.items())))
+
+    @classmethod
+    def create(cls, chunker: str, **values: Number | None) -> ChunkerConfig:
+        """A configuration of ``chunker``: the given values, the spec's defaults for the rest
+        (an alternative given explicitly, even as None, turns the others' defaults off)."""
+        spec = get_spec(chunker)
+        filled = spec.defaults()
+        if any(name in values for name in spec.alternatives):
+            filled.update(dict.fromkeys(spec.alternatives))
+        filled.update(values)
+        return cls(chunker=chunker).with_values(**filled)
+
+    def with_values(self, **values: Number | None) -> ChunkerConfig:
+        """A copy with some parameters changed, wherever they are stored."""
+        legacy = {k: v for k, v in values.items() if k in LEGACY_FIELDS}
+        extra = dict(self.extra)
+        extra.update({k: v for k, v in values.items() if k not in LEGACY_FIELDS})
+        kwargs: dict[str, Any] = {f.name: getattr(self, f.name) for f in fields(self)}
+        kwargs.update(legacy, extra=tuple(sorted(extra.items())))
+        return ChunkerConfig(**kwargs)
+
+    def get(self, name: str) -> Number | None:
+        if name in LEGACY_FIELDS:
+            value: Number | None = getattr(self, name)
+            return value
+        return dict(self.extra).get(name)
+
+    def params(self) -> dict[str, Any]:
+        """The parameters this chunker actually reads."""
+        names = _SPECS[self.chunker].names if self.chunker in _SPECS else ()
+        return {name: self.get(name) for name in names}
+
+    def label(self) -> str:
+        """Short human name, e.g. ``fixed(size=120, overlap=0)``."""
+        shown = {k: v for k, v in self.params().items() if v is not None}
+        inner = ", ".join(f"{k}={v}" for k, v in shown.items())
+        return f"{self.chunker}({inner})"
+
+    def to_dict(self) -> dict[str, Any]:
+        """The named fields always (so files of earlier versions export byte for byte),
+        then the parameters kept in ``extra``."""
+        data: dict[str, Any] = {"chunker": self.chunker}
+        data.update({name: getattr(self, name) for name in LEGACY_FIELDS})
+        data.update(dict(self.extra))
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> ChunkerConfig:
+        """The inverse of ``to_dict``; missing parameters take the spec's defaults."""
+        values = dict(data)
+        chunker = values.pop("chunker", "sentence")
+        spec = get_spec(chunker)
+        unknown = set(values) - set(LEGACY_FIELDS) - set(spec.names)
+        if unknown:
+            raise ValueError(f"unknown chunker setting(s): {', '.join(sorted(unknown))}")
+        return cls.create(chunker, **values)
+
+
+def check_config(config: ChunkerConfig) -> ChunkerConfig:
+    """Raise ValueError (naming the parameter and its value) for settings no document can
+    satisfy, without chunking anything or loading a model."""
+    get_spec(config.chunker).check(config.params())
+    return config
+
+
+def make_chunks(
+    document: str, config: ChunkerConfig, embedder: Embedder | None = None
+) -> ChunkingResult:
+    """Check ``config`` against its spec, then run the chunker it names."""
+    spec = get_spec(config.chunker)
+    values = spec.check(config.params())
+    if spec.needs_model and embedder is None:
+        raise ValueError(f"the {spec.name} chunker needs a model")
+    return spec.chunk(document, values, embedder)
+
+
+def run_checked(
+    spec: ChunkerSpec, document: str, embedder: Embedder | None = None, **values: object
+) -> ChunkingResult:
+    """What a chunker module's public function does: check its arguments once, then run."""
+    return spec.chunk(document, spec.check(values), embedder)
+
+
+# --- sweeps -----------------------------------------------------------------------------------
+
+def _scaled(candidates: tuple[int, ...], document_length: int, count: int = 4) -> list[int]:
+    """The ``count`` largest candidates that still cut the document into two or more pieces."""
+    fitting = [c for c in candidates if c <= max(candidates[0], document_length // 2)]
+    return fitting[-count:]
+
+
+def sweep_values(spec: ChunkerSpec, document_length: int) -> list[dict[str, Number]]:
+    """The (size, overlap) settings a sweep tries for one chunker, sizes scaled to the
+    document; ValueError for a chunker without sweep axes."""
+    if spec.size_axis is None or spec.overlap_axis is None or not spec.size_steps:
+        raise ValueError(f"default_grid has no sizes for the {spec.name!r} chunker")
+    out: list[dict[str, Number]] = []
+    for size in _scaled(spec.size_steps, document_length):
+        for step in spec.overlap_steps:
+            overlap = round(size * step) if spec.overlap_is_share() else round(step)
+            out.append({spec.size_axis: size, spec.overlap_axis: overlap})
+    return out
+
+
+def default_grid(
+    document_length: int, chunkers: tuple[str, ...] | list[str] | None = None
+) -> list[ChunkerConfig]:
+    """About 30 configurations: each chunker's sizes x overlaps from its spec (fixed and
+    recursive: sizes x overlaps 0 and ~15 %; sentence: max_chars x 0, 1, 2 sentences).
+    Without ``chunkers``, every chunker with a ``sweep_position``, in that order."""
+    if chunkers is None:
+        swept = sorted(
+            (s for s in _SPECS.values() if s.sweep_position), key=lambda s: s.sweep_position
+        )
+        chunkers = [spec.name for spec in swept]
+    return [
+        ChunkerConfig.create(name, **values)
+        for name in chunkers
+        for values in sweep_values(get_spec(name), document_length)
+    ]
+
+
+def axes(config: ChunkerConfig) -> tuple[Number, Number]:
+    """A configuration's (size, overlap) on its chunker's sweep axes (0 where it has none)."""
+    spec = get_spec(config.chunker)
+    size = config.get(spec.size_axis) if spec.size_axis else None
+    overlap = config.get(spec.overlap_axis) if spec.overlap_axis else None
+    return size or 0, overlap or 0
+
+
+def overlap_text(chunker: str, size: Number, overlap: Number, lang: str = "en") -> str:
+    """A sweep row's overlap: a share of the size when it counts the same unit (so every
+    size lines up in one row), else a count in its own unit ("1 sentence(s)")."""
+    spec = get_spec(chunker)
+    if spec.overlap_axis is None:
+        return ""
+    if spec.overlap_is_share():
+        return f"{round(100 * overlap / max(size, 1))} %"
+    return spec.param(spec.overlap_axis).unit.say(lang, overlap)
