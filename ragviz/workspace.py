@@ -288,8 +288,7 @@ def _config_from_query(
         try:
             value = param.parse(raw)
         except ValueError as error:
-            problems.append(f"{prefix}_{error}" if "=" in str(error) else
-                            f"{prefix}_{param.name}: {error}")
+            problems.append(f"{prefix}_{error}")  # the message starts with the name
             continue
         others = dict.fromkeys(
             n for n in spec.alternatives if param.name in spec.alternatives and n != param.name

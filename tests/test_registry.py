@@ -111,6 +111,13 @@ def test_hostile_link_values_are_named_short_and_the_rest_applies(
     check_config(restored.config_a)
     assert len(problems) == len(spec.params)
     assert all(len(p) < 200 for p in problems)
+    assert [p.split(" ")[0].split("=")[0] for p in problems] == [f"a_{p.name}" for p in spec.params]
+
+
+def test_an_out_of_range_link_value_is_named_by_its_link_key() -> None:
+    restored, problems = settings_from_query({"a": "fixed", "a_size": "9" * 400, "a_overlap": "5"})
+    assert problems == [f"a_size must be at most 200000, got {'9' * 40}…"]
+    assert restored.config_a.overlap == 5
 
 
 @pytest.mark.parametrize("raw", ["1" + "0" * 400, "9" * 5001, "1e400", "nan", "true"])
