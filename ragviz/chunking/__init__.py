@@ -6,7 +6,7 @@ place that names them. Everything else asks the registry.
 
 from __future__ import annotations
 
-from ragviz.chunking import fixed, markdown, recursive, semantic, sentence, tokens  # noqa: F401
+from ragviz.chunking import fixed, markdown, paragraph, recursive, semantic, sentence, tokens  # noqa: F401
 from ragviz.chunking.base import Chunk, ChunkingResult
 from ragviz.chunking.registry import (
     ChunkerConfig,
