@@ -140,19 +140,23 @@ def _expand_zip(archive: _Entry, problems: list[Problem]) -> list[_Entry]:
     try:
         zf = zipfile.ZipFile(io.BytesIO(archive.data))
     except (zipfile.BadZipFile, OSError):
-        raise _ZipRefusedError("corrupt", f"{name} could not be read: it is not a valid zip archive."
-                          ) from None
+        raise _ZipRefusedError(
+            "corrupt", f"{name} could not be read: it is not a valid zip archive."
+        ) from None
     with zf:
         infos = zf.infolist()
         if len(infos) > MAX_ZIP_MEMBERS:
-            raise _ZipRefusedError("zip-limit", f"{name} could not be read: it lists {len(infos):,} "
-                              f"entries and the limit is {MAX_ZIP_MEMBERS:,}.")
+            raise _ZipRefusedError(
+                "zip-limit", f"{name} could not be read: it lists {len(infos):,} entries and "
+                f"the limit is {MAX_ZIP_MEMBERS:,}."
+            )
         members = [i for i in infos if not i.is_dir() and not _skipped_member(i.filename)]
         declared = sum(i.file_size for i in members)
         if declared > MAX_ZIP_UNCOMPRESSED_BYTES:
-            raise _ZipRefusedError("zip-limit", f"{name} could not be read: it expands to "
-                              f"{declared:,} bytes and the limit is "
-                              f"{MAX_ZIP_UNCOMPRESSED_BYTES:,}.")
+            raise _ZipRefusedError(
+                "zip-limit", f"{name} could not be read: it expands to {declared:,} bytes and "
+                f"the limit is {MAX_ZIP_UNCOMPRESSED_BYTES:,}."
+            )
         members.sort(key=lambda i: i.filename)
         return _read_members(archive, zf, members, problems)
 
@@ -181,8 +185,10 @@ def _read_members(archive: _Entry, zf: zipfile.ZipFile, members: list[zipfile.Zi
                                     "be read: it is encrypted or damaged."))
             continue
         if len(data) > budget:
-            raise _ZipRefusedError("zip-limit", f"{archive.name} could not be read: it expands past "
-                              f"{MAX_ZIP_UNCOMPRESSED_BYTES:,} bytes.")
+            raise _ZipRefusedError(
+                "zip-limit", f"{archive.name} could not be read: it expands past "
+                f"{MAX_ZIP_UNCOMPRESSED_BYTES:,} bytes."
+            )
         budget -= len(data)
         entries.append(_Entry(PurePosixPath(inner).name, where, data))
     return entries
