@@ -200,3 +200,22 @@ def test_cli_writes_the_key_nowhere(
     texts += [p.read_text(encoding="utf-8", errors="replace") for p in tmp_path.rglob("*")
               if p.is_file()]
     assert all(KEY not in text for text in texts)
+
+
+def test_api_base_without_an_openai_model_is_a_user_error(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    doc = str(ROOT / "sample_docs" / "politica_reembolso.txt")
+    code = cli.main(["chunk", doc, "--model", "minilm-en", "--api-base", "http://x/v1"])
+    assert code == 2
+    assert capsys.readouterr().err == (
+        "ragviz chunk: --api-base only applies to openai:<model> models\n"
+    )
+
+
+def test_openai_name_round_trips() -> None:
+    assert parse_openai_name("openai:nomic-embed-text:latest@http://localhost:11434/v1") == (
+        "nomic-embed-text:latest", "http://localhost:11434/v1"
+    )
+    assert parse_openai_name("openai:text-embedding-3-small") == ("text-embedding-3-small", None)
+    assert openai_name("m", "https://api.openai.com/v1/") == "openai:m"
