@@ -5,7 +5,8 @@
   chunker still sees its headings.
 - ``.html`` / ``.htm``: decoded like text, then ``inscriptis`` (layout-aware: block elements
   become line breaks, inline ones stay inline, scripts and styles are dropped).
-- ``.pdf``: ``pypdf`` text extraction, pages joined by a blank line.
+- ``.pdf``: ``pypdf`` text extraction, pages joined by a blank line (``cryptography`` lets it
+  open PDFs that are AES-locked against editing only, which most encrypted PDFs are).
 - ``.docx``: ``python-docx``, paragraphs and table rows in document order.
 
 A file that cannot be converted raises :class:`ConversionError` whose message is one
@@ -119,10 +120,8 @@ def _convert_pdf(name: str, data: bytes) -> Converted:
         pages = [page.extract_text() or "" for page in reader.pages]
     except ConversionError:
         raise
-    except (PyPdfError, ValueError, KeyError, TypeError, AttributeError, OSError) as error:
-        raise ConversionError(
-            name, "corrupt", f"the PDF is damaged ({type(error).__name__})"
-        ) from None
+    except (PyPdfError, ValueError, KeyError, TypeError, AttributeError, OSError):
+        raise ConversionError(name, "corrupt", "the PDF is damaged or incomplete") from None
     text = "\n\n".join(page.strip("\n") for page in pages if page.strip())
     if not text.strip():
         raise ConversionError(
@@ -158,8 +157,6 @@ def _convert_docx(name: str, data: bytes) -> Converted:
                 blocks.extend(" | ".join(cell.text for cell in row.cells) for row in block.rows)
             elif block.text.strip():
                 blocks.append(block.text)
-    except (OpcError, ValueError, KeyError, zipfile.BadZipFile, OSError) as error:
-        raise ConversionError(
-            name, "corrupt", f"the Word document is damaged ({type(error).__name__})"
-        ) from None
+    except (OpcError, ValueError, KeyError, zipfile.BadZipFile, OSError):
+        raise ConversionError(name, "corrupt", "the Word document is damaged") from None
     return Converted("\n\n".join(blocks), None)

@@ -60,12 +60,12 @@ def make_docx(blocks: list[str | list[list[str]]]) -> bytes:
     return out.getvalue()
 
 
-def encrypt_pdf(data: bytes, password: str) -> bytes:
-    """The same PDF locked with a user password (RC4, which pypdf writes without extras)."""
+def encrypt_pdf(data: bytes, password: str, algorithm: str = "AES-256") -> bytes:
+    """The same PDF encrypted; an empty ``password`` locks it against editing only."""
     from pypdf import PdfReader, PdfWriter
 
     writer = PdfWriter(clone_from=PdfReader(io.BytesIO(data)))
-    writer.encrypt(user_password=password, owner_password=password, algorithm="RC4-128")
+    writer.encrypt(user_password=password, owner_password="owner-secret", algorithm=algorithm)
     out = io.BytesIO()
     writer.write(out)
     return out.getvalue()
