@@ -249,3 +249,24 @@ def test_real_corpus_limits_hold_two_million_characters() -> None:
     assert len(corpus.sources) == 200
     assert corpus.total_chars == 2_000_000
     assert corpus.problems == ()
+
+
+def test_a_folder_of_all_five_formats_loads_in_sorted_order(
+    tmp_path: Path, pdfs: dict[str, bytes]
+) -> None:
+    (tmp_path / "a_notes.txt").write_text("Plain notes about refunds.", encoding="utf-8")
+    (tmp_path / "b_guide.md").write_text("# Guide\n\nMarkdown body.", encoding="utf-8")
+    (tmp_path / "c_page.html").write_text("<h1>Page</h1><p>HTML body.</p>", encoding="utf-8")
+    (tmp_path / "d_policy.pdf").write_bytes(pdfs["refund"])
+    (tmp_path / "e_memo.docx").write_bytes(make_docx(["Memo", "Word body."]))
+    corpus = load_paths([str(tmp_path)])
+    assert corpus.problems == ()
+    assert [s.name for s in corpus.sources] == [
+        "a_notes.txt", "b_guide.md", "c_page.html", "d_policy.pdf", "e_memo.docx"
+    ]
+    for source in corpus.sources:
+        data = (tmp_path / source.name).read_bytes()
+        assert source.text == convert(source.name, data).text
+    assert corpus.source("c_page.html").text == "Page\n\nHTML body."
+    assert "within 30 days of the first payment" in corpus.source("d_policy.pdf").text
+    assert corpus.source("e_memo.docx").text == "Memo\n\nWord body."
