@@ -67,10 +67,22 @@ def _questions(args: argparse.Namespace) -> list[LabelledQuestion]:
     return questions
 
 
+def _model_name(args: argparse.Namespace) -> str:
+    """``--model``, with ``--api-base`` folded in for ``openai:`` models."""
+    name: str = args.model or DEFAULT_MODEL
+    if getattr(args, "api_base", None):
+        if not name.startswith("openai:"):
+            raise UserError("--api-base only applies to openai:<model> models")
+        from ragviz.openai_embedder import openai_name, parse_openai_name
+
+        name = openai_name(parse_openai_name(name)[0], args.api_base)
+    return name
+
+
 def _model(args: argparse.Namespace, needed: bool) -> Embedder | None:
     if not needed and args.model is None:
         return None
-    return load_embedder(args.model or DEFAULT_MODEL)
+    return load_embedder(_model_name(args))
 
 
 def _emit(args: argparse.Namespace, payload: dict[str, Any], text: Callable[[], str]) -> None:
@@ -163,7 +175,7 @@ def _run_analysis(args: argparse.Namespace, questions: list[LabelledQuestion]) -
     from ragviz.analysis import analyse
 
     document = check_document(_read_text(args.path))
-    embedder = load_embedder(args.model or DEFAULT_MODEL)
+    embedder = load_embedder(_model_name(args))
     return analyse(
         document,
         _config(args),
@@ -306,7 +318,13 @@ def _add_chunker_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--model",
         help=f"{', '.join(BUNDLED_MODELS)} (default {DEFAULT_MODEL}), "
-        "a sentence-transformers id or path",
+        "a sentence-transformers id or path, or openai:<model> (key from OPENAI_API_KEY)",
+    )
+    parser.add_argument(
+        "--api-base",
+        dest="api_base",
+        help="base URL of an OpenAI-compatible API for openai:<model> "
+        "(default OPENAI_BASE_URL or https://api.openai.com/v1)",
     )
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.add_argument(

@@ -354,14 +354,28 @@ def _load_from_hub(model_id: str, cache: EmbeddingCache | None) -> SentenceTrans
     return SentenceTransformerEmbedder(model, model_id, cache)
 
 
-def load_embedder(name: str = DEFAULT_MODEL, cache: EmbeddingCache | None = None) -> Embedder:
-    """The model called ``name``: a bundled name, a local folder, or a hub id."""
+# Hub ids of the bundled models: they load the bundled copy (the same weights), offline.
+BUNDLED_ALIASES: dict[str, str] = {
+    "sentence-transformers/all-minilm-l6-v2": "minilm-en",
+    "all-minilm-l6-v2": "minilm-en",
+}
+
+
+def load_embedder(
+    name: str = DEFAULT_MODEL, cache: EmbeddingCache | None = None, *, api_key: str | None = None
+) -> Embedder:
+    """The model called ``name``: a bundled name or alias, a local folder, a hub id, or
+    ``openai:<model>[@<base URL>]`` (``api_key`` is only read by that last kind)."""
     name = name.strip()
     if not name:
         raise ModelLoadError("no model given; pick use-multilingual, minilm-en or a model id")
+    if name.startswith("openai:"):
+        from ragviz.openai_embedder import load_openai
+
+        return load_openai(name, cache, api_key)
     if name == "use-multilingual":
         return UseMultilingual(cache)
-    if name == "minilm-en":
+    if BUNDLED_ALIASES.get(name.lower(), name) == "minilm-en":
         return load_minilm(cache)
     path = Path(name).expanduser()
     if path.exists() or name.startswith((".", "/", "~")):

@@ -1,0 +1,242 @@
+"""A corpus: the converted text of several files, and one sentence per file that failed.
+
+Loaders take the app's multi-file upload (``load_files``) or the CLI's paths
+(``load_paths``: files, folders walked recursively in sorted order, ``-`` for standard
+input). A ``.zip`` is expanded safely (no path traversal, bounded size and member count,
+folders, dotfiles and ``__MACOSX`` skipped). A file that cannot be converted adds a
+:class:`Problem` and the other files still load. Offsets of chunks refer to each
+``Source.text``.
+"""
+
+from __future__ import annotations
+
+import io
+import sys
+import zipfile
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from typing import BinaryIO
+
+from ragviz.convert import ConversionError, convert, suffix_of
+
+# The limits of one corpus, in one place.
+MAX_CORPUS_CHARS = 2_000_000
+MAX_CORPUS_FILES = 200
+MAX_ZIP_MEMBERS = 2_000  # entries listed in one archive, folders included
+MAX_ZIP_UNCOMPRESSED_BYTES = 200_000_000  # sum over the members ragviz reads
+
+
+@dataclass(frozen=True)
+class Source:
+    """One file of the corpus: its (unique) name, its converted text, an optional notice."""
+
+    name: str
+    text: str
+    notice: str | None = None
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A file (or a limit) that kept something out of the corpus; ``message`` is one sentence."""
+
+    name: str
+    kind: str
+    message: str
+
+    def __str__(self) -> str:
+        return self.message
+
+
+@dataclass(frozen=True)
+class Corpus:
+    """The sources that loaded, in order, and the problems met on the way."""
+
+    sources: tuple[Source, ...]
+    problems: tuple[Problem, ...] = ()
+
+    @property
+    def total_chars(self) -> int:
+        return sum(len(source.text) for source in self.sources)
+
+    def source(self, name: str) -> Source:
+        for source in self.sources:
+            if source.name == name:
+                return source
+        raise KeyError(name)
+
+
+@dataclass(frozen=True)
+class _Entry:
+    """A file found by a loader: its short name, its path for disambiguation, its bytes."""
+
+    name: str
+    path: str
+    data: bytes
+
+
+def load_files(files: Sequence[tuple[str, bytes]]) -> Corpus:
+    """The corpus of uploaded files ``(name, bytes)``; a ``.zip`` is expanded in place."""
+    entries: list[_Entry] = []
+    problems: list[Problem] = []
+    for name, data in files:
+        _add_entry(entries, problems, _Entry(PurePosixPath(name).name, name, data))
+    return _build(entries, problems)
+
+
+def load_paths(paths: Sequence[str], stdin: BinaryIO | None = None) -> Corpus:
+    """The corpus of files, folders (recursive, sorted) and ``-`` (standard input, as text)."""
+    entries: list[_Entry] = []
+    problems: list[Problem] = []
+    for raw in paths:
+        if raw == "-":
+            data = (stdin or sys.stdin.buffer).read()
+            entries.append(_Entry("stdin.txt", "stdin.txt", data))
+            continue
+        path = Path(raw)
+        if path.is_dir():
+            for file in _walk(path):
+                relative = file.relative_to(path).as_posix()
+                _add_entry(entries, problems, _Entry(file.name, relative, file.read_bytes()))
+        elif path.is_file():
+            _add_entry(entries, problems, _Entry(path.name, raw, path.read_bytes()))
+        else:
+            problems.append(Problem(raw, "missing", f"{raw} could not be read: no such file."))
+    return _build(entries, problems)
+
+
+def _walk(folder: Path) -> Iterable[Path]:
+    """Files under ``folder`` in sorted order, hidden files and folders left out."""
+    for path in sorted(folder.rglob("*")):
+        parts = path.relative_to(folder).parts
+        if path.is_file() and not any(_hidden(part) for part in parts):
+            yield path
+
+
+def _hidden(part: str) -> bool:
+    return part.startswith(".") or part == "__MACOSX"
+
+
+def _add_entry(entries: list[_Entry], problems: list[Problem], entry: _Entry) -> None:
+    if suffix_of(entry.name) != ".zip":
+        entries.append(entry)
+        return
+    try:
+        entries.extend(_expand_zip(entry, problems))
+    except _ZipRefusedError as refused:
+        problems.append(Problem(entry.name, refused.kind, str(refused)))
+
+
+class _ZipRefusedError(Exception):
+    def __init__(self, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+
+
+def _expand_zip(archive: _Entry, problems: list[Problem]) -> list[_Entry]:
+    """Members of the archive worth reading; the whole archive is refused past a limit."""
+    name = archive.name
+    try:
+        zf = zipfile.ZipFile(io.BytesIO(archive.data))
+    except (zipfile.BadZipFile, OSError):
+        raise _ZipRefusedError(
+            "corrupt", f"{name} could not be read: it is not a valid zip archive."
+        ) from None
+    with zf:
+        infos = zf.infolist()
+        if len(infos) > MAX_ZIP_MEMBERS:
+            raise _ZipRefusedError(
+                "zip-limit", f"{name} could not be read: it lists {len(infos):,} entries and "
+                f"the limit is {MAX_ZIP_MEMBERS:,}."
+            )
+        members = [i for i in infos if not i.is_dir() and not _skipped_member(i.filename)]
+        declared = sum(i.file_size for i in members)
+        if declared > MAX_ZIP_UNCOMPRESSED_BYTES:
+            raise _ZipRefusedError(
+                "zip-limit", f"{name} could not be read: it expands to {declared:,} bytes and "
+                f"the limit is {MAX_ZIP_UNCOMPRESSED_BYTES:,}."
+            )
+        members.sort(key=lambda i: i.filename)
+        return _read_members(archive, zf, members, problems)
+
+
+def _skipped_member(filename: str) -> bool:
+    parts = filename.replace("\\", "/").split("/")
+    return any(_hidden(part) for part in parts if part not in ("", ".", ".."))
+
+
+def _read_members(archive: _Entry, zf: zipfile.ZipFile, members: list[zipfile.ZipInfo],
+                  problems: list[Problem]) -> list[_Entry]:
+    entries: list[_Entry] = []
+    budget = MAX_ZIP_UNCOMPRESSED_BYTES
+    for info in members:
+        inner = info.filename.replace("\\", "/")
+        where = f"{archive.name}/{inner}"
+        if _unsafe(inner):
+            problems.append(Problem(where, "unsafe-path", f"{inner} in {archive.name} was "
+                                    "skipped: its path points outside the archive."))
+            continue
+        try:
+            with zf.open(info) as member:
+                data = member.read(budget + 1)  # never trust the declared size
+        except (RuntimeError, zipfile.BadZipFile, OSError, NotImplementedError):
+            problems.append(Problem(where, "corrupt", f"{inner} in {archive.name} could not "
+                                    "be read: it is encrypted or damaged."))
+            continue
+        if len(data) > budget:
+            raise _ZipRefusedError(
+                "zip-limit", f"{archive.name} could not be read: it expands past "
+                f"{MAX_ZIP_UNCOMPRESSED_BYTES:,} bytes."
+            )
+        budget -= len(data)
+        entries.append(_Entry(PurePosixPath(inner).name, where, data))
+    return entries
+
+
+def _unsafe(inner: str) -> bool:
+    """Absolute paths, drive letters and ``..`` would point outside the archive."""
+    path = PurePosixPath(inner)
+    return path.is_absolute() or ".." in path.parts or (len(inner) > 1 and inner[1] == ":")
+
+
+def _build(entries: list[_Entry], problems: list[Problem]) -> Corpus:
+    """Convert every entry within the corpus limits and give each source a unique name."""
+    sources: list[Source] = []
+    names = _unique_names(entries)
+    total = 0
+    for position, (entry, name) in enumerate(zip(entries, names, strict=True)):
+        if len(sources) == MAX_CORPUS_FILES:
+            left = len(entries) - position
+            problems.append(Problem(name, "file-limit", f"The corpus is limited to "
+                                    f"{MAX_CORPUS_FILES} files; {left} more were not loaded."))
+            break
+        try:
+            converted = convert(name, entry.data)
+        except ConversionError as error:
+            problems.append(Problem(name, error.kind, str(error)))
+            continue
+        if total + len(converted.text) > MAX_CORPUS_CHARS:
+            problems.append(Problem(name, "char-limit", f"The corpus is limited to "
+                                    f"{MAX_CORPUS_CHARS:,} characters; {name} and the files "
+                                    "after it were not loaded."))
+            break
+        total += len(converted.text)
+        sources.append(Source(name, converted.text, converted.notice))
+    return Corpus(tuple(sources), tuple(problems))
+
+
+def _unique_names(entries: list[_Entry]) -> list[str]:
+    """Short names where they are unique, relative paths where not, a counter as last resort."""
+    short = Counter(entry.name for entry in entries)
+    names = [entry.name if short[entry.name] == 1 else entry.path for entry in entries]
+    seen: Counter[str] = Counter()
+    unique: list[str] = []
+    for name in names:
+        seen[name] += 1
+        if seen[name] == 1:
+            unique.append(name)
+            continue
+        path = PurePosixPath(name)  # the counter goes before the extension: it decides the type
+        unique.append(str(path.with_name(f"{path.stem} ({seen[name]}){path.suffix}")))
+    return unique

@@ -1,0 +1,256 @@
+"""Any OpenAI-compatible embeddings API (OpenAI, Azure OpenAI, Ollama, vLLM, TEI, Infinity...).
+
+The model option is ``openai:<model>``, with the API base URL as a separate setting
+(default ``OPENAI_BASE_URL`` or ``https://api.openai.com/v1``); ``openai:<model>@<base URL>``
+names both in one string, which is also the embedder's ``name`` (and so the cache key) when
+the base is not OpenAI's own. The API key comes from an argument or ``OPENAI_API_KEY``; it
+lives only inside the ``openai`` client and never appears in the name, repr or any message.
+
+The API has no local tokenizer: ``max_tokens`` is None (servers either reject or silently
+cut long inputs) and token counts are an estimate (words and punctuation marks).
+"""
+
+from __future__ import annotations
+
+import base64
+import os
+import re
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+
+from ragviz.embedders import Embedder, EmbeddingCache, Kind, ModelLoadError, Span, Vectors
+
+OPENAI_PREFIX = "openai:"
+DEFAULT_API_BASE = "https://api.openai.com/v1"
+MAX_INPUTS_PER_REQUEST = 128
+MAX_CHARS_PER_REQUEST = 200_000  # ~50,000 tokens; OpenAI allows 300,000 tokens per request
+CONNECT_TIMEOUT_S = 5.0
+REQUEST_TIMEOUT_S = 60.0
+RETRIES = 4  # after the first try, on HTTP 429 and 5xx only
+BACKOFF_S = 0.5  # doubled after every retry: 0.5 + 1 + 2 + 4 = 7.5 s at most
+_NO_KEY = "no-key"  # local servers (Ollama, TEI) ignore the key but the client needs one
+_TOKEN_ESTIMATE = re.compile(r"\w+|[^\w\s]")
+_MODEL_MISSING = re.compile(r"model.*(not (be )?found|does not exist|unknown|not exist)|"
+                            r"(unknown|invalid) model|model_not_found", re.IGNORECASE)
+
+
+class EmbeddingAPIError(ModelLoadError):
+    """The embeddings API failed; the message is one sentence and never holds the key."""
+
+
+def parse_openai_name(name: str) -> tuple[str, str | None]:
+    """``openai:<model>[@<base URL>]`` -> (model, base URL or None)."""
+    rest = name.strip().removeprefix(OPENAI_PREFIX).strip()
+    for scheme in ("@http://", "@https://"):
+        if scheme in rest:
+            model, _, base = rest.partition(scheme)
+            return model.strip(), scheme[1:] + base.strip()
+    return rest, None
+
+
+def openai_name(model: str, api_base: str | None) -> str:
+    """The option string for ``model`` at ``api_base`` (the base left out when it is OpenAI's)."""
+    base = (api_base or "").rstrip("/")
+    if not base or base == DEFAULT_API_BASE:
+        return f"{OPENAI_PREFIX}{model}"
+    return f"{OPENAI_PREFIX}{model}@{base}"
+
+
+class OpenAIEmbedder(Embedder):
+    """Embeddings from an OpenAI-compatible ``/embeddings`` endpoint, batched and retried."""
+
+    max_tokens = None
+
+    def __init__(
+        self,
+        model: str,
+        api_base: str | None = None,
+        api_key: str | None = None,
+        cache: EmbeddingCache | None = None,
+        *,
+        timeout_s: float = REQUEST_TIMEOUT_S,
+        retries: int = RETRIES,
+        backoff_s: float = BACKOFF_S,
+    ) -> None:
+        super().__init__(cache)
+        if not model:
+            raise ModelLoadError("no model name after openai: (e.g. openai:text-embedding-3-small)")
+        base = (api_base or os.environ.get("OPENAI_BASE_URL") or DEFAULT_API_BASE).rstrip("/")
+        if not base.startswith(("http://", "https://")):
+            raise ModelLoadError(f"the API base URL must start with http:// or https://: {base}")
+        key = api_key or os.environ.get("OPENAI_API_KEY") or None
+        if key is None and base == DEFAULT_API_BASE:
+            raise ModelLoadError(
+                "the OpenAI API needs a key: set OPENAI_API_KEY or enter it in the key field"
+            )
+        self.model = model
+        self.api_base = base
+        self.name = openai_name(model, base)
+        self.timeout_s = timeout_s
+        self.retries = retries
+        self.backoff_s = backoff_s
+        self._client = _client(base, key or _NO_KEY, timeout_s)
+        self._dimension = int(self._request(["dimension probe"]).shape[1])  # fails fast
+
+    def __repr__(self) -> str:
+        return f"OpenAIEmbedder({self.name!r})"
+
+    @property
+    def dimension(self) -> int:
+        return self._dimension
+
+    def token_spans(self, text: str) -> list[Span]:
+        """An estimate: the API's tokenizer is not available here."""
+        return [(m.start(), m.end()) for m in _TOKEN_ESTIMATE.finditer(text)]
+
+    def _encode(self, texts: list[str], kind: Kind) -> Vectors:
+        rows = [self._request(batch) for batch in _batches(texts)]
+        if not rows:
+            return np.zeros((0, self._dimension), dtype=np.float32)
+        return np.concatenate(rows).astype(np.float32, copy=False)
+
+    def _request(self, batch: list[str]) -> Vectors:
+        """One request, retried with exponential backoff on 429 and 5xx answers."""
+        import openai
+
+        for attempt in range(self.retries + 1):
+            try:
+                response = self._client.embeddings.create(
+                    model=self.model, input=batch, encoding_format="float"
+                )
+            except openai.APIStatusError as error:
+                if _retryable(error.status_code) and attempt < self.retries:
+                    time.sleep(self.backoff_s * 2**attempt)
+                    continue
+                raise self._explain(error) from None
+            except openai.OpenAIError as error:
+                raise self._explain(error) from None
+            return self._vectors(response, len(batch))
+        raise AssertionError("unreachable: the loop returns or raises")  # pragma: no cover
+
+    def _vectors(self, response: Any, expected: int) -> Vectors:
+        try:
+            items = sorted(response.data, key=lambda item: item.index)
+            rows = [_embedding(item.embedding) for item in items]
+            matrix = np.asarray(rows, dtype=np.float32)
+        except (AttributeError, TypeError, ValueError):
+            raise self._not_an_api() from None
+        if matrix.ndim != 2 or matrix.shape[0] != expected or matrix.shape[1] == 0:
+            raise self._not_an_api()
+        return matrix
+
+    def _not_an_api(self) -> EmbeddingAPIError:
+        return EmbeddingAPIError(
+            f"the server at {self.api_base} answered, but not like an OpenAI embeddings API; "
+            "check the base URL (it usually ends in /v1)"
+        )
+
+    def _explain(self, error: Exception) -> EmbeddingAPIError:
+        """One sentence for what went wrong; the server's words only where they help."""
+        import openai
+
+        base = self.api_base
+        if isinstance(error, openai.APITimeoutError):
+            return EmbeddingAPIError(
+                f"the embedding API at {base} did not answer within {self.timeout_s:g} s"
+            )
+        if isinstance(error, openai.APIConnectionError):
+            return EmbeddingAPIError(f"cannot reach the embedding API at {base}: "
+                                     f"{_connection_reason(error)}")
+        if not isinstance(error, openai.APIStatusError):
+            return self._not_an_api()
+        status = error.status_code
+        said = self._server_message(error)
+        if status in (401, 403):
+            return EmbeddingAPIError(
+                f"the embedding API at {base} refused the API key (HTTP {status}); "
+                "set OPENAI_API_KEY or enter the right key"
+            )
+        if status in (400, 404) and _MODEL_MISSING.search(said):
+            return EmbeddingAPIError(
+                f"the embedding API at {base} has no model {self.model!r} (HTTP {status}); "
+                f"check the model name ({base}/models lists them)"
+            )
+        if status in (404, 405):
+            return EmbeddingAPIError(
+                f"no OpenAI embeddings API at {base} (HTTP {status} on {base}/embeddings); "
+                "check the base URL (it usually ends in /v1)"
+            )
+        if _retryable(status):
+            return EmbeddingAPIError(f"the embedding API at {base} kept failing (HTTP {status}) "
+                                     f"after {self.retries} retries; try again later")
+        detail = f": {said}" if said else ""
+        return EmbeddingAPIError(f"the embedding API at {base} rejected the request "
+                                 f"(HTTP {status}){detail}")
+
+    def _server_message(self, error: Any) -> str:
+        """The error text the server sent, the key blanked out, cut to one line."""
+        body = getattr(error, "body", None)
+        message = body.get("message", "") if isinstance(body, dict) else ""
+        text = str(message or body or "")
+        key = str(getattr(self._client, "api_key", "") or "")
+        if key and key != _NO_KEY:
+            text = text.replace(key, "***")
+        return " ".join(text.split())[:200]
+
+
+def _client(base: str, key: str, timeout_s: float) -> Any:
+    try:
+        import openai
+    except ImportError as error:
+        raise ModelLoadError("openai: models need the package openai: pip install openai"
+                             ) from error
+    timeout = openai.Timeout(timeout_s, connect=min(CONNECT_TIMEOUT_S, timeout_s))
+    return openai.OpenAI(api_key=key, base_url=base, timeout=timeout, max_retries=0)
+
+
+def _retryable(status: int) -> bool:
+    return status == 429 or status >= 500
+
+
+def _connection_reason(error: BaseException) -> str:
+    chain: list[str] = []
+    current: BaseException | None = error
+    while current is not None and len(chain) < 8:
+        chain.append(f"{type(current).__name__} {current}")
+        current = current.__cause__ or current.__context__
+    text = " ".join(chain).lower()
+    if "name or service not known" in text or "nodename nor servname" in text or (
+        "gaierror" in text or "name resolution" in text
+    ):
+        return "the host name does not resolve"
+    if "refused" in text:
+        return "the connection was refused (is the server running on that port?)"
+    return "the connection failed"
+
+
+def _embedding(value: Any) -> list[float]:
+    """A float list, or the base64 float32 bytes some servers send anyway."""
+    if isinstance(value, str):
+        return np.frombuffer(base64.b64decode(value), dtype="<f4").tolist()  # type: ignore[no-any-return]
+    return list(value)
+
+
+def _batches(texts: list[str]) -> Iterator[list[str]]:
+    """At most MAX_INPUTS_PER_REQUEST inputs and MAX_CHARS_PER_REQUEST characters each."""
+    batch: list[str] = []
+    chars = 0
+    for text in texts:
+        if batch and (len(batch) == MAX_INPUTS_PER_REQUEST
+                      or chars + len(text) > MAX_CHARS_PER_REQUEST):
+            yield batch
+            batch, chars = [], 0
+        batch.append(text or " ")  # the API rejects empty strings
+        chars += len(text)
+    if batch:
+        yield batch
+
+
+def load_openai(name: str, cache: EmbeddingCache | None = None, api_key: str | None = None
+                ) -> OpenAIEmbedder:
+    """The embedder for the option ``openai:<model>[@<base URL>]``."""
+    model, base = parse_openai_name(name)
+    return OpenAIEmbedder(model, base, api_key, cache)

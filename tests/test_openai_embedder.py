@@ -1,0 +1,221 @@
+"""The OpenAI-compatible model against a real local server that embeds with all-MiniLM-L6-v2."""
+
+from __future__ import annotations
+
+import json
+import select
+import socket
+import subprocess
+import sys
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from ragviz import cli
+from ragviz.analysis import analyse
+from ragviz.chunking import ChunkerConfig
+from ragviz.embedders import EmbeddingCache, ModelLoadError, load_embedder
+from ragviz.openai_embedder import OpenAIEmbedder, openai_name, parse_openai_name
+from ragviz.questions import LabelledQuestion
+
+ROOT = Path(__file__).resolve().parent.parent
+SERVER = ROOT / "tests" / "openai_server.py"
+KEY = "sk-test-9f3b2c7e-never-print-me"
+MODEL = "all-MiniLM-L6-v2"
+
+
+@pytest.fixture(scope="module")
+def api_base() -> Iterator[str]:
+    """The server process on a free port of 127.0.0.1, stopped after the module."""
+    proc = subprocess.Popen(
+        [sys.executable, str(SERVER), "--key", KEY, "--model", MODEL],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        ready, _, _ = select.select([proc.stdout], [], [], 120)
+        line = proc.stdout.readline() if ready else ""
+        if not line.startswith("PORT "):
+            pytest.fail(f"the test server did not start (said {line!r})")
+        yield f"http://127.0.0.1:{int(line.split()[1])}/v1"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def _control(api_base: str, path: str, payload: dict[str, Any] | None = None) -> Any:
+    root = api_base.removesuffix("/v1")
+    data = None if payload is None else json.dumps(payload).encode()
+    with urllib.request.urlopen(urllib.request.Request(root + path, data=data), timeout=10) as r:
+        return json.load(r)
+
+
+def _embedder(api_base: str, **options: Any) -> OpenAIEmbedder:
+    return OpenAIEmbedder(MODEL, api_base, KEY, EmbeddingCache(), **options)
+
+
+def test_scores_through_the_api_equal_the_in_process_model(
+    api_base: str, minilm_model: Any, seed_doc: str, seed_questions: list[LabelledQuestion]
+) -> None:
+    config = ChunkerConfig()
+    local = analyse(seed_doc, config, minilm_model, seed_questions)
+    remote = analyse(seed_doc, config, _embedder(api_base), seed_questions)
+    assert remote.model == f"openai:{MODEL}@{api_base}"
+    assert [c.text for c in remote.chunks] == [c.text for c in local.chunks]
+    for a, b in zip(local.outcomes, remote.outcomes, strict=True):
+        np.testing.assert_allclose(b.decision.scores, a.decision.scores, atol=1e-5)
+        assert [h.index for h in b.decision.hits] == [h.index for h in a.decision.hits]
+    assert "float" in _control(api_base, "/control/stats")["encoding_formats"]
+
+
+def test_name_holds_base_and_model_but_never_the_key(api_base: str) -> None:
+    embedder = _embedder(api_base)
+    assert KEY not in embedder.name
+    assert KEY not in repr(embedder)
+    assert KEY not in repr(vars(embedder).keys()) and "api_key" not in vars(embedder)
+    assert parse_openai_name(embedder.name) == (MODEL, api_base)
+    assert openai_name("text-embedding-3-small", None) == "openai:text-embedding-3-small"
+    assert embedder.max_tokens is None
+    assert embedder.dimension == 384
+
+
+def test_load_embedder_dispatches_openai_names(api_base: str) -> None:
+    embedder = load_embedder(f"openai:{MODEL}@{api_base}", EmbeddingCache(), api_key=KEY)
+    vectors = embedder.encode_queries(["How do I cancel?"])
+    assert vectors.shape == (1, 384)
+    assert abs(float(np.linalg.norm(vectors[0])) - 1.0) < 1e-5
+
+
+def test_cache_key_includes_the_base_url(api_base: str) -> None:
+    cache = EmbeddingCache()
+    embedder = OpenAIEmbedder(MODEL, api_base, KEY, cache)
+    before = _control(api_base, "/control/stats")["embedding_requests"]
+    embedder.encode_documents(["cached text one", "cached text two"])
+    embedder.encode_documents(["cached text one", "cached text two"])
+    after = _control(api_base, "/control/stats")["embedding_requests"]
+    assert after - before == 1
+    assert (embedder.name, "document", "cached text one") in cache._data
+
+
+def test_big_inputs_are_split_into_batches(api_base: str) -> None:
+    embedder = _embedder(api_base)
+    before = len(_control(api_base, "/control/stats")["batch_sizes"])
+    texts = [f"sentence number {i}" for i in range(300)]
+    rows = embedder._encode(texts, "document")
+    sizes = _control(api_base, "/control/stats")["batch_sizes"][before:]
+    assert sizes == [128, 128, 44]
+    assert rows.shape == (300, 384)
+
+
+def _error(make: Any) -> str:
+    with pytest.raises(ModelLoadError) as info:
+        make()
+    message = str(info.value)
+    assert KEY not in message
+    return message
+
+
+def test_wrong_key_is_one_sentence_without_the_key(api_base: str) -> None:
+    message = _error(lambda: OpenAIEmbedder(MODEL, api_base, "sk-wrong-key", EmbeddingCache()))
+    assert message == (
+        f"the embedding API at {api_base} refused the API key (HTTP 401); "
+        "set OPENAI_API_KEY or enter the right key"
+    )
+    assert "sk-wrong-key" not in message
+
+
+def test_unknown_model_is_named(api_base: str) -> None:
+    message = _error(lambda: OpenAIEmbedder("no-such-model", api_base, KEY, EmbeddingCache()))
+    assert message.startswith(f"the embedding API at {api_base} has no model 'no-such-model' "
+                              "(HTTP 404)")
+
+
+def test_wrong_path_says_check_the_base_url(api_base: str) -> None:
+    root = api_base.removesuffix("/v1")
+    message = _error(lambda: OpenAIEmbedder(MODEL, root, KEY, EmbeddingCache()))
+    assert message == (
+        f"no OpenAI embeddings API at {root} (HTTP 404 on {root}/embeddings); "
+        "check the base URL (it usually ends in /v1)"
+    )
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def test_unreachable_host_and_unknown_host() -> None:
+    base = f"http://127.0.0.1:{_free_port()}/v1"
+    message = _error(lambda: OpenAIEmbedder(MODEL, base, KEY, EmbeddingCache()))
+    assert message == (f"cannot reach the embedding API at {base}: the connection was refused "
+                       "(is the server running on that port?)")
+    dns = _error(lambda: OpenAIEmbedder(MODEL, "http://no-such-host.invalid/v1", KEY,
+                                        EmbeddingCache()))
+    assert dns == ("cannot reach the embedding API at http://no-such-host.invalid/v1: "
+                   "the host name does not resolve")
+
+
+@pytest.mark.parametrize("status", [429, 500, 503])
+def test_retries_then_succeeds(api_base: str, status: int) -> None:
+    embedder = _embedder(api_base, backoff_s=0.05)
+    _control(api_base, "/control/fail", {"status": status, "times": 2})
+    before = _control(api_base, "/control/stats")["embedding_requests"]
+    vectors = embedder.encode_documents([f"retry after {status}"])
+    assert vectors.shape == (1, 384)
+    assert _control(api_base, "/control/stats")["embedding_requests"] - before == 3
+
+
+def test_retries_are_bounded(api_base: str) -> None:
+    embedder = _embedder(api_base, backoff_s=0.01, retries=2)
+    _control(api_base, "/control/fail", {"status": 429, "times": 5})
+    message = _error(lambda: embedder.encode_documents(["never answered"]))
+    _control(api_base, "/control/fail", {"status": 429, "times": 0})
+    assert message == (f"the embedding API at {api_base} kept failing (HTTP 429) after 2 "
+                       "retries; try again later")
+
+
+def test_cli_writes_the_key_nowhere(
+    api_base: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    doc = str(ROOT / "sample_docs" / "politica_reembolso.txt")
+    questions = str(ROOT / "sample_docs" / "politica_reembolso.csv")
+    model = ["--model", f"openai:{MODEL}", "--api-base", api_base]
+    report = tmp_path / "report.html"
+    assert cli.main(["eval", doc, "--questions", questions, "--json", *model]) == 0
+    assert cli.main(["report", doc, "--questions", questions, "--html", str(report), *model]) == 0
+    out = capsys.readouterr()
+    assert json.loads(out.out.split("\nwrote ")[0])["model"] == f"openai:{MODEL}@{api_base}"
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-wrong-" + KEY)
+    assert cli.main(["eval", doc, "--questions", questions, "--json", *model]) == 2
+    wrong = capsys.readouterr()
+    assert "refused the API key" in wrong.err
+    texts = [out.out, out.err, wrong.out, wrong.err, report.read_text(encoding="utf-8")]
+    texts += [p.read_text(encoding="utf-8", errors="replace") for p in tmp_path.rglob("*")
+              if p.is_file()]
+    assert all(KEY not in text for text in texts)
+
+
+def test_api_base_without_an_openai_model_is_a_user_error(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    doc = str(ROOT / "sample_docs" / "politica_reembolso.txt")
+    code = cli.main(["chunk", doc, "--model", "minilm-en", "--api-base", "http://x/v1"])
+    assert code == 2
+    assert capsys.readouterr().err == (
+        "ragviz chunk: --api-base only applies to openai:<model> models\n"
+    )
+
+
+def test_openai_name_round_trips() -> None:
+    assert parse_openai_name("openai:nomic-embed-text:latest@http://localhost:11434/v1") == (
+        "nomic-embed-text:latest", "http://localhost:11434/v1"
+    )
+    assert parse_openai_name("openai:text-embedding-3-small") == ("text-embedding-3-small", None)
+    assert openai_name("m", "https://api.openai.com/v1/") == "openai:m"
