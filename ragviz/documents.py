@@ -122,8 +122,7 @@ def decode_upload(data: bytes, filename: str = "") -> DecodedText:
         raise InputError(
             f"{name} looks binary, not text: upload a .txt or .md file.",
             "input.binary_upload",
-            cli_message=f"{name} looks binary, not text: give a text file "
-            "(.txt or .md, in UTF-8 or UTF-16).",
+            cli_message=f"{name} looks binary, not text: give a text file in UTF-8 or UTF-16.",
             name=filename,
         )
     for encoding in ("cp1252", "latin-1"):
