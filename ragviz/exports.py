@@ -19,7 +19,7 @@ _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 _NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
 
 
-def _cell(value: object, numeric: bool = False) -> object:
+def guard_cell(value: object, numeric: bool = False) -> object:
     """A text cell that a spreadsheet could evaluate ("=SUM(...)", "+1+cmd|...", "-2+3",
     "@x", a leading tab or CR) gets a leading quote; in a numeric column a plain number such
     as "-0.1234" stays a number, and anything else there is guarded like text."""
@@ -38,7 +38,7 @@ def _write(
     writer.writerow(header)
     numeric_columns = [name in numeric for name in header]
     for row in rows:
-        writer.writerow([_cell(v, n) for v, n in zip(row, numeric_columns, strict=True)])
+        writer.writerow([guard_cell(v, n) for v, n in zip(row, numeric_columns, strict=True)])
     return buffer.getvalue()
 
 

@@ -94,23 +94,29 @@ def read_questions_file(
 
 
 def parse_questions_csv(text: str) -> list[LabelledQuestion]:
-    """Read ``question,answer,answerable`` rows; a malformed row gets an error naming its line."""
+    """Read ``question,answer,answerable`` rows (comma- or tab-separated); a malformed row gets
+    an error naming its line."""
     text = text.removeprefix("\ufeff")
-    if "\r" in text and "\n" not in text:
-        text = text.replace("\r", "\n")  # classic Mac line ends: one CR per line
-    _check_separator(text)
-    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    # newline="": CRLF, LF and a lone CR (classic Mac) all end a line, as a spreadsheet reads it
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=_separator(text), strict=True)
     return _parse_rows(_Rows(reader))
 
 
-def _check_separator(text: str) -> None:
-    """A header with semicolons and no comma is a spreadsheet's "CSV" in a comma-decimal locale."""
+def _separator(text: str) -> str:
+    """Commas, or tabs when the header has tabs and no comma (Excel's "Unicode text" is
+    tab-separated UTF-16); a header with semicolons and no comma is refused with a sentence,
+    as a spreadsheet in a comma-decimal locale writes it."""
     header = text.split("\n", 1)[0]
-    if ";" in header and "," not in header:
+    if "," in header:
+        return ","
+    if "\t" in header:
+        return "\t"
+    if ";" in header:
         raise InputError(
             "line 1: the columns are separated by semicolons; save the file with commas "
             "(question,answer,answerable)."
         )
+    return ","
 
 
 class _Rows:
