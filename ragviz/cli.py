@@ -320,9 +320,9 @@ def cmd_calibrate(args: argparse.Namespace) -> None:
 def cmd_report(args: argparse.Namespace) -> None:
     from ragviz.report import render_report
 
+    out = _writable(args.html)  # before the analysis, so a bad path costs no model run
     analysis = _run_analysis(args, _labelled(args))
     html = render_report([analysis], lang=args.lang)
-    out = _writable(args.html)
     try:
         out.write_text(html, encoding="utf-8")
     except OSError as error:
@@ -420,6 +420,18 @@ class _Parser(argparse.ArgumentParser):
 _LONG_QUOTED = re.compile(r"'([^']{61,})'")
 
 
+def _cost(raw: str) -> float:
+    """A cost weight for calibration: a finite number, zero or more."""
+    try:
+        value = float(raw) if len(raw) <= 100 else math.nan
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or value < 0:
+        raise argparse.ArgumentTypeError(f"give a number, zero or more, got {shorten(raw)!r}")
+    return value
+
+
+COST_HELP = "weight of this error when the floor cannot separate the labels (default 1)"
 TOP_K = _whole_number(MIN_TOP_K, MAX_TOP_K)
 TOP_K_HELP = f"chunks given to the model, {MIN_TOP_K} to {MAX_TOP_K} (default 2)"
 FLOOR = _score(MIN_FLOOR, MAX_FLOOR)
@@ -462,8 +474,8 @@ def build_parser() -> argparse.ArgumentParser:
         parser_.add_argument("--floor", type=FLOOR, default=-1.0, help=FLOOR_HELP)
         _add_chunker_options(parser_)
         parser_.set_defaults(handler=handler)
-    calibrate.add_argument("--cost-false-refusal", type=float, default=1.0)
-    calibrate.add_argument("--cost-false-answer", type=float, default=1.0)
+    calibrate.add_argument("--cost-false-refusal", type=_cost, default=1.0, help=COST_HELP)
+    calibrate.add_argument("--cost-false-answer", type=_cost, default=1.0, help=COST_HELP)
     report.add_argument("--html", required=True, help="where to write the report")
     return parser
 

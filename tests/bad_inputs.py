@@ -288,6 +288,8 @@ ROWS: tuple[Row, ...] = (
     Row("options", "an unknown option", cli("chunk doc.txt --frobnicate"), "exit 2 · ragviz: unrecognized arguments: --frobnicate (see ragviz --help)"),
     Row("options", "--html to a folder", cli("report doc.txt --questions q.csv --html out", {**qfile(HEADER + "Qual?,7 dias,true\n"), "out/keep": b""}), "exit 2 · ragviz report: --html out is a folder; give a file name such as out/report.html"),
     Row("options", "--html in a missing folder", cli("report doc.txt --questions q.csv --html gone/r.html", qfile(HEADER + "Qual?,7 dias,true\n")), "exit 2 · ragviz report: --html gone/r.html: the folder gone does not exist"),
+    Row("options", "--html where nothing can be written (/proc)", cli("report doc.txt --questions q.csv --html /proc/r.html", qfile(HEADER + "Qual?,7 dias,true\n")), "exit 2 · ragviz report: cannot write --html /proc/r.html: no such file or directory"),
+    Row("options", "--cost-false-answer -1", cli("calibrate doc.txt --questions q.csv --cost-false-answer -1", qfile(HEADER + "Qual?,7 dias,true\nWifi?,,false\n")), "exit 2 · ragviz calibrate: argument --cost-false-answer: give a number, zero or more, got '-1' (see ragviz calibrate --help)"),
     # --- terminal output -----------------------------------------------------------------------
     Row("terminal", "ESC, OSC and BEL in a --question", cli(["search", "doc.txt", "--question", "a\x1b[2J\x1b]0;pwn\x07b"], stdout_line=True), "exit 0 · stdout: a\\x1b[2J\\x1b]0;pwn\\x07b"),
     Row("terminal", "backspace, C1 CSI and a bidi override in a --question", cli(["search", "doc.txt", "--question", "ok\x08\x08no\x9b31m\u202egnp"], stdout_line=True), "exit 0 · stdout: ok\\x08\\x08no\\x9b31m\\u202egnp"),

@@ -157,7 +157,7 @@ def test_user_mistakes_are_one_sentence_on_stderr(
         (["chunk", "/tmp"], "is a folder"),
         (["search", DOC, "--question", "x", "--floor", "nan"], "from -1 to 1"),
         (["search", DOC, "--question", "x", "--top-k", "0"], "from 1 to 10"),
-        (["calibrate", DOC, "--questions", QUESTIONS, "--cost-false-answer", "nan"], "cost_false"),
+        (["calibrate", DOC, "--questions", QUESTIONS, "--cost-false-answer", "nan"], "or more"),
         (["search", DOC, "--question", "q" * 501], "limit is 500"),
     ],
 )
