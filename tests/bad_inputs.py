@@ -160,7 +160,27 @@ class Cell:
         return f"cell {guard_cell(self.value, self.numeric)!r}"
 
 
-Interface = Cli | Upload | Paste | Questions | Cell
+@dataclass(frozen=True)
+class WorkspaceFile:
+    """A workspace file's bytes, as the app's import and a link's workspace read them."""
+
+    data: bytes
+
+    def describe(self) -> str:
+        return "core `Workspace.from_json`"
+
+    def seen(self) -> str:
+        from ragviz.documents import InputError
+        from ragviz.workspace import Workspace
+
+        try:
+            workspace = Workspace.from_json(self.data)
+        except InputError as error:
+            return f"error: {error}"
+        return f"loaded: {len(workspace.document):,} characters, {len(workspace.questions)} questions"
+
+
+Interface = Cli | Upload | Paste | Questions | Cell | WorkspaceFile
 
 
 def cli(args: str | Sequence[str], files: dict[str, bytes] | None = None,
@@ -262,6 +282,7 @@ ROWS: tuple[Row, ...] = (
     Row("questions", "UTF-16 BE without BOM", Questions((HEADER + "Senha do wifi?,,não\n").encode("utf-16-be")), "1 questions, read as UTF-16 BE; first: 'Senha do wifi?', '', False"),
     Row("questions", "Latin-1 accents", Questions((HEADER + "Qual é o prazo?,7 dias úteis,sim\n").encode("latin-1")), "1 questions, read as Windows-1252; first: 'Qual é o prazo?', '7 dias úteis', True"),
     Row("questions", "a Latin-1 file via the CLI", cli(EVAL, {"doc.txt": b"", "q.csv": (HEADER + "Qual é?,,não\n").encode("latin-1")}), "exit 2 · ragviz: note: q.csv is not UTF-8; read it as Windows-1252; check accented letters\nragviz eval: The document doc.txt is empty: give a text file that holds some text."),
+    Row("workspace", "a 5,001-digit integer", WorkspaceFile(b'{"format": "ragviz-workspace", "version": ' + HUGE.encode() + b"}"), "error: the workspace file has a value ragviz cannot read: a number with 5,001 digits is far too large"),
     # --- options -------------------------------------------------------------------------------
     Row("options", "--floor 2", cli(SEARCH + " --floor 2"), f"exit 2 · ragviz search: {FLOOR} '2' {SEE}"),
     Row("options", "--floor -1.5", cli(SEARCH + " --floor -1.5"), f"exit 2 · ragviz search: {FLOOR} '-1.5' {SEE}"),
