@@ -35,6 +35,7 @@ from ragviz.questions import LabelledQuestion, check_question, read_questions_fi
 EXIT_USER_ERROR = 2
 MODEL_CHUNKERS = {"tokens", "semantic"}
 # Embedding, override and isolate marks: they reorder what the terminal shows (Trojan Source).
+_JSON_UNSAFE = re.compile("[\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 _BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
@@ -136,8 +137,9 @@ def _model(args: argparse.Namespace, needed: bool) -> Embedder | None:
 
 def _emit(args: argparse.Namespace, payload: dict[str, Any], text: Callable[[], str]) -> None:
     if args.json:
-        json.dump(payload, sys.stdout, ensure_ascii=False, indent=2)
-        sys.stdout.write("\n")
+        # json escapes C0 controls itself; DEL, C1 and bidi marks become \\u escapes here
+        dumped = json.dumps(payload, ensure_ascii=False, indent=2)
+        sys.stdout.write(_JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", dumped) + "\n")
     else:
         sys.stdout.write(terminal_safe(text()))
 

@@ -314,6 +314,7 @@ ROWS: tuple[Row, ...] = (
     # --- terminal output -----------------------------------------------------------------------
     Row("terminal", "ESC, OSC and BEL in a --question", cli(["search", "doc.txt", "--question", "a\x1b[2J\x1b]0;pwn\x07b"], stdout_line=True), "exit 0 · stdout: a\\x1b[2J\\x1b]0;pwn\\x07b"),
     Row("terminal", "backspace, C1 CSI and a bidi override in a --question", cli(["search", "doc.txt", "--question", "ok\x08\x08no\x9b31m\u202egnp"], stdout_line=True), "exit 0 · stdout: ok\\x08\\x08no\\x9b31m\\u202egnp"),
+    Row("terminal", "C1 CSI, DEL and a bidi override in --json output", cli(["search", "doc.txt", "--json", "--question", "a\x9b2J\x7f\u202eb\x1b"], stdout_line=False), "exit 0"),
     Row("terminal", "ESC in a file name in an error", cli(["chunk", "a\x1b[31m.txt"], {}), "exit 2 · ragviz chunk: the document a\\x1b[31m.txt does not exist"),
     # --- CSV exports ---------------------------------------------------------------------------
     Row("export", "=HYPERLINK formula", Cell('=HYPERLINK("http://x","y")'), "cell '\\'=HYPERLINK(\"http://x\",\"y\")'"),

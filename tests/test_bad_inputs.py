@@ -4,12 +4,16 @@ table says, never a traceback; the rendered table (tests/BAD_INPUTS.md) is in sy
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
 from bad_inputs import MARKDOWN, ROWS, Cli, Row, render_markdown
 
 from ragviz.documents import decode_upload
+
+# What may reach the terminal raw: newline and tab only.
+_TERMINAL_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 
 def _id(row: Row) -> str:
@@ -26,6 +30,7 @@ def test_the_user_sees_what_the_table_says(row: Row, tmp_path: Path) -> None:
     assert run.seen() == row.seen
     if run.code:
         assert run.stdout == "", "a refusal prints nothing on stdout"
+    assert not _TERMINAL_CONTROLS.search(run.stdout + run.stderr), "a control character got out"
     if row.offsets_exact:
         document = decode_upload((tmp_path / "doc.txt").read_bytes()).text
         chunks = json.loads(run.stdout)["chunks"]
