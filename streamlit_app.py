@@ -318,7 +318,7 @@ def sidebar() -> tuple[state.DocumentChoice, Embedder]:
             )
         else:
             file = st.file_uploader(
-                tr("app.upload"), type=["txt", "md"], key="doc_upload",
+                tr("app.upload"), key="doc_upload",  # no type filter: ragviz's own check speaks
                 help=tr("app.upload_help", limit=f"{MAX_UPLOAD_BYTES // 1000:,}"),
             )
             if file is not None:

@@ -160,7 +160,7 @@ def resolve_document(
                 return DocumentChoice(None, "no-upload")
             name, data = upload
             decoded = decode_upload(data, name)
-            notice = decoded.encoding if decoded.guessed else None
+            notice = decoded.notice
             return DocumentChoice(check_document(decoded.text), None, notice)
         text = pasted if source == "paste" else sample_text
         return DocumentChoice(check_document(text))

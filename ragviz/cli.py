@@ -8,37 +8,93 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
+import os
+import re
 import sys
+import unicodedata
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
 from ragviz.chunking import CHUNKER_NAMES, ChunkerConfig, check_config, get_spec, make_chunks
-from ragviz.chunking.registry import param_kind, param_names, shorten, specs
-from ragviz.documents import InputError, check_document, decode_upload
+from ragviz.chunking.registry import param_kind, param_names, specs
+from ragviz.documents import (
+    MAX_FLOOR,
+    MAX_TOP_K,
+    MIN_FLOOR,
+    MIN_TOP_K,
+    DecodedText,
+    InputError,
+    check_document,
+    decode_upload,
+    shorten,
+)
 from ragviz.embedders import BUNDLED_MODELS, DEFAULT_MODEL, Embedder, ModelLoadError, load_embedder
-from ragviz.questions import LabelledQuestion, check_question, parse_questions_csv
+from ragviz.questions import LabelledQuestion, check_question, read_questions_file
 
 EXIT_USER_ERROR = 2
+# Embedding, override and isolate marks: they reorder what the terminal shows (Trojan Source).
+_JSON_UNSAFE = re.compile("[\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+_BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
 class UserError(Exception):
     """A mistake the user can fix; printed as one sentence."""
 
 
-def _read_text(path: str) -> str:
+def _read_text(path: str, what: str = "document") -> str:
+    """The file's text; a file that is not UTF-8 is named on stderr with the encoding used."""
+    data, name = _read_bytes(path, what)
+    decoded = decode_upload(data, name)
+    _note_encoding(name, decoded)
+    return decoded.text
+
+
+def _read_bytes(path: str, what: str) -> tuple[bytes, str]:
     if path == "-":
-        data = sys.stdin.buffer.read()
-        name = "standard input"
-    else:
-        file = Path(path)
-        if file.is_dir():
-            raise UserError(f"{path} is a folder; give a text file")
-        if not file.is_file():
-            raise UserError(f"no such file: {path}")
-        data = file.read_bytes()
-        name = file.name
-    return decode_upload(data, name).text
+        return sys.stdin.buffer.read(), "standard input"
+    file = Path(path)
+    if file.is_dir():
+        raise UserError(f"the {what} {path} is a folder; give a text file")
+    if not file.is_file():
+        raise UserError(f"the {what} {path} does not exist")
+    try:
+        return file.read_bytes(), file.name
+    except OSError as error:
+        raise UserError(f"cannot read the {what} {path}: {_reason(error)}") from None
+
+
+def _reason(error: OSError) -> str:
+    return (error.strerror or type(error).__name__).lower()
+
+
+def _note_encoding(name: str, decoded: DecodedText) -> None:
+    if decoded.notice:
+        check = "; check accented letters" if decoded.guessed else ""
+        sys.stderr.write(
+            terminal_safe(f"ragviz: note: {name} is not UTF-8; read it as {decoded.notice}{check}")
+            + "\n"
+        )
+
+
+def terminal_safe(text: str, keep: str = "\n\t") -> str:
+    """Text with control characters (ESC, BEL, backspace, CR, C1, bidi overrides) shown as
+    escapes, so a question or document cannot move the cursor or recolour the terminal;
+    the characters in ``keep`` stay, for layout."""
+    return "".join(
+        c if c in keep or not _is_control(c) else (f"\\x{ord(c):02x}" if ord(c) < 0x100
+                                                   else f"\\u{ord(c):04x}")
+        for c in text
+    )
+
+
+def _is_control(char: str) -> bool:
+    return unicodedata.category(char) == "Cc" or char in _BIDI_CONTROLS
+
+
+def _shown_name(path: str) -> str:
+    return "on standard input" if path == "-" else path
 
 
 def _config(args: argparse.Namespace) -> ChunkerConfig:
@@ -59,7 +115,15 @@ def _flag(name: str) -> str:
 def _questions(args: argparse.Namespace) -> list[LabelledQuestion]:
     questions: list[LabelledQuestion] = []
     if getattr(args, "questions", None):
-        questions.extend(parse_questions_csv(_read_text(args.questions)))
+        if args.questions == "-" and args.path == "-":
+            raise UserError(
+                "the document and --questions cannot both be standard input (-); "
+                "give the questions as a file"
+            )
+        data, name = _read_bytes(args.questions, "questions file")
+        labelled, decoded = read_questions_file(data, name)
+        _note_encoding(name, decoded)
+        questions.extend(labelled)
     for text in getattr(args, "question", None) or []:
         if not text.strip():
             raise UserError("a --question is empty")
@@ -87,14 +151,15 @@ def _model(args: argparse.Namespace, needed: bool) -> Embedder | None:
 
 def _emit(args: argparse.Namespace, payload: dict[str, Any], text: Callable[[], str]) -> None:
     if args.json:
-        json.dump(payload, sys.stdout, ensure_ascii=False, indent=2)
-        sys.stdout.write("\n")
+        # json escapes C0 controls itself; DEL, C1 and bidi marks become \\u escapes here
+        dumped = json.dumps(payload, ensure_ascii=False, indent=2)
+        sys.stdout.write(_JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", dumped) + "\n")
     else:
-        sys.stdout.write(text())
+        sys.stdout.write(terminal_safe(text()))
 
 
 def cmd_chunk(args: argparse.Namespace) -> None:
-    document = check_document(_read_text(args.path))
+    document = check_document(_read_text(args.path), _shown_name(args.path))
     config = _config(args)
     embedder = _model(args, get_spec(config.chunker).needs_model)
     result = make_chunks(document, config, embedder)
@@ -174,7 +239,7 @@ def _labelled(args: argparse.Namespace) -> list[LabelledQuestion]:
 def _run_analysis(args: argparse.Namespace, questions: list[LabelledQuestion]) -> Any:
     from ragviz.analysis import analyse
 
-    document = check_document(_read_text(args.path))
+    document = check_document(_read_text(args.path), _shown_name(args.path))
     embedder = load_embedder(_model_name(args))
     return analyse(
         document,
@@ -271,13 +336,70 @@ def cmd_calibrate(args: argparse.Namespace) -> None:
 def cmd_report(args: argparse.Namespace) -> None:
     from ragviz.report import render_report
 
+    out = _writable(args.html)  # before the analysis, so a bad path costs no model run
     analysis = _run_analysis(args, _labelled(args))
     html = render_report([analysis], lang=args.lang)
-    out = Path(args.html)
-    if out.parent and not out.parent.exists():
-        raise UserError(f"the folder {out.parent} does not exist")
-    out.write_text(html, encoding="utf-8")
-    sys.stdout.write(f"wrote {out} ({len(html):,} characters)\n")
+    try:
+        out.write_text(html, encoding="utf-8")
+    except OSError as error:
+        raise UserError(f"cannot write --html {args.html}: {_reason(error)}") from None
+    sys.stdout.write(terminal_safe(f"wrote {out} ({len(html):,} characters)") + "\n")
+
+
+def _writable(path: str) -> Path:
+    """The output file, or a sentence saying why it cannot be written there."""
+    out = Path(path)
+    if out.is_dir():
+        raise UserError(
+            f"--html {path} is a folder; give a file name such as {out / 'report.html'}"
+        )
+    folder = out.parent
+    if not folder.is_dir():
+        raise UserError(f"--html {path}: the folder {folder} does not exist")
+    if not os.access(folder, os.W_OK):
+        raise UserError(f"--html {path}: the folder {folder} is not writable")
+    return out
+
+
+def _whole_number(low: int, high: int) -> Callable[[str], int]:
+    """An argparse type that refuses values outside what the app's widgets allow."""
+
+    def parse(raw: str) -> int:
+        text = raw.strip()
+        if not re.fullmatch(r"[+-]?\d+", text):
+            raise argparse.ArgumentTypeError(
+                f"give a whole number from {low} to {high}, got {shorten(raw)!r}"
+            )
+        digits = len(text.lstrip("+-"))
+        if digits > 6:
+            raise argparse.ArgumentTypeError(
+                f"give a whole number from {low} to {high}, got a {digits:,}-digit number"
+            )
+        value = int(text)
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(
+                f"give a whole number from {low} to {high}, got {value}"
+            )
+        return value
+
+    return parse
+
+
+def _score(low: float, high: float) -> Callable[[str], float]:
+    """An argparse type for a cosine score: a finite number inside [low, high]."""
+
+    def parse(raw: str) -> float:
+        try:
+            value = float(raw) if len(raw) <= 100 else math.nan
+        except ValueError:
+            value = math.nan
+        if not math.isfinite(value) or not low <= value <= high:
+            raise argparse.ArgumentTypeError(
+                f"give a number from {low:g} to {high:g}, got {shorten(raw)!r}"
+            )
+        return value
+
+    return parse
 
 
 def _number(kind: str) -> Callable[[str], int | float]:
@@ -288,7 +410,7 @@ def _number(kind: str) -> Callable[[str], int | float]:
         try:
             return int(raw) if kind == "int" else float(raw)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"invalid {kind} value: {shorten(raw)}") from None
+            raise argparse.ArgumentTypeError(f"invalid {kind} value: {shorten(raw)!r}") from None
 
     parse.__name__ = kind
     return parse
@@ -336,7 +458,30 @@ class _Parser(argparse.ArgumentParser):
     """argparse that reports a usage mistake in one line, like every other error."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(EXIT_USER_ERROR, f"{self.prog}: {message} (see {self.prog} --help)\n")
+        shown = _LONG_QUOTED.sub(lambda m: repr(shorten(m.group(1))), message)
+        text = terminal_safe(f"{self.prog}: {shown} (see {self.prog} --help)", keep="")
+        self.exit(EXIT_USER_ERROR, text + "\n")
+
+
+_LONG_QUOTED = re.compile(r"'([^']{61,})'")
+
+
+def _cost(raw: str) -> float:
+    """A cost weight for calibration: a finite number, zero or more."""
+    try:
+        value = float(raw) if len(raw) <= 100 else math.nan
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or value < 0:
+        raise argparse.ArgumentTypeError(f"give a number, zero or more, got {shorten(raw)!r}")
+    return value
+
+
+COST_HELP = "weight of this error when the floor cannot separate the labels (default 1)"
+TOP_K = _whole_number(MIN_TOP_K, MAX_TOP_K)
+TOP_K_HELP = f"chunks given to the model, {MIN_TOP_K} to {MAX_TOP_K} (default 2)"
+FLOOR = _score(MIN_FLOOR, MAX_FLOOR)
+FLOOR_HELP = f"score floor, {MIN_FLOOR:g} to {MAX_FLOOR:g} (default -1: none)"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -354,8 +499,8 @@ def build_parser() -> argparse.ArgumentParser:
     search.add_argument("path", help="a text file, or - for standard input")
     search.add_argument("--question", action="append", help="a question (repeatable)")
     search.add_argument("--questions", help="a CSV file with question,answer,answerable")
-    search.add_argument("--top-k", dest="top_k", type=int, default=2)
-    search.add_argument("--floor", type=float, default=-1.0, help="score floor (default: none)")
+    search.add_argument("--top-k", dest="top_k", type=TOP_K, default=2, help=TOP_K_HELP)
+    search.add_argument("--floor", type=FLOOR, default=-1.0, help=FLOOR_HELP)
     _add_chunker_options(search)
     search.set_defaults(handler=cmd_search)
 
@@ -371,14 +516,12 @@ def build_parser() -> argparse.ArgumentParser:
         parser_.add_argument(
             "--questions", required=True, help="CSV with columns question,answer,answerable"
         )
-        parser_.add_argument("--top-k", dest="top_k", type=int, default=2)
-        parser_.add_argument(
-            "--floor", type=float, default=-1.0, help="score floor (default: none)"
-        )
+        parser_.add_argument("--top-k", dest="top_k", type=TOP_K, default=2, help=TOP_K_HELP)
+        parser_.add_argument("--floor", type=FLOOR, default=-1.0, help=FLOOR_HELP)
         _add_chunker_options(parser_)
         parser_.set_defaults(handler=handler)
-    calibrate.add_argument("--cost-false-refusal", type=float, default=1.0)
-    calibrate.add_argument("--cost-false-answer", type=float, default=1.0)
+    calibrate.add_argument("--cost-false-refusal", type=_cost, default=1.0, help=COST_HELP)
+    calibrate.add_argument("--cost-false-answer", type=_cost, default=1.0, help=COST_HELP)
     report.add_argument("--html", required=True, help="where to write the report")
     return parser
 
@@ -389,8 +532,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args.handler(args)
     except (UserError, InputError, ModelLoadError, ValueError, OSError) as error:
-        message = str(error).strip() or type(error).__name__
-        sys.stderr.write(f"ragviz {args.command}: {message}\n")
+        message = error.for_cli() if isinstance(error, InputError) else str(error)
+        message = message.strip() or type(error).__name__
+        sys.stderr.write(terminal_safe(f"ragviz {args.command}: {message}", keep="") + "\n")
         return EXIT_USER_ERROR
     return 0
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 
 MAX_DOCUMENT_CHARS = 200_000
@@ -9,6 +10,19 @@ MAX_UPLOAD_BYTES = 1_000_000
 MAX_QUESTIONS = 200
 MAX_QUESTION_CHARS = 500
 MAX_ANSWER_CHARS = 2_000
+# What the app's widgets allow, so the CLI refuses exactly what the app cannot show.
+MIN_TOP_K, MAX_TOP_K = 1, 10
+MIN_FLOOR, MAX_FLOOR = -1.0, 1.0
+
+ENCODING_NAMES = {
+    "utf-8": "UTF-8",
+    "utf-16-le": "UTF-16 LE",
+    "utf-16-be": "UTF-16 BE",
+    "cp1252": "Windows-1252",
+    "latin-1": "Latin-1",
+}
+_UTF16_BOMS = ((b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be"))
+_SAMPLE_BYTES = 4096
 
 
 class InputError(ValueError):
@@ -16,17 +30,27 @@ class InputError(ValueError):
 
     ``key`` and ``values`` name the same sentence in ``ragviz.i18n``, so the page can say it
     in the interface language (``localized``); the English text stays the message.
+    ``cli_message`` is the same sentence in the command line's terms (files and options
+    instead of "paste" and "upload"), when the two differ.
     """
 
-    def __init__(self, message: str, key: str | None = None, **values: object) -> None:
+    def __init__(
+        self, message: str, key: str | None = None, *, cli_message: str | None = None,
+        **values: object,
+    ) -> None:
         super().__init__(message)
         self.key = key
         self.values = values
+        self.cli_message = cli_message
 
     def localized(self, lang: str) -> str:
         from ragviz.i18n import t
 
         return t(self.key, lang, **self.values) if self.key else str(self)
+
+    def for_cli(self) -> str:
+        """The sentence the ``ragviz`` command prints."""
+        return self.cli_message or str(self)
 
 
 @dataclass(frozen=True)
@@ -37,19 +61,40 @@ class DecodedText:
     encoding: str
     guessed: bool
 
+    @property
+    def encoding_name(self) -> str:
+        """The encoding as people call it ("Windows-1252", "UTF-16 LE")."""
+        return ENCODING_NAMES.get(self.encoding, self.encoding)
 
-def check_document(text: str) -> str:
-    """Return the document unchanged, or raise InputError for empty or oversize text."""
+    @property
+    def notice(self) -> str | None:
+        """The encoding's name when it is not UTF-8, so the user can check the letters."""
+        return None if self.encoding == "utf-8" else self.encoding_name
+
+
+def shorten(text: str, limit: int = 60) -> str:
+    """User text quoted in a message, cut so a message never repeats a whole file."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def check_document(text: str, name: str = "") -> str:
+    """Return the document unchanged, or raise InputError for empty or oversize text.
+
+    ``name`` is the file the CLI read it from; it only changes the CLI's wording."""
+    label = f"The document {name}" if name else "The document"
     if not text or not text.strip():
         raise InputError(
             "The document is empty: paste text, upload a .txt or .md file, or pick a sample.",
             "input.empty_document",
+            cli_message=f"{label} is empty: give a text file that holds some text.",
         )
     if len(text) > MAX_DOCUMENT_CHARS:
         raise InputError(
             f"The document has {len(text):,} characters; the limit is {MAX_DOCUMENT_CHARS:,}. "
             "Paste a shorter part.",
             "input.long_document",
+            cli_message=f"{label} has {len(text):,} characters; the limit is "
+            f"{MAX_DOCUMENT_CHARS:,}: give a shorter file.",
             n=f"{len(text):,}",
             limit=f"{MAX_DOCUMENT_CHARS:,}",
         )
@@ -57,44 +102,103 @@ def check_document(text: str) -> str:
 
 
 def decode_upload(data: bytes, filename: str = "") -> DecodedText:
-    """Decode an uploaded text file: UTF-8 first, then a guessed legacy encoding."""
+    """Decode an uploaded text file: a BOM, then UTF-8, BOM-less UTF-16, a legacy encoding."""
     name = f"The file {filename}" if filename else "The file"
     if len(data) > MAX_UPLOAD_BYTES:
         raise InputError(
-            f"{name} has {len(data):,} bytes; the limit is {MAX_UPLOAD_BYTES:,}.",
+            f"{name} has {len(data):,} bytes ({len(data) / 1e6:.1f} MB); "
+            f"the limit is {MAX_UPLOAD_BYTES:,} bytes ({MAX_UPLOAD_BYTES / 1e6:g} MB).",
             "input.big_upload",
             name=filename,
             n=f"{len(data):,}",
+            mb=f"{len(data) / 1e6:.1f}",
             limit=f"{MAX_UPLOAD_BYTES:,}",
+            limit_mb=f"{MAX_UPLOAD_BYTES / 1e6:g}",
         )
-    if _looks_binary(data):
+    decoded = _decode_unicode(data)
+    if decoded is not None and not _looks_binary_text(decoded.text):
+        return decoded
+    if decoded is not None or _looks_binary(data):
         raise InputError(
             f"{name} looks binary, not text: upload a .txt or .md file.",
             "input.binary_upload",
+            cli_message=f"{name} looks binary, not text: give a text file in UTF-8 or UTF-16.",
             name=filename,
         )
-    for encoding in ("utf-8-sig", "utf-8"):
-        try:
-            return DecodedText(data.decode(encoding), "utf-8", guessed=False)
-        except UnicodeDecodeError:
-            continue
     for encoding in ("cp1252", "latin-1"):
         try:
             return DecodedText(data.decode(encoding), encoding, guessed=True)
         except UnicodeDecodeError:
             continue
-    raise InputError(
+    raise InputError(  # pragma: no cover - latin-1 decodes every byte string
         "The file could not be read as text in UTF-8, Windows-1252 or Latin-1.",
         "input.undecodable",
     )
+
+
+def _decode_unicode(data: bytes) -> DecodedText | None:
+    """UTF-8 or UTF-16 text (with a BOM, or BOM-less UTF-16 told by its NUL bytes), or None."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        return _strict(data[3:], "utf-8", guessed=False)
+    for bom, encoding in _UTF16_BOMS:
+        if data.startswith(bom):
+            return _strict(data[len(bom):], encoding, guessed=False)
+    utf16 = _bomless_utf16(data)
+    if utf16 is not None:
+        return _strict(data, utf16, guessed=True)
+    if b"\x00" in data:
+        return None
+    return _strict(data, "utf-8", guessed=False) if _is_utf8(data) else None
+
+
+def _strict(data: bytes, encoding: str, guessed: bool) -> DecodedText | None:
+    try:
+        return DecodedText(data.decode(encoding), encoding, guessed)
+    except UnicodeDecodeError:
+        return None
+
+
+def _is_utf8(data: bytes) -> bool:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def _bomless_utf16(data: bytes) -> str | None:
+    """UTF-16 without a BOM puts a NUL byte in every ASCII character, always on the same side
+    of the pair; binary files scatter their NUL bytes over both sides."""
+    sample = data[:_SAMPLE_BYTES]
+    if len(data) % 2 or len(sample) < 2:
+        return None
+    pairs = len(sample) // 2
+    even_nuls = sample[0::2].count(0)
+    odd_nuls = sample[1::2].count(0)
+    if odd_nuls >= 0.3 * pairs and even_nuls <= 0.02 * pairs:
+        return "utf-16-le"
+    if even_nuls >= 0.3 * pairs and odd_nuls <= 0.02 * pairs:
+        return "utf-16-be"
+    return None
 
 
 def _looks_binary(data: bytes) -> bool:
     """NUL bytes, or many control characters, mean this is not a text file."""
     if b"\x00" in data:
         return True
-    sample = data[:4096]
+    sample = data[:_SAMPLE_BYTES]
     if not sample:
         return False
     controls = sum(1 for b in sample if b < 32 and b not in (9, 10, 12, 13))
+    return controls / len(sample) > 0.05
+
+
+def _looks_binary_text(text: str) -> bool:
+    """Decoded text that is mostly control characters (or holds NUL) came from a binary file."""
+    if "\x00" in text:
+        return True
+    sample = text[:_SAMPLE_BYTES]
+    if not sample:
+        return False
+    controls = sum(1 for c in sample if unicodedata.category(c) == "Cc" and c not in "\t\n\f\r")
     return controls / len(sample) > 0.05

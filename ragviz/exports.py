@@ -1,7 +1,8 @@
 """CSV downloads of an analysis: the chunk table and the per-question results.
 
 CSV is what support staff paste into a ticket or a spreadsheet; a cell that starts like a
-formula is prefixed with a quote so a spreadsheet shows it instead of evaluating it.
+formula (OWASP: ``=``, ``+``, ``-``, ``@``, tab, CR) is prefixed with a quote so a spreadsheet
+shows it instead of evaluating it; numbers in numeric columns stay numbers.
 """
 
 from __future__ import annotations
@@ -13,23 +14,31 @@ from collections.abc import Sequence
 
 from ragviz.analysis import Analysis
 
-_FORMULA = re.compile(r"[=@\t\r]|[+-][^\s\d]")
+# OWASP's list: a spreadsheet may evaluate any cell that starts with one of these.
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+_NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
 
 
-def _cell(value: object) -> object:
-    """A cell a spreadsheet would evaluate ("=SUM(...)", "+cmd", "-A1", "@x") gets a
-    leading quote; ordinary text such as "- item" or "-5 %" is left exactly as it is."""
-    if isinstance(value, str) and _FORMULA.match(value):
-        return "'" + value
-    return value
+def guard_cell(value: object, numeric: bool = False) -> object:
+    """A text cell that a spreadsheet could evaluate ("=SUM(...)", "+1+cmd|...", "-2+3",
+    "@x", a leading tab or CR) gets a leading quote; in a numeric column a plain number such
+    as "-0.1234" stays a number, and anything else there is guarded like text."""
+    if not isinstance(value, str) or not value.startswith(_FORMULA_STARTS):
+        return value
+    if numeric and _NUMBER.fullmatch(value):
+        return value
+    return "'" + value
 
 
-def _write(header: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
+def _write(
+    header: Sequence[str], rows: Sequence[Sequence[object]], numeric: frozenset[str] = frozenset()
+) -> str:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(header)
+    numeric_columns = [name in numeric for name in header]
     for row in rows:
-        writer.writerow([_cell(v) for v in row])
+        writer.writerow([guard_cell(v, n) for v, n in zip(row, numeric_columns, strict=True)])
     return buffer.getvalue()
 
 
@@ -51,7 +60,8 @@ def chunks_csv(analysis: Analysis) -> str:
     ]
     header = ("index", "start", "end", "characters", "tokens", "over_size", "truncated_at",
               "heading_path", "text")
-    return _write(header, rows)
+    numeric = frozenset({"index", "start", "end", "characters", "tokens", "truncated_at"})
+    return _write(header, rows, numeric)
 
 
 def results_csv(analyses: Sequence[Analysis]) -> str:
@@ -80,4 +90,4 @@ def results_csv(analyses: Sequence[Analysis]) -> str:
             )
     header = ("configuration", "model", "question", "answer", "answerable", "decision",
               "best_score", "hits", "top_k", "floor", "labels", "explanation")
-    return _write(header, rows)
+    return _write(header, rows, frozenset({"best_score", "top_k", "floor"}))

@@ -27,8 +27,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "pt": "O documento tem {n} caracteres; o limite é {limit}. Cole um trecho menor.",
     },
     "input.big_upload": {
-        "en": "The file {name} has {n} bytes; the limit is {limit}.",
-        "pt": "O arquivo {name} tem {n} bytes; o limite é {limit}.",
+        "en": "The file {name} has {n} bytes ({mb} MB); the limit is {limit} bytes ({limit_mb} MB).",
+        "pt": "O arquivo {name} tem {n} bytes ({mb} MB); o limite é {limit} bytes ({limit_mb} MB).",
     },
     "input.binary_upload": {
         "en": "The file {name} looks binary, not text: upload a .txt or .md file.",

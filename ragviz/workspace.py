@@ -86,7 +86,7 @@ class Workspace:
                 f"the workspace file has {len(text):,} bytes; the limit is {MAX_WORKSPACE_BYTES:,}"
             )
         try:
-            data = json.loads(text, parse_constant=_no_constant)
+            data = json.loads(text, parse_constant=_no_constant, parse_int=_short_int)
         except (json.JSONDecodeError, UnicodeDecodeError) as error:
             raise InputError(f"the workspace file is not valid JSON: {error}") from None
         except RecursionError:
@@ -115,6 +115,13 @@ class Workspace:
 
 def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a number a workspace may hold")
+
+
+def _short_int(digits: str) -> int:
+    """Python refuses integers of over 4,300 digits with advice for programmers; say it plainly."""
+    if len(digits.lstrip("-")) > 100:
+        raise ValueError(f"a number with {len(digits.lstrip('-')):,} digits is far too large")
+    return int(digits)
 
 
 def _encodable(text: str, where: str) -> str:

@@ -41,12 +41,25 @@ def test_results_have_a_row_per_question_and_configuration(analysis: Analysis) -
         ("+cmd|x", True),
         ("-A1+1", True),
         ("@SUM(A1)", True),
-        ("- item one", False),
-        ("-5 % off", False),
+        ("+1+cmd|' /C calc'!A0", True),
+        ("-2+3+cmd|' /C calc'!A0", True),
+        ("- item one", True),  # OWASP guards every leading "-": only numeric columns are spared
+        ("-5", True),
+        ("\tTAB=1", True),
         ("Plain text", False),
+        ("1+1", False),
     ],
 )
-def test_only_formula_like_cells_are_guarded(use_model: Embedder, text: str, guarded: bool) -> None:
+def test_formula_like_text_cells_are_guarded(use_model: Embedder, text: str, guarded: bool) -> None:
     result = analyse(text, ChunkerConfig("fixed", size=500), use_model, [])
     (row,) = csv.DictReader(io.StringIO(chunks_csv(result)))
     assert row["text"] == ("'" + text if guarded else text)
+
+
+def test_negative_numbers_stay_numbers_in_numeric_columns(analysis: Analysis) -> None:
+    """A floor of -0.5 is written as the number it is, not as guarded text."""
+    from ragviz.analysis import rescore
+
+    negative = rescore(analysis, 2, -0.5)
+    rows = list(csv.DictReader(io.StringIO(results_csv([negative]))))
+    assert {r["floor"] for r in rows} == {"-0.50"}

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ragviz.documents import (
     MAX_DOCUMENT_CHARS,
@@ -109,8 +111,8 @@ def test_question_without_answer_or_flag_is_unlabelled() -> None:
         ("question,answer,answerable\nok,,true\n,x,true\n", "line 3: the question is empty"),
         ("question,answer,answerable\nQual?,x,true,extra\n", "line 2: 4 fields"),
         ("question,answer,answerable\nQual?,7 dias,false\n", "line 2: an unanswerable"),
-        ('question,answer,answerable\n"Qual o prazo?,7 dias,true\n', "line 2: not valid CSV"),
-        ('question,answer,answerable\n"' + "x" * 140_000 + "\n", "line 2: not valid CSV"),
+        ('question,answer,answerable\n"Qual o prazo?,7 dias,true\nb,,\n', "line 2: a quote"),
+        ('question,answer,answerable\n"' + "x" * 140_000 + "\n", "line 2: a field runs far"),
         ("question;answer;answerable\nQual?;x;true\n", "semicolons"),
         ("question,question,answer\na,b,c\n", "appears twice"),
     ],
@@ -137,3 +139,41 @@ def test_input_errors_speak_both_languages(call, english: str, portuguese: str) 
         call()
     assert english in str(info.value) and english in info.value.localized("en")
     assert portuguese in info.value.localized("pt")
+
+
+# --- UTF-16 (Notepad's and Excel's "Unicode") ---------------------------------------------------
+
+_ANY_TEXT = st.text(st.characters(blacklist_categories=("Cc", "Cs")), min_size=1, max_size=200)
+_LATIN_TEXT = st.text(
+    st.characters(min_codepoint=0x20, max_codepoint=0xFF, blacklist_categories=("Cc",)),
+    min_size=2, max_size=200,
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(_ANY_TEXT, st.sampled_from(["utf-16-le", "utf-16-be"]))
+def test_utf16_with_a_bom_reads_back_exactly(text: str, encoding: str) -> None:
+    decoded = decode_upload(("\ufeff" + text).encode(encoding), "u.txt")
+    assert (decoded.text, decoded.encoding, decoded.guessed) == (text, encoding, False)
+
+
+@settings(max_examples=60, deadline=None)
+@given(_LATIN_TEXT, st.sampled_from(["utf-16-le", "utf-16-be"]))
+def test_bomless_utf16_is_recognised_by_its_nul_bytes(text: str, encoding: str) -> None:
+    decoded = decode_upload(text.encode(encoding), "u.txt")
+    assert (decoded.text, decoded.encoding, decoded.guessed) == (text, encoding, True)
+    assert decoded.notice == {"utf-16-le": "UTF-16 LE", "utf-16-be": "UTF-16 BE"}[encoding]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.binary(min_size=64, max_size=2000))
+def test_binary_with_nul_bytes_is_never_taken_for_text(data: bytes) -> None:
+    """Random bytes with NULs on both sides of the pairs (images, archives) stay binary."""
+    data = b"\x00\x00" + data
+    try:
+        decoded = decode_upload(data, "x.bin")
+    except InputError as error:
+        assert "looks binary" in str(error)
+    else:  # only possible when the bytes really are UTF-16 text without controls
+        assert decoded.encoding.startswith("utf-16")
+        assert not any(ord(c) < 32 and c not in "\t\n\f\r" for c in decoded.text)

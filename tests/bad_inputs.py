@@ -1,0 +1,361 @@
+# ruff: noqa: E501  (one case per line, so adding a case is adding a line)
+"""The bad-input table: every hostile or odd input we test, where it goes in, what the user sees.
+
+Each ``Row`` is one line: an area, the input in words, how it is given (``cli(...)``,
+``upload(...)``, ``paste(...)``, ``questions(...)``, ``cell(...)``) and the exact text the
+user sees. ``tests/test_bad_inputs.py`` runs every row against the real code and checks that
+text; ``tests/BAD_INPUTS.md`` is this table rendered (``python tests/bad_inputs.py`` rewrites
+it, and a test fails when it is stale). To add a case, add a row.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import shlex
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+if __name__ == "__main__":  # run as a script: use this checkout's ragviz, not an installed one
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from ragviz.chunking import CHUNKER_NAMES
+from ragviz.cli import main, terminal_safe
+from ragviz.documents import shorten
+
+MARKDOWN = Path(__file__).with_name("BAD_INPUTS.md")
+DOC = "Reembolso em 7 dias úteis. Frete grátis acima de 200 reais.\n".encode()
+# Derived, so a new chunker changes no row of this table.
+CHOICES = ", ".join(repr(name) for name in CHUNKER_NAMES)
+HUGE = "1" * 5001
+PNG = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)) * 4
+HEADER = "question,answer,answerable\n"
+LATIN = "Política de devolução: o prazo é de 7 dias úteis. Não há exceções.\n"
+
+
+@dataclass(frozen=True)
+class Cli:
+    """``ragviz ARGS`` run in a fresh folder holding ``files``, with ``stdin`` on its input."""
+
+    args: tuple[str, ...]
+    files: tuple[tuple[str, bytes], ...] = ()
+    stdin: bytes = b""
+    stdout_line: bool = False  # the first line of stdout is part of what the user sees
+
+    def describe(self) -> str:
+        shown = " ".join(shlex.quote(shorten(a, 40)) for a in self.args)
+        return f"CLI `ragviz {terminal_safe(shown, keep='')}`"
+
+    def run(self, folder: Path) -> CliRun:
+        for name, data in self.files:
+            (folder / name).parent.mkdir(parents=True, exist_ok=True)
+            (folder / name).write_bytes(data)
+        out, err = io.StringIO(), io.StringIO()
+        stdin = io.TextIOWrapper(io.BytesIO(self.stdin), encoding="utf-8")
+        real_stdin = sys.stdin
+        sys.stdin = stdin
+        try:
+            with contextlib.chdir(folder), contextlib.redirect_stdout(out), \
+                    contextlib.redirect_stderr(err):
+                try:
+                    code = main(list(self.args))
+                except SystemExit as exit_:  # argparse refuses an option by exiting
+                    code = int(exit_.code or 0)
+        finally:
+            sys.stdin = real_stdin
+        return CliRun(code, out.getvalue(), err.getvalue(), self.stdout_line)
+
+
+@dataclass(frozen=True)
+class CliRun:
+    code: int
+    stdout: str
+    stderr: str
+    stdout_line: bool
+
+    def seen(self) -> str:
+        parts = [f"exit {self.code}"]
+        if self.stderr.strip():
+            parts.append(self.stderr.strip())
+        if self.stdout_line:
+            parts.append("stdout: " + self.stdout.splitlines()[0])
+        return " · ".join(parts)
+
+
+@dataclass(frozen=True)
+class Upload:
+    """A file given to the app's document uploader (``resolve_document``, as the panel does)."""
+
+    name: str
+    data: bytes
+
+    def describe(self) -> str:
+        return f"app upload `{self.name}`"
+
+    def seen(self) -> str:
+        from ragviz.app_state import resolve_document
+        from ragviz.i18n import t
+
+        choice = resolve_document("upload", "", "", (self.name, self.data))
+        if choice.error:
+            return f"error: {choice.error}"
+        shown = f"{len(choice.text or ''):,} characters"
+        if choice.notice:
+            shown += " · warning: " + t("app.encoding_guessed", "en", encoding=choice.notice)
+        return shown
+
+
+@dataclass(frozen=True)
+class Paste:
+    """Text pasted into the app's document box."""
+
+    text: str
+
+    def describe(self) -> str:
+        return "app paste box"
+
+    def seen(self) -> str:
+        from ragviz.app_state import resolve_document
+
+        choice = resolve_document("paste", "", self.text, None)
+        return f"error: {choice.error}" if choice.error else f"{len(choice.text or ''):,} characters"
+
+
+@dataclass(frozen=True)
+class Questions:
+    """A questions file's bytes read by ``read_questions_file`` (what ``--questions`` reads)."""
+
+    data: bytes
+
+    def describe(self) -> str:
+        return "core `read_questions_file`"
+
+    def seen(self) -> str:
+        from ragviz.documents import InputError
+        from ragviz.questions import read_questions_file
+
+        try:
+            found, decoded = read_questions_file(self.data, "q.csv")
+        except InputError as error:
+            return f"error: {error}"
+        first = found[0]
+        return (
+            f"{len(found)} questions, read as {decoded.encoding_name}; first: "
+            f"{first.question!r}, {first.answer!r}, {first.answerable}"
+        )
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One value in a CSV export (``ragviz.exports.guard_cell``)."""
+
+    value: str
+    numeric: bool = False
+
+    def describe(self) -> str:
+        return f"CSV export, {'numeric' if self.numeric else 'text'} column"
+
+    def seen(self) -> str:
+        from ragviz.exports import guard_cell
+
+        return f"cell {guard_cell(self.value, self.numeric)!r}"
+
+
+@dataclass(frozen=True)
+class WorkspaceFile:
+    """A workspace file's bytes, as the app's import and a link's workspace read them."""
+
+    data: bytes
+
+    def describe(self) -> str:
+        return "core `Workspace.from_json`"
+
+    def seen(self) -> str:
+        from ragviz.documents import InputError
+        from ragviz.workspace import Workspace
+
+        try:
+            workspace = Workspace.from_json(self.data)
+        except InputError as error:
+            return f"error: {error}"
+        return f"loaded: {len(workspace.document):,} characters, {len(workspace.questions)} questions"
+
+
+Interface = Cli | Upload | Paste | Questions | Cell | WorkspaceFile
+
+
+def cli(args: str | Sequence[str], files: dict[str, bytes] | None = None,
+        stdin: bytes = b"", stdout_line: bool = False) -> Cli:
+    """``args`` as a shell line (or a list, for values a shell line cannot hold)."""
+    split = shlex.split(args) if isinstance(args, str) else list(args)
+    given = {"doc.txt": DOC} if files is None else files
+    return Cli(tuple(split), tuple(given.items()), stdin, stdout_line)
+
+
+def qfile(text: str | bytes) -> dict[str, bytes]:
+    """The document plus a questions file ``q.csv``."""
+    return {"doc.txt": DOC, "q.csv": text if isinstance(text, bytes) else text.encode()}
+
+
+def doc(data: bytes) -> dict[str, bytes]:
+    return {"doc.txt": data}
+
+
+@dataclass(frozen=True)
+class Row:
+    area: str
+    input: str
+    interface: Interface
+    seen: str
+    offsets_exact: bool = field(default=False)  # the CLI's --json chunks must slice the input
+
+
+EVAL = "eval doc.txt --questions q.csv"
+SEARCH = "search doc.txt --question prazo"
+CHUNK_JSON = "chunk doc.txt --json --chunker fixed --size 40"
+NOTE = "ragviz: note: doc.txt is not UTF-8; read it as"
+BINARY = "looks binary, not text: give a text file in UTF-8 or UTF-16."
+FLOOR = "argument --floor: give a number from -1 to 1, got"
+TOP_K = "argument --top-k: give a whole number from 1 to 10, got"
+SEE = "(see ragviz search --help)"
+LIMITS = "a question may have 500 characters, an answer 2,000"
+
+ROWS: tuple[Row, ...] = (
+    # --- documents -----------------------------------------------------------------------------
+    Row("document", "empty file", cli("chunk doc.txt", doc(b"")), "exit 2 · ragviz chunk: The document doc.txt is empty: give a text file that holds some text."),
+    Row("document", "whitespace only", cli("chunk doc.txt", doc(b" \n\t\r\n ")), "exit 2 · ragviz chunk: The document doc.txt is empty: give a text file that holds some text."),
+    Row("document", "empty standard input", cli("chunk -", {}, stdin=b""), "exit 2 · ragviz chunk: The document on standard input is empty: give a text file that holds some text."),
+    Row("document", "a PNG image", cli("chunk doc.txt", doc(PNG)), f"exit 2 · ragviz chunk: The file doc.txt {BINARY}"),
+    Row("document", "text with NUL bytes", cli("chunk doc.txt", doc(b"Reembolso\x00em 7 dias.\x00" * 5)), f"exit 2 · ragviz chunk: The file doc.txt {BINARY}"),
+    Row("document", "only control characters", cli("chunk doc.txt", doc(bytes(range(1, 9)) * 50)), f"exit 2 · ragviz chunk: The file doc.txt {BINARY}"),
+    Row("document", "UTF-16 LE with BOM (Notepad \"Unicode\")", cli(CHUNK_JSON, doc(("\ufeff" + LATIN).encode("utf-16-le"))), f"exit 0 · {NOTE} UTF-16 LE", True),
+    Row("document", "UTF-16 BE with BOM", cli(CHUNK_JSON, doc(("\ufeff" + LATIN).encode("utf-16-be"))), f"exit 0 · {NOTE} UTF-16 BE", True),
+    Row("document", "UTF-16 LE without BOM", cli(CHUNK_JSON, doc(LATIN.encode("utf-16-le"))), f"exit 0 · {NOTE} UTF-16 LE; check accented letters", True),
+    Row("document", "UTF-16 BE without BOM", cli(CHUNK_JSON, doc(LATIN.encode("utf-16-be"))), f"exit 0 · {NOTE} UTF-16 BE; check accented letters", True),
+    Row("document", "Latin-1 accents", cli(CHUNK_JSON, doc(LATIN.encode("latin-1"))), f"exit 0 · {NOTE} Windows-1252; check accented letters", True),
+    Row("document", "cp1252 euro sign and curly quotes", cli(CHUNK_JSON, doc("“Preço” de 10 €.\n".encode("cp1252"))), f"exit 0 · {NOTE} Windows-1252; check accented letters", True),
+    Row("document", "invalid UTF-8 with a byte cp1252 lacks (0x81)", cli(CHUNK_JSON, doc(b"Pre\x81o e prazo.\n")), f"exit 0 · {NOTE} Latin-1; check accented letters", True),
+    Row("document", "UTF-8 with BOM", cli(CHUNK_JSON, doc(b"\xef\xbb\xbf" + DOC)), "exit 0", True),
+    Row("document", "over the upload limit (1,000,001 bytes)", cli("chunk doc.txt", doc(b"a" * 1_000_001)), "exit 2 · ragviz chunk: The file doc.txt has 1,000,001 bytes (1.0 MB); the limit is 1,000,000 bytes (1 MB)."),
+    Row("document", "over the character limit (200,001 characters)", cli("chunk doc.txt", doc(b"a" * 200_001)), "exit 2 · ragviz chunk: The document doc.txt has 200,001 characters; the limit is 200,000: give a shorter file."),
+    Row("document", "one 150,000-character line, no sentence end", cli("chunk doc.txt --json --chunker fixed --size 1000", doc(b"palavra " * 18_750)), "exit 0", True),
+    Row("document", "right-to-left Arabic and Hebrew", cli(CHUNK_JSON, doc("سياسة الاسترداد: سبعة أيام. מדיניות החזרים: שבעה ימים.\n".encode())), "exit 0", True),
+    Row("document", "emoji, ZWJ sequences and flags", cli(CHUNK_JSON, doc("Reembolso 👩‍👩‍👧‍👦 em 7 dias 🇧🇷. Frete 🚚💨 grátis.\n".encode())), "exit 0", True),
+    Row("document", "combining marks (e + U+0301)", cli(CHUNK_JSON, doc("Pe\u0301rola, ac\u0327a\u0303o e ca\u0301lculo.\n".encode())), "exit 0", True),
+    Row("document", "CRLF and lone-CR line ends", cli(CHUNK_JSON, doc(b"Linha um.\r\nLinha dois.\rLinha tres.\r\n")), "exit 0", True),
+    Row("document", "a missing file", cli("chunk nope.txt", {}), "exit 2 · ragviz chunk: the document nope.txt does not exist"),
+    Row("document", "a folder", cli("chunk sub", {"sub/x.txt": DOC}), "exit 2 · ragviz chunk: the document sub is a folder; give a text file"),
+    Row("document", "app: empty paste", Paste(" \n "), "error: The document is empty: paste text, upload a .txt or .md file, or pick a sample."),
+    Row("document", "app: paste over the limit", Paste("a" * 200_001), "error: The document has 200,001 characters; the limit is 200,000. Paste a shorter part."),
+    Row("document", "app: UTF-16 LE upload with BOM", Upload("n.txt", ("\ufeff" + LATIN).encode("utf-16-le")), "67 characters · warning: The file is not UTF-8; it was read as UTF-16 LE. Check accented letters."),
+    Row("document", "app: UTF-16 BE upload without BOM", Upload("n.txt", LATIN.encode("utf-16-be")), "67 characters · warning: The file is not UTF-8; it was read as UTF-16 BE. Check accented letters."),
+    Row("document", "app: Latin-1 upload", Upload("l.txt", LATIN.encode("latin-1")), "67 characters · warning: The file is not UTF-8; it was read as Windows-1252. Check accented letters."),
+    Row("document", "app: a PDF upload", Upload("r.pdf", b"%PDF-1.7\n\x00\x01\x02" * 40), "error: The file r.pdf looks binary, not text: upload a .txt or .md file."),
+    Row("document", "app: an int16 array posing as UTF-16", Upload("a.txt", bytes([1, 0, 2, 0, 3, 0]) * 100), "error: The file a.txt looks binary, not text: upload a .txt or .md file."),
+    Row("document", "app: upload over the limit", Upload("big.txt", b"a" * 1_500_000), "error: The file big.txt has 1,500,000 bytes (1.5 MB); the limit is 1,000,000 bytes (1 MB)."),
+    # --- questions files -------------------------------------------------------------------------
+    Row("questions", "an empty file", cli(EVAL, qfile("")), "exit 2 · ragviz eval: the questions file is empty: it needs a header row question,answer,answerable"),
+    Row("questions", "a header and no question", cli(EVAL, qfile(HEADER)), "exit 2 · ragviz eval: The questions file q.csv has no questions: add one per line under the header question,answer,answerable."),
+    Row("questions", "a lone CR between two rows", Questions(HEADER.encode() + b"Qual?,x,true\rOutra?,,false\n"), "2 questions, read as UTF-8; first: 'Qual?', 'x', True"),
+    Row("questions", "classic Mac CR line ends", Questions(b"question,answer\rQual o prazo?,7 dias\r"), "1 questions, read as UTF-8; first: 'Qual o prazo?', '7 dias', None"),
+    Row("questions", "a quoted semicolon header", cli(EVAL, qfile('"question";"answer";"answerable"\n"Qual?";"x";"true"\n')), "exit 2 · ragviz eval: line 1: the columns are separated by semicolons; save the file with commas (question,answer,answerable)."),
+    Row("questions", "a semicolon header", cli(EVAL, qfile("question;answer;answerable\nQual?;x;true\n")), "exit 2 · ragviz eval: line 1: the columns are separated by semicolons; save the file with commas (question,answer,answerable)."),
+    Row("questions", "a quote that never closes", cli(EVAL, qfile(HEADER + '"Qual o prazo?,7 dias,true\nOutra?,x,true\nMais?,y,true\n')), 'exit 2 · ragviz eval: line 2: a quote (") opens a field that is never closed; close or remove it.'),
+    Row("questions", "text after a closing quote", cli(EVAL, qfile(HEADER + 'ok,,true\n"Qual" o prazo,x,true\n')), 'exit 2 · ragviz eval: line 3: a quoted field is followed by more text before the next comma; put the whole field in quotes and double any quote inside it ("").'),
+    Row("questions", "a 140,000-character field", cli(EVAL, qfile(HEADER + '"' + "x" * 140_000 + '",,\n')), f'exit 2 · ragviz eval: line 2: a field runs far past the limits ({LIMITS}); look for a quote (") that is never closed.'),
+    Row("questions", "a 5,001-digit answerable value", cli(EVAL, qfile(HEADER + f"Qual?,,{HUGE}\n")), f"exit 2 · ragviz eval: line 2: answerable must be true/false, yes/no, sim/não or 1/0, got '{'1' * 59}…'."),
+    Row("questions", "a 5,001-digit question", cli(EVAL, qfile(HEADER + f"{HUGE},,true\n")), "exit 2 · ragviz eval: line 2: the question has 5,001 characters; the limit is 500."),
+    Row("questions", "an answer over 2,000 characters", cli(EVAL, qfile(HEADER + "Qual?," + "a" * 2001 + ",true\n")), "exit 2 · ragviz eval: line 2: the expected answer has 2,001 characters; the limit is 2,000."),
+    Row("questions", "no question column", cli(EVAL, qfile("pergunta,resposta\nQual?,x\n")), "exit 2 · ragviz eval: line 1: the questions file needs a 'question' column, found pergunta, resposta."),
+    Row("questions", "an unknown extra column", cli(EVAL, qfile("question,answer,answerable,notes\nQual?,x,true,n\n")), "exit 2 · ragviz eval: line 1: unknown column(s) notes; use question,answer,answerable."),
+    Row("questions", "a column twice", cli(EVAL, qfile("question,question,answer\na,b,c\n")), "exit 2 · ragviz eval: line 1: a column appears twice (question, question, answer)."),
+    Row("questions", "a row with more fields than the header", cli(EVAL, qfile(HEADER + "Qual?,x,true,extra\n")), "exit 2 · ragviz eval: line 2: 4 fields, the header has 3."),
+    Row("questions", "answerable is 'talvez'", cli(EVAL, qfile(HEADER + "Qual?,x,talvez\n")), "exit 2 · ragviz eval: line 2: answerable must be true/false, yes/no, sim/não or 1/0, got 'talvez'."),
+    Row("questions", "unanswerable with an answer", cli(EVAL, qfile(HEADER + "Qual?,7 dias,false\n")), "exit 2 · ragviz eval: line 2: an unanswerable question cannot have an expected answer."),
+    Row("questions", "an empty question", cli(EVAL, qfile(HEADER + "ok,,true\n,x,true\n")), "exit 2 · ragviz eval: line 3: the question is empty."),
+    Row("questions", "201 questions", cli(EVAL, qfile(HEADER + "".join(f"q{i},,true\n" for i in range(201)))), "exit 2 · ragviz eval: line 202: more than 200 questions; the limit is 200."),
+    Row("questions", "a NUL byte", cli(EVAL, qfile(HEADER.encode() + b"Qual?\x00,,true\n")), f"exit 2 · ragviz eval: The file q.csv {BINARY}"),
+    Row("questions", "a missing file", cli("eval doc.txt --questions none.csv"), "exit 2 · ragviz eval: the questions file none.csv does not exist"),
+    Row("questions", "a folder", cli("eval doc.txt --questions sub", {"doc.txt": DOC, "sub/a": b""}), "exit 2 · ragviz eval: the questions file sub is a folder; give a text file"),
+    Row("questions", "document and questions both on stdin", cli("eval - --questions -", {}, stdin=b"question\n" + b"x" * 3000), "exit 2 · ragviz eval: the document and --questions cannot both be standard input (-); give the questions as a file"),
+    Row("questions", "UTF-8 BOM before the header", Questions(b"\xef\xbb\xbf" + HEADER.encode() + b"Qual?,x,sim\n"), "1 questions, read as UTF-8; first: 'Qual?', 'x', True"),
+    Row("questions", "Excel \"Unicode text\" (UTF-16 LE, tabs)", Questions("\ufeffquestion\tanswer\tanswerable\r\nQual o prazo?\t7 dias\ttrue\r\n".encode("utf-16-le")), "1 questions, read as UTF-16 LE; first: 'Qual o prazo?', '7 dias', True"),
+    Row("questions", "UTF-16 BE without BOM", Questions((HEADER + "Senha do wifi?,,não\n").encode("utf-16-be")), "1 questions, read as UTF-16 BE; first: 'Senha do wifi?', '', False"),
+    Row("questions", "Latin-1 accents", Questions((HEADER + "Qual é o prazo?,7 dias úteis,sim\n").encode("latin-1")), "1 questions, read as Windows-1252; first: 'Qual é o prazo?', '7 dias úteis', True"),
+    Row("questions", "a Latin-1 file via the CLI", cli(EVAL, {"doc.txt": b"", "q.csv": (HEADER + "Qual é?,,não\n").encode("latin-1")}), "exit 2 · ragviz: note: q.csv is not UTF-8; read it as Windows-1252; check accented letters\nragviz eval: The document doc.txt is empty: give a text file that holds some text."),
+    Row("workspace", "a 5,001-digit integer", WorkspaceFile(b'{"format": "ragviz-workspace", "version": ' + HUGE.encode() + b"}"), "error: the workspace file has a value ragviz cannot read: a number with 5,001 digits is far too large"),
+    # --- options -------------------------------------------------------------------------------
+    Row("options", "--floor 2", cli(SEARCH + " --floor 2"), f"exit 2 · ragviz search: {FLOOR} '2' {SEE}"),
+    Row("options", "--floor -1.5", cli(SEARCH + " --floor -1.5"), f"exit 2 · ragviz search: {FLOOR} '-1.5' {SEE}"),
+    Row("options", "--floor abc", cli(SEARCH + " --floor abc"), f"exit 2 · ragviz search: {FLOOR} 'abc' {SEE}"),
+    Row("options", "--floor nan", cli(SEARCH + " --floor nan"), f"exit 2 · ragviz search: {FLOOR} 'nan' {SEE}"),
+    Row("options", "--floor inf", cli(SEARCH + " --floor inf"), f"exit 2 · ragviz search: {FLOOR} 'inf' {SEE}"),
+    Row("options", "--floor with 5,001 digits", cli(SEARCH + f" --floor {HUGE}"), f"exit 2 · ragviz search: {FLOOR} '{'1' * 59}…' {SEE}"),
+    Row("options", "--top-k 0", cli(SEARCH + " --top-k 0"), f"exit 2 · ragviz search: {TOP_K} 0 {SEE}"),
+    Row("options", "--top-k 11", cli(SEARCH + " --top-k 11"), f"exit 2 · ragviz search: {TOP_K} 11 {SEE}"),
+    Row("options", "--top-k -3", cli(SEARCH + " --top-k -3"), f"exit 2 · ragviz search: {TOP_K} -3 {SEE}"),
+    Row("options", "--top-k 2.5", cli(SEARCH + " --top-k 2.5"), f"exit 2 · ragviz search: {TOP_K} '2.5' {SEE}"),
+    Row("options", "--top-k with 5,001 digits", cli(SEARCH + f" --top-k {HUGE}"), f"exit 2 · ragviz search: {TOP_K} a 5,001-digit number {SEE}"),
+    Row("options", "--size 0", cli("chunk doc.txt --chunker fixed --size 0"), "exit 2 · ragviz chunk: size must be at least 1, got 0"),
+    Row("options", "--size -5", cli("chunk doc.txt --chunker fixed --size -5"), "exit 2 · ragviz chunk: size must be at least 1, got -5"),
+    Row("options", "--size abc", cli("chunk doc.txt --chunker fixed --size abc"), "exit 2 · ragviz chunk: argument --size: invalid int value: 'abc' (see ragviz chunk --help)"),
+    Row("options", "--size with 5,001 digits", cli(f"chunk doc.txt --chunker fixed --size {HUGE}"), f"exit 2 · ragviz chunk: argument --size: invalid int value: '{'1' * 59}…' (see ragviz chunk --help)"),
+    Row("options", "--overlap equal to --size", cli("chunk doc.txt --chunker fixed --size 10 --overlap 10"), "exit 2 · ragviz chunk: overlap must be smaller than size (10), got 10"),
+    Row("options", "--overlap-sentences -1", cli("chunk doc.txt --overlap-sentences -1"), "exit 2 · ragviz chunk: overlap_sentences must be at least 0, got -1"),
+    Row("options", "--chunker nope", cli("chunk doc.txt --chunker nope"), f"exit 2 · ragviz chunk: argument --chunker: invalid choice: 'nope' (choose from {CHOICES}) (see ragviz chunk --help)"),
+    Row("options", "--model nope (offline)", cli("chunk doc.txt --model nope"), "exit 2 · ragviz chunk: cannot download 'nope': this machine has no access to the model hub (offline). Use a bundled model (use-multilingual, minilm-en), a local model folder, or download the model once on a machine with network access."),
+    Row("options", "an empty --question", cli("search doc.txt --question ''"), "exit 2 · ragviz search: a --question is empty"),
+    Row("options", "a 501-character --question", cli(["search", "doc.txt", "--question", "q" * 501]), "exit 2 · ragviz search: --question: the question has 501 characters; the limit is 500."),
+    Row("options", "search without a question", cli("search doc.txt"), "exit 2 · ragviz search: give at least one --question"),
+    Row("options", "an unknown option", cli("chunk doc.txt --frobnicate"), "exit 2 · ragviz: unrecognized arguments: --frobnicate (see ragviz --help)"),
+    Row("options", "--html to a folder", cli("report doc.txt --questions q.csv --html out", {**qfile(HEADER + "Qual?,7 dias,true\n"), "out/keep": b""}), "exit 2 · ragviz report: --html out is a folder; give a file name such as out/report.html"),
+    Row("options", "--html in a missing folder", cli("report doc.txt --questions q.csv --html gone/r.html", qfile(HEADER + "Qual?,7 dias,true\n")), "exit 2 · ragviz report: --html gone/r.html: the folder gone does not exist"),
+    Row("options", "--html where nothing can be written (/proc)", cli("report doc.txt --questions q.csv --html /proc/r.html", qfile(HEADER + "Qual?,7 dias,true\n")), "exit 2 · ragviz report: cannot write --html /proc/r.html: no such file or directory"),
+    Row("options", "--cost-false-answer -1", cli("calibrate doc.txt --questions q.csv --cost-false-answer -1", qfile(HEADER + "Qual?,7 dias,true\nWifi?,,false\n")), "exit 2 · ragviz calibrate: argument --cost-false-answer: give a number, zero or more, got '-1' (see ragviz calibrate --help)"),
+    # --- terminal output -----------------------------------------------------------------------
+    Row("terminal", "ESC, OSC and BEL in a --question", cli(["search", "doc.txt", "--question", "a\x1b[2J\x1b]0;pwn\x07b"], stdout_line=True), "exit 0 · stdout: a\\x1b[2J\\x1b]0;pwn\\x07b"),
+    Row("terminal", "backspace, C1 CSI and a bidi override in a --question", cli(["search", "doc.txt", "--question", "ok\x08\x08no\x9b31m\u202egnp"], stdout_line=True), "exit 0 · stdout: ok\\x08\\x08no\\x9b31m\\u202egnp"),
+    Row("terminal", "C1 CSI, DEL and a bidi override in --json output", cli(["search", "doc.txt", "--json", "--question", "a\x9b2J\x7f\u202eb\x1b"], stdout_line=False), "exit 0"),
+    Row("terminal", "ESC in a file name in an error", cli(["chunk", "a\x1b[31m.txt"], {}), "exit 2 · ragviz chunk: the document a\\x1b[31m.txt does not exist"),
+    # --- CSV exports ---------------------------------------------------------------------------
+    Row("export", "=HYPERLINK formula", Cell('=HYPERLINK("http://x","y")'), "cell '\\'=HYPERLINK(\"http://x\",\"y\")'"),
+    Row("export", "+1+cmd DDE payload", Cell("+1+cmd|' /C calc'!A0"), "cell \"'+1+cmd|' /C calc'!A0\""),
+    Row("export", "-2+3+cmd DDE payload", Cell("-2+3+cmd|' /C calc'!A0"), "cell \"'-2+3+cmd|' /C calc'!A0\""),
+    Row("export", "@SUM formula", Cell("@SUM(A1:A9)"), "cell \"'@SUM(A1:A9)\""),
+    Row("export", "leading tab", Cell("\t=1+1"), "cell \"'\\t=1+1\""),
+    Row("export", "leading CR", Cell("\r=1+1"), "cell \"'\\r=1+1\""),
+    Row("export", "a list item '- item'", Cell("- item"), "cell \"'- item\""),
+    Row("export", "plain text", Cell("Reembolso em 7 dias"), "cell 'Reembolso em 7 dias'"),
+    Row("export", "a negative score in a numeric column", Cell("-0.2500", numeric=True), "cell '-0.2500'"),
+    Row("export", "a formula in a numeric column", Cell("-1+cmd|x", numeric=True), "cell \"'-1+cmd|x\""),
+)
+
+
+def _cell_text(text: str) -> str:
+    lines = [terminal_safe(line, keep="").replace("|", "\\|") for line in text.split("\n")]
+    return "<br>".join(lines)
+
+
+def render_markdown(rows: Sequence[Row] = ROWS) -> str:
+    """The table as markdown, one row per case, with its tested outcome."""
+    lines = [
+        "# Bad inputs and what the user sees",
+        "",
+        f"{len(rows)} cases, each run by `tests/test_bad_inputs.py` against the real code; this "
+        "file is generated from `tests/bad_inputs.py` (`python tests/bad_inputs.py`).",
+        "",
+        "| # | Area | Input | Interface | What the user sees |",
+        "|---|---|---|---|---|",
+    ]
+    for number, row in enumerate(rows, start=1):
+        seen = row.seen + (" (chunk offsets exact)" if row.offsets_exact else "")
+        cells = (str(number), row.area, row.input, row.interface.describe(), seen)
+        lines.append("| " + " | ".join(_cell_text(c) for c in cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    MARKDOWN.write_text(render_markdown(), encoding="utf-8")
+    print(f"wrote {MARKDOWN} ({len(ROWS)} rows)")
