@@ -158,22 +158,18 @@ def _labelled(args: argparse.Namespace) -> list[LabelledQuestion]:
 
 
 def _run_analysis(args: argparse.Namespace, questions: list[LabelledQuestion]) -> Any:
-    from ragviz.analysis import analyse
+    from ragviz.pipeline import analyse
+    from ragviz.results import RetrievalSettings
 
     document = check_document(_read_text(args.path))
     embedder = load_embedder(args.model or DEFAULT_MODEL)
-    return analyse(
-        document,
-        _config(args),
-        embedder,
-        questions,
-        top_k=args.top_k,
-        floor=args.floor,
-        language=args.lang,
-    )
+    settings = RetrievalSettings(top_k=args.top_k, floor=args.floor)
+    return analyse(document, _config(args), embedder, questions, settings)
 
 
 def cmd_eval(args: argparse.Namespace) -> None:
+    from ragviz.presentation import diagnosis_text
+
     analysis = _run_analysis(args, _labelled(args))
     rows = []
     for outcome in analysis.outcomes:
@@ -187,7 +183,7 @@ def cmd_eval(args: argparse.Namespace) -> None:
                 "best_score": round(outcome.decision.best_score, 6),
                 "hits": [h.to_dict() for h in outcome.decision.hits],
                 "labels": list(diagnosis.labels) if diagnosis else [],
-                "explanation": diagnosis.explanation if diagnosis else "",
+                "explanation": diagnosis_text(diagnosis, args.lang) if diagnosis else "",
             }
         )
     payload = {
@@ -223,6 +219,7 @@ def _fmt(value: float | None) -> str:
 
 def cmd_calibrate(args: argparse.Namespace) -> None:
     from ragviz.calibration import calibrate
+    from ragviz.presentation import calibration_message
 
     analysis = _run_analysis(args, _labelled(args))
     answerable = [o.decision.best_score for o in analysis.outcomes if o.question.is_answerable]
@@ -240,7 +237,7 @@ def cmd_calibrate(args: argparse.Namespace) -> None:
         "model": analysis.model,
         "chunker": analysis.config.label(),
         **calibration.to_dict(),
-        "message": calibration.message(args.lang),
+        "message": calibration_message(calibration, args.lang),
         "best_scores": [
             {
                 "question": o.question.question,
@@ -251,7 +248,7 @@ def cmd_calibrate(args: argparse.Namespace) -> None:
             if o.question.is_answerable is not None
         ],
     }
-    _emit(args, payload, lambda: calibration.message(args.lang) + "\n")
+    _emit(args, payload, lambda: calibration_message(calibration, args.lang) + "\n")
 
 
 def cmd_report(args: argparse.Namespace) -> None:

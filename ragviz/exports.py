@@ -11,7 +11,8 @@ import io
 import re
 from collections.abc import Sequence
 
-from ragviz.analysis import Analysis
+from ragviz.presentation import diagnosis_text
+from ragviz.results import Analysis
 
 _FORMULA = re.compile(r"[=@\t\r]|[+-][^\s\d]")
 
@@ -54,7 +55,7 @@ def chunks_csv(analysis: Analysis) -> str:
     return _write(header, rows)
 
 
-def results_csv(analyses: Sequence[Analysis]) -> str:
+def results_csv(analyses: Sequence[Analysis], language: str = "en") -> str:
     """One row per question and configuration: decision, scores, labels, explanation."""
     rows = []
     for analysis in analyses:
@@ -75,7 +76,7 @@ def results_csv(analyses: Sequence[Analysis]) -> str:
                     analysis.top_k,
                     f"{analysis.floor:.2f}",
                     " ".join(diagnosis.labels) if diagnosis else "",
-                    diagnosis.explanation if diagnosis else "",
+                    diagnosis_text(diagnosis, language) if diagnosis else "",
                 )
             )
     header = ("configuration", "model", "question", "answer", "answerable", "decision",

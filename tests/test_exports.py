@@ -7,18 +7,20 @@ import io
 
 import pytest
 
-from ragviz.analysis import Analysis, analyse
 from ragviz.chunking import ChunkerConfig
 from ragviz.embedders import Embedder
 from ragviz.exports import chunks_csv, results_csv
+from ragviz.pipeline import analyse
 from ragviz.questions import LabelledQuestion
+from ragviz.results import Analysis, RetrievalSettings
 
 
 @pytest.fixture(scope="module")
 def analysis(
     use_model: Embedder, seed_doc: str, seed_questions: list[LabelledQuestion]
 ) -> Analysis:
-    return analyse(seed_doc, ChunkerConfig("fixed", size=120), use_model, seed_questions, 2, 0.19)
+    return analyse(seed_doc, ChunkerConfig("fixed", size=120), use_model, seed_questions,
+                   RetrievalSettings(2, 0.19))
 
 
 def test_chunk_table_rows_are_the_chunks(analysis: Analysis) -> None:
