@@ -440,7 +440,8 @@ def run_analysis(
     top_k: int, floor: float,
 ) -> Analysis:
     """analyse() once per document/config/model/questions (memo in the session), then only
-    rescore() when top_k or the floor move."""
+    rescore() when top_k or the floor move; the language is not in the key (sentences are
+    made from the facts at display time)."""
     key = (model.name, state.document_key(document), config, tuple(questions))
     memo: dict[Any, Analysis] = ss["_memo"]
     base = memo.get(key)
@@ -455,7 +456,8 @@ def run_analysis(
             memo.pop(next(iter(memo)))
     if base.top_k == top_k and base.floor == floor:
         return base
-    return rescore(base, RetrievalSettings(top_k, floor))
+    memo[key] = rescore(base, RetrievalSettings(top_k, floor))  # a rerun reuses the decisions
+    return memo[key]
 
 
 def _progress(slot: Any) -> Callable[[int, int], None]:
