@@ -233,6 +233,12 @@ def calibration_strip(
             tooltip=["question:N", alt.Tooltip("best:Q", format=".3f")],
         )
     )
+    return alt.LayerChart(layer=[dots, *_floor_rules(calibration, floor, lang)], height=160)
+
+
+def _floor_rules(calibration: Calibration, floor: float | None, lang: str) -> list[Any]:
+    """The suggested floor as a bold labelled rule, and the floor in use, when it differs,
+    as a thin one; both written with enough decimals to tell them apart."""
     suggested_text, current_text = numbers(
         [calibration.floor, calibration.floor if floor is None else floor], lang)
     rules: list[dict[str, Any]] = [
@@ -254,7 +260,6 @@ def calibration_strip(
     suggested = rule_frame[rule_frame["kind"] == "suggested"]
     current = rule_frame[rule_frame["kind"] == "current"]
     layers: list[Any] = [
-        dots,
         alt.Chart(suggested)
         .mark_rule(color=FLOOR, strokeWidth=3)
         .encode(x="floor:Q"),
@@ -268,7 +273,7 @@ def calibration_strip(
             .mark_rule(color="#374151", strokeDash=[4, 4], strokeWidth=2)
             .encode(x="floor:Q", tooltip=["label:N"])
         )
-    return alt.LayerChart(layer=layers, height=160)
+    return layers
 
 
 def tradeoff_curve(calibration: Calibration, lang: str = "en") -> alt.LayerChart:

@@ -134,15 +134,17 @@ def cmd_search(args: argparse.Namespace) -> None:
     }
 
     def text() -> str:
+        from ragviz.presentation import decimal, decision_text, distinct_digits
+
         lines: list[str] = []
         for outcome in analysis.outcomes:
             lines.append(outcome.question.question)
+            digits = distinct_digits([*outcome.decision.scores, args.floor], fewest=3)
             for hit in outcome.decision.hits:
-                lines.append(f" {hit.score:.3f} {analysis.chunks[hit.index].text!r}")
+                score = decimal(hit.score, digits, args.lang)
+                lines.append(f" {score} {analysis.chunks[hit.index].text!r}")
             if outcome.decision.refused:
-                lines.append(
-                    f" refused: best score {outcome.decision.best_score:.3f} < floor {args.floor}"
-                )
+                lines.append(f" {decision_text(outcome.decision, args.lang)}")
         return "\n".join(lines) + "\n"
 
     _emit(args, payload, text)
@@ -168,7 +170,7 @@ def _run_analysis(args: argparse.Namespace, questions: list[LabelledQuestion]) -
 
 
 def cmd_eval(args: argparse.Namespace) -> None:
-    from ragviz.presentation import diagnosis_text
+    from ragviz.presentation import diagnosis_text, label_name, share
 
     analysis = _run_analysis(args, _labelled(args))
     rows = []
@@ -196,25 +198,25 @@ def cmd_eval(args: argparse.Namespace) -> None:
         "questions": rows,
     }
 
+    def fmt(value: float | None) -> str:
+        return "n/a" if value is None else share(value, args.lang)
+
     def text() -> str:
         m = analysis.metrics
         lines = [
             f"{analysis.config.label()} on {analysis.model}: {len(analysis.chunks)} chunks",
-            f"hit@1 {_fmt(m.hit_at_1)}  hit@{analysis.top_k} {_fmt(m.hit_at_k)}  "
-            f"MRR {_fmt(m.mrr)}  refusal precision {_fmt(m.refusal_precision)}  "
-            f"recall {_fmt(m.refusal_recall)}",
+            f"hit@1 {fmt(m.hit_at_1)}  hit@{analysis.top_k} {fmt(m.hit_at_k)}  "
+            f"MRR {fmt(m.mrr)}  refusal precision {fmt(m.refusal_precision)}  "
+            f"recall {fmt(m.refusal_recall)}",
         ]
         for row in rows:
-            lines.append(f"[{', '.join(row['labels']) or 'unlabelled'}] {row['question']}")
+            names = ", ".join(label_name(label, args.lang) for label in row["labels"])
+            lines.append(f"[{names or 'unlabelled'}] {row['question']}")
             if row["explanation"]:
                 lines.append(f"    {row['explanation']}")
         return "\n".join(lines) + "\n"
 
     _emit(args, payload, text)
-
-
-def _fmt(value: float | None) -> str:
-    return "n/a" if value is None else f"{value:.2f}"
 
 
 def cmd_calibrate(args: argparse.Namespace) -> None:
