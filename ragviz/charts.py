@@ -15,7 +15,7 @@ import pandas as pd
 
 from ragviz.chunking.base import Chunk
 from ragviz.i18n import t
-from ragviz.presentation import decimal, distinct_digits, format_score, numbers
+from ragviz.presentation import config_text, decimal, distinct_digits, format_score, numbers
 from ragviz.retrieval import Decision
 
 if TYPE_CHECKING:
@@ -328,7 +328,7 @@ def sweep_frame(sweep: SweepResult, metric: str, lang: str = "en") -> pd.DataFra
         value = record.get(metric)
         rows.append(
             {
-                "config": record["config"],
+                "config": config_text(row.config, lang),
                 "row": t("chart.sweep_row", lang, chunker=record["chunker"],
                          overlap=_overlap_text(record, lang)),
                 "size": int(record["size"]),

@@ -522,7 +522,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "pt": "os {shown} melhores de {total} chunks",
     },
     "chart.sweep_sentences": {"en": "{n} sentence(s)", "pt": "{n} frase(s)"},
-    "chart.sweep_size": {"en": "size / max_chars", "pt": "tamanho / max_chars"},
+    "chart.sweep_size": {"en": "size / max_chars", "pt": "tamanho / máx_caracteres"},
     "chart.answerable": {"en": "answerable", "pt": "com resposta"},
     "chart.unanswerable": {"en": "unanswerable", "pt": "sem resposta"},
     "chart.best_score": {"en": "best score of the question", "pt": "melhor score da pergunta"},

@@ -14,7 +14,6 @@ that is not zero looks like zero. Portuguese writes a decimal comma.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
 
 from ragviz.calibration import Calibration
 from ragviz.chunking import Chunk, ChunkerConfig
@@ -31,7 +30,7 @@ from ragviz.diagnosis import (
     Diagnosis,
 )
 from ragviz.i18n import STRINGS, t
-from ragviz.results import Analysis, QuestionOutcome, WhyFailed
+from ragviz.results import QuestionOutcome, WhyFailed
 from ragviz.retrieval import Decision, build_prompt
 
 FEWEST_DIGITS = 2
@@ -227,13 +226,6 @@ def outcome_texts(outcome: QuestionOutcome, language: str = "en") -> tuple[str, 
     return verdict, "" if diagnosis is None else diagnosis_text(diagnosis, language, digits)
 
 
-def diagnosis_dict(diagnosis: Diagnosis, language: str = "en") -> dict[str, Any]:
-    """The diagnosis's facts with its ``explanation`` and ``explanations`` in words (JSON)."""
-    sentences = diagnosis_sentences(diagnosis, language)
-    return {**diagnosis.to_dict(), "explanation": " ".join(sentences),
-            "explanations": list(sentences)}
-
-
 def prompt_text(outcome: QuestionOutcome, chunks: Sequence[Chunk],
                 language: str = "en") -> str | None:
     """The prompt the language model would get, with the instructions in ``language``;
@@ -267,14 +259,3 @@ def why_failed_text(result: WhyFailed, language: str = "en") -> str:
                                                                      language)
     return t("why.fix", language, config=config_text(result.fix, language), kept=result.kept,
              detail=detail)
-
-
-def analysis_dict(analysis: Analysis, language: str = "en") -> dict[str, Any]:
-    """``analysis.to_dict()`` with every diagnosis's explanations in ``language`` and every
-    prompt, for JSON consumers that read sentences."""
-    out = analysis.to_dict()
-    for row, outcome in zip(out["outcomes"], analysis.outcomes, strict=True):
-        row["prompt"] = prompt_text(outcome, analysis.chunks, language)
-        if outcome.diagnosis is not None:
-            row["diagnosis"] = diagnosis_dict(outcome.diagnosis, language)
-    return {**out, "language": language}

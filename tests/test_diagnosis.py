@@ -2,7 +2,7 @@
 
 The scores here are written by hand on purpose: the tests are about which label and which
 sentence follow from a ranking, not about the model (the seed cases with the real model
-are in test_analysis.py).
+are in test_pipeline.py).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Diagnosis and calibration in a real browser: every label and explanation the default
 sample produces is visible on the "Questions & scores" tab, the calibration charts are drawn
 with the suggested floor and margin beside them, and "Apply suggested floor" moves the floor
-slider. The expected values come from the core (``ragviz.analysis.analyse``), not the page."""
+slider. The expected values come from the core (``ragviz.pipeline.analyse``), not the page."""
 
 from __future__ import annotations
 
