@@ -169,3 +169,17 @@ def test_a_configuration_with_too_many_chunks_is_refused_before_embedding(
     with pytest.raises(ValueError, match="choose a larger size"):
         analyse(document, ChunkerConfig("fixed", size=8), use_model, [])
     assert use_model.texts_encoded == before
+
+
+def test_language_is_no_part_of_the_analysis() -> None:
+    """Sentences are made at display time (ragviz.presentation): no analysis, rescore or
+    result carries a language, so a language switch can reuse every analysis."""
+    import dataclasses
+    import inspect
+
+    from ragviz.pipeline import analyse_chunked
+
+    for function in (analyse, analyse_chunked, rescore):
+        assert "language" not in inspect.signature(function).parameters, function.__name__
+    assert "language" not in {f.name for f in dataclasses.fields(Analysis)}
+    assert "prompt" not in {f.name for f in dataclasses.fields(QuestionOutcome)}
