@@ -13,6 +13,7 @@ that is not zero looks like zero. Portuguese writes a decimal comma.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 
 from ragviz.calibration import Calibration
@@ -52,7 +53,7 @@ def distinct_digits(values: Iterable[float], fewest: int = FEWEST_DIGITS) -> int
     """The fewest decimals (``fewest`` up to six) at which unequal values print unequal
     and no value that is not zero prints as zero: rounding keeps order, so a comparison's
     direction stays visible too."""
-    finite = sorted({float(v) for v in values})
+    finite = sorted({float(v) for v in values if math.isfinite(v)})
     for digits in range(fewest, MOST_DIGITS + 1):
         shown = [round(v, digits) for v in finite]
         distinct = len({f"{v:.{digits}f}" for v in finite}) == len(finite)

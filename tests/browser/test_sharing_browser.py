@@ -15,7 +15,7 @@ import pytest
 from ragviz.app_state import DEFAULT_SAMPLE, load_sample
 from ragviz.chunking.base import ChunkerConfig
 from ragviz.i18n import LANGUAGE_NAMES, t
-from ragviz.presentation import diagnosis_text
+from ragviz.presentation import config_text, diagnosis_text
 from ragviz.walkthrough import STEPS
 
 from .conftest import (
@@ -56,10 +56,12 @@ def fresh_app(browser: Browser, app_url: str) -> Iterator[AppPage]:
         context.close()
 
 
-def config_caption(app: AppPage, config: ChunkerConfig) -> str:
-    """The "N chunks · label" caption under a configuration, found by its label."""
-    captions = [c for c in visible_texts(app, CAPTION) if c.endswith(f"· {config.label()}")]
-    assert captions, f"no caption names {config.label()}"
+def config_caption(app: AppPage, config: ChunkerConfig, lang: str = "en") -> str:
+    """The "N chunks · label" caption under a configuration, found by its label (its
+    parameters named in the page's language)."""
+    label = config_text(config, lang)
+    captions = [c for c in visible_texts(app, CAPTION) if c.endswith(f"· {label}")]
+    assert captions, f"no caption names {label}"
     return captions[0]
 
 
@@ -71,7 +73,7 @@ def test_a_link_opens_its_view_and_the_url_follows_the_controls(app: AppPage) ->
     app.wait_rendered(doc_tab=False)  # a new visitor lands on the questions
     assert app.page.get_by_text(t("app.title", "pt"), exact=True).is_visible()
     assert app.page.get_by_role("tab", name=t("tab.questions", "pt"), exact=True).is_visible()
-    config_caption(app, ChunkerConfig(chunker="recursive", size=200, overlap=20))
+    config_caption(app, ChunkerConfig(chunker="recursive", size=200, overlap=20), "pt")
     assert app.slider("top_k").get_attribute("value") == "3"
     assert app.slider("floor").get_attribute("value") == "0.25"
     query = url_query(app)
