@@ -16,19 +16,19 @@ import pandas as pd
 import streamlit as st
 
 from ragviz import app_state as state
-from ragviz import charts, render, walkthrough
-from ragviz.analysis import Analysis, analyse, compare, default_grid, rescore, sweep, why_failed
-from ragviz.calibration import Calibration, calibrate_outcomes, format_score
+from ragviz import charts, presentation, render, walkthrough
+from ragviz.calibration import Calibration, calibrate_outcomes
 from ragviz.chunking import CHUNKER_NAMES, ChunkerConfig, get_spec
 from ragviz.chunking.registry import param_names
 from ragviz.documents import MAX_DOCUMENT_CHARS, MAX_UPLOAD_BYTES, InputError
 from ragviz.embedders import BUNDLED_MODELS, DEFAULT_MODEL, Embedder, ModelLoadError, load_embedder
-from ragviz.evaluation import METRIC_NAMES, Metrics, SweepResult
+from ragviz.experiments import compare, default_grid, sweep, why_failed
 from ragviz.exports import chunks_csv, results_csv
 from ragviz.i18n import LANGUAGE_NAMES, LANGUAGES, pick_language, t
+from ragviz.pipeline import analyse, rescore
 from ragviz.questions import LabelledQuestion
 from ragviz.report import render_report
-from ragviz.retrieval import describe_decision
+from ragviz.results import METRIC_NAMES, Analysis, Metrics, RetrievalSettings, SweepResult
 from ragviz.samples import get_sample, load_samples
 from ragviz.workspace import Settings, Workspace, settings_from_query, settings_to_query
 
@@ -441,14 +441,15 @@ def run_analysis(
     top_k: int, floor: float,
 ) -> Analysis:
     """analyse() once per document/config/model/questions (memo in the session), then only
-    rescore() when top_k or the floor move."""
-    key = (model.name, state.document_key(document), config, tuple(questions), lang())
+    rescore() when top_k or the floor move; the language is not in the key (sentences are
+    made from the facts at display time)."""
+    key = (model.name, state.document_key(document), config, tuple(questions))
     memo: dict[Any, Analysis] = ss["_memo"]
     base = memo.get(key)
     if base is None:
         slot = st.empty()
         with st.spinner(tr("app.embedding", config=config.label())):
-            base = analyse(document, config, model, questions, top_k, floor, lang(),
+            base = analyse(document, config, model, questions, RetrievalSettings(top_k, floor),
                            progress=_progress(slot))
         slot.empty()
         memo[key] = base
@@ -456,7 +457,8 @@ def run_analysis(
             memo.pop(next(iter(memo)))
     if base.top_k == top_k and base.floor == floor:
         return base
-    return rescore(base, top_k, floor)
+    memo[key] = rescore(base, RetrievalSettings(top_k, floor))  # a rerun reuses the decisions
+    return memo[key]
 
 
 def _progress(slot: Any) -> Callable[[int, int], None]:
@@ -483,10 +485,11 @@ def metrics_panel(metrics: Metrics, other: Metrics | None) -> None:
     second.metric(tr("metric.refusal_recall"), pct(metrics.refusal_recall),
                   delta(metrics.refusal_recall, other.refusal_recall if other else None))
     labels = ", ".join(
-        f"{name} {count}" for name, count in sorted(metrics.labels.items()) if count
+        f"{presentation.label_name(name, lang())} {count}"
+        for name, count in sorted(metrics.labels.items()) if count
     )
     st.caption(tr("app.metrics_line", k=metrics.top_k, hit_k=pct(metrics.hit_at_k),
-                  mrr="–" if metrics.mrr is None else f"{metrics.mrr:.2f}",
+                  mrr=presentation.share(metrics.mrr, lang()),
                   precision=pct(metrics.refusal_precision), labels=labels or "–"))
 
 
@@ -521,30 +524,31 @@ def question_view(analysis: Analysis, position: int, side: str, show_floor: bool
                   large: bool = False) -> None:
     outcome = analysis.outcomes[position]
     decision = outcome.decision
-    text = describe_decision(decision, lang())
+    text, explanation = presentation.outcome_texts(outcome, lang())
     colour = "orange" if decision.refused else "blue"
     st.markdown(f"{'### ' if large else ''}**:{colour}[{text}]**")
     if outcome.diagnosis is not None:
         badges = " ".join(
-            f":{'green' if label == 'ok' else 'red'}-badge[{label}]"
-            for label in outcome.diagnosis.labels
+            f":{'green' if x == 'ok' else 'red'}-badge[{presentation.label_name(x, lang())}]"
+            for x in outcome.diagnosis.labels
         )
         st.markdown(badges)
         if large:
-            st.html(render.big_note(outcome.diagnosis.explanation))
+            st.html(render.big_note(explanation))
         else:
-            st.caption(_md(outcome.diagnosis.explanation))
+            st.caption(_md(explanation))
     st.altair_chart(
         charts.score_bars(decision, analysis.chunks,
                           analysis.floor if show_floor else None, "", lang(),
                           description=f"{side}: {outcome.question.question}", large=large),
         width="stretch",
     )
+    prompt = presentation.prompt_text(outcome, analysis.chunks, lang())
     with st.expander(tr("app.prompt")):
-        if outcome.prompt is None:
+        if prompt is None:
             st.write(tr("app.no_llm_call"))
         else:
-            st.code(outcome.prompt, language=None, wrap_lines=True)
+            st.code(prompt, language=None, wrap_lines=True)
 
 
 def calibration_view(analysis: Analysis, side: str) -> None:
@@ -555,9 +559,9 @@ def calibration_view(analysis: Analysis, side: str) -> None:
         return
     calibration: Calibration = calibrate_outcomes(labelled, ss.cost_refusal, ss.cost_answer)
     first, second = st.columns(2)
-    first.metric(tr("app.suggested_floor"), format_score(calibration.floor))
-    second.metric(tr("app.margin"), format_score(calibration.margin))
-    st.write(calibration.message(lang()))
+    first.metric(tr("app.suggested_floor"), presentation.format_score(calibration.floor, lang()))
+    second.metric(tr("app.margin"), presentation.format_score(calibration.margin, lang()))
+    st.write(presentation.calibration_message(calibration, lang()))
     st.altair_chart(charts.calibration_strip(calibration, labelled, analysis.floor, lang()),
                     width="stretch")
     if not calibration.separable:
@@ -575,8 +579,8 @@ def compare_view(a: Analysis, b: Analysis) -> None:
     rows = [
         {
             tr("col.question"): f.question.question,
-            "A": f.label_a or "–",
-            "B": f.label_b or "–",
+            "A": presentation.label_name(f.label_a, lang()) if f.label_a else "–",
+            "B": presentation.label_name(f.label_b, lang()) if f.label_b else "–",
             tr("col.direction"): tr(f"app.direction_{f.direction}"),
         }
         for f in comparison.flips
@@ -603,8 +607,8 @@ def sweep_view(document: str, model: Embedder, questions: list[LabelledQuestion]
         def report(done: int, total: int) -> None:
             bar.progress(done / max(total, 1), text=tr("app.sweep_count", done=done, total=total))
 
-        ss.sweep_result = (signature, sweep(document, questions, model, grid, top_k, floor,
-                                            progress=report))
+        ss.sweep_result = (signature, sweep(document, questions, model, grid,
+                                            RetrievalSettings(top_k, floor), progress=report))
         bar.empty()
     stored = ss.get("sweep_result")
     if stored is None:
@@ -616,9 +620,9 @@ def sweep_view(document: str, model: Embedder, questions: list[LabelledQuestion]
         right.warning(tr("app.sweep_stale"))
     best = result_typed.best(ss.sweep_metric)
     value = best.metrics.value(ss.sweep_metric)
-    right.markdown(tr("app.sweep_best", config=best.config.label(),
+    right.markdown(tr("app.sweep_best", config=presentation.config_text(best.config, lang()),
                       metric=tr(f"metric.{ss.sweep_metric}"),
-                      value="–" if value is None else f"{value:.2f}"))
+                      value=presentation.share(value, lang())))
     right.button(tr("app.load_best"), key="load_best", on_click=load_into_a, args=(best.config,))
     st.altair_chart(charts.sweep_heatmap(result_typed, ss.sweep_metric, lang()),
                     width="stretch")
@@ -654,17 +658,18 @@ def why_view(document: str, model: Embedder, questions: list[LabelledQuestion],
         bar.progress(done / max(total, 1), text=tr("app.sweep_count", done=done, total=total))
 
     result = why_failed(document, question, others, model, config, default_grid(len(document)),
-                        top_k, floor, lang(), progress=report)
+                        RetrievalSettings(top_k, floor), progress=report)
     bar.empty()
-    badges = " ".join(f":{'green' if x == 'ok' else 'red'}-badge[{x}]"
-                      for x in result.diagnosis.labels)
+    badges = " ".join(
+        f":{'green' if x == 'ok' else 'red'}-badge[{presentation.label_name(x, lang())}]"
+        for x in result.diagnosis.labels)
     st.markdown(badges)
-    st.markdown(_md(result.diagnosis.explanation))
+    st.markdown(_md(presentation.diagnosis_text(result.diagnosis, lang())))
     if result.fix is not None:
-        st.success(_md(result.explanation))
+        st.success(_md(presentation.why_failed_text(result, lang())))
         st.button(tr("app.load_fix"), key="load_fix", on_click=load_into_a, args=(result.fix,))
     else:
-        st.info(_md(result.explanation))
+        st.info(_md(presentation.why_failed_text(result, lang())))
 
 
 # --- page -------------------------------------------------------------------------------
@@ -740,7 +745,7 @@ def main() -> None:
         for side in SIDES:
             current = analyses[side]
             if current is not None:
-                analyses[side] = rescore(current, top_k, ss.floor)
+                analyses[side] = rescore(current, RetrievalSettings(top_k, ss.floor))
 
     scores = [s for a in analyses.values() if a is not None
               for o in a.outcomes for s in o.decision.scores]
@@ -759,11 +764,13 @@ def main() -> None:
         )  # with the cost weights the Calibration tab sets
         if suggestion is not None:
             button_col.button(
-                tr("app.apply_floor_b", floor=format_score(suggestion.floor)),
+                tr("app.apply_floor_b",
+                   floor=presentation.format_score(suggestion.floor, lang())),
                 key="apply_floor", on_click=set_floor, args=(suggestion.floor,),
                 type="primary", width="stretch",
             )
-            button_col.caption(tr("app.margin_b", margin=format_score(suggestion.margin)))
+            button_col.caption(tr("app.margin_b",
+                                  margin=presentation.format_score(suggestion.margin, lang())))
 
     for side, column in zip(SIDES, config_columns, strict=True):
         other = analyses["b" if side == "a" else "a"]
@@ -773,7 +780,7 @@ def main() -> None:
             current = analyses[side]
             if current is not None:
                 st.caption(tr("app.chunk_count", n=len(current.chunks),
-                              label=current.config.label()))
+                              label=presentation.config_text(current.config, lang())))
                 metrics_panel(current.metrics, other.metrics if other and side == "b" else None)
 
     ready = [a for a in (analyses["a"], analyses["b"]) if a is not None]
@@ -787,7 +794,7 @@ def main() -> None:
         return render_report(ready, pair, lang())
 
     workspace_panel(workspace, report if ready else None,
-                    (lambda: results_csv(ready)) if ready else None)
+                    (lambda: results_csv(ready, lang())) if ready else None)
     sync_url()
 
     if choice.text is None:
@@ -878,9 +885,9 @@ def walkthrough_page(model: Embedder) -> None:
     calibration = base["sentence"].calibration
     if step.floor == "calibrated" and calibration is not None:
         floor = state.slider_floor(calibration.floor)
-    fixed = rescore(base["fixed"], step.top_k, floor)
-    sentence = rescore(base["sentence"], step.top_k, floor)
-    values = walkthrough.step_values(fixed, sentence)
+    fixed = rescore(base["fixed"], RetrievalSettings(step.top_k, floor))
+    sentence = rescore(base["sentence"], RetrievalSettings(step.top_k, floor))
+    values = walkthrough.step_values(fixed, sentence, lang())
     shown = fixed if step.config == walkthrough.FIXED else sentence
 
     st.html(render.walkthrough_banner(
@@ -895,8 +902,10 @@ def walkthrough_page(model: Embedder) -> None:
     leave.button(tr("walk.exit"), key="walk_exit", on_click=_walk_exit, width="stretch")
     explore.button(tr("walk.explore"), key="walk_explore", on_click=_walk_explore,
                    args=(step, floor), width="stretch", help=tr("walk.explore_help"))
-    floor_text = f"{floor:.2f}" if step.floor == "calibrated" else tr("walk.no_floor")
-    st.caption(tr("walk.settings", config=shown.config.label(), k=step.top_k,
+    floor_text = (presentation.decimal(floor, 2, lang()) if step.floor == "calibrated"
+                  else tr("walk.no_floor"))
+    st.caption(tr("walk.settings", config=presentation.config_text(shown.config, lang()),
+                  k=step.top_k,
                   floor=floor_text, model=model.name))
     if step.section == "document":
         st.html(render.legend(lang()))

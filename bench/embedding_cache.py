@@ -13,11 +13,12 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from ragviz.analysis import analyse, rescore
 from ragviz.chunking import ChunkerConfig
 from ragviz.embedders import EmbeddingCache, UseMultilingual
-from ragviz.evaluation import default_grid, sweep
+from ragviz.experiments import default_grid, sweep
+from ragviz.pipeline import analyse, rescore
 from ragviz.questions import parse_questions_csv
+from ragviz.results import RetrievalSettings
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_docs"
 
@@ -60,11 +61,12 @@ def main() -> None:
 
     def cold_analyse() -> None:
         model.cache.clear()
-        analyse(document, config, model, questions, floor=0.19)
+        analyse(document, config, model, questions, RetrievalSettings(floor=0.19))
 
     full = timed(cold_analyse, repeat=5)
-    warm = timed(lambda: analyse(document, config, model, questions, floor=0.19), repeat=5)
-    quick = timed(lambda: rescore(base, top_k=2, floor=0.19), repeat=5)
+    floored = RetrievalSettings(floor=0.19)
+    warm = timed(lambda: analyse(document, config, model, questions, floored), repeat=5)
+    quick = timed(lambda: rescore(base, RetrievalSettings(top_k=2, floor=0.19)), repeat=5)
     print("floor change on the seed sample")
     print(f"  analyse, empty cache: {full * 1000:8.2f} ms")
     print(f"  analyse, warm cache:  {warm * 1000:8.2f} ms   speed-up x{full / warm:.1f}")

@@ -13,12 +13,21 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-from ragviz.i18n import t
+from ragviz.questions import LabelledQuestion
+from ragviz.retrieval import Decision
 
-if TYPE_CHECKING:
-    from ragviz.analysis import QuestionOutcome
+
+class ScoredQuestion(Protocol):
+    """What calibration reads from an outcome (``ragviz.results.QuestionOutcome`` is one),
+    named here so calibration does not import the results it is part of."""
+
+    @property
+    def question(self) -> LabelledQuestion: ...
+
+    @property
+    def decision(self) -> Decision: ...
 
 # How far beyond the lowest / highest score the curve's end points sit.
 END_PAD = 0.05
@@ -57,19 +66,6 @@ class Calibration:
     cost_false_answer: float
     curve: tuple[FloorPoint, ...]
 
-    def message(self, language: str = "en") -> str:
-        """One plain sentence (two when overlapping) about what the floor does."""
-        values = {
-            "floor": format_score(self.floor),
-            "lowest": format_score(self.lowest_answerable),
-            "highest": format_score(self.highest_unanswerable),
-            "margin": format_score(self.margin),
-            "false_refusals": self.false_refusals,
-            "false_answers": self.false_answers,
-        }
-        key = "calibration.separable" if self.separable else "calibration.overlap"
-        return t(key, language, **values)
-
     def to_dict(self) -> dict[str, Any]:
         return {
             "floor": self.floor,
@@ -83,12 +79,6 @@ class Calibration:
             "cost_false_answer": self.cost_false_answer,
             "curve": [point.to_dict() for point in self.curve],
         }
-
-
-def format_score(value: float) -> str:
-    """Two decimals when that is exact (0.41), else three (0.128)."""
-    short = f"{value:.2f}"
-    return short if abs(float(short) - value) < 1e-9 else f"{value:.3f}"
 
 
 def count_errors(
@@ -187,7 +177,7 @@ def _cheapest_floor(scores: Sequence[float], cost: Callable[[float], float]) -> 
 
 
 def calibrate_outcomes(
-    outcomes: Sequence[QuestionOutcome],
+    outcomes: Sequence[ScoredQuestion],
     cost_false_refusal: float = 1.0,
     cost_false_answer: float = 1.0,
 ) -> Calibration:

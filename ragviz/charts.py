@@ -16,12 +16,12 @@ import pandas as pd
 from ragviz.chunking.base import Chunk
 from ragviz.chunking.registry import overlap_text
 from ragviz.i18n import t
+from ragviz.presentation import config_text, decimal, distinct_digits, format_score, numbers
 from ragviz.retrieval import Decision
 
 if TYPE_CHECKING:
-    from ragviz.analysis import QuestionOutcome
     from ragviz.calibration import Calibration
-    from ragviz.evaluation import SweepResult
+    from ragviz.results import QuestionOutcome, SweepResult
 
 HIT = "#1d4ed8"
 UNDER_FLOOR = "#f59e0b"
@@ -45,8 +45,10 @@ def score_frame(
     decision: Decision, chunks: Sequence[Chunk], lang: str = "en", limit: int | None = None
 ) -> pd.DataFrame:
     """One row per chunk in ranking order (the first ``limit`` ranks when given): label,
-    score, rank and what retrieval did."""
+    score, the score as written (``shown``: three decimals, more when two scores or the
+    floor would otherwise look equal), rank and what retrieval did."""
     hits = {h.index for h in decision.hits}
+    digits = distinct_digits([*decision.scores, decision.floor], fewest=3)
     top = set(decision.ranking[: decision.top_k])
     by_index = {c.index: c for c in chunks}
     rows: list[dict[str, Any]] = []
@@ -62,13 +64,15 @@ def score_frame(
             {
                 "chunk": f"#{index}",
                 "index": index,
-                "score": round(float(decision.scores[index]), 4),
+                "score": round(float(decision.scores[index]), 6),
+                "shown": decimal(decision.scores[index], digits, lang),
                 "rank": rank,
                 "status": status,
                 "text": _preview(chunk.text) if chunk is not None else "",
             }
         )
-    return pd.DataFrame(rows, columns=["chunk", "index", "score", "rank", "status", "text"])
+    return pd.DataFrame(rows, columns=["chunk", "index", "score", "shown", "rank", "status",
+                                       "text"])
 
 
 def score_bars(
@@ -110,17 +114,18 @@ def score_bars(
         ),
         tooltip=[
             alt.Tooltip("chunk:N"),
-            alt.Tooltip("score:Q", format=".3f"),
+            alt.Tooltip("shown:N", title="score"),
             alt.Tooltip("rank:Q"),
             alt.Tooltip("text:N"),
         ],
     )
     labels = base.mark_text(align="left", dx=3, fontSize=font).encode(
-        x="score:Q", y=y, text=alt.Text("score:Q", format=".3f")
+        x="score:Q", y=y, text="shown:N"
     )
     layers: list[Any] = [bars, labels]
     if floor is not None:
-        layers += _floor_rule(floor, lang, font + 1)
+        floor_text = decimal(floor, distinct_digits([*decision.scores, floor]), lang)
+        layers += _floor_rule(floor, floor_text, lang, font + 1)
     chart = alt.LayerChart(
         layer=layers, title=title, height=alt.Step(step), description=description or title,
     )
@@ -131,10 +136,10 @@ def score_bars(
     return chart
 
 
-def _floor_rule(floor: float, lang: str, font: int) -> list[Any]:
+def _floor_rule(floor: float, floor_text: str, lang: str, font: int) -> list[Any]:
     """The floor as a dashed rule with its value written above it."""
     rule_data = pd.DataFrame(
-        {"floor": [round(float(floor), 4)], "label": [t("chart.floor", lang, floor=f"{floor:.2f}")]}
+        {"floor": [round(float(floor), 6)], "label": [t("chart.floor", lang, floor=floor_text)]}
     )
     rule = (
         alt.Chart(rule_data)
@@ -174,7 +179,7 @@ def similarity_profile(
         rule_data = pd.DataFrame(
             {
                 "threshold": [round(float(threshold), 4)],
-                "label": [t("chart.threshold", lang, value=f"{threshold:.2f}")],
+                "label": [t("chart.threshold", lang, value=format_score(threshold, lang))],
             }
         )
         layers.append(
@@ -229,11 +234,19 @@ def calibration_strip(
             tooltip=["question:N", alt.Tooltip("best:Q", format=".3f")],
         )
     )
+    return alt.LayerChart(layer=[dots, *_floor_rules(calibration, floor, lang)], height=160)
+
+
+def _floor_rules(calibration: Calibration, floor: float | None, lang: str) -> list[Any]:
+    """The suggested floor as a bold labelled rule, and the floor in use, when it differs,
+    as a thin one; both written with enough decimals to tell them apart."""
+    suggested_text, current_text = numbers(
+        [calibration.floor, calibration.floor if floor is None else floor], lang)
     rules: list[dict[str, Any]] = [
         {
             "floor": round(float(calibration.floor), 4),
             "kind": "suggested",
-            "label": t("chart.suggested_floor", lang, floor=f"{calibration.floor:.2f}"),
+            "label": t("chart.suggested_floor", lang, floor=suggested_text),
         }
     ]
     if floor is not None and abs(floor - calibration.floor) > 1e-9:
@@ -241,14 +254,13 @@ def calibration_strip(
             {
                 "floor": round(float(floor), 4),
                 "kind": "current",
-                "label": t("chart.floor", lang, floor=f"{floor:.2f}"),
+                "label": t("chart.floor", lang, floor=current_text),
             }
         )
     rule_frame = pd.DataFrame(rules)
     suggested = rule_frame[rule_frame["kind"] == "suggested"]
     current = rule_frame[rule_frame["kind"] == "current"]
     layers: list[Any] = [
-        dots,
         alt.Chart(suggested)
         .mark_rule(color=FLOOR, strokeWidth=3)
         .encode(x="floor:Q"),
@@ -262,7 +274,7 @@ def calibration_strip(
             .mark_rule(color="#374151", strokeDash=[4, 4], strokeWidth=2)
             .encode(x="floor:Q", tooltip=["label:N"])
         )
-    return alt.LayerChart(layer=layers, height=160)
+    return layers
 
 
 def tradeoff_curve(calibration: Calibration, lang: str = "en") -> alt.LayerChart:
@@ -296,7 +308,8 @@ def tradeoff_curve(calibration: Calibration, lang: str = "en") -> alt.LayerChart
     rule_data = pd.DataFrame(
         {
             "floor": [round(float(calibration.floor), 4)],
-            "label": [t("chart.suggested_floor", lang, floor=f"{calibration.floor:.2f}")],
+            "label": [t("chart.suggested_floor", lang,
+                        floor=format_score(calibration.floor, lang))],
         }
     )
     rule = alt.Chart(rule_data).mark_rule(color=FLOOR, strokeWidth=2).encode(x="floor:Q")
@@ -316,7 +329,7 @@ def sweep_frame(sweep: SweepResult, metric: str, lang: str = "en") -> pd.DataFra
         value = record.get(metric)
         rows.append(
             {
-                "config": record["config"],
+                "config": config_text(row.config, lang),
                 "row": t("chart.sweep_row", lang, chunker=record["chunker"],
                          overlap=_overlap_text(record, lang)),
                 "size": int(record["size"]),

@@ -213,15 +213,17 @@ def cmd_search(args: argparse.Namespace) -> None:
     }
 
     def text() -> str:
+        from ragviz.presentation import decimal, decision_text, distinct_digits
+
         lines: list[str] = []
         for outcome in analysis.outcomes:
             lines.append(outcome.question.question)
+            digits = distinct_digits([*outcome.decision.scores, args.floor], fewest=3)
             for hit in outcome.decision.hits:
-                lines.append(f" {hit.score:.3f} {analysis.chunks[hit.index].text!r}")
+                score = decimal(hit.score, digits, args.lang)
+                lines.append(f" {score} {analysis.chunks[hit.index].text!r}")
             if outcome.decision.refused:
-                lines.append(
-                    f" refused: best score {outcome.decision.best_score:.3f} < floor {args.floor}"
-                )
+                lines.append(f" {decision_text(outcome.decision, args.lang)}")
         return "\n".join(lines) + "\n"
 
     _emit(args, payload, text)
@@ -237,22 +239,18 @@ def _labelled(args: argparse.Namespace) -> list[LabelledQuestion]:
 
 
 def _run_analysis(args: argparse.Namespace, questions: list[LabelledQuestion]) -> Any:
-    from ragviz.analysis import analyse
+    from ragviz.pipeline import analyse
+    from ragviz.results import RetrievalSettings
 
     document = check_document(_read_text(args.path), _shown_name(args.path))
     embedder = load_embedder(_model_name(args))
-    return analyse(
-        document,
-        _config(args),
-        embedder,
-        questions,
-        top_k=args.top_k,
-        floor=args.floor,
-        language=args.lang,
-    )
+    settings = RetrievalSettings(top_k=args.top_k, floor=args.floor)
+    return analyse(document, _config(args), embedder, questions, settings)
 
 
 def cmd_eval(args: argparse.Namespace) -> None:
+    from ragviz.presentation import diagnosis_text, label_name, share
+
     analysis = _run_analysis(args, _labelled(args))
     rows = []
     for outcome in analysis.outcomes:
@@ -266,7 +264,7 @@ def cmd_eval(args: argparse.Namespace) -> None:
                 "best_score": round(outcome.decision.best_score, 6),
                 "hits": [h.to_dict() for h in outcome.decision.hits],
                 "labels": list(diagnosis.labels) if diagnosis else [],
-                "explanation": diagnosis.explanation if diagnosis else "",
+                "explanation": diagnosis_text(diagnosis, args.lang) if diagnosis else "",
             }
         )
     payload = {
@@ -279,16 +277,20 @@ def cmd_eval(args: argparse.Namespace) -> None:
         "questions": rows,
     }
 
+    def fmt(value: float | None) -> str:
+        return "n/a" if value is None else share(value, args.lang)
+
     def text() -> str:
         m = analysis.metrics
         lines = [
             f"{analysis.config.label()} on {analysis.model}: {len(analysis.chunks)} chunks",
-            f"hit@1 {_fmt(m.hit_at_1)}  hit@{analysis.top_k} {_fmt(m.hit_at_k)}  "
-            f"MRR {_fmt(m.mrr)}  refusal precision {_fmt(m.refusal_precision)}  "
-            f"recall {_fmt(m.refusal_recall)}",
+            f"hit@1 {fmt(m.hit_at_1)}  hit@{analysis.top_k} {fmt(m.hit_at_k)}  "
+            f"MRR {fmt(m.mrr)}  refusal precision {fmt(m.refusal_precision)}  "
+            f"recall {fmt(m.refusal_recall)}",
         ]
         for row in rows:
-            lines.append(f"[{', '.join(row['labels']) or 'unlabelled'}] {row['question']}")
+            names = ", ".join(label_name(label, args.lang) for label in row["labels"])
+            lines.append(f"[{names or 'unlabelled'}] {row['question']}")
             if row["explanation"]:
                 lines.append(f"    {row['explanation']}")
         return "\n".join(lines) + "\n"
@@ -296,12 +298,9 @@ def cmd_eval(args: argparse.Namespace) -> None:
     _emit(args, payload, text)
 
 
-def _fmt(value: float | None) -> str:
-    return "n/a" if value is None else f"{value:.2f}"
-
-
 def cmd_calibrate(args: argparse.Namespace) -> None:
     from ragviz.calibration import calibrate
+    from ragviz.presentation import calibration_message
 
     analysis = _run_analysis(args, _labelled(args))
     answerable = [o.decision.best_score for o in analysis.outcomes if o.question.is_answerable]
@@ -319,7 +318,7 @@ def cmd_calibrate(args: argparse.Namespace) -> None:
         "model": analysis.model,
         "chunker": analysis.config.label(),
         **calibration.to_dict(),
-        "message": calibration.message(args.lang),
+        "message": calibration_message(calibration, args.lang),
         "best_scores": [
             {
                 "question": o.question.question,
@@ -330,7 +329,7 @@ def cmd_calibrate(args: argparse.Namespace) -> None:
             if o.question.is_answerable is not None
         ],
     }
-    _emit(args, payload, lambda: calibration.message(args.lang) + "\n")
+    _emit(args, payload, lambda: calibration_message(calibration, args.lang) + "\n")
 
 
 def cmd_report(args: argparse.Namespace) -> None:

@@ -1,5 +1,5 @@
-"""Why one labelled question went right or wrong, as labels with a sentence that names
-chunks and scores.
+"""Why one labelled question went right or wrong, as labels with the facts behind them
+(chunks, scores, ranks, margins); ``ragviz.presentation`` says them in words.
 
 The labels answer the support engineer's question "why did the assistant answer that?":
 the answer was cut between chunks, read past the model's token limit, beaten by another
@@ -15,7 +15,6 @@ from typing import Any
 
 from ragviz.answers import AnswerSpan, chunks_holding, chunks_touching, locate_answer
 from ragviz.chunking.base import Chunk
-from ragviz.i18n import t
 from ragviz.questions import LabelledQuestion
 from ragviz.retrieval import Decision
 
@@ -39,22 +38,54 @@ LABELS: tuple[str, ...] = (
 
 _ABOUT_WORDS = 8
 
+# What kind of question a diagnosis is about: it picks the sentence for ``ok``.
+ANSWERABLE = "answerable"
+UNANSWERABLE = "unanswerable"
+NO_EXPECTED_ANSWER = "no-expected-answer"
+
+
+@dataclass(frozen=True)
+class Outranked:
+    """The best chunk holding the answer lost to ``winner``: where it ranked and by how much."""
+
+    chunk: int
+    rank: int
+    score: float
+    winner: int
+    winner_score: float
+    winner_about: str  # heading path or first words of the winner
+
+    @property
+    def gap(self) -> float:
+        return self.winner_score - self.score
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"chunk": self.chunk, "rank": self.rank, "score": self.score,
+                "winner": self.winner, "winner_score": self.winner_score,
+                "winner_about": self.winner_about, "gap": self.gap}
+
 
 @dataclass(frozen=True)
 class Diagnosis:
-    """Labels (``labels[0]`` is the primary one; ``ok`` always stands alone), one sentence
-    per label in ``explanations``, and where the answer is.
+    """Labels (``labels[0]`` is the primary one; ``ok`` always stands alone) with the facts
+    they rest on: which chunks, which scores, ranks and margins. No sentences: those are
+    made by ``ragviz.presentation`` in the reader's language.
 
     ``answer_rank`` is the 1-based rank of the best chunk holding the whole answer, floor
     ignored (None when no chunk holds it); it is what hit@k and MRR are computed from.
     """
 
     labels: tuple[str, ...]
-    explanation: str
     answer_span: AnswerSpan | None
     holding_chunks: tuple[int, ...]
     answer_rank: int | None
-    explanations: tuple[str, ...] = ()
+    kind: str = ANSWERABLE  # ANSWERABLE, UNANSWERABLE or NO_EXPECTED_ANSWER
+    answer: str = ""  # as the document writes it (as given when it is not in the document)
+    best_chunk: int | None = None
+    best_score: float | None = None
+    floor: float = 0.0
+    split_between: tuple[int, ...] = ()  # chunks the answer straddles (answer-split)
+    outranked: Outranked | None = None
 
     @property
     def primary(self) -> str:
@@ -67,28 +98,17 @@ class Diagnosis:
     def to_dict(self) -> dict[str, Any]:
         return {
             "labels": list(self.labels),
-            "explanation": self.explanation,
-            "explanations": list(self.explanations),
+            "kind": self.kind,
+            "answer": self.answer,
             "answer_span": None if self.answer_span is None else self.answer_span.to_dict(),
             "holding_chunks": list(self.holding_chunks),
             "answer_rank": self.answer_rank,
+            "best_chunk": self.best_chunk,
+            "best_score": self.best_score,
+            "floor": self.floor,
+            "split_between": list(self.split_between),
+            "outranked": None if self.outranked is None else self.outranked.to_dict(),
         }
-
-
-def score_text(value: float) -> str:
-    """Scores as the interface shows them: two decimals."""
-    return f"{value:.2f}"
-
-
-def chunk_name(index: int) -> str:
-    """Chunks are shown by their 0-based index, as the app labels them."""
-    return f"#{index}"
-
-
-def chunk_list(indices: Sequence[int], language: str) -> str:
-    names = ", ".join(chunk_name(i) for i in indices)
-    key = "diagnosis.chunk_one" if len(indices) == 1 else "diagnosis.chunk_many"
-    return t(key, language, chunks=names)
 
 
 def about(chunk: Chunk) -> str:
@@ -106,7 +126,6 @@ def diagnose(
     decision: Decision,
     question: LabelledQuestion,
     truncation: Sequence[int | None],
-    language: str = "en",
 ) -> Diagnosis | None:
     """The diagnosis of one question, or None when the question carries no label.
 
@@ -116,45 +135,24 @@ def diagnose(
     answerable = question.is_answerable
     if answerable is None:
         return None
+    best = _best(decision)
     if not answerable:
-        return _diagnose_unanswerable(decision, language)
+        label = OK if decision.refused else FALSE_CONTEXT
+        return Diagnosis((label,), None, (), None, UNANSWERABLE, **best)
     if not question.answer.strip():
-        return _diagnose_without_answer(decision, language)
+        label = BELOW_FLOOR if decision.refused else OK
+        return Diagnosis((label,), None, (), None, NO_EXPECTED_ANSWER, **best)
     return _diagnose_answerable(document, chunks, decision, question.answer.strip(),
-                                truncation, language)
+                                truncation)
 
 
-def _diagnosis(
-    parts: Sequence[tuple[str, str]],
-    span: AnswerSpan | None = None,
-    holding: tuple[int, ...] = (),
-    rank: int | None = None,
-) -> Diagnosis:
-    labels = tuple(label for label, _ in parts)
-    sentences = tuple(sentence for _, sentence in parts)
-    return Diagnosis(labels, " ".join(sentences), span, holding, rank, sentences)
-
-
-def _best(decision: Decision) -> dict[str, str]:
+def _best(decision: Decision) -> dict[str, Any]:
     best = decision.best_index
     return {
-        "chunk": chunk_name(best) if best is not None else "—",
-        "score": score_text(decision.best_score) if best is not None else "—",
-        "floor": score_text(decision.floor),
+        "best_chunk": best,
+        "best_score": decision.best_score if best is not None else None,
+        "floor": decision.floor,
     }
-
-
-def _diagnose_unanswerable(decision: Decision, language: str) -> Diagnosis:
-    if decision.refused:
-        return _diagnosis([(OK, t("diagnosis.ok_refused", language, **_best(decision)))])
-    return _diagnosis([(FALSE_CONTEXT, t("diagnosis.false_context", language, **_best(decision)))])
-
-
-def _diagnose_without_answer(decision: Decision, language: str) -> Diagnosis:
-    if decision.refused:
-        return _diagnosis([(BELOW_FLOOR, t("diagnosis.below_floor", language, **_best(decision)))])
-    sentence = t("diagnosis.ok_no_expected_answer", language, **_best(decision))
-    return _diagnosis([(OK, sentence)])
 
 
 def _diagnose_answerable(
@@ -163,36 +161,32 @@ def _diagnose_answerable(
     decision: Decision,
     answer: str,
     truncation: Sequence[int | None],
-    language: str,
 ) -> Diagnosis:
-    below = (BELOW_FLOOR, t("diagnosis.below_floor", language, **_best(decision)))
+    best = _best(decision)
     span = locate_answer(document, answer)
     if span is None:
-        missing = (ANSWER_NOT_IN_DOCUMENT,
-                   t("diagnosis.answer_not_in_document", language, answer=answer))
-        return _diagnosis([missing, below] if decision.refused else [missing])
+        missing = (ANSWER_NOT_IN_DOCUMENT, BELOW_FLOOR) if decision.refused \
+            else (ANSWER_NOT_IN_DOCUMENT,)
+        return Diagnosis(missing, None, (), None, ANSWERABLE, answer, **best)
     shown = document[span.start : span.end]
     holding = chunks_holding(chunks, span)
     rank = min((decision.rank_of(i) for i in holding), default=None)
-    parts: list[tuple[str, str]] = []
+    labels: list[str] = []
+    split: tuple[int, ...] = ()
+    outranked: Outranked | None = None
     if not holding:
         touching = chunks_touching(chunks, span) or (0,)
-        parts.append((ANSWER_SPLIT, t("diagnosis.answer_split", language, answer=shown,
-                                      first=chunk_name(touching[0]),
-                                      last=chunk_name(touching[-1]))))
+        split = (touching[0], touching[-1])
+        labels.append(ANSWER_SPLIT)
     elif not _readable(holding, span, truncation):
-        parts.append((ANSWER_TRUNCATED, t("diagnosis.answer_truncated", language, answer=shown,
-                                          chunks=chunk_list(holding, language))))
+        labels.append(ANSWER_TRUNCATED)
     elif rank is not None and rank > 1:
-        parts.append((OUTRANKED, _outranked(chunks, decision, rank, language)))
+        outranked = _outranked(chunks, decision, rank)
+        labels.append(OUTRANKED)
     if decision.refused:
-        parts.append(below)
-    if not parts:
-        top = decision.ranking[0]
-        parts.append((OK, t("diagnosis.ok_answered", language, chunk=chunk_name(top),
-                            answer=shown, score=score_text(decision.scores[top]),
-                            floor=score_text(decision.floor))))
-    return _diagnosis(parts, span, holding, rank)
+        labels.append(BELOW_FLOOR)
+    return Diagnosis(tuple(labels) or (OK,), span, holding, rank, ANSWERABLE, shown, **best,
+                     split_between=split, outranked=outranked)
 
 
 def _readable(
@@ -207,23 +201,12 @@ def _readable(
     return tuple(out)
 
 
-def _outranked(chunks: Sequence[Chunk], decision: Decision, rank: int, language: str) -> str:
+def _outranked(chunks: Sequence[Chunk], decision: Decision, rank: int) -> Outranked:
     by_index = {c.index: c for c in chunks}
     best_holding = decision.ranking[rank - 1]
     winner = decision.ranking[0]
-    score = decision.scores[best_holding]
-    winner_score = decision.scores[winner]
-    return t(
-        "diagnosis.outranked",
-        language,
-        chunk=chunk_name(best_holding),
-        rank=rank,
-        score=score_text(score),
-        gap=score_text(winner_score - score),
-        winner=chunk_name(winner),
-        winner_score=score_text(winner_score),
-        about=about(by_index[winner]),
-    )
+    return Outranked(best_holding, rank, decision.scores[best_holding], winner,
+                     decision.scores[winner], about(by_index[winner]))
 
 
 def label_counts(diagnoses: Iterable[Diagnosis | None]) -> dict[str, int]:

@@ -12,7 +12,8 @@ import io
 import re
 from collections.abc import Sequence
 
-from ragviz.analysis import Analysis
+from ragviz.presentation import diagnosis_text
+from ragviz.results import Analysis
 
 # OWASP's list: a spreadsheet may evaluate any cell that starts with one of these.
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -64,7 +65,7 @@ def chunks_csv(analysis: Analysis) -> str:
     return _write(header, rows, numeric)
 
 
-def results_csv(analyses: Sequence[Analysis]) -> str:
+def results_csv(analyses: Sequence[Analysis], language: str = "en") -> str:
     """One row per question and configuration: decision, scores, labels, explanation."""
     rows = []
     for analysis in analyses:
@@ -85,7 +86,7 @@ def results_csv(analyses: Sequence[Analysis]) -> str:
                     analysis.top_k,
                     f"{analysis.floor:.2f}",
                     " ".join(diagnosis.labels) if diagnosis else "",
-                    diagnosis.explanation if diagnosis else "",
+                    diagnosis_text(diagnosis, language) if diagnosis else "",
                 )
             )
     header = ("configuration", "model", "question", "answer", "answerable", "decision",

@@ -134,6 +134,23 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "diagnosis.chunk_one": {"en": "chunk {chunks}", "pt": "o chunk {chunks}"},
     "diagnosis.chunk_many": {"en": "chunks {chunks}", "pt": "os chunks {chunks}"},
+    # --- display names of diagnosis labels and parameters (ragviz.presentation) --------
+    "label.ok": {"en": "ok", "pt": "ok"},
+    "label.answer-split": {"en": "answer-split", "pt": "resposta-dividida"},
+    "label.answer-truncated": {"en": "answer-truncated", "pt": "resposta-truncada"},
+    "label.outranked": {"en": "outranked", "pt": "superada"},
+    "label.below-floor": {"en": "below-floor", "pt": "abaixo-do-piso"},
+    "label.false-context": {"en": "false-context", "pt": "contexto-falso"},
+    "label.answer-not-in-document": {
+        "en": "answer-not-in-document", "pt": "resposta-fora-do-documento"
+    },
+    "param_name.size": {"en": "size", "pt": "tamanho"},
+    "param_name.overlap": {"en": "overlap", "pt": "sobreposição"},
+    "param_name.max_chars": {"en": "max_chars", "pt": "máx_caracteres"},
+    "param_name.overlap_sentences": {"en": "overlap_sentences", "pt": "frases_sobrepostas"},
+    "param_name.threshold": {"en": "threshold", "pt": "limiar"},
+    "param_name.percentile": {"en": "percentile", "pt": "percentil"},
+    "param_name.min_chars": {"en": "min_chars", "pt": "mín_caracteres"},
     "calibration.separable": {
         "en": (
             "The groups separate: the lowest answerable best score is {lowest} and the highest "
@@ -494,7 +511,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "the {shown} best of {total} chunks",
         "pt": "os {shown} melhores de {total} chunks",
     },
-    "chart.sweep_size": {"en": "size / max_chars", "pt": "tamanho / max_chars"},
+    "chart.sweep_size": {"en": "size / max_chars", "pt": "tamanho / máx_caracteres"},
     "chart.answerable": {"en": "answerable", "pt": "com resposta"},
     "chart.unanswerable": {"en": "unanswerable", "pt": "sem resposta"},
     "chart.best_score": {"en": "best score of the question", "pt": "melhor score da pergunta"},

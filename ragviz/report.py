@@ -10,12 +10,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 from html import escape
 
-from ragviz.analysis import Analysis, QuestionOutcome
 from ragviz.calibration import Calibration
-from ragviz.evaluation import Comparison, Metrics
 from ragviz.i18n import t
+from ragviz.presentation import (
+    calibration_message,
+    config_text,
+    decimal,
+    distinct_digits,
+    label_name,
+    numbers,
+    outcome_texts,
+    prompt_text,
+    share,
+)
 from ragviz.render import highlight_document, legend
-from ragviz.retrieval import describe_decision
+from ragviz.results import Analysis, Comparison, Metrics, QuestionOutcome
 
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
 
@@ -44,10 +53,6 @@ _CHART_WIDTH = 460
 _LABEL_WIDTH = 56
 
 
-def _pct(value: float | None) -> str:
-    return "—" if value is None else f"{value:.2f}"
-
-
 def _metrics_html(metrics: Metrics, top_k: int, lang: str) -> str:
     items = [
         ("hit@1", metrics.hit_at_1, True),
@@ -57,10 +62,13 @@ def _metrics_html(metrics: Metrics, top_k: int, lang: str) -> str:
         (t("report.refusal_recall", lang), metrics.refusal_recall, False),
     ]
     cells = "".join(
-        f'<span class="metric{" big" if big else ""}">{escape(name)}<b>{_pct(value)}</b></span>'
+        f'<span class="metric{" big" if big else ""}">{escape(name)}'
+        f"<b>{'—' if value is None else share(value, lang)}</b></span>"
         for name, value, big in items
     )
-    labels = ", ".join(f"{escape(k)}: {v}" for k, v in metrics.labels.items() if v)
+    labels = ", ".join(
+        f"{escape(label_name(k, lang))}: {v}" for k, v in metrics.labels.items() if v
+    )
     return f"<div>{cells}</div><p>{escape(t('report.labels', lang))}: {labels or '—'}</p>"
 
 
@@ -79,6 +87,7 @@ def score_svg(outcome: QuestionOutcome, analysis: Analysis, lang: str = "en") ->
         return _LABEL_WIDTH + (value - low) / span * (_CHART_WIDTH - _LABEL_WIDTH - 50)
 
     hits = {h.index for h in decision.hits}
+    digits = distinct_digits([*scores, analysis.floor])
     rows = []
     for row, index in enumerate(decision.ranking):
         y = 16 + row * (_BAR_HEIGHT + 4)
@@ -88,15 +97,17 @@ def score_svg(outcome: QuestionOutcome, analysis: Analysis, lang: str = "en") ->
         rows.append(
             f'<text x="0" y="{y + 13}" font-size="12">#{index}</text>'
             f'<rect x="{start:.1f}" y="{y}" width="{max(end - start, 1):.1f}" '
-            f'height="{_BAR_HEIGHT}" fill="{colour}"><title>#{index}: {score:.3f}</title></rect>'
-            f'<text x="{end + 4:.1f}" y="{y + 13}" font-size="11">{score:.2f}</text>'
+            f'height="{_BAR_HEIGHT}" fill="{colour}"><title>#{index}: '
+            f"{decimal(score, max(3, digits), lang)}</title></rect>"
+            f'<text x="{end + 4:.1f}" y="{y + 13}" font-size="11">'
+            f"{decimal(score, digits, lang)}</text>"
         )
     height = 24 + len(decision.ranking) * (_BAR_HEIGHT + 4)
     floor_x = x(analysis.floor)
     rule = (
         f'<line x1="{floor_x:.1f}" x2="{floor_x:.1f}" y1="12" y2="{height}" stroke="#dc2626" '
         f'stroke-width="2"/><text x="{floor_x + 3:.1f}" y="10" font-size="11" fill="#dc2626">'
-        f"{escape(t('chart.floor', lang, floor=f'{analysis.floor:.2f}'))}</text>"
+        f"{escape(t('chart.floor', lang, floor=decimal(analysis.floor, digits, lang)))}</text>"
     )
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{_CHART_WIDTH}" height="{height}" '
@@ -127,20 +138,22 @@ def calibration_svg(
         colour = "#047857" if answerable else "#b91c1c"
         dots.append(
             f'<circle cx="{x(score):.1f}" cy="{y}" r="6" fill="{colour}" fill-opacity=".8">'
-            f"<title>{escape(question)}: {score:.3f}</title></circle>"
+            f"<title>{escape(question)}: {decimal(score, 3, lang)}</title></circle>"
         )
     fx = x(calibration.floor)
+    low_text, high_text = numbers([low, high], lang)
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="100" role="img">'
         f'<text x="0" y="34" font-size="13">{escape(t("chart.answerable", lang))}</text>'
         f'<text x="0" y="74" font-size="13">{escape(t("chart.unanswerable", lang))}</text>'
         f'<line x1="{left}" x2="{width - right}" y1="90" y2="90" stroke="#9ca3af"/>'
-        f'<text x="{left}" y="99" font-size="10">{low:.2f}</text>'
-        f'<text x="{width - right - 24}" y="99" font-size="10">{high:.2f}</text>'
+        f'<text x="{left}" y="99" font-size="10">{low_text}</text>'
+        f'<text x="{width - right - 24}" y="99" font-size="10">{high_text}</text>'
         f"{''.join(dots)}"
         f'<line x1="{fx:.1f}" x2="{fx:.1f}" y1="14" y2="88" stroke="#dc2626" stroke-width="2"/>'
         f'<text x="{fx + 4:.1f}" y="12" font-size="11" fill="#dc2626">'
-        f"{escape(t('chart.floor', lang, floor=f'{calibration.floor:.2f}'))}</text></svg>"
+        f"{escape(t('chart.floor', lang, floor=numbers([calibration.floor], lang)[0]))}"
+        "</text></svg>"
     )
 
 
@@ -150,13 +163,15 @@ def _outcome_html(outcome: QuestionOutcome, analysis: Analysis, lang: str) -> st
     explanation = ""
     if diagnosis is not None:
         labels = "".join(
-            f'<span class="label{" ok" if label == "ok" else ""}">{escape(label)}</span>'
+            f'<span class="label{" ok" if label == "ok" else ""}">'
+            f"{escape(label_name(label, lang))}</span>"
             for label in diagnosis.labels
         )
-        explanation = f"<p>{escape(diagnosis.explanation)}</p>"
-    verdict = describe_decision(outcome.decision, lang)
+    verdict, sentence = outcome_texts(outcome, lang)
+    if diagnosis is not None:
+        explanation = f"<p>{escape(sentence)}</p>"
     css = "" if diagnosis is None else ("ok" if diagnosis.ok else "bad")
-    prompt = outcome.prompt if outcome.prompt is not None else t("report.no_llm_call", lang)
+    prompt = prompt_text(outcome, analysis.chunks, lang) or t("report.no_llm_call", lang)
     return (
         f'<div>{labels}<b class="{css}">{escape(verdict)}</b>{explanation}'
         f"{score_svg(outcome, analysis, lang)}"
@@ -184,7 +199,7 @@ def render_report(
         chars=len(first.document),
         questions=len(first.outcomes),
         top_k=first.top_k,
-        floor=f"{first.floor:.2f}",
+        floor=numbers([first.floor], lang)[0],
     )
     parts = [
         "<!DOCTYPE html>",
@@ -198,16 +213,24 @@ def render_report(
     ]
     for analysis in analyses:
         parts.append(
-            f"<div><h3>{escape(analysis.config.label())}</h3>"
+            f"<div><h3>{escape(config_text(analysis.config, lang))}</h3>"
             f"{_metrics_html(analysis.metrics, analysis.top_k, lang)}</div>"
         )
     parts.append("</div>")
     if comparison is not None:
         parts.append(_flips_html(comparison, lang))
-    parts.append(f"<h2>{escape(t('report.document', lang))}</h2>")
+    parts += _document_section(analyses, lang)
+    parts += _questions_section(analyses, lang)
+    parts += _calibration_section(analyses, lang)
+    parts.append("</body></html>")
+    return "\n".join(parts)
+
+
+def _document_section(analyses: Sequence[Analysis], lang: str) -> list[str]:
+    parts = [f"<h2>{escape(t('report.document', lang))}</h2>"]
     for analysis in analyses:
         parts.append(
-            f"<h3>{escape(analysis.config.label())} · "
+            f"<h3>{escape(config_text(analysis.config, lang))} · "
             f"{escape(t('report.chunk_count', lang, n=len(analysis.chunks)))}</h3>"
             + highlight_document(
                 analysis.document,
@@ -218,8 +241,12 @@ def render_report(
             )
         )
     parts.append(legend(lang))
-    parts.append(f"<h2>{escape(t('report.questions', lang))}</h2>")
-    for i, outcome in enumerate(first.outcomes):
+    return parts
+
+
+def _questions_section(analyses: Sequence[Analysis], lang: str) -> list[str]:
+    parts = [f"<h2>{escape(t('report.questions', lang))}</h2>"]
+    for i, outcome in enumerate(analyses[0].outcomes):
         question = outcome.question
         answer = (
             f" — {escape(t('report.expected', lang))}: “{escape(question.answer)}”"
@@ -231,22 +258,29 @@ def render_report(
         )
         for analysis in analyses:
             parts.append(
-                f"<div><h4>{escape(analysis.config.label())}</h4>"
+                f"<div><h4>{escape(config_text(analysis.config, lang))}</h4>"
                 f"{_outcome_html(analysis.outcomes[i], analysis, lang)}</div>"
             )
         parts.append("</div></div>")
-    parts.append(f"<h2>{escape(t('report.calibration', lang))}</h2>")
+    return parts
+
+
+def _calibration_section(analyses: Sequence[Analysis], lang: str) -> list[str]:
+    parts = [f"<h2>{escape(t('report.calibration', lang))}</h2>"]
     for analysis in analyses:
-        parts.append(f"<h3>{escape(analysis.config.label())}</h3>")
+        parts.append(f"<h3>{escape(config_text(analysis.config, lang))}</h3>")
         if analysis.calibration is None:
             parts.append(f"<p>{escape(t('report.no_calibration', lang))}</p>")
         else:
             parts.append(
-                f"<p>{escape(analysis.calibration.message(lang))}</p>"
+                f"<p>{escape(calibration_message(analysis.calibration, lang))}</p>"
                 + calibration_svg(analysis.outcomes, analysis.calibration, lang)
             )
-    parts.append("</body></html>")
-    return "\n".join(parts)
+    return parts
+
+
+def _label_or_dash(label: str | None, lang: str) -> str:
+    return "—" if label is None else label_name(label, lang)
 
 
 def _direction(direction: str, lang: str) -> str:
@@ -258,7 +292,8 @@ def _flips_html(comparison: Comparison, lang: str) -> str:
         return f"<p>{escape(t('report.no_flips', lang))}</p>"
     rows = "".join(
         f'<tr class="flip"><td>{escape(f.question.question)}</td>'
-        f"<td>{escape(f.label_a or '—')}</td><td>{escape(f.label_b or '—')}</td>"
+        f"<td>{escape(_label_or_dash(f.label_a, lang))}</td>"
+        f"<td>{escape(_label_or_dash(f.label_b, lang))}</td>"
         f"<td>{escape(_direction(f.direction, lang))}</td></tr>"
         for f in comparison.flips
     )

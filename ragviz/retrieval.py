@@ -15,7 +15,6 @@ import numpy as np
 import numpy.typing as npt
 
 from ragviz.chunking.base import Chunk
-from ragviz.i18n import t
 
 PROMPT_TEMPLATES: dict[str, str] = {
     "pt": (
@@ -140,23 +139,3 @@ def build_prompt(
     template = PROMPT_TEMPLATES.get(language, PROMPT_TEMPLATES["en"])
     context = "\n\n".join(excerpts(chunks, hits))
     return template.format(context=context, question=question)
-
-
-def describe_decision(decision: Decision, language: str = "en") -> str:
-    """The outcome in words: "context: chunks 3, 4" or "refused: best score 0.17 is under
-    the floor 0.21"."""
-    if decision.refused:
-        best, floor = distinct_pair(decision.best_score, decision.floor)
-        return t("outcome.refused", language, best=best, floor=floor)
-    key = "outcome.context_one" if len(decision.hits) == 1 else "outcome.context"
-    return t(key, language, chunks=", ".join(str(h.index) for h in decision.hits))
-
-
-def distinct_pair(low: float, high: float) -> tuple[str, str]:
-    """Two scores with two decimals, or as many more as it takes for unequal values not to
-    print the same ("0.2096 is under 0.21", never "0.21 is under 0.21")."""
-    for digits in (2, 3, 4, 5, 6):
-        a, b = f"{low:.{digits}f}", f"{high:.{digits}f}"
-        if a != b or low == high:
-            return a, b
-    return f"{low:.6f}", f"{high:.6f}"

@@ -12,10 +12,11 @@ from typing import TYPE_CHECKING, Literal
 
 from ragviz.chunking import ChunkerConfig
 from ragviz.i18n import t
+from ragviz.presentation import decimal
 from ragviz.workspace import DEFAULT_CONFIG_A, DEFAULT_CONFIG_B
 
 if TYPE_CHECKING:
-    from ragviz.analysis import Analysis
+    from ragviz.results import Analysis
 
 SAMPLE = "politica_reembolso"
 REFUND_QUESTION = 0  # "Qual o prazo do reembolso?" in the sample's questions file
@@ -54,13 +55,13 @@ STEPS: tuple[Step, ...] = (
 )
 
 
-def _score(value: float | None) -> str:
-    return "—" if value is None else f"{value:.2f}"
-
-
-def step_values(fixed: Analysis, sentence: Analysis) -> dict[str, str]:
+def step_values(fixed: Analysis, sentence: Analysis, language: str = "en") -> dict[str, str]:
     """Live numbers for the step texts, from the fixed and the sentence analyses of the
-    sample (questions in the sample's order)."""
+    sample (questions in the sample's order), written as ``language`` writes numbers."""
+
+    def _score(value: float | None) -> str:
+        return "—" if value is None else decimal(value, 2, language)
+
     refund_fixed = fixed.outcomes[REFUND_QUESTION].decision
     refund_sentence = sentence.outcomes[REFUND_QUESTION].decision
     wifi = sentence.outcomes[WIFI_QUESTION].decision

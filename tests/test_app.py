@@ -443,3 +443,39 @@ def test_tokens_chunker_windows_follow_the_size_slider() -> None:
     rerun(at)
     tokens = chunk_tables(at)[0]["tokens"].tolist()
     assert max(tokens) <= 20 and len(tokens) > 3
+
+
+# --- the language is presentation only ------------------------------------------------
+
+
+def test_switching_language_reruns_no_chunking_embedding_or_scoring(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Counts every call into the model (``Embedder.encode``, which both encode_documents
+    and encode_queries go through, before the embedding cache), into the chunkers and into
+    scoring and deciding; a language switch must make none of them."""
+    import ragviz.pipeline
+    from ragviz.embedders import Embedder
+
+    calls: dict[str, int] = {}
+
+    def counted(name: str, function: Any) -> Any:
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            calls[name] = calls.get(name, 0) + 1
+            return function(*args, **kwargs)
+        return wrapper
+
+    monkeypatch.setattr(Embedder, "encode", counted("encode", Embedder.encode))
+    for name in ("make_chunks", "cosine_scores", "decide"):
+        monkeypatch.setattr(ragviz.pipeline, name, counted(name, getattr(ragviz.pipeline, name)))
+    at = open_tab(run_app(), "questions")
+    assert {"encode", "make_chunks", "cosine_scores", "decide"} <= set(calls), calls
+    assert "refused: best score" in page_text(at)
+
+    calls.clear()
+    at.selectbox(key="lang").select("pt")
+    at = open_tab(rerun(at), "questions", "pt")
+    assert calls == {}, f"a language switch re-ran {calls}"
+    text = page_text(at)
+    assert "recusada: o melhor score 0,10 está abaixo do piso 0,19" in text
+    assert "-badge[superada]" in text and "-badge[outranked]" not in text

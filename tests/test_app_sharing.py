@@ -46,7 +46,7 @@ def test_a_link_reopens_the_same_view() -> None:
     assert (state.b_max_chars, state.b_overlap_sentences) == (300, 0)
     assert (state.top_k, state.floor, state.lang) == (3, 0.25, "pt")
     assert "Por que a busca devolveu o trecho errado?" in page_text(at)
-    assert "recursive(size=200, overlap=20)" in page_text(at)
+    assert "recursive(tamanho=200, sobreposição=20)" in page_text(at)  # names in Portuguese
 
 
 def test_the_url_follows_the_controls() -> None:

@@ -6,7 +6,8 @@ import json
 
 import pytest
 
-from ragviz.calibration import calibrate, count_errors, format_score
+from ragviz.calibration import calibrate, count_errors
+from ragviz.presentation import calibration_message, format_score
 
 # The article: lowest answerable 0.476, highest unanswerable 0.348, floor 0.41.
 ARTICLE_ANSWERABLE = [0.732, 0.476, 0.61, 0.55]
@@ -41,8 +42,8 @@ def test_overlap_says_so_and_counts_errors_at_the_floor() -> None:
         [0.3, 0.6], [0.4, 0.2], result.floor
     )
     assert result.false_refusals + result.false_answers == 1
-    assert "No floor separates the groups" in result.message("en")
-    assert "Nenhum piso separa os grupos" in result.message("pt")
+    assert "No floor separates the groups" in calibration_message(result, "en")
+    assert "Nenhum piso separa os grupos" in calibration_message(result, "pt")
 
 
 def test_tied_cost_puts_floor_in_middle_of_widest_cheapest_interval() -> None:
@@ -96,9 +97,9 @@ def test_negative_cost_is_rejected() -> None:
 
 def test_separable_message_gives_floor_and_margin_in_both_languages() -> None:
     result = calibrate(ARTICLE_ANSWERABLE, ARTICLE_UNANSWERABLE)
-    assert "floor 0.41" in result.message("en")
-    assert "margin of 0.128" in result.message("en")
-    assert "piso 0.41" in result.message("pt")
+    assert "floor 0.41" in calibration_message(result, "en")
+    assert "margin of 0.128" in calibration_message(result, "en")
+    assert "piso 0,41" in calibration_message(result, "pt")
 
 
 def test_to_dict_is_json_with_the_documented_keys() -> None:

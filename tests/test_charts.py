@@ -6,7 +6,6 @@ from typing import Any
 
 import pytest
 
-from ragviz.analysis import Analysis, analyse
 from ragviz.calibration import calibrate_outcomes
 from ragviz.charts import (
     calibration_strip,
@@ -17,8 +16,10 @@ from ragviz.charts import (
 )
 from ragviz.chunking import ChunkerConfig
 from ragviz.embedders import Embedder
-from ragviz.evaluation import sweep
+from ragviz.experiments import sweep
+from ragviz.pipeline import analyse
 from ragviz.questions import LabelledQuestion
+from ragviz.results import Analysis, RetrievalSettings
 
 
 def _layers(chart: Any) -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:
@@ -39,7 +40,7 @@ def fixed_analysis(
     use_model: Embedder, seed_doc: str, seed_questions: list[LabelledQuestion]
 ) -> Analysis:
     return analyse(seed_doc, ChunkerConfig("fixed", size=120), use_model, seed_questions,
-                   top_k=2, floor=0.19)
+                   RetrievalSettings(top_k=2, floor=0.19))
 
 
 def test_score_bars_one_bar_per_chunk_sorted_by_score(fixed_analysis: Analysis) -> None:
@@ -110,7 +111,8 @@ def test_sweep_heatmap_has_a_cell_per_configuration(
     grid = [ChunkerConfig("fixed", size=s) for s in (80, 120)] + [
         ChunkerConfig("sentence", max_chars=220, overlap_sentences=o) for o in (0, 1)
     ]
-    result = sweep(seed_doc, seed_questions, use_model, grid, top_k=2, floor=0.19)
+    result = sweep(seed_doc, seed_questions, use_model, grid,
+                   RetrievalSettings(top_k=2, floor=0.19))
     layers = _layers(sweep_heatmap(result, "hit_at_1"))
     cells = next(rows for layer, rows in layers if _mark(layer) == "rect")
     assert len(cells) == 4

@@ -173,3 +173,19 @@ def test_more_mistakes_are_one_line(
     assert fragment in captured.err
     assert captured.err.count("\n") == 1
 
+
+
+def test_eval_explanations_are_english_by_default_and_portuguese_on_request(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    english = run_json(capsys, "eval", DOC, "--questions", QUESTIONS, *FIXED, "--json")
+    split = next(q for q in english["questions"] if "answer-split" in q["labels"])
+    assert "straddles chunks #3 and #4" in split["explanation"]
+    portuguese = run_json(capsys, "eval", DOC, "--questions", QUESTIONS, *FIXED, "--json",
+                          "--lang", "pt")
+    split_pt = next(q for q in portuguese["questions"] if "answer-split" in q["labels"])
+    assert "fica dividida entre os chunks #3 e #4" in split_pt["explanation"]
+    assert main(["eval", DOC, "--questions", QUESTIONS, *FIXED, "--lang", "pt"]) == 0
+    text = capsys.readouterr().out
+    assert "[resposta-dividida]" in text and "[answer-split]" not in text  # label names
+    assert "hit@1 0," in text  # decimal comma

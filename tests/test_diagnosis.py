@@ -2,7 +2,7 @@
 
 The scores here are written by hand on purpose: the tests are about which label and which
 sentence follow from a ranking, not about the model (the seed cases with the real model
-are in test_analysis.py).
+are in test_pipeline.py).
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from ragviz.chunking.base import Chunk, make_chunk
 from ragviz.diagnosis import LABELS, Diagnosis, about, diagnose, label_counts
+from ragviz.presentation import diagnosis_sentences, diagnosis_text
 from ragviz.questions import LabelledQuestion
 from ragviz.retrieval import decide
 
@@ -34,12 +35,11 @@ def run(
     question: LabelledQuestion = ANSWERABLE,
     floor: float = 0.4,
     truncation: Sequence[int | None] | None = None,
-    language: str = "en",
     top_k: int = 2,
 ) -> Diagnosis:
     chunks = cut(bounds)
     stops = [None] * len(chunks) if truncation is None else list(truncation)
-    result = diagnose(DOC, chunks, decide(scores, top_k, floor), question, stops, language)
+    result = diagnose(DOC, chunks, decide(scores, top_k, floor), question, stops)
     assert result is not None
     return result
 
@@ -49,7 +49,7 @@ def test_ok_when_top_chunk_holds_answer_and_passes_floor() -> None:
     assert result.labels == ("ok",)
     assert result.answer_rank == 1
     assert result.holding_chunks == (1,)
-    assert result.explanation == (
+    assert diagnosis_text(result) == (
         'Chunk #1 holds the answer "7 dias úteis", ranks first with 0.80 and passes the floor 0.40.'
     )
 
@@ -57,9 +57,9 @@ def test_ok_when_top_chunk_holds_answer_and_passes_floor() -> None:
 def test_ok_when_unanswerable_is_refused() -> None:
     result = run(SENTENCE_CUTS, [0.2, 0.35, 0.1], question=UNANSWERABLE)
     assert result.labels == ("ok",)
-    assert "chunk #1" in result.explanation
-    assert "0.35" in result.explanation
-    assert "0.40" in result.explanation
+    assert "chunk #1" in diagnosis_text(result)
+    assert "0.35" in diagnosis_text(result)
+    assert "0.40" in diagnosis_text(result)
 
 
 def test_answer_split_names_both_chunks() -> None:
@@ -67,15 +67,15 @@ def test_answer_split_names_both_chunks() -> None:
     assert result.labels == ("answer-split",)
     assert result.holding_chunks == ()
     assert result.answer_rank is None
-    assert result.explanation == (
+    assert diagnosis_text(result) == (
         'The answer "7 dias úteis" straddles chunks #0 and #1: no single chunk holds it, '
         "so no vector carries it whole."
     )
 
 
 def test_answer_split_in_portuguese() -> None:
-    result = run(SPLIT_CUTS, [0.8, 0.6], language="pt")
-    assert result.explanation == (
+    result = run(SPLIT_CUTS, [0.8, 0.6])
+    assert diagnosis_text(result, "pt") == (
         'A resposta "7 dias úteis" fica dividida entre os chunks #0 e #1: nenhum chunk a '
         "contém inteira, então nenhum vetor a carrega completa."
     )
@@ -84,15 +84,15 @@ def test_answer_split_in_portuguese() -> None:
 def test_answer_split_over_three_chunks_names_first_and_last() -> None:
     bounds = [(0, A_START + 2), (A_START + 2, A_START + 6), (A_START + 6, len(DOC))]
     result = run(bounds, [0.8, 0.6, 0.5])
-    assert "chunks #0 and #2" in result.explanation
+    assert "chunks #0 and #2" in diagnosis_text(result)
 
 
 def test_answer_truncated_when_model_stops_reading_before_the_answer_ends() -> None:
     result = run(SENTENCE_CUTS, [0.3, 0.8, 0.1], truncation=[None, A_START + 4, None])
     assert result.labels == ("answer-truncated",)
     assert result.holding_chunks == (1,)
-    assert "chunk #1" in result.explanation
-    assert "token limit" in result.explanation
+    assert "chunk #1" in diagnosis_text(result)
+    assert "token limit" in diagnosis_text(result)
 
 
 def test_not_truncated_when_another_holding_chunk_reads_it_all() -> None:
@@ -105,7 +105,7 @@ def test_outranked_gives_rank_gap_and_what_the_winner_is_about() -> None:
     result = run(SENTENCE_CUTS, [0.2, 0.6, 0.9])
     assert result.labels == ("outranked",)
     assert result.answer_rank == 2
-    assert result.explanation == (
+    assert diagnosis_text(result) == (
         "Chunk #1 holds the answer but ranks 2 with 0.60, 0.30 below the winner, chunk #2 "
         '(0.90), which is about "Suporte das 9h às 18h.".'
     )
@@ -125,7 +125,7 @@ def test_below_floor_when_every_score_is_under_it() -> None:
     result = run(SENTENCE_CUTS, [0.2, 0.3, 0.1], floor=0.45)
     assert result.labels == ("below-floor",)
     assert result.answer_rank == 1
-    assert result.explanation == (
+    assert diagnosis_text(result) == (
         "Every score is under the floor 0.45: the best is 0.30 for chunk #1, "
         "so the question is refused."
     )
@@ -134,21 +134,21 @@ def test_below_floor_when_every_score_is_under_it() -> None:
 def test_split_and_below_floor_together_with_split_first() -> None:
     result = run(SPLIT_CUTS, [0.2, 0.3], floor=0.45)
     assert result.labels == ("answer-split", "below-floor")
-    assert len(result.explanations) == 2
-    assert result.explanation == " ".join(result.explanations)
+    assert len(diagnosis_sentences(result)) == 2
+    assert diagnosis_text(result) == " ".join(diagnosis_sentences(result))
 
 
 def test_false_context_when_unanswerable_passes_the_floor() -> None:
     result = run(SENTENCE_CUTS, [0.2, 0.5, 0.1], question=UNANSWERABLE)
     assert result.labels == ("false-context",)
-    assert "chunk #1 scores 0.50" in result.explanation
-    assert "may invent an answer" in result.explanation
+    assert "chunk #1 scores 0.50" in diagnosis_text(result)
+    assert "may invent an answer" in diagnosis_text(result)
 
 
 def test_false_context_in_portuguese_names_chunk_and_score() -> None:
-    result = run(SENTENCE_CUTS, [0.2, 0.5, 0.1], question=UNANSWERABLE, language="pt")
-    assert "o chunk #1 tem score 0.50" in result.explanation
-    assert "piso 0.40" in result.explanation
+    result = run(SENTENCE_CUTS, [0.2, 0.5, 0.1], question=UNANSWERABLE)
+    assert "o chunk #1 tem score 0,50" in diagnosis_text(result, "pt")
+    assert "piso 0,40" in diagnosis_text(result, "pt")
 
 
 def test_answer_not_in_document() -> None:
@@ -156,7 +156,7 @@ def test_answer_not_in_document() -> None:
     result = run(SENTENCE_CUTS, [0.3, 0.8, 0.1], question=question)
     assert result.labels == ("answer-not-in-document",)
     assert result.answer_span is None
-    assert '"30 dias corridos"' in result.explanation
+    assert '"30 dias corridos"' in diagnosis_text(result)
 
 
 def test_forgiving_match_is_diagnosed_like_an_exact_one() -> None:
@@ -165,7 +165,7 @@ def test_forgiving_match_is_diagnosed_like_an_exact_one() -> None:
     assert result.labels == ("ok",)
     assert result.answer_span is not None
     assert not result.answer_span.exact
-    assert '"7 dias úteis"' in result.explanation  # quoted as the document writes it
+    assert '"7 dias úteis"' in diagnosis_text(result)  # quoted as the document writes it
 
 
 def test_unlabelled_question_has_no_diagnosis() -> None:

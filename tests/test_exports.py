@@ -7,18 +7,20 @@ import io
 
 import pytest
 
-from ragviz.analysis import Analysis, analyse
 from ragviz.chunking import ChunkerConfig
 from ragviz.embedders import Embedder
 from ragviz.exports import chunks_csv, results_csv
+from ragviz.pipeline import analyse
 from ragviz.questions import LabelledQuestion
+from ragviz.results import Analysis, RetrievalSettings
 
 
 @pytest.fixture(scope="module")
 def analysis(
     use_model: Embedder, seed_doc: str, seed_questions: list[LabelledQuestion]
 ) -> Analysis:
-    return analyse(seed_doc, ChunkerConfig("fixed", size=120), use_model, seed_questions, 2, 0.19)
+    return analyse(seed_doc, ChunkerConfig("fixed", size=120), use_model, seed_questions,
+                   RetrievalSettings(2, 0.19))
 
 
 def test_chunk_table_rows_are_the_chunks(analysis: Analysis) -> None:
@@ -58,8 +60,9 @@ def test_formula_like_text_cells_are_guarded(use_model: Embedder, text: str, gua
 
 def test_negative_numbers_stay_numbers_in_numeric_columns(analysis: Analysis) -> None:
     """A floor of -0.5 is written as the number it is, not as guarded text."""
-    from ragviz.analysis import rescore
+    from ragviz.pipeline import rescore
+    from ragviz.results import RetrievalSettings
 
-    negative = rescore(analysis, 2, -0.5)
+    negative = rescore(analysis, RetrievalSettings(2, -0.5))
     rows = list(csv.DictReader(io.StringIO(results_csv([negative]))))
     assert {r["floor"] for r in rows} == {"-0.50"}

@@ -55,7 +55,7 @@ def test_unknown_language_falls_back_to_english() -> None:
 def test_keys_built_at_run_time_exist() -> None:
     from ragviz.diagnosis import LABELS
     from ragviz.embedders import BUNDLED_MODELS
-    from ragviz.evaluation import METRIC_NAMES
+    from ragviz.results import METRIC_NAMES
     from ragviz.walkthrough import STEPS
 
     wanted = [f"model.{m}" for m in BUNDLED_MODELS]

@@ -16,10 +16,10 @@ import numpy as np
 import pytest
 
 from ragviz import cli
-from ragviz.analysis import analyse
 from ragviz.chunking import ChunkerConfig
 from ragviz.embedders import EmbeddingCache, ModelLoadError, load_embedder
 from ragviz.openai_embedder import OpenAIEmbedder, openai_name, parse_openai_name
+from ragviz.pipeline import analyse
 from ragviz.questions import LabelledQuestion
 
 ROOT = Path(__file__).resolve().parent.parent

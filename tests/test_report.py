@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from ragviz.analysis import analyse
 from ragviz.chunking import ChunkerConfig
 from ragviz.embedders import Embedder
-from ragviz.evaluation import compare
+from ragviz.experiments import compare
+from ragviz.pipeline import analyse
 from ragviz.questions import LabelledQuestion
 from ragviz.report import render_report
 
@@ -45,7 +45,7 @@ def test_report_needs_nothing_from_the_network(hostile_html: str) -> None:
 
 def test_report_in_both_languages(use_model: Embedder, seed_doc: str) -> None:
     questions = [LabelledQuestion("Qual o prazo do reembolso?", "7 dias úteis", True)]
-    analysis = analyse(seed_doc, ChunkerConfig("fixed"), use_model, questions, language="pt")
+    analysis = analyse(seed_doc, ChunkerConfig("fixed"), use_model, questions)
     html = render_report([analysis], lang="pt")
     assert 'lang="pt-BR"' in html and "Perguntas" in html
 
@@ -55,8 +55,8 @@ def test_portuguese_report_has_no_english_chart_labels(use_model: Embedder, seed
         LabelledQuestion("Qual o prazo do reembolso?", "7 dias úteis", True),
         LabelledQuestion("Qual a senha do wifi?", "", False),
     ]
-    a = analyse(seed_doc, ChunkerConfig("fixed"), use_model, questions, language="pt")
-    b = analyse(seed_doc, ChunkerConfig("sentence"), use_model, questions, language="pt")
+    a = analyse(seed_doc, ChunkerConfig("fixed"), use_model, questions)
+    b = analyse(seed_doc, ChunkerConfig("sentence"), use_model, questions)
     html = render_report([a, b], compare(a, b), lang="pt")
     assert "piso " in html and "com resposta" in html and "sem resposta" in html
     assert ">floor " not in html and ">answerable<" not in html

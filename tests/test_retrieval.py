@@ -85,13 +85,13 @@ def test_refusal_builds_no_prompt() -> None:
 
 
 def test_outcome_in_words() -> None:
-    from ragviz.retrieval import describe_decision
+    from ragviz.presentation import decision_text
 
-    assert describe_decision(decide([0.1, 0.5, 0.45], 2, 0.2)) == "context: chunks 1, 2"
-    assert describe_decision(decide([0.17, 0.1], 2, 0.21)) == (
+    assert decision_text(decide([0.1, 0.5, 0.45], 2, 0.2)) == "context: chunks 1, 2"
+    assert decision_text(decide([0.17, 0.1], 2, 0.21)) == (
         "refused: best score 0.17 is under the floor 0.21"
     )
-    assert describe_decision(decide([0.17], 1, 0.21), "pt").startswith("recusada")
+    assert decision_text(decide([0.17], 1, 0.21), "pt").startswith("recusada")
 
 
 @pytest.mark.parametrize("floor", [float("nan"), float("inf")])
@@ -101,9 +101,9 @@ def test_floor_must_be_finite(floor: float) -> None:
 
 
 def test_outcome_never_prints_equal_numbers_for_unequal_scores() -> None:
-    from ragviz.retrieval import describe_decision
+    from ragviz.presentation import decision_text
 
-    assert describe_decision(decide([0.2096], 2, 0.21)) == (
+    assert decision_text(decide([0.2096], 2, 0.21)) == (
         "refused: best score 0.2096 is under the floor 0.2100"
     )
 

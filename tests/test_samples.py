@@ -8,10 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from ragviz.analysis import Analysis, analyse
 from ragviz.chunking import CHUNKER_NAMES, ChunkerConfig
 from ragviz.diagnosis import LABELS
 from ragviz.embedders import BUNDLED_MODELS, Embedder
+from ragviz.pipeline import analyse
+from ragviz.results import Analysis
 from ragviz.samples import SAMPLES_DIR, Sample, get_sample, load_samples
 
 SAMPLES = load_samples()
@@ -32,8 +33,7 @@ def _model(request: pytest.FixtureRequest, sample: Sample) -> Embedder:
 
 
 def _run(sample: Sample, config: ChunkerConfig, model: Embedder) -> Analysis:
-    return analyse(sample.document(), config, model, sample.questions(),
-                   language=sample.language)
+    return analyse(sample.document(), config, model, sample.questions())
 
 
 def test_manifest_lists_the_seed_first_with_the_article_configurations() -> None:

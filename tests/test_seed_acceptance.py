@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from ragviz.analysis import analyse
 from ragviz.chunking import ChunkerConfig
 from ragviz.embedders import Embedder
+from ragviz.pipeline import analyse
 from ragviz.questions import LabelledQuestion
 
 FIXED = ChunkerConfig("fixed", size=120, overlap=0)

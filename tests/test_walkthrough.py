@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from ragviz.analysis import Analysis, analyse
 from ragviz.embedders import Embedder
 from ragviz.i18n import LANGUAGES
+from ragviz.pipeline import analyse
 from ragviz.questions import LabelledQuestion
+from ragviz.results import Analysis
 from ragviz.walkthrough import FIXED, REFUND_QUESTION, SENTENCE, STEPS, WIFI_QUESTION, step_values
 
 

@@ -421,22 +421,25 @@ def visible_texts(app: AppPage, selector: str) -> list[str]:
     return texts
 
 
-def default_analyses(floor: float, language: str = "en") -> dict[str, Any]:
+def default_analyses(floor: float) -> dict[str, Any]:
     """What the core computes for the page a first visit shows: the default sample with the
     app's default configurations A and B and top_k, scored at ``floor``; keys ``"a"``,
-    ``"b"``. The model is loaded once per test process."""
-    return _default_analyses(round(float(floor), 2), language)
+    ``"b"``. The model is loaded once per test process. Sentences come from
+    ``ragviz.presentation`` in the language a test reads."""
+    return _default_analyses(round(float(floor), 2))
 
 
 @functools.lru_cache(maxsize=8)
-def _default_analyses(floor: float, language: str) -> dict[str, Any]:
+def _default_analyses(floor: float) -> dict[str, Any]:
     from ragviz import app_state
-    from ragviz.analysis import analyse
+    from ragviz.pipeline import analyse
+    from ragviz.results import RetrievalSettings
 
     text, questions = app_state.load_sample(app_state.DEFAULT_SAMPLE)
     model = _default_model()
     return {
-        side: analyse(text, config, model, questions, app_state.DEFAULT_TOP_K, floor, language)
+        side: analyse(text, config, model, questions,
+                      RetrievalSettings(app_state.DEFAULT_TOP_K, floor))
         for side, config in (("a", app_state.DEFAULT_A), ("b", app_state.DEFAULT_B))
     }
 

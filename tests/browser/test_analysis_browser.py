@@ -1,7 +1,7 @@
 """Diagnosis and calibration in a real browser: every label and explanation the default
 sample produces is visible on the "Questions & scores" tab, the calibration charts are drawn
 with the suggested floor and margin beside them, and "Apply suggested floor" moves the floor
-slider. The expected values come from the core (``ragviz.analysis.analyse``), not the page."""
+slider. The expected values come from the core (``ragviz.pipeline.analyse``), not the page."""
 
 from __future__ import annotations
 
@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 
 from ragviz.app_state import slider_floor
-from ragviz.calibration import calibrate_outcomes, format_score
+from ragviz.calibration import calibrate_outcomes
 from ragviz.i18n import t
+from ragviz.presentation import calibration_message, diagnosis_text, format_score
 
 from .conftest import CHART_DRAWN, AppPage, default_analyses, visible_texts
 
@@ -50,10 +51,11 @@ def test_every_diagnosis_label_and_explanation_is_visible(app: AppPage) -> None:
 
     captions = visible_texts(app, CAPTION)
     for diagnosis in diagnoses:
-        assert diagnosis.explanation in captions, f"not shown: {diagnosis.explanation!r}"
+        said = diagnosis_text(diagnosis)
+        assert said in captions, f"not shown: {said!r}"
     for diagnosis in failing:
-        sentence = app.page.get_by_text(diagnosis.explanation, exact=True).first
-        assert sentence.is_visible(), diagnosis.explanation
+        sentence = app.page.get_by_text(diagnosis_text(diagnosis), exact=True).first
+        assert sentence.is_visible(), diagnosis_text(diagnosis)
     app.assert_healthy()
 
 
@@ -101,7 +103,7 @@ def test_calibration_chart_numbers_and_apply_button(app: AppPage, screenshot_dir
         assert (t("app.suggested_floor", "en"), format_score(expected[side].floor)) in pairs
         assert (t("app.margin", "en"), format_score(expected[side].margin)) in pairs
     for side in ("a", "b"):
-        message = expected[side].message("en")
+        message = calibration_message(expected[side], "en")
         assert app.page.get_by_text(message, exact=True).first.is_visible(), message
     app.screenshot_full(screenshot_dir / "calibration.png")
 

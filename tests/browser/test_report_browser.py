@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
-from ragviz.analysis import analyse
 from ragviz.chunking import ChunkerConfig
 from ragviz.embedders import load_embedder
-from ragviz.evaluation import compare
+from ragviz.experiments import compare
+from ragviz.pipeline import analyse
 from ragviz.questions import LabelledQuestion
 from ragviz.report import render_report
 

@@ -15,6 +15,7 @@ import pytest
 from ragviz.app_state import DEFAULT_SAMPLE, load_sample
 from ragviz.chunking import ChunkerConfig
 from ragviz.i18n import LANGUAGE_NAMES, t
+from ragviz.presentation import config_text, diagnosis_text
 from ragviz.walkthrough import STEPS
 
 from .conftest import (
@@ -55,10 +56,12 @@ def fresh_app(browser: Browser, app_url: str) -> Iterator[AppPage]:
         context.close()
 
 
-def config_caption(app: AppPage, config: ChunkerConfig) -> str:
-    """The "N chunks · label" caption under a configuration, found by its label."""
-    captions = [c for c in visible_texts(app, CAPTION) if c.endswith(f"· {config.label()}")]
-    assert captions, f"no caption names {config.label()}"
+def config_caption(app: AppPage, config: ChunkerConfig, lang: str = "en") -> str:
+    """The "N chunks · label" caption under a configuration, found by its label (its
+    parameters named in the page's language)."""
+    label = config_text(config, lang)
+    captions = [c for c in visible_texts(app, CAPTION) if c.endswith(f"· {label}")]
+    assert captions, f"no caption names {label}"
     return captions[0]
 
 
@@ -70,7 +73,7 @@ def test_a_link_opens_its_view_and_the_url_follows_the_controls(app: AppPage) ->
     app.wait_rendered(doc_tab=False)  # a new visitor lands on the questions
     assert app.page.get_by_text(t("app.title", "pt"), exact=True).is_visible()
     assert app.page.get_by_role("tab", name=t("tab.questions", "pt"), exact=True).is_visible()
-    config_caption(app, ChunkerConfig(chunker="recursive", size=200, overlap=20))
+    config_caption(app, ChunkerConfig(chunker="recursive", size=200, overlap=20), "pt")
     assert app.slider("top_k").get_attribute("value") == "3"
     assert app.slider("floor").get_attribute("value") == "0.25"
     query = url_query(app)
@@ -227,7 +230,7 @@ def test_the_language_select_switches_to_portuguese(app: AppPage) -> None:
 
     app.open_tab(t("tab.questions", "pt"))
     app.wait_idle()
-    analyses = default_analyses(floor, "pt")
+    analyses = default_analyses(floor)
     failing = [
         o.diagnosis
         for side in ("a", "b")
@@ -237,14 +240,15 @@ def test_the_language_select_switches_to_portuguese(app: AppPage) -> None:
     assert failing
     captions = visible_texts(app, CAPTION)
     for diagnosis in failing:
-        assert diagnosis.explanation in captions, f"not shown: {diagnosis.explanation!r}"
-    english = default_analyses(floor, "en")
+        said = diagnosis_text(diagnosis, "pt")
+        assert said in captions, f"not shown: {said!r}"
+    english = analyses
     split = next(
         o.diagnosis
         for o in english["a"].outcomes
         if o.diagnosis is not None and "answer-split" in o.diagnosis.labels
     )
-    assert split.explanation not in captions, "the English explanation is gone"
+    assert diagnosis_text(split, "en") not in captions, "the English explanation is gone"
     assert app.page.get_by_text("straddles").count() == 0
     app.assert_healthy()
 

@@ -7,24 +7,17 @@ from collections.abc import Sequence
 
 import pytest
 
-from ragviz.analysis import QuestionOutcome, analyse
 from ragviz.chunking import ChunkerConfig, make_chunks, specs
 from ragviz.chunking.base import make_chunk
 from ragviz.diagnosis import diagnose
 from ragviz.embedders import Embedder, EmbeddingCache, Kind, UseMultilingual, Vectors
-from ragviz.evaluation import (
-    Metrics,
-    SweepResult,
-    SweepRow,
-    compare,
-    compute_metrics,
-    config_distance,
-    default_grid,
-    sweep,
-    why_failed,
-)
+from ragviz.experiments import compare, config_distance, default_grid, sweep, why_failed
+from ragviz.metrics import compute_metrics
+from ragviz.pipeline import analyse
+from ragviz.presentation import why_failed_text
 from ragviz.questions import LabelledQuestion
-from ragviz.retrieval import build_prompt, decide
+from ragviz.results import Metrics, QuestionOutcome, SweepResult, SweepRow
+from ragviz.retrieval import decide
 
 FIXED_120 = ChunkerConfig("fixed", size=120, overlap=0)
 SENTENCE_220 = ChunkerConfig("sentence", max_chars=220, overlap_sentences=1)
@@ -43,8 +36,7 @@ def outcome(question: LabelledQuestion, scores: Sequence[float], floor: float = 
             ) -> QuestionOutcome:
     decision = decide(scores, 2, floor)
     diagnosis = diagnose(DOC, CHUNKS, decision, question, [None] * 3)
-    return QuestionOutcome(question, decision, build_prompt(question.question, CHUNKS,
-                                                            decision.hits), diagnosis)
+    return QuestionOutcome(question, decision, diagnosis)
 
 
 def test_hit_rates_and_mrr_from_answer_ranks() -> None:
@@ -230,7 +222,7 @@ def test_why_failed_finds_closest_fix_that_keeps_the_others(
         if then.diagnosis is not None and then.diagnosis.ok:
             assert now.diagnosis is not None
             assert now.diagnosis.ok
-    assert result.fix.label() in result.explanation
+    assert result.fix.label() in why_failed_text(result)
 
 
 def test_why_failed_on_a_question_already_ok(
@@ -239,17 +231,16 @@ def test_why_failed_on_a_question_already_ok(
     result = why_failed(seed_doc, seed_questions[1], seed_questions[2:], use_model, FIXED_120,
                         FIXED_GRID)
     assert result.fix is None
-    assert "nothing to fix" in result.explanation
+    assert "nothing to fix" in why_failed_text(result)
 
 
 def test_why_failed_says_when_no_configuration_fixes_it(
     seed_doc: str, seed_questions: list[LabelledQuestion], use_model: Embedder
 ) -> None:
     question = LabelledQuestion("Qual o prazo?", "30 dias corridos")  # not in the document
-    result = why_failed(seed_doc, question, seed_questions, use_model, FIXED_120, FIXED_GRID,
-                        language="pt")
+    result = why_failed(seed_doc, question, seed_questions, use_model, FIXED_120, FIXED_GRID)
     assert result.fix is None
-    assert result.explanation.startswith("Nenhuma configuração")
+    assert why_failed_text(result, "pt").startswith("Nenhuma configuração")
 
 
 def test_why_failed_needs_a_labelled_question(

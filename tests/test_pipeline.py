@@ -1,4 +1,5 @@
-"""The analysis pipeline on the real model: the article's story, rescoring, truncation."""
+"""The analysis pipeline (ragviz.pipeline) on the real model: the article's story,
+rescoring, truncation."""
 
 from __future__ import annotations
 
@@ -6,17 +7,12 @@ import json
 
 import pytest
 
-from ragviz.analysis import (
-    Analysis,
-    QuestionOutcome,
-    analyse,
-    embedding_text,
-    rescore,
-    truncation_offsets,
-)
 from ragviz.chunking import Chunk, ChunkerConfig
 from ragviz.embedders import Embedder
+from ragviz.pipeline import MAX_CHUNKS, analyse, embedding_text, rescore, truncation_offsets
+from ragviz.presentation import diagnosis_text, prompt_text
 from ragviz.questions import LabelledQuestion
+from ragviz.results import Analysis, QuestionOutcome, RetrievalSettings
 
 FIXED_120 = ChunkerConfig("fixed", size=120, overlap=0)
 SENTENCE_220 = ChunkerConfig("sentence", max_chars=220, overlap_sentences=1)
@@ -27,13 +23,13 @@ HOURS = "Qual o horário de atendimento do suporte?"
 @pytest.fixture(scope="module")
 def fixed_seed(seed_doc: str, seed_questions: list[LabelledQuestion],
                use_model: Embedder) -> Analysis:
-    return analyse(seed_doc, FIXED_120, use_model, seed_questions, top_k=2)
+    return analyse(seed_doc, FIXED_120, use_model, seed_questions, RetrievalSettings(top_k=2))
 
 
 @pytest.fixture(scope="module")
 def sentence_seed(seed_doc: str, seed_questions: list[LabelledQuestion],
                   use_model: Embedder) -> Analysis:
-    return analyse(seed_doc, SENTENCE_220, use_model, seed_questions, top_k=2)
+    return analyse(seed_doc, SENTENCE_220, use_model, seed_questions, RetrievalSettings(top_k=2))
 
 
 def _outcome(analysis: Analysis, question: str) -> QuestionOutcome:
@@ -44,7 +40,7 @@ def test_fixed_120_splits_the_support_hours_between_chunks_3_and_4(fixed_seed: A
     diagnosis = _outcome(fixed_seed, HOURS).diagnosis
     assert diagnosis is not None
     assert diagnosis.primary == "answer-split"
-    assert "chunks #3 and #4" in diagnosis.explanation
+    assert "chunks #3 and #4" in diagnosis_text(diagnosis)
 
 
 def test_fixed_120_hit_at_1_is_under_half(fixed_seed: Analysis) -> None:
@@ -68,7 +64,7 @@ def test_sentence_220_calibrated_floor_refuses_exactly_the_unanswerable(
     calibration = sentence_seed.calibration
     assert calibration is not None
     assert calibration.separable
-    floored = rescore(sentence_seed, top_k=2, floor=calibration.floor)
+    floored = rescore(sentence_seed, RetrievalSettings(top_k=2, floor=calibration.floor))
     refused = {o.question.question: o.decision.refused for o in floored.outcomes}
     expected = {o.question.question: o.question.is_answerable is False
                 for o in floored.outcomes}
@@ -80,8 +76,9 @@ def test_rescore_matches_a_fresh_analysis_at_the_same_settings(
     sentence_seed: Analysis, seed_doc: str, seed_questions: list[LabelledQuestion],
     use_model: Embedder,
 ) -> None:
-    fresh = analyse(seed_doc, SENTENCE_220, use_model, seed_questions, top_k=1, floor=0.3)
-    assert rescore(sentence_seed, top_k=1, floor=0.3) == fresh
+    settings = RetrievalSettings(top_k=1, floor=0.3)
+    fresh = analyse(seed_doc, SENTENCE_220, use_model, seed_questions, settings)
+    assert rescore(sentence_seed, settings) == fresh
 
 
 def test_rescore_never_calls_the_model(
@@ -91,22 +88,24 @@ def test_rescore_never_calls_the_model(
         raise AssertionError("rescore must not embed")
 
     monkeypatch.setattr(use_model, "encode", refuse)
-    assert rescore(sentence_seed, top_k=2, floor=0.9).metrics.refusal_recall == 1.0
+    floored = rescore(sentence_seed, RetrievalSettings(top_k=2, floor=0.9))
+    assert floored.metrics.refusal_recall == 1.0
 
 
 def test_refused_question_has_no_prompt_and_answered_one_has_it_in_its_language(
     seed_doc: str, seed_questions: list[LabelledQuestion], use_model: Embedder,
 ) -> None:
-    analysis = analyse(seed_doc, SENTENCE_220, use_model, seed_questions, floor=0.2,
-                       language="pt")
+    analysis = analyse(seed_doc, SENTENCE_220, use_model, seed_questions,
+                       RetrievalSettings(floor=0.2))
     refund = _outcome(analysis, REFUND)
     wifi = _outcome(analysis, "Qual a senha do wifi do escritório?")
-    assert refund.prompt is not None
-    assert refund.prompt.startswith("Responda usando APENAS")
-    assert "7 dias úteis" in refund.prompt
-    assert wifi.prompt is None
+    prompt = prompt_text(refund, analysis.chunks, "pt")
+    assert prompt is not None
+    assert prompt.startswith("Responda usando APENAS")
+    assert "7 dias úteis" in prompt
+    assert prompt_text(wifi, analysis.chunks, "pt") is None
     assert wifi.diagnosis is not None
-    assert "o chunk" in wifi.diagnosis.explanation
+    assert "o chunk" in diagnosis_text(wifi.diagnosis, "pt")
 
 
 def test_shapes_and_no_truncation_with_use(sentence_seed: Analysis) -> None:
@@ -146,7 +145,7 @@ def test_answer_past_minilm_token_limit_is_diagnosed_truncated(minilm_model: Emb
     diagnosis = analysis.outcomes[0].diagnosis
     assert diagnosis is not None
     assert diagnosis.primary == "answer-truncated"
-    assert "chunk #0" in diagnosis.explanation
+    assert "chunk #0" in diagnosis_text(diagnosis)
 
 
 def test_embedding_text_uses_the_chunk_context_when_present() -> None:
@@ -165,10 +164,22 @@ def test_truncation_offset_discounts_the_context_prefix(minilm_model: Embedder) 
 def test_a_configuration_with_too_many_chunks_is_refused_before_embedding(
     use_model: Embedder,
 ) -> None:
-    from ragviz.analysis import MAX_CHUNKS
-
     document = "palavra " * (MAX_CHUNKS + 10)
     before = use_model.texts_encoded
     with pytest.raises(ValueError, match="choose a larger size"):
         analyse(document, ChunkerConfig("fixed", size=8), use_model, [])
     assert use_model.texts_encoded == before
+
+
+def test_language_is_no_part_of_the_analysis() -> None:
+    """Sentences are made at display time (ragviz.presentation): no analysis, rescore or
+    result carries a language, so a language switch can reuse every analysis."""
+    import dataclasses
+    import inspect
+
+    from ragviz.pipeline import analyse_chunked
+
+    for function in (analyse, analyse_chunked, rescore):
+        assert "language" not in inspect.signature(function).parameters, function.__name__
+    assert "language" not in {f.name for f in dataclasses.fields(Analysis)}
+    assert "prompt" not in {f.name for f in dataclasses.fields(QuestionOutcome)}

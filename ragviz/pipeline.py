@@ -1,0 +1,145 @@
+"""The one analysis pipeline: chunk, embed, score, decide, diagnose, measure, calibrate.
+
+The app, the CLI and the HTML report all call ``analyse`` (and ``rescore`` when only
+top_k or the floor moved, which must feel instant: no re-chunking, no re-embedding).
+Nothing here depends on the reader's language: sentences are made by
+``ragviz.presentation`` from the facts returned.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+
+import numpy as np
+
+from ragviz.chunking import Chunk, ChunkerConfig, ChunkingResult, make_chunks
+from ragviz.diagnosis import diagnose
+from ragviz.embedders import Embedder
+from ragviz.metrics import compute_metrics, outcome_calibration
+from ragviz.questions import LabelledQuestion
+from ragviz.results import Analysis, QuestionOutcome, RetrievalSettings, Vectors
+from ragviz.retrieval import cosine_scores, decide
+
+Progress = Callable[[int, int], None]
+MAX_CHUNKS = 2_000  # ~10 s of embedding on two CPU cores with the default model
+DEFAULT_SETTINGS = RetrievalSettings()
+
+
+def embedding_text(chunk: Chunk) -> str:
+    """The text the model embeds for a chunk: ``embedding_text`` when the chunk has one
+    (e.g. a table row with its header as context), else the chunk's own text."""
+    value = getattr(chunk, "embedding_text", None)
+    return value if isinstance(value, str) else chunk.text
+
+
+def truncation_offsets(chunks: Sequence[Chunk], embedder: Embedder) -> tuple[int | None, ...]:
+    """Per chunk, the document offset where the model stops reading, or None.
+
+    When the embedded text is a context prefix plus the chunk text, the prefix's length is
+    taken off, so the offset still points into the chunk.
+    """
+    out: list[int | None] = []
+    for chunk in chunks:
+        text = embedding_text(chunk)
+        offset = embedder.truncation_offset(text)
+        if offset is None:
+            out.append(None)
+            continue
+        prefix = len(text) - len(chunk.text) if text.endswith(chunk.text) else 0
+        out.append(chunk.start + max(0, offset - prefix))
+    return tuple(out)
+
+
+def analyse(
+    document: str,
+    config: ChunkerConfig,
+    embedder: Embedder,
+    questions: Sequence[LabelledQuestion],
+    settings: RetrievalSettings = DEFAULT_SETTINGS,
+    progress: Progress | None = None,
+) -> Analysis:
+    """Chunk ``document`` with ``config``, embed through the cache, and judge every question."""
+    chunking = check_chunk_count(make_chunks(document, config, embedder), config)
+    vectors = embedder.encode_documents([embedding_text(c) for c in chunking.chunks], progress)
+    query_vectors = encode_questions(embedder, questions)
+    return analyse_chunked(document, config, embedder, questions, chunking, vectors,
+                           query_vectors, settings)
+
+
+def check_chunk_count(chunking: ChunkingResult, config: ChunkerConfig) -> ChunkingResult:
+    """Refuse a configuration that would make more chunks than are worth embedding here."""
+    count = len(chunking.chunks)
+    if count > MAX_CHUNKS:
+        raise ValueError(
+            f"{config.label()} makes {count:,} chunks; ragviz embeds at most {MAX_CHUNKS:,} "
+            "per configuration: choose a larger size"
+        )
+    return chunking
+
+
+def encode_questions(embedder: Embedder, questions: Sequence[LabelledQuestion]) -> Vectors:
+    """One query vector per question (an empty array for no questions)."""
+    if not questions:
+        return np.zeros((0, 0), dtype=np.float32)
+    return embedder.encode_queries([q.question for q in questions])
+
+
+def analyse_chunked(
+    document: str,
+    config: ChunkerConfig,
+    embedder: Embedder,
+    questions: Sequence[LabelledQuestion],
+    chunking: ChunkingResult,
+    chunk_vectors: Vectors,
+    query_vectors: Vectors,
+    settings: RetrievalSettings = DEFAULT_SETTINGS,
+) -> Analysis:
+    """The pipeline after chunking and embedding (sweeps reuse vectors they already have)."""
+    chunks = chunking.chunks
+    truncation = truncation_offsets(chunks, embedder)
+    score_rows = [
+        tuple(float(s) for s in cosine_scores(query_vectors[i], chunk_vectors))
+        for i in range(len(questions))
+    ]
+    outcomes = _outcomes(document, chunks, questions, score_rows, truncation, settings)
+    return Analysis(
+        document=document,
+        config=config,
+        model=embedder.name,
+        settings=settings,
+        chunking=chunking,
+        chunk_vectors=chunk_vectors,
+        chunk_tokens=tuple(embedder.count_tokens(embedding_text(c)) for c in chunks),
+        truncation=truncation,
+        outcomes=outcomes,
+        metrics=compute_metrics(outcomes),
+        calibration=outcome_calibration(outcomes),
+    )
+
+
+def rescore(analysis: Analysis, settings: RetrievalSettings) -> Analysis:
+    """New decisions, diagnoses and metrics for another top_k or floor, reusing the scores
+    already computed."""
+    score_rows = [outcome.decision.scores for outcome in analysis.outcomes]
+    questions = [outcome.question for outcome in analysis.outcomes]
+    outcomes = _outcomes(analysis.document, analysis.chunks, questions, score_rows,
+                         analysis.truncation, settings)
+    return replace(analysis, settings=settings, outcomes=outcomes,
+                   metrics=compute_metrics(outcomes), calibration=outcome_calibration(outcomes))
+
+
+def _outcomes(
+    document: str,
+    chunks: Sequence[Chunk],
+    questions: Sequence[LabelledQuestion],
+    score_rows: Sequence[Sequence[float]],
+    truncation: Sequence[int | None],
+    settings: RetrievalSettings,
+) -> tuple[QuestionOutcome, ...]:
+    out: list[QuestionOutcome] = []
+    for question, scores in zip(questions, score_rows, strict=True):
+        decision = decide(scores, settings.top_k, settings.floor)
+        diagnosis = diagnose(document, chunks, decision, question, truncation)
+        out.append(QuestionOutcome(question, decision, diagnosis))
+    return tuple(out)

@@ -1,0 +1,268 @@
+"""Facts into words: the one place that turns the core's results into English or Brazilian
+Portuguese sentences and numbers.
+
+The core (pipeline, diagnosis, calibration, experiments) speaks no language; the app, the
+report, the CLI and the guided replay call these functions at display time, so switching
+language never re-runs an analysis.
+
+One display rule holds everywhere: numbers that belong together (a best score and the
+floor it is compared with, a score and the winner it lost to) are written with the fewest
+decimals, from two up to six, at which values that differ look different and no value
+that is not zero looks like zero. Portuguese writes a decimal comma.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+
+from ragviz.calibration import Calibration
+from ragviz.chunking import Chunk, ChunkerConfig, specs
+from ragviz.diagnosis import (
+    ANSWER_NOT_IN_DOCUMENT,
+    ANSWER_SPLIT,
+    ANSWER_TRUNCATED,
+    BELOW_FLOOR,
+    FALSE_CONTEXT,
+    NO_EXPECTED_ANSWER,
+    OK,
+    OUTRANKED,
+    UNANSWERABLE,
+    Diagnosis,
+)
+from ragviz.i18n import STRINGS, t
+from ragviz.results import QuestionOutcome, WhyFailed
+from ragviz.retrieval import Decision, build_prompt
+
+FEWEST_DIGITS = 2
+MOST_DIGITS = 6
+
+
+# --- numbers --------------------------------------------------------------------------
+
+
+def decimal(value: float, digits: int, language: str = "en") -> str:
+    """``value`` with ``digits`` decimals, with a decimal comma in Portuguese."""
+    text = f"{value:.{digits}f}"
+    if text.startswith("-") and float(text) == 0:
+        text = text[1:]  # "-0.00" says nothing "0.00" does not
+    return text.replace(".", ",") if language == "pt" else text
+
+
+def distinct_digits(values: Iterable[float], fewest: int = FEWEST_DIGITS) -> int:
+    """The fewest decimals (``fewest`` up to six) at which unequal values print unequal
+    and no value that is not zero prints as zero: rounding keeps order, so a comparison's
+    direction stays visible too."""
+    finite = sorted({float(v) for v in values if math.isfinite(v)})
+    for digits in range(fewest, MOST_DIGITS + 1):
+        shown = [round(v, digits) for v in finite]
+        distinct = len({f"{v:.{digits}f}" for v in finite}) == len(finite)
+        if distinct and all(s != 0 or v == 0 for s, v in zip(shown, finite, strict=True)):
+            return digits
+    return MOST_DIGITS
+
+
+def numbers(values: Sequence[float], language: str = "en",
+            fewest: int = FEWEST_DIGITS) -> list[str]:
+    """Related numbers written together under the display rule."""
+    digits = distinct_digits(values, fewest)
+    return [decimal(v, digits, language) for v in values]
+
+
+def _exact_digits(value: float) -> int:
+    return 2 if abs(round(value, 2) - value) < 1e-9 else 3
+
+
+def format_score(value: float, language: str = "en") -> str:
+    """A number shown alone: two decimals when that is exact (0.41), else three (0.128)."""
+    return decimal(value, _exact_digits(value), language)
+
+
+def share(value: float | None, language: str = "en") -> str:
+    """A metric between 0 and 1 with two decimals, "–" when there is nothing to measure."""
+    return "–" if value is None else decimal(value, 2, language)
+
+
+# --- names ----------------------------------------------------------------------------
+
+
+def label_name(label: str, language: str = "en") -> str:
+    """A diagnosis label as the reader's language names it (the label stays the data)."""
+    return t(f"label.{label}", language)
+
+
+def param_name(name: str, language: str = "en") -> str:
+    """A chunker parameter's display name (``max_chars`` -> "máx. caracteres")."""
+    key = f"param_name.{name}"
+    if key in STRINGS:
+        return t(key, language)
+    for spec in specs():  # a newer chunker names its parameters in its own spec
+        for param in spec.params:
+            if param.name == name:
+                return param.label.get(language, param.label["en"])
+    return name
+
+
+def config_text(config: ChunkerConfig, language: str = "en") -> str:
+    """A configuration for reading: ``config.label()`` in English, translated parameter
+    names and decimal commas in Portuguese."""
+    if language == "en":
+        return config.label()
+    shown = {k: v for k, v in config.params().items() if v is not None}
+    inner = ", ".join(
+        f"{param_name(k, language)}="
+        f"{decimal(v, distinct_digits([v], 1), language) if isinstance(v, float) else v}"
+        for k, v in shown.items()
+    )
+    return f"{config.chunker}({inner})"
+
+
+def chunk_name(index: int) -> str:
+    """Chunks are shown by their 0-based index, as the app labels them."""
+    return f"#{index}"
+
+
+def chunk_list(indices: Sequence[int], language: str) -> str:
+    names = ", ".join(chunk_name(i) for i in indices)
+    key = "diagnosis.chunk_one" if len(indices) == 1 else "diagnosis.chunk_many"
+    return t(key, language, chunks=names)
+
+
+# --- one question ---------------------------------------------------------------------
+
+
+def question_numbers(decision: Decision, diagnosis: Diagnosis | None = None) -> list[float]:
+    """The numbers said about one question: its best score, the floor, and when the answer
+    was outranked its score, the winner's and the gap."""
+    values = [decision.floor]
+    if decision.ranking:
+        values.append(decision.best_score)
+    if diagnosis is not None and diagnosis.outranked is not None:
+        lost = diagnosis.outranked
+        values += [lost.score, lost.winner_score, lost.gap]
+    return values
+
+
+def question_digits(decision: Decision, diagnosis: Diagnosis | None = None) -> int:
+    """Decimals for every number said about one question, verdict and diagnosis alike."""
+    return distinct_digits(question_numbers(decision, diagnosis))
+
+
+def decision_text(decision: Decision, language: str = "en", digits: int | None = None) -> str:
+    """The outcome in words: "context: chunks 3, 4" or "refused: best score 0.17 is under
+    the floor 0.21"."""
+    if decision.refused:
+        digits = question_digits(decision) if digits is None else digits
+        best = decimal(decision.best_score, digits, language) if decision.ranking else "—"
+        return t("outcome.refused", language, best=best,
+                 floor=decimal(decision.floor, digits, language))
+    key = "outcome.context_one" if len(decision.hits) == 1 else "outcome.context"
+    return t(key, language, chunks=", ".join(str(h.index) for h in decision.hits))
+
+
+def _best_values(diagnosis: Diagnosis, digits: int, language: str) -> dict[str, str]:
+    best = diagnosis.best_chunk
+    return {
+        "chunk": chunk_name(best) if best is not None else "—",
+        "score": "—" if diagnosis.best_score is None
+        else decimal(diagnosis.best_score, digits, language),
+        "floor": decimal(diagnosis.floor, digits, language),
+    }
+
+
+def _ok_sentence(diagnosis: Diagnosis, best: dict[str, str], language: str) -> str:
+    if diagnosis.kind == UNANSWERABLE:
+        return t("diagnosis.ok_refused", language, **best)
+    if diagnosis.kind == NO_EXPECTED_ANSWER:
+        return t("diagnosis.ok_no_expected_answer", language, **best)
+    return t("diagnosis.ok_answered", language, answer=diagnosis.answer, **best)
+
+
+def _label_sentence(diagnosis: Diagnosis, label: str, digits: int, language: str) -> str:
+    best = _best_values(diagnosis, digits, language)
+    if label == OK:
+        return _ok_sentence(diagnosis, best, language)
+    if label in (BELOW_FLOOR, FALSE_CONTEXT):
+        return t(f"diagnosis.{label.replace('-', '_')}", language, **best)
+    if label == ANSWER_NOT_IN_DOCUMENT:
+        return t("diagnosis.answer_not_in_document", language, answer=diagnosis.answer)
+    if label == ANSWER_SPLIT:
+        first, last = diagnosis.split_between
+        return t("diagnosis.answer_split", language, answer=diagnosis.answer,
+                 first=chunk_name(first), last=chunk_name(last))
+    if label == ANSWER_TRUNCATED:
+        return t("diagnosis.answer_truncated", language, answer=diagnosis.answer,
+                 chunks=chunk_list(diagnosis.holding_chunks, language))
+    if label == OUTRANKED and diagnosis.outranked is not None:
+        lost = diagnosis.outranked
+        return t("diagnosis.outranked", language, chunk=chunk_name(lost.chunk), rank=lost.rank,
+                 score=decimal(lost.score, digits, language),
+                 gap=decimal(lost.gap, digits, language), winner=chunk_name(lost.winner),
+                 winner_score=decimal(lost.winner_score, digits, language),
+                 about=lost.winner_about)
+    raise ValueError(f"no sentence for the diagnosis label {label!r}")
+
+
+def diagnosis_sentences(
+    diagnosis: Diagnosis, language: str = "en", digits: int | None = None
+) -> tuple[str, ...]:
+    """One sentence per label, numbers under the display rule (``digits`` from
+    ``question_digits`` when the verdict is shown next to them)."""
+    if digits is None:
+        values = [diagnosis.floor]
+        if diagnosis.best_score is not None:
+            values.append(diagnosis.best_score)
+        if diagnosis.outranked is not None:
+            lost = diagnosis.outranked
+            values += [lost.score, lost.winner_score, lost.gap]
+        digits = distinct_digits(values)
+    return tuple(_label_sentence(diagnosis, label, digits, language)
+                 for label in diagnosis.labels)
+
+
+def diagnosis_text(diagnosis: Diagnosis, language: str = "en", digits: int | None = None) -> str:
+    """The diagnosis as one paragraph."""
+    return " ".join(diagnosis_sentences(diagnosis, language, digits))
+
+
+def outcome_texts(outcome: QuestionOutcome, language: str = "en") -> tuple[str, str]:
+    """(verdict, explanation) of one question with the same decimals in both."""
+    digits = question_digits(outcome.decision, outcome.diagnosis)
+    verdict = decision_text(outcome.decision, language, digits)
+    diagnosis = outcome.diagnosis
+    return verdict, "" if diagnosis is None else diagnosis_text(diagnosis, language, digits)
+
+
+def prompt_text(outcome: QuestionOutcome, chunks: Sequence[Chunk],
+                language: str = "en") -> str | None:
+    """The prompt the language model would get, with the instructions in ``language``;
+    None when retrieval refused (no model call)."""
+    return build_prompt(outcome.question.question, chunks, outcome.decision.hits, language)
+
+
+# --- calibration and experiments ------------------------------------------------------
+
+
+def calibration_message(calibration: Calibration, language: str = "en") -> str:
+    """One plain sentence (two when overlapping) about what the floor does."""
+    fewest = _exact_digits(calibration.floor)  # the floor is never shown rounded away
+    floor, lowest, highest = numbers(
+        [calibration.floor, calibration.lowest_answerable, calibration.highest_unanswerable],
+        language, fewest)
+    margin = format_score(calibration.margin, language)
+    key = "calibration.separable" if calibration.separable else "calibration.overlap"
+    return t(key, language, floor=floor, lowest=lowest, highest=highest, margin=margin,
+             false_refusals=calibration.false_refusals,
+             false_answers=calibration.false_answers)
+
+
+def why_failed_text(result: WhyFailed, language: str = "en") -> str:
+    """What "why did this fail?" found, in words."""
+    if result.diagnosis.ok:
+        return t("why.already_ok", language, config=config_text(result.current, language))
+    if result.fix is None:
+        return t("why.no_fix", language)
+    detail = "" if result.fix_diagnosis is None else diagnosis_text(result.fix_diagnosis,
+                                                                     language)
+    return t("why.fix", language, config=config_text(result.fix, language), kept=result.kept,
+             detail=detail)

@@ -1,0 +1,272 @@
+"""The data types the pipeline and the experiments produce: facts, never sentences.
+
+Results import nothing that computes them, so the pipeline (``ragviz.pipeline``), the
+measures (``ragviz.metrics``) and the experiments (``ragviz.experiments``) all import this
+module and not one another the other way round.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ragviz.calibration import Calibration
+from ragviz.chunking import Chunk, ChunkerConfig, ChunkingResult
+from ragviz.chunking.registry import axes
+from ragviz.diagnosis import OK, Diagnosis
+from ragviz.questions import LabelledQuestion
+from ragviz.retrieval import Decision
+
+METRIC_NAMES: tuple[str, ...] = ("hit_at_1", "hit_at_k", "mrr", "refusal_precision",
+                                 "refusal_recall")
+Vectors = npt.NDArray[np.float32]
+
+
+@dataclass(frozen=True)
+class RetrievalSettings:
+    """How many chunks retrieval hands on (top_k) and the score they must reach (floor)."""
+
+    top_k: int = 2
+    floor: float = 0.0
+
+    def __post_init__(self) -> None:
+        if isinstance(self.top_k, bool) or not isinstance(self.top_k, int) or self.top_k < 1:
+            raise ValueError(f"top_k must be a whole number of at least 1, got {self.top_k}")
+        if not math.isfinite(self.floor):
+            raise ValueError(f"floor must be a finite number, got {self.floor}")
+        object.__setattr__(self, "floor", float(self.floor))
+
+
+@dataclass(frozen=True)
+class Metrics:
+    """Retrieval quality of one configuration over the labelled questions.
+
+    hit@1, hit@k and MRR are over answerable questions that carry an expected answer, floor
+    ignored; one whose answer is not in the document counts as a miss. Refusal recall is
+    the share of unanswerable questions refused; refusal precision is the share of refusals
+    (of labelled questions) that were right, None when nothing was refused. A metric whose
+    group is empty is None (JSON null). ``labels`` counts every label of every question.
+    """
+
+    hit_at_1: float | None
+    hit_at_k: float | None
+    mrr: float | None
+    refusal_precision: float | None
+    refusal_recall: float | None
+    answerable: int
+    unanswerable: int
+    labels: dict[str, int]
+    top_k: int = 1
+
+    def value(self, name: str) -> float | None:
+        if name not in METRIC_NAMES:
+            raise ValueError(f"metric must be one of {', '.join(METRIC_NAMES)}, got {name!r}")
+        result: float | None = getattr(self, name)
+        return result
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "hit_at_1": self.hit_at_1,
+            "hit_at_k": self.hit_at_k,
+            "mrr": self.mrr,
+            "refusal_precision": self.refusal_precision,
+            "refusal_recall": self.refusal_recall,
+            "answerable": self.answerable,
+            "unanswerable": self.unanswerable,
+            "labels": dict(self.labels),
+        }
+
+
+@dataclass(frozen=True)
+class Flip:
+    """A question whose outcome differs between configurations A and B."""
+
+    index: int
+    question: LabelledQuestion
+    label_a: str | None
+    label_b: str | None
+    refused_a: bool
+    refused_b: bool
+    top_holds_a: bool
+    top_holds_b: bool
+
+    @property
+    def direction(self) -> str:
+        """``fixed`` (ok only in B), ``broken`` (ok only in A) or ``changed``."""
+        if self.label_b == OK and self.label_a != OK:
+            return "fixed"
+        if self.label_a == OK and self.label_b != OK:
+            return "broken"
+        return "changed"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "index": self.index,
+            "question": self.question.question,
+            "label_a": self.label_a,
+            "label_b": self.label_b,
+            "refused_a": self.refused_a,
+            "refused_b": self.refused_b,
+            "top_holds_a": self.top_holds_a,
+            "top_holds_b": self.top_holds_b,
+            "direction": self.direction,
+        }
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Two configurations side by side: their metrics and the questions that flip."""
+
+    label_a: str
+    label_b: str
+    metrics_a: Metrics
+    metrics_b: Metrics
+    flips: tuple[Flip, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "a": self.label_a,
+            "b": self.label_b,
+            "metrics_a": self.metrics_a.to_dict(),
+            "metrics_b": self.metrics_b.to_dict(),
+            "flips": [flip.to_dict() for flip in self.flips],
+        }
+
+
+
+@dataclass(frozen=True)
+class SweepRow:
+    config: ChunkerConfig
+    metrics: Metrics
+    chunks: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        """Flat record for a heatmap: chunker, a size and an overlap axis, every metric."""
+        size, overlap = axes(self.config)
+        return {
+            "config": self.config.label(),
+            "chunker": self.config.chunker,
+            "size": size,
+            "overlap": overlap,
+            "chunks": self.chunks,
+            **{name: self.metrics.value(name) for name in METRIC_NAMES},
+        }
+
+
+@dataclass(frozen=True)
+class SweepResult:
+    rows: tuple[SweepRow, ...]
+
+    def best(self, metric: str = "hit_at_1") -> SweepRow:
+        """The row with the highest ``metric``; ties go to the better MRR, hit@k, refusal
+        recall and precision in that order, then to the earlier row of the grid."""
+        if not self.rows:
+            raise ValueError("the sweep has no configurations")
+
+        def key(item: tuple[int, SweepRow]) -> tuple[float, ...]:
+            position, row = item
+            values = [row.metrics.value(metric), row.metrics.mrr, row.metrics.hit_at_k,
+                      row.metrics.refusal_recall, row.metrics.refusal_precision]
+            return (*(-1.0 if v is None else v for v in values), -position)
+
+        return max(enumerate(self.rows), key=key)[1]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"rows": [row.to_dict() for row in self.rows]}
+
+
+@dataclass(frozen=True)
+class WhyFailed:
+    """The diagnosis of one question under ``current``, and the closest configuration that
+    fixes it while keeping the ``kept`` other questions that are right now right."""
+
+    diagnosis: Diagnosis
+    current: ChunkerConfig
+    fix: ChunkerConfig | None
+    fix_metrics: Metrics | None
+    fix_diagnosis: Diagnosis | None = None
+    kept: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "diagnosis": self.diagnosis.to_dict(),
+            "current": self.current.label(),
+            "fix": None if self.fix is None else self.fix.to_dict(),
+            "fix_label": None if self.fix is None else self.fix.label(),
+            "fix_metrics": None if self.fix_metrics is None else self.fix_metrics.to_dict(),
+            "fix_diagnosis": None if self.fix_diagnosis is None else self.fix_diagnosis.to_dict(),
+            "kept": self.kept,
+        }
+
+
+@dataclass(frozen=True)
+class QuestionOutcome:
+    """What retrieval did with one question, and why."""
+
+    question: LabelledQuestion
+    decision: Decision
+    diagnosis: Diagnosis | None  # None for unlabelled questions
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "question": self.question.to_dict(),
+            "refused": self.decision.refused,
+            "best_score": round(self.decision.best_score, 6) if self.decision.ranking else None,
+            "ranking": list(self.decision.ranking),
+            "scores": [round(s, 6) for s in self.decision.scores],
+            "hits": [hit.to_dict() for hit in self.decision.hits],
+            "diagnosis": None if self.diagnosis is None else self.diagnosis.to_dict(),
+        }
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """Everything the views need for one document, configuration, model and question set."""
+
+    document: str
+    config: ChunkerConfig
+    model: str
+    settings: RetrievalSettings
+    chunking: ChunkingResult
+    chunk_vectors: Vectors = field(compare=False, repr=False)
+    chunk_tokens: tuple[int, ...]
+    truncation: tuple[int | None, ...]  # document offset where the model stops reading
+    outcomes: tuple[QuestionOutcome, ...]
+    metrics: Metrics
+    calibration: Calibration | None  # None unless both answerable and unanswerable exist
+
+    @property
+    def top_k(self) -> int:
+        return self.settings.top_k
+
+    @property
+    def floor(self) -> float:
+        return self.settings.floor
+
+    @property
+    def chunks(self) -> tuple[Chunk, ...]:
+        return self.chunking.chunks
+
+    @property
+    def truncated_count(self) -> int:
+        return sum(1 for offset in self.truncation if offset is not None)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-friendly summary (vectors left out)."""
+        return {
+            "config": self.config.to_dict(),
+            "config_label": self.config.label(),
+            "model": self.model,
+            "top_k": self.top_k,
+            "floor": self.floor,
+            "chunks": [chunk.to_dict() for chunk in self.chunks],
+            "chunk_tokens": list(self.chunk_tokens),
+            "truncation": list(self.truncation),
+            "outcomes": [outcome.to_dict() for outcome in self.outcomes],
+            "metrics": self.metrics.to_dict(),
+            "calibration": None if self.calibration is None else self.calibration.to_dict(),
+        }

@@ -1,0 +1,163 @@
+"""The ``ragviz`` package's imports go one way: a graph built from the source has no cycle.
+
+What counts as an edge ``a -> b``: every ``import ragviz.x`` / ``from ragviz.x import y``
+that runs, at module level or deferred inside a function (a deferred import is still a
+dependency, it only hides it). Imports under ``if TYPE_CHECKING:`` are left out: they
+never run, they only name types. ``from p import y`` points at ``p.y`` when that is a
+module, else at ``p``; importing ``p.q.r`` also runs ``p.q``'s ``__init__``, so the
+importer depends on every package on the way that is not one of its own parents.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = "ragviz"
+
+Graph = dict[str, set[str]]
+
+
+def module_names(root: Path) -> dict[str, Path]:
+    """Every module of the package under ``root`` by its dotted name."""
+    out: dict[str, Path] = {}
+    for path in sorted((root / PACKAGE).rglob("*.py")):
+        parts = list(path.relative_to(root).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        out[".".join(parts)] = path
+    return out
+
+
+def _is_type_checking(node: ast.If) -> bool:
+    test = node.test
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def _runtime_imports(tree: ast.AST) -> Iterator[ast.Import | ast.ImportFrom]:
+    """Import statements anywhere in the tree except in ``if TYPE_CHECKING:`` bodies."""
+    stack: list[ast.AST] = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.If) and _is_type_checking(node):
+            stack.extend(node.orelse)
+            continue
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            yield node
+        stack.extend(ast.iter_child_nodes(node))
+
+
+def _targets(node: ast.Import | ast.ImportFrom, importer: str, is_package: bool,
+             modules: dict[str, Path]) -> set[str]:
+    if isinstance(node, ast.Import):
+        return {alias.name for alias in node.names}
+    base = node.module or ""
+    if node.level:
+        anchor = importer.split(".") if is_package else importer.split(".")[:-1]
+        anchor = anchor[: len(anchor) - (node.level - 1)]
+        base = ".".join([*anchor, *([base] if base else [])])
+    return {f"{base}.{a.name}" if f"{base}.{a.name}" in modules else base for a in node.names}
+
+
+def import_graph(root: Path) -> Graph:
+    """Edges between the package's own modules, as described in the module docstring."""
+    modules = module_names(root)
+    graph: Graph = {name: set() for name in modules}
+    for importer, path in modules.items():
+        own_parents = {".".join(importer.split(".")[:i]) for i in range(1, importer.count(".") + 1)}
+        is_package = path.name == "__init__.py"
+        for node in _runtime_imports(ast.parse(path.read_text(encoding="utf-8"))):
+            for target in _targets(node, importer, is_package, modules):
+                parts = target.split(".")
+                for i in range(1, len(parts) + 1):
+                    step = ".".join(parts[:i])
+                    if step in modules and step != importer and step not in own_parents:
+                        graph[importer].add(step)
+    return graph
+
+
+def find_cycles(graph: Graph) -> list[list[str]]:
+    """One cycle per strongly connected component that has one (Tarjan), each written as
+    a path that starts and ends at the same module."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    components: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for nxt in sorted(graph[node]):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in on_stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                top = stack.pop()
+                on_stack.discard(top)
+                component.append(top)
+                if top == node:
+                    break
+            if len(component) > 1:
+                components.append(component)
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return [_cycle_in(graph, set(component)) for component in components]
+
+
+def _cycle_in(graph: Graph, component: set[str]) -> list[str]:
+    """A shortest path from the component's first module back to itself (breadth first)."""
+    start = min(component)
+    paths = {start: [start]}
+    queue = [start]
+    while queue:
+        node = queue.pop(0)
+        for nxt in sorted(graph[node] & component):
+            if nxt == start:
+                return [*paths[node], start]
+            if nxt not in paths:
+                paths[nxt] = [*paths[node], nxt]
+                queue.append(nxt)
+    raise AssertionError(f"no cycle through {start}")  # a component always has one
+
+
+def _said(cycles: list[list[str]]) -> str:
+    return "; ".join(" -> ".join(cycle) for cycle in cycles)
+
+
+def test_no_import_cycle_at_all() -> None:
+    cycles = find_cycles(import_graph(ROOT))
+    assert not cycles, f"import cycle(s): {_said(cycles)}"
+
+
+def test_the_pipeline_layers_import_one_way() -> None:
+    graph = import_graph(ROOT)
+    assert "ragviz.pipeline" not in graph["ragviz.results"]
+    assert "ragviz.experiments" not in graph["ragviz.pipeline"]
+    assert "ragviz.presentation" not in graph["ragviz.pipeline"] | graph["ragviz.experiments"]
+
+
+def test_cycle_finder_sees_a_deferred_import_and_skips_type_checking(tmp_path: Path) -> None:
+    package = tmp_path / PACKAGE
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "a.py").write_text("from ragviz.b import x\n")
+    (package / "b.py").write_text("def f():\n    from ragviz import a\n")
+    (package / "c.py").write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from ragviz import a\n"
+    )
+    (package / "d.py").write_text("from ragviz import c\n")
+    graph = import_graph(tmp_path)
+    assert graph["ragviz.c"] == set()
+    assert find_cycles(graph) == [["ragviz.a", "ragviz.b", "ragviz.a"]]
