@@ -13,20 +13,29 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
+from ragviz.app_command import DESCRIPTION, run_app
 from ragviz.chunking import CHUNKER_NAMES, ChunkerConfig, make_chunks
 from ragviz.documents import InputError, check_document, decode_upload
 from ragviz.embedders import BUNDLED_MODELS, DEFAULT_MODEL, Embedder, ModelLoadError, load_embedder
 from ragviz.questions import LabelledQuestion, check_question, parse_questions_csv
+from ragviz.samples import get_sample, load_samples
 
 EXIT_USER_ERROR = 2
+SAMPLE_PREFIX = "sample:"  # `ragviz chunk sample:politica_reembolso`: a packaged sample
 MODEL_CHUNKERS = {"tokens", "semantic"}
+
+
+PATH_HELP = "a text file, - for standard input, or sample:NAME for a bundled sample"
+QUESTIONS_HELP = "a CSV file with question,answer,answerable, or sample:NAME for its questions"
 
 
 class UserError(Exception):
     """A mistake the user can fix; printed as one sentence."""
 
 
-def _read_text(path: str) -> str:
+def _read_text(path: str, part: str = "document") -> str:
+    if path.startswith(SAMPLE_PREFIX):
+        return _sample_text(path.removeprefix(SAMPLE_PREFIX), part)
     if path == "-":
         data = sys.stdin.buffer.read()
         name = "standard input"
@@ -54,10 +63,21 @@ def _config(args: argparse.Namespace) -> ChunkerConfig:
     return ChunkerConfig.from_dict(values)
 
 
+def _sample_text(name: str, part: str) -> str:
+    """A packaged sample's document or questions CSV: works without the repository."""
+    try:
+        sample = get_sample(name)
+    except KeyError:
+        names = ", ".join(s.name for s in load_samples())
+        raise UserError(f"no sample called {name!r}; the samples are {names}") from None
+    path = sample.questions_path if part == "questions" else sample.path
+    return path.read_text(encoding="utf-8")
+
+
 def _questions(args: argparse.Namespace) -> list[LabelledQuestion]:
     questions: list[LabelledQuestion] = []
     if getattr(args, "questions", None):
-        questions.extend(parse_questions_csv(_read_text(args.questions)))
+        questions.extend(parse_questions_csv(_read_text(args.questions, "questions")))
     for text in getattr(args, "question", None) or []:
         if not text.strip():
             raise UserError("a --question is empty")
@@ -302,14 +322,14 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     chunk = sub.add_parser("chunk", help="split a document into chunks with exact offsets")
-    chunk.add_argument("path", help="a text file, or - for standard input")
+    chunk.add_argument("path", help=PATH_HELP)
     _add_chunker_options(chunk)
     chunk.set_defaults(handler=cmd_chunk)
 
     search = sub.add_parser("search", help="score questions against every chunk")
-    search.add_argument("path", help="a text file, or - for standard input")
+    search.add_argument("path", help=PATH_HELP)
     search.add_argument("--question", action="append", help="a question (repeatable)")
-    search.add_argument("--questions", help="a CSV file with question,answer,answerable")
+    search.add_argument("--questions", help=QUESTIONS_HELP)
     search.add_argument("--top-k", dest="top_k", type=int, default=2)
     search.add_argument("--floor", type=float, default=-1.0, help="score floor (default: none)")
     _add_chunker_options(search)
@@ -323,9 +343,9 @@ def build_parser() -> argparse.ArgumentParser:
         (calibrate, cmd_calibrate),
         (report, cmd_report),
     ):
-        parser_.add_argument("path", help="a text file, or - for standard input")
+        parser_.add_argument("path", help=PATH_HELP)
         parser_.add_argument(
-            "--questions", required=True, help="CSV with columns question,answer,answerable"
+            "--questions", required=True, help=QUESTIONS_HELP
         )
         parser_.add_argument("--top-k", dest="top_k", type=int, default=2)
         parser_.add_argument(
@@ -336,10 +356,16 @@ def build_parser() -> argparse.ArgumentParser:
     calibrate.add_argument("--cost-false-refusal", type=float, default=1.0)
     calibrate.add_argument("--cost-false-answer", type=float, default=1.0)
     report.add_argument("--html", required=True, help="where to write the report")
+    # Listed for --help; main() hands `ragviz app ...` to run_app before argparse sees it.
+    app = sub.add_parser("app", help="start the explorer (Streamlit)", description=DESCRIPTION)
+    app.set_defaults(handler=lambda _args: sys.exit(run_app([])))
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["app"]:  # its other arguments belong to `streamlit run`
+        return run_app(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
