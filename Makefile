@@ -24,7 +24,7 @@ test: $(STAMP)
 	$(PY) -m pytest -q
 
 lint: $(STAMP)
-	$(VENV)/bin/ruff check ragviz tests streamlit_app.py bench
+	$(VENV)/bin/ruff check ragviz ragviz_app tests streamlit_app.py bench
 	$(VENV)/bin/mypy
 
 bench: $(STAMP)

@@ -30,14 +30,10 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # the Chromium flags live with the browser tests
+from tests.browser.chromium import CHROMIUM_ARGS  # noqa: E402
+
 APP = ROOT / "streamlit_app.py"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 TIMEOUT_MS = 120_000
 
 # Same definition of "rendered" as tests/browser/conftest.py: the app idle, and the open

@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
+from ragviz.app_command import DESCRIPTION, run_app
 from ragviz.chunking import CHUNKER_NAMES, ChunkerConfig, check_config, get_spec, make_chunks
 from ragviz.chunking.registry import param_kind, param_names, specs
 from ragviz.documents import (
@@ -32,11 +33,17 @@ from ragviz.documents import (
 )
 from ragviz.embedders import BUNDLED_MODELS, DEFAULT_MODEL, Embedder, ModelLoadError, load_embedder
 from ragviz.questions import LabelledQuestion, check_question, read_questions_file
+from ragviz.samples import get_sample, load_samples
 
 EXIT_USER_ERROR = 2
+SAMPLE_PREFIX = "sample:"  # `ragviz chunk sample:politica_reembolso`: a packaged sample
 # Embedding, override and isolate marks: they reorder what the terminal shows (Trojan Source).
 _JSON_UNSAFE = re.compile("[\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 _BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+PATH_HELP = "a text file, - for standard input, or sample:NAME for a bundled sample"
+QUESTIONS_HELP = "a CSV file with question,answer,answerable, or sample:NAME for its questions"
 
 
 class UserError(Exception):
@@ -52,6 +59,8 @@ def _read_text(path: str, what: str = "document") -> str:
 
 
 def _read_bytes(path: str, what: str) -> tuple[bytes, str]:
+    if path.startswith(SAMPLE_PREFIX):
+        return _sample_bytes(path.removeprefix(SAMPLE_PREFIX), what)
     if path == "-":
         return sys.stdin.buffer.read(), "standard input"
     file = Path(path)
@@ -110,6 +119,17 @@ def _config(args: argparse.Namespace) -> ChunkerConfig:
 
 def _flag(name: str) -> str:
     return name.replace("_", "-")
+
+
+def _sample_bytes(name: str, what: str) -> tuple[bytes, str]:
+    """A packaged sample's document or questions CSV: works without the repository."""
+    try:
+        sample = get_sample(name)
+    except KeyError:
+        names = ", ".join(s.name for s in load_samples())
+        raise UserError(f"no sample called {name!r}; the samples are {names}") from None
+    path = sample.questions_path if what.startswith("questions") else sample.path
+    return path.read_bytes(), path.name
 
 
 def _questions(args: argparse.Namespace) -> list[LabelledQuestion]:
@@ -490,14 +510,14 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     chunk = sub.add_parser("chunk", help="split a document into chunks with exact offsets")
-    chunk.add_argument("path", help="a text file, or - for standard input")
+    chunk.add_argument("path", help=PATH_HELP)
     _add_chunker_options(chunk)
     chunk.set_defaults(handler=cmd_chunk)
 
     search = sub.add_parser("search", help="score questions against every chunk")
-    search.add_argument("path", help="a text file, or - for standard input")
+    search.add_argument("path", help=PATH_HELP)
     search.add_argument("--question", action="append", help="a question (repeatable)")
-    search.add_argument("--questions", help="a CSV file with question,answer,answerable")
+    search.add_argument("--questions", help=QUESTIONS_HELP)
     search.add_argument("--top-k", dest="top_k", type=TOP_K, default=2, help=TOP_K_HELP)
     search.add_argument("--floor", type=FLOOR, default=-1.0, help=FLOOR_HELP)
     _add_chunker_options(search)
@@ -511,9 +531,9 @@ def build_parser() -> argparse.ArgumentParser:
         (calibrate, cmd_calibrate),
         (report, cmd_report),
     ):
-        parser_.add_argument("path", help="a text file, or - for standard input")
+        parser_.add_argument("path", help=PATH_HELP)
         parser_.add_argument(
-            "--questions", required=True, help="CSV with columns question,answer,answerable"
+            "--questions", required=True, help=QUESTIONS_HELP
         )
         parser_.add_argument("--top-k", dest="top_k", type=TOP_K, default=2, help=TOP_K_HELP)
         parser_.add_argument("--floor", type=FLOOR, default=-1.0, help=FLOOR_HELP)
@@ -522,10 +542,16 @@ def build_parser() -> argparse.ArgumentParser:
     calibrate.add_argument("--cost-false-refusal", type=_cost, default=1.0, help=COST_HELP)
     calibrate.add_argument("--cost-false-answer", type=_cost, default=1.0, help=COST_HELP)
     report.add_argument("--html", required=True, help="where to write the report")
+    # Listed for --help; main() hands `ragviz app ...` to run_app before argparse sees it.
+    app = sub.add_parser("app", help="start the explorer (Streamlit)", description=DESCRIPTION)
+    app.set_defaults(handler=lambda _args: sys.exit(run_app([])))
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["app"]:  # its other arguments belong to `streamlit run`
+        return run_app(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

@@ -96,6 +96,8 @@ def param_name(name: str, language: str = "en") -> str:
     key = f"param_name.{name}"
     if key in STRINGS:
         return t(key, language)
+    if language == "en":
+        return name  # English shows the identifier, as config.label() does
     for spec in specs():  # a newer chunker names its parameters in its own spec
         for param in spec.params:
             if param.name == name:

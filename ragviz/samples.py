@@ -1,5 +1,9 @@
 """The bundled sample documents, read from ``sample_docs/samples.json``.
 
+In a checkout that is the repository's top-level ``sample_docs/``; in an installed wheel the
+same folder ships inside the package as ``ragviz/sample_docs`` (see ``pyproject.toml``), found
+through ``importlib.resources``, so the samples work without the repository.
+
 Each sample is a document with its labelled questions and a demonstration: two chunker
 configurations to compare on a named model, and the expected outcome written as a short
 expression (e.g. ``hit_at_1(B) > hit_at_1(A)``) that the tests check on the real model.
@@ -9,14 +13,29 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from ragviz.chunking import ChunkerConfig
 from ragviz.questions import LabelledQuestion, parse_questions_csv
 
-SAMPLES_DIR = Path(__file__).resolve().parent.parent / "sample_docs"
 MANIFEST = "samples.json"
+CHECKOUT_DIR = Path(__file__).resolve().parent.parent / "sample_docs"
+
+
+def packaged_dir() -> Path:
+    """Where an installed wheel keeps the samples (``ragviz/sample_docs``)."""
+    return Path(str(resources.files("ragviz").joinpath("sample_docs")))
+
+
+def samples_dir() -> Path:
+    """The checkout's ``sample_docs/`` when ragviz runs from the repository, else the copy
+    installed with the package."""
+    return CHECKOUT_DIR if (CHECKOUT_DIR / MANIFEST).is_file() else packaged_dir()
+
+
+SAMPLES_DIR = samples_dir()
 
 _REQUIRED: tuple[str, ...] = (
     "name",

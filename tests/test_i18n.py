@@ -11,7 +11,8 @@ import pytest
 from ragviz.i18n import LANGUAGES, STRINGS, pick_language, t
 
 ROOT = Path(__file__).resolve().parent.parent
-SOURCES = [*sorted((ROOT / "ragviz").rglob("*.py")), ROOT / "streamlit_app.py"]
+SOURCES = [*sorted((ROOT / "ragviz").rglob("*.py")), *sorted((ROOT / "ragviz_app").rglob("*.py")),
+           ROOT / "streamlit_app.py"]
 KEY_CALL = re.compile(r"""\btr?\(\s*["']([a-z0-9_.]+)["']""")
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from hostile_report import HOSTILE_DOC, HOSTILE_QUESTIONS
 
 from ragviz.chunking import ChunkerConfig
 from ragviz.embedders import Embedder
@@ -10,16 +11,6 @@ from ragviz.experiments import compare
 from ragviz.pipeline import analyse
 from ragviz.questions import LabelledQuestion
 from ragviz.report import render_report
-
-HOSTILE_DOC = (
-    "Refunds. <script>alert(1)</script> Refunds take 7 days.\n\n"
-    "<img src=x onerror=alert(1)> Support answers on weekdays. "
-    '"><svg onload=alert(1)> The end.'
-)
-HOSTILE_QUESTIONS = [
-    LabelledQuestion("How long do <b>refunds</b> take?", "7 days", True),
-    LabelledQuestion("<script>alert('q')</script> wifi?", "", False),
-]
 
 
 @pytest.fixture(scope="module")

@@ -29,6 +29,8 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from .chromium import CHROMIUM_ARGS
+
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Locator, Page
 
@@ -36,13 +38,6 @@ ROOT = Path(__file__).resolve().parents[2]
 APP = Path(os.environ.get("RAGVIZ_BROWSER_APP", ROOT / "streamlit_app.py"))
 CHROMIUM = Path(os.environ.get("RAGVIZ_CHROMIUM", "/usr/bin/chromium"))
 SCREENSHOT_DIR = Path(os.environ.get("RAGVIZ_SCREENSHOT_DIR", "/tmp/ragviz-screenshots"))
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 VIEWPORT = {"width": 1600, "height": 1000}
 SERVER_START_TIMEOUT_S = 90.0
 RENDER_TIMEOUT_MS = 30_000

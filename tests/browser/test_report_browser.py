@@ -6,31 +6,22 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hostile_report import HOSTILE_DOC, HOSTILE_QUESTIONS
 
 from ragviz.chunking import ChunkerConfig
 from ragviz.embedders import load_embedder
 from ragviz.experiments import compare
 from ragviz.pipeline import analyse
-from ragviz.questions import LabelledQuestion
 from ragviz.report import render_report
 
 pytestmark = pytest.mark.browser
 
-HOSTILE_DOC = (
-    "Refunds. <script>alert(1)</script> Refunds take 7 days.\n\n"
-    "<img src=x onerror=alert(1)> Support answers on weekdays. "
-    '"><svg onload=alert(1)> The end.'
-)
-QUESTIONS = [
-    LabelledQuestion("How long do <b>refunds</b> take?", "7 days", True),
-    LabelledQuestion("<script>alert('q')</script> wifi?", "", False),
-]
 
 
 def test_report_opens_offline_and_runs_no_user_script(browser: Any, tmp_path: Path) -> None:
     model = load_embedder("use-multilingual")
-    a = analyse(HOSTILE_DOC, ChunkerConfig("fixed", size=40), model, QUESTIONS)
-    b = analyse(HOSTILE_DOC, ChunkerConfig("sentence", max_chars=80), model, QUESTIONS)
+    a = analyse(HOSTILE_DOC, ChunkerConfig("fixed", size=40), model, HOSTILE_QUESTIONS)
+    b = analyse(HOSTILE_DOC, ChunkerConfig("sentence", max_chars=80), model, HOSTILE_QUESTIONS)
     path = tmp_path / "report.html"
     path.write_text(render_report([a, b], compare(a, b)), encoding="utf-8")
     dialogs: list[str] = []

@@ -1,0 +1,68 @@
+"""What every module of the explorer shares: session state, the language, translated text,
+safe Markdown, the two sides A and B, and the model cache."""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import streamlit as st
+
+from ragviz.embedders import Embedder, load_embedder
+from ragviz.i18n import LANGUAGES, t
+from ragviz.results import Analysis
+
+SIDES = ("a", "b")
+CUSTOM = "custom"
+ss = st.session_state
+
+
+def lang() -> str:
+    value = ss.get("lang", "en")
+    return value if value in LANGUAGES else "en"
+
+
+def tr(key: str, **values: object) -> str:
+    return t(key, lang(), **values)
+
+
+# Widget formatters bind the language when they are made: Streamlit may call a formatter
+# outside the run that made it, when session state is not at hand.
+def translated(prefix: str) -> Callable[[str], str]:
+    language = lang()
+    return lambda value: t(f"{prefix}{value}", language)
+
+
+def sample_titles(samples: dict[str, Any]) -> Callable[[str], str]:
+    language = lang()
+    return lambda name: str(samples[name].title(language))
+
+
+def model_names() -> Callable[[str], str]:
+    custom = tr("app.model_custom")
+    return lambda name: custom if name == CUSTOM else name
+
+
+@st.cache_resource(show_spinner=False, max_entries=4)
+def get_model(name: str) -> Embedder:
+    """One model object per server; embeddings are shared through its cache."""
+    return load_embedder(name)
+
+
+def side_by_side(analyses: dict[str, Analysis | None]) -> Iterator[tuple[str, Analysis | None]]:
+    """Configurations A and B in two titled columns; the loop body draws into each."""
+    for side, column in zip(SIDES, st.columns(2, gap="large"), strict=True):
+        with column:
+            st.markdown(f"**{tr(f'app.config_{side}')}**")
+            yield side, analyses[side]
+
+
+def md(text: str) -> str:
+    """User text shown through Markdown: backslash-escape every ASCII punctuation mark
+    (CommonMark allows it for all of them), so no link, image, heading, emphasis, entity
+    or HTML can come out of what the user typed."""
+    return "".join("\\" + char if char in _PUNCTUATION else char for char in text)
+
+
+_PUNCTUATION = frozenset(string.punctuation)

@@ -1,0 +1,124 @@
+"""The sidebar every view shares: language, the guided replay toggle, the document and the
+model."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from ragviz import app_state as state
+from ragviz.documents import MAX_DOCUMENT_CHARS, MAX_UPLOAD_BYTES
+from ragviz.embedders import BUNDLED_MODELS, Embedder, ModelLoadError
+from ragviz.i18n import LANGUAGE_NAMES, LANGUAGES
+from ragviz.samples import load_samples
+from ragviz_app.common import (
+    CUSTOM,
+    get_model,
+    lang,
+    md,
+    model_names,
+    sample_titles,
+    ss,
+    tr,
+    translated,
+)
+from ragviz_app.session import on_sample_change, start_walkthrough
+
+
+def sidebar() -> tuple[state.DocumentChoice, Embedder]:
+    """Draw the sidebar; return the document it resolves to and the model in use."""
+    with st.sidebar:
+        st.title("ragviz")
+        st.selectbox(
+            tr("app.language"), LANGUAGES, key="lang", format_func=lambda c: LANGUAGE_NAMES[c]
+        )
+        st.toggle(tr("walk.toggle"), key="walk_on", on_change=start_walkthrough,
+                  help=tr("walk.toggle_help"))
+        for problem in ss.pop("_url_problems", []):
+            st.warning(tr("app.url_problem", problem=md(problem)))
+        choice = document_inputs()
+        model = model_inputs()
+    return choice, model
+
+
+def document_inputs() -> state.DocumentChoice:
+    """The document source (sample, paste or upload) and what it resolves to."""
+    st.subheader(tr("app.document"))
+    st.radio(
+        tr("app.source"),
+        ("sample", "paste", "upload"),
+        key="doc_source",
+        format_func=translated("app.source_"),
+        horizontal=True,
+    )
+    sample_text = ""
+    upload: tuple[str, bytes] | None = None
+    if ss.doc_source == "sample":
+        samples = {sample.name: sample for sample in load_samples()}
+        st.selectbox(
+            tr("app.sample"), list(samples), key="sample_name",
+            on_change=on_sample_change, format_func=sample_titles(samples),
+        )
+        picked = samples[ss.sample_name]
+        st.caption(picked.demonstrates(lang()))
+        sample_text = picked.document()
+    elif ss.doc_source == "paste":
+        st.text_area(
+            tr("app.paste"), key="doc_paste", height=260,
+            help=tr("app.paste_help", limit=f"{MAX_DOCUMENT_CHARS:,}"),
+        )
+    else:
+        file = st.file_uploader(
+            tr("app.upload"), key="doc_upload",  # no type filter: ragviz's own check speaks
+            help=tr("app.upload_help", limit=f"{MAX_UPLOAD_BYTES // 1000:,}"),
+        )
+        if file is not None:
+            upload = (file.name, file.getvalue())
+    choice = state.resolve_document(ss.doc_source, sample_text, ss.get("doc_paste", ""), upload,
+                                    lang())
+    _document_notes(choice)
+    return choice
+
+
+def _document_notes(choice: state.DocumentChoice) -> None:
+    if choice.error == "no-upload":
+        st.info(tr("app.upload_wait"))
+    elif choice.error:
+        st.error(md(choice.error))
+    if choice.notice:
+        st.warning(tr("app.encoding_guessed", encoding=md(choice.notice)))
+    if choice.text is not None:
+        st.caption(tr("app.doc_size", n=f"{len(choice.text):,}"))
+
+
+def model_inputs() -> Embedder:
+    """A bundled model or a custom model id; the model that is in use afterwards."""
+    st.subheader(tr("app.model"))
+    options = (*BUNDLED_MODELS, CUSTOM)
+    st.radio(
+        tr("app.model"), options, key="model_choice", label_visibility="collapsed",
+        format_func=model_names(),
+        captions=[*(tr(f"model.{m}") for m in BUNDLED_MODELS), tr("app.model_custom_caption")],
+    )
+    if ss.model_choice == CUSTOM:
+        st.text_input(tr("app.model_id"), key="model_custom",
+                      placeholder=tr("app.model_placeholder"))
+    custom = str(ss.get("model_custom", "")).strip()
+    wanted = custom if ss.model_choice == CUSTOM else ss.model_choice
+    model = pick_model(wanted)
+    st.caption(tr("app.model_in_use", name=model.name))
+    return model
+
+
+def pick_model(wanted: str) -> Embedder:
+    """Load the wanted model; on failure say why and keep the last model that worked."""
+    if wanted:
+        try:
+            with st.spinner(tr("app.model_loading", name=wanted)):
+                model = get_model(wanted)
+            ss.active_model = model.name if wanted in BUNDLED_MODELS else wanted
+            return model
+        except ModelLoadError as error:
+            st.error(tr("app.model_failed", error=md(str(error)), name=md(ss.active_model)))
+    else:
+        st.info(tr("app.model_empty"))
+    return get_model(ss.active_model)

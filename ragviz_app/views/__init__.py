@@ -1,0 +1,1 @@
+"""One module per view of the explorer (one per tab, the guided replay, the workspace)."""

@@ -1,0 +1,100 @@
+"""The guided replay of the article: one step on screen, large text, the one view it talks
+about, and buttons to move on. It reads the seed sample itself and leaves the user's work
+alone."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from ragviz import app_state as state
+from ragviz import charts, presentation, render, walkthrough
+from ragviz.embedders import Embedder
+from ragviz.pipeline import rescore
+from ragviz.questions import LabelledQuestion
+from ragviz.results import Analysis, RetrievalSettings
+from ragviz.samples import get_sample
+from ragviz_app.common import lang, md, ss, tr
+from ragviz_app.frame import run_analysis
+from ragviz_app.session import on_sample_change, set_config, tab_labels
+from ragviz_app.views.questions import question_view
+
+
+def walkthrough_page(model: Embedder) -> None:
+    """The current step: its banner, the navigation, its settings and its one view."""
+    sample = get_sample(walkthrough.SAMPLE)
+    document, questions = sample.document(), sample.questions()
+    step_index = min(max(int(ss.get("walk_step", 0)), 0), len(walkthrough.STEPS) - 1)
+    step = walkthrough.STEPS[step_index]
+    base = {name: run_analysis(document, config, model, questions, step.top_k, 0.0)
+            for name, config in (("fixed", walkthrough.FIXED), ("sentence", walkthrough.SENTENCE))}
+    scores = [x for a in base.values() for o in a.outcomes for x in o.decision.scores]
+    floor = state.floor_range(scores)[0]
+    calibration = base["sentence"].calibration
+    if step.floor == "calibrated" and calibration is not None:
+        floor = state.slider_floor(calibration.floor)
+    fixed = rescore(base["fixed"], RetrievalSettings(step.top_k, floor))
+    sentence = rescore(base["sentence"], RetrievalSettings(step.top_k, floor))
+    values = walkthrough.step_values(fixed, sentence, lang())
+    shown = fixed if step.config == walkthrough.FIXED else sentence
+
+    st.html(render.walkthrough_banner(
+        tr("walk.progress", n=step_index + 1, total=len(walkthrough.STEPS)),
+        step.title(lang()), step.body(lang(), values)))
+    _navigation(step_index, step, floor)
+    floor_text = (presentation.decimal(floor, 2, lang()) if step.floor == "calibrated"
+                  else tr("walk.no_floor"))
+    st.caption(tr("walk.settings", config=presentation.config_text(shown.config, lang()),
+                  k=step.top_k,
+                  floor=floor_text, model=model.name))
+    _step_view(step, document, questions, shown, fixed is shown, floor)
+
+
+def _navigation(step_index: int, step: walkthrough.Step, floor: float) -> None:
+    back, forward, leave, explore, _ = st.columns([1, 1, 1, 1.6, 1.4])
+    back.button(tr("walk.back"), key="walk_back", on_click=_walk_to, args=(step_index - 1,),
+                disabled=step_index == 0, width="stretch")
+    forward.button(tr("walk.next"), key="walk_next", on_click=_walk_to, args=(step_index + 1,),
+                   disabled=step_index == len(walkthrough.STEPS) - 1, type="primary",
+                   width="stretch")
+    leave.button(tr("walk.exit"), key="walk_exit", on_click=_walk_exit, width="stretch")
+    explore.button(tr("walk.explore"), key="walk_explore", on_click=_walk_explore,
+                   args=(step, floor), width="stretch", help=tr("walk.explore_help"))
+
+
+def _step_view(step: walkthrough.Step, document: str, questions: list[LabelledQuestion],
+               shown: Analysis, shown_is_fixed: bool, floor: float) -> None:
+    """The one view the step talks about: the document, the calibration or a question."""
+    if step.section == "document":
+        st.html(render.legend(lang()))
+        st.html(render.highlight_document(document, shown.chunks, shown.truncation, True,
+                                          shown.chunk_tokens, lang()))
+    elif step.section == "calibration" and shown.calibration is not None:
+        labelled = [o for o in shown.outcomes if o.question.is_answerable is not None]
+        st.altair_chart(charts.calibration_strip(shown.calibration, labelled, floor, lang()),
+                        width="stretch")
+    elif step.question is not None:
+        st.markdown(f"### {md(questions[step.question].question)}")
+        question_view(shown, step.question, "a" if shown_is_fixed else "b",
+                      show_floor=step.floor == "calibrated", large=True)
+
+
+def _walk_to(index: int) -> None:
+    ss.walk_step = min(max(index, 0), len(walkthrough.STEPS) - 1)
+
+
+def _walk_exit() -> None:
+    ss.walk_on = False
+
+
+def _walk_explore(step: walkthrough.Step, floor: float) -> None:
+    """Leave the replay with the explorer set as the step: the article's sample, A fixed,
+    B sentence, the step's top_k and floor, and the tab it talks about."""
+    ss.doc_source = "sample"
+    ss.sample_name = walkthrough.SAMPLE
+    on_sample_change()
+    set_config("a", walkthrough.FIXED)
+    set_config("b", walkthrough.SENTENCE)
+    ss.top_k = step.top_k
+    ss.floor = state.slider_floor(floor)
+    ss.tab = tab_labels()["chunks" if step.section == "document" else step.section]
+    ss.walk_on = False

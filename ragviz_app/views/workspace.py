@@ -1,0 +1,56 @@
+"""The sidebar's share panel: export and import the whole workspace, download the HTML
+report and the results CSV."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import streamlit as st
+
+from ragviz.experiments import compare
+from ragviz.exports import results_csv
+from ragviz.report import render_report
+from ragviz.workspace import Workspace
+from ragviz_app.common import lang, md, ss, tr
+from ragviz_app.frame import Frame
+from ragviz_app.session import current_settings, on_workspace_upload
+
+
+def share_panel(frame: Frame) -> None:
+    """The panel for the frame as it stands: its workspace, report and results."""
+    ready = frame.ready()
+    workspace = (
+        Workspace(frame.document, tuple(frame.questions), current_settings())
+        if frame.document is not None else None
+    )
+
+    def report() -> str:
+        pair = compare(ready[0], ready[1]) if len(ready) == 2 else None
+        return render_report(ready, pair, lang())
+
+    workspace_panel(workspace, report if ready else None,
+                    (lambda: results_csv(ready, lang())) if ready else None)
+
+
+def workspace_panel(workspace: Workspace | None, report: Callable[[], str] | None,
+                    results: Callable[[], str] | None) -> None:
+    """Export and import the whole workspace; download the report and the results."""
+    with st.sidebar:
+        st.subheader(tr("app.share"))
+        if ss.pop("_workspace_loaded", False):
+            st.success(tr("app.workspace_loaded"))
+        if "_workspace_error" in ss:
+            st.error(tr("app.workspace_refused", error=md(ss["_workspace_error"])))
+        if workspace is not None:
+            st.download_button(tr("app.export_workspace"), workspace.to_json(),
+                               file_name="ragviz-workspace.json", mime="application/json",
+                               key="export_workspace", width="stretch")
+        st.file_uploader(tr("app.import_workspace"), type=["json"], key="workspace_upload",
+                         on_change=on_workspace_upload, help=tr("app.import_workspace_help"))
+        if report is not None:
+            st.download_button(tr("app.download_report"), report, file_name="ragviz-report.html",
+                               mime="text/html", key="download_report", width="stretch")
+        if results is not None:
+            st.download_button(tr("app.download_results"), results,
+                               file_name="ragviz-results.csv", mime="text/csv",
+                               key="download_results", width="stretch")
