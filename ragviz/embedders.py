@@ -147,6 +147,9 @@ class Embedder(ABC):
     # Longest text one model call is given; a longer text is read as windows whose unit
     # vectors are averaged (weighted by length) and renormalised. None: always whole.
     window_chars: int | None = None
+    # True when ``token_spans`` is the model's own tokenizer, so a text may be cut at its
+    # reading end without changing the vector (an approximate counter must not cut).
+    cut_at_reading_end: bool = False
 
     def __init__(self, cache: EmbeddingCache | None = None) -> None:
         self.cache = SHARED_CACHE if cache is None else cache
@@ -217,7 +220,7 @@ class Embedder(ABC):
     def reading_pieces(self, text: str) -> list[str]:
         """The texts the model is given for ``text``: all of it, the part before
         ``reading_end``, or windows of at most ``window_chars`` characters."""
-        if self.max_tokens is not None:
+        if self.cut_at_reading_end and self.max_tokens is not None:
             end = self.token_info(text).reading_end
             if end is not None:
                 text = text[:end]
@@ -437,6 +440,8 @@ def _use_token_spans(tokenizer: Any, text: str) -> tuple[Span, ...]:
 
 class SentenceTransformerEmbedder(Embedder):
     """Any sentence-transformers model, loaded from a local path or a model hub id."""
+
+    cut_at_reading_end = True
 
     def __init__(self, model: Any, name: str, cache: EmbeddingCache | None = None) -> None:
         super().__init__(cache)
