@@ -5,9 +5,9 @@ RecursiveCharacterTextSplitter, chonkie and semchunk at the same size; markdown 
 fast as langchain's MarkdownTextSplitter; the sentence chunker at >= 10 MB/s, next to the
 article's own sentence regex (which has no abbreviation handling).
 
-The corpus is the spec article (``../shared/seed/000_83e5f4a51228e27c.txt`` beside the repo,
-read at run time and never copied in) repeated to ~7 MB; without it, the bundled sample
-documents are repeated instead. Sizes are in characters everywhere:
+The corpus is the spec article (``../shared/seed/000_83e5f4a51228e27c.txt`` beside the repo, or
+one folder further up for a worktree; read at run time, never copied in) repeated to ~7 MB;
+without it, the bundled sample documents are repeated instead. Sizes are in characters everywhere:
 
 - ragviz: ``make_chunks(document, ChunkerConfig(...))``, the public entry; its chunks carry
   ``start``/``end``.
@@ -37,7 +37,10 @@ from pathlib import Path
 from ragviz.chunking import ChunkerConfig, make_chunks
 
 ROOT = Path(__file__).resolve().parent.parent
-ARTICLE = ROOT.parent / "shared" / "seed" / "000_83e5f4a51228e27c.txt"
+# shared/ sits beside the repo (a clone, CI) or beside the worktrees folder (/work/wt/<name>).
+ARTICLE_CANDIDATES = tuple(
+    base / "shared" / "seed" / "000_83e5f4a51228e27c.txt" for base in (ROOT.parent, ROOT.parents[1])
+)
 SAMPLES = ROOT / "sample_docs"
 ARTICLE_SENTENCE_RE = re.compile(r"(?<=[.!?])\s+")
 
@@ -46,8 +49,9 @@ Splitter = Callable[[str], int]  # returns the number of chunks, so the work is 
 
 def corpus(megabytes: float) -> tuple[str, str]:
     """The article (or the sample docs) repeated to ``megabytes`` MB; returns it and its source."""
-    if ARTICLE.exists():
-        base, source = ARTICLE.read_text(encoding="utf-8"), str(ARTICLE.name)
+    article = next((path for path in ARTICLE_CANDIDATES if path.exists()), None)
+    if article is not None:
+        base, source = article.read_text(encoding="utf-8"), f"the article {article.name}"
     else:
         parts = sorted(SAMPLES.glob("*.txt")) + sorted(SAMPLES.glob("*.md"))
         base, source = "\n\n".join(p.read_text(encoding="utf-8") for p in parts), "sample_docs"
