@@ -160,7 +160,7 @@ def big_document_rows(context: Any, url: str, meter: CpuMeter, steps: int) -> li
     def paste() -> list[float]:
         began = time.perf_counter()
         paste_document(page, text, BIG_TIMEOUT_MS)
-        page.locator(".rv-doc").first.get_by_text(text[:30]).wait_for(timeout=BIG_TIMEOUT_MS)
+        page.locator(".rv-doc").first.get_by_text(text[:30]).first.wait_for(timeout=BIG_TIMEOUT_MS)
         page.wait_for_function(DOC_IDLE_JS, polling="raf", timeout=BIG_TIMEOUT_MS)
         return [(time.perf_counter() - began) * 1000]
 
@@ -179,13 +179,13 @@ def big_document_rows(context: Any, url: str, meter: CpuMeter, steps: int) -> li
     return rows
 
 
-def print_table(rows: list[Row]) -> None:
+def print_table(rows: list[Row], flush: bool = False) -> None:
     print(f"{'measure':<46} {'median':>9} {'n':>3} {'server CPU':>11} {'browser CPU':>12}"
           f"  {'goal':<10} runs (ms)")
     for name, runs, server, browser, goal in rows:
         print(f"{name:<46} {statistics.median(runs):7.0f}ms {len(runs):>3} {server:10.2f}s"
               f" {browser:11.2f}s  {goal:<10} {', '.join(f'{x:.0f}' for x in runs)}")
-    print("(server/browser CPU: seconds per action over the phase, from /proc)")
+    print("(server/browser CPU: seconds per action over the phase, from /proc)", flush=flush)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -206,13 +206,12 @@ def main(argv: list[str] | None = None) -> None:
                 browser = pw.chromium.launch(executable_path=args.chromium, headless=True,
                                              args=CHROMIUM_ARGS)
                 context = browser.new_context(viewport=VIEWPORT, locale="en-US")
-                rows = small_document_rows(context, url, meter, args.runs)
+                print_table(small_document_rows(context, url, meter, args.runs), flush=True)
                 if not args.skip_big:
-                    rows += big_document_rows(context, url, meter, args.big_steps)
+                    print_table(big_document_rows(context, url, meter, args.big_steps))
                 browser.close()
         finally:
             stop_server(proc)
-    print_table(rows)
 
 
 if __name__ == "__main__":

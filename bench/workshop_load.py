@@ -16,10 +16,10 @@ How it runs:
    a 200,000-character document (the sample docs repeated) and, while its script runs,
    another session moves the floor ``--contention-moves`` times. Goal: <= 1 s.
 
-Browsers: ``--pages-per-browser`` pages (default 10) share one Chromium process and one
-context (each page is its own Streamlit session), so N=10 is one Chromium and N=30 three;
-the Playwright async API drives them concurrently from one thread; pages poll every 100 ms
-(not every frame) so 30 pages do not spend the two cores on polling.
+Browsers: ``--pages-per-browser`` pages (default 11) share one Chromium process and one
+context (each page is its own Streamlit session), so N=10 (plus the warm-up) is one Chromium
+and N=30 three; the Playwright async API drives them concurrently from one thread; pages
+poll every 100 ms (not every frame) so 30 pages do not spend the two cores on polling.
 
 Figures: p50/p95 of page loads and of slider moves; CPU seconds per session of the server's
 process tree and of the browsers (the rest of this script's tree), from /proc/<pid>/stat;
@@ -28,7 +28,7 @@ once": the server's RSS grows by the model's size when the warm-up session loads
 further session added less than half that, the model was not loaded again (the app keeps it
 in ``st.cache_resource``). A firmer check would be a log line in the app's ``get_model``.
 
-    .venv/bin/python bench/workshop_load.py --sessions 10 [--pages-per-browser 10]
+    .venv/bin/python bench/workshop_load.py --sessions 10 [--pages-per-browser 11]
 """
 
 from __future__ import annotations
@@ -226,7 +226,7 @@ def report(args: argparse.Namespace, found: dict[str, Any], sampler: RssSampler,
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sessions", type=int, default=10)
-    parser.add_argument("--pages-per-browser", type=int, default=10)
+    parser.add_argument("--pages-per-browser", type=int, default=11)
     parser.add_argument("--timeout", type=float, default=240.0, help="seconds per wait")
     parser.add_argument("--max-seconds", type=float, default=900.0, help="whole run")
     parser.add_argument("--contention-moves", type=int, default=3)
