@@ -1,0 +1,241 @@
+"""What the browser benches share: a `streamlit run` server with its pid, CPU seconds from /proc,
+and the in-page JavaScript that decides when a rerun has reached the screen.
+
+"Updated" after a key press is decided in the page, not by sleeping: a MutationObserver set up
+just before the press records the time of every DOM change inside a Vega-Lite chart. The move
+counts as done at the first animation frame where (1) at least one chart changed since the
+press, (2) the app is idle (script state ``notRunning``, no running indicator, no stale
+element), (3) every visible chart has its ``svg.marks``/``canvas.marks`` and (4) no chart has
+changed for ``quiet_ms``. The reported time is max(last chart change, first idle frame) minus
+the press time, so the quiet wait itself is not counted.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+APP = ROOT / "streamlit_app.py"
+SAMPLES = ROOT / "sample_docs"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+VIEWPORT = {"width": 1600, "height": 1000}
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+IDLE_JS_BODY = """
+    const app = document.querySelector('[data-testid="stApp"]');
+    const idle = !!app && app.getAttribute('data-test-script-state') === 'notRunning'
+        && !document.querySelector('[data-testid="stStatusWidgetRunningIcon"]')
+        && !document.querySelector('[data-stale="true"]');
+"""
+
+# Installs the chart observer; returns the press-time origin (performance.now()).
+WATCH_CHARTS_JS = """() => {
+    const w = window;
+    if (w.__rvObs) w.__rvObs.disconnect();
+    w.__rv = {last: 0, n: 0, idleAt: 0};
+    w.__rvObs = new MutationObserver(muts => {
+        for (const m of muts) {
+            const el = m.target.nodeType === 1 ? m.target : m.target.parentElement;
+            if (el && el.closest('[data-testid="stVegaLiteChart"]')) {
+                w.__rv.last = performance.now(); w.__rv.n++; w.__rv.idleAt = 0; return;
+            }
+        }
+    });
+    w.__rvObs.observe(document.body,
+        {subtree: true, childList: true, attributes: true, characterData: true});
+    return performance.now();
+}"""
+
+CHARTS_SETTLED_JS = (
+    """(quietMs) => {
+    const w = window;"""
+    + IDLE_JS_BODY
+    + """
+    if (!idle) { w.__rv.idleAt = 0; return false; }
+    if (document.querySelector('[data-testid="stException"]')) return {exception: true};
+    const shown = [...document.querySelectorAll('[data-testid="stVegaLiteChart"]')]
+        .filter(c => c.checkVisibility());
+    if (!shown.length || !shown.every(c => c.querySelector('svg.marks, canvas.marks')))
+        return false;
+    if (w.__rv.n === 0) return false;
+    const now = performance.now();
+    if (!w.__rv.idleAt) w.__rv.idleAt = now;
+    if (now - w.__rv.last < quietMs) return false;
+    return {done: Math.max(w.__rv.last, w.__rv.idleAt), changes: w.__rv.n};
+}"""
+)
+
+# The first question's bars: the first visible chart has drawn its marks.
+FIRST_CHART_JS = """() => {
+    const chart = [...document.querySelectorAll('[data-testid="stVegaLiteChart"]')]
+        .find(c => c.checkVisibility());
+    return !!chart && !!chart.querySelector('svg.marks, canvas.marks') && performance.now();
+}"""
+
+ALL_CHARTS_IDLE_JS = (
+    """(count) => {"""
+    + IDLE_JS_BODY
+    + """
+    if (!idle) return false;
+    const shown = [...document.querySelectorAll('[data-testid="stVegaLiteChart"]')]
+        .filter(c => c.checkVisibility());
+    return shown.length >= count
+        && shown.every(c => c.querySelector('svg.marks, canvas.marks')) && performance.now();
+}"""
+)
+
+IDLE_NOW_JS = "() => {" + IDLE_JS_BODY + " return idle && performance.now(); }"
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def start_server(log_dir: Path, timeout_s: float = 120) -> tuple[subprocess.Popen[bytes], str]:
+    """`streamlit run` on 127.0.0.1 and a free port; returns the process and URL once healthy."""
+    port = free_port()
+    cmd = [
+        sys.executable, "-m", "streamlit", "run", str(APP),
+        "--server.headless", "true", "--server.port", str(port),
+        "--server.address", "127.0.0.1", "--server.fileWatcherType", "none",
+        "--browser.gatherUsageStats", "false",
+    ]  # fmt: skip
+    log_dir.mkdir(parents=True, exist_ok=True)
+    err_path = log_dir / "streamlit.err"
+    with (log_dir / "streamlit.out").open("wb") as out, err_path.open("wb") as err:
+        proc = subprocess.Popen(cmd, cwd=ROOT, stdout=out, stderr=err)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise SystemExit("streamlit exited:\n" + err_path.read_text(errors="replace"))
+        with (
+            contextlib.suppress(urllib.error.URLError, OSError),
+            urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as resp,
+        ):
+            if resp.read().decode().strip() == "ok":
+                return proc, url
+        time.sleep(0.2)
+    stop_server(proc)
+    raise SystemExit(f"streamlit was not healthy after {timeout_s:.0f} s")
+
+
+def stop_server(proc: subprocess.Popen[bytes]) -> None:
+    """Terminate the server this bench started (only it); kill it after 10 s."""
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=10)
+
+
+def _parents() -> dict[int, int]:
+    """pid -> parent pid for every process visible in /proc."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError, IndexError, ValueError):
+                stat = (entry / "stat").read_text()
+                parents[int(entry.name)] = int(stat[stat.rindex(")") + 2:].split()[1])
+    return parents
+
+
+def descendants(pid: int) -> set[int]:
+    """``pid`` and every live process below it."""
+    parents = _parents()
+    found, frontier = {pid}, [pid]
+    while frontier:
+        current = frontier.pop()
+        for child, parent in parents.items():
+            if parent == current and child not in found:
+                found.add(child)
+                frontier.append(child)
+    return found
+
+
+def cpu_seconds(pids: set[int]) -> float:
+    """utime+stime of each process (all its threads) plus its reaped children's, in seconds."""
+    ticks = 0
+    for pid in pids:
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            stat = Path(f"/proc/{pid}/stat").read_text()
+            fields = stat[stat.rindex(")") + 2:].split()
+            ticks += sum(int(fields[i]) for i in (11, 12, 13, 14))  # utime stime cutime cstime
+    return ticks / CLOCK_TICKS
+
+
+class CpuMeter:
+    """CPU seconds of the server's process tree and of the browsers (the rest of this
+    process's tree: Playwright's driver and the Chromium processes) between two reads."""
+
+    def __init__(self, server_pid: int) -> None:
+        self.server_pid = server_pid
+
+    def read(self) -> tuple[float, float]:
+        server = descendants(self.server_pid)
+        mine = descendants(os.getpid()) - server - {os.getpid()}
+        return cpu_seconds(server), cpu_seconds(mine)
+
+
+def vm_rss_mb(pids: set[int]) -> float:
+    """Sum of VmRSS over ``pids``, in MB."""
+    total_kb = 0
+    for pid in pids:
+        with contextlib.suppress(OSError, ValueError):
+            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total_kb += int(line.split()[1])
+    return total_kb / 1024
+
+
+def big_document(chars: int = 200_000) -> str:
+    """The bundled sample documents repeated and cut to ``chars`` characters."""
+    parts = sorted(SAMPLES.glob("*.txt")) + sorted(SAMPLES.glob("*.md"))
+    base = "\n\n".join(p.read_text(encoding="utf-8") for p in parts)
+    return (base * (chars // len(base) + 1))[:chars]
+
+
+def press_and_wait_charts(page: Any, key: str, arrow: str, timeout_ms: int,
+                          quiet_ms: int = 1500) -> float:
+    """Milliseconds from one arrow key on slider ``key`` to its last chart update (see the
+    module docstring)."""
+    slider = page.locator(f'.st-key-{key} input[type="range"]').first
+    slider.focus()
+    began = float(page.evaluate(WATCH_CHARTS_JS))
+    page.keyboard.press(arrow)
+    handle = page.wait_for_function(CHARTS_SETTLED_JS, arg=quiet_ms, polling="raf",
+                                    timeout=timeout_ms)
+    value = handle.json_value()
+    if "exception" in value:
+        raise SystemExit("the app shows an exception")
+    return float(value["done"]) - began
+
+
+def paste_document(page: Any, text: str, timeout_ms: int) -> None:
+    """Switch the source to Paste, fill ``text``, apply it (Ctrl+Enter), wait for idle."""
+    page.locator(".st-key-doc_source").get_by_text("Paste", exact=True).click()
+    area = page.locator(".st-key-doc_paste textarea")
+    area.wait_for(timeout=timeout_ms)
+    page.wait_for_function(IDLE_NOW_JS, polling=100, timeout=timeout_ms)
+    area.fill(text)
+    area.press("Control+Enter")

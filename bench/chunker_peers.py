@@ -1,0 +1,175 @@
+"""ragviz's chunkers against their peers on the same ~7 MB corpus, every chunker with offsets.
+
+Issue 11, goal 5: fixed and recursive at least as fast as langchain-text-splitters'
+RecursiveCharacterTextSplitter, chonkie and semchunk at the same size; markdown at least as
+fast as langchain's MarkdownTextSplitter; the sentence chunker at >= 10 MB/s, next to the
+article's own sentence regex (which has no abbreviation handling).
+
+The corpus is the spec article (``../shared/seed/000_83e5f4a51228e27c.txt`` beside the repo, or
+one folder further up for a worktree; read at run time, never copied in) repeated to ~7 MB;
+without it, the bundled sample documents are repeated instead. Sizes are in characters everywhere:
+
+- ragviz: ``make_chunks(document, ChunkerConfig(...))``, the public entry; its chunks carry
+  ``start``/``end``.
+- langchain: ``create_documents([text], ...)`` on a splitter built with
+  ``add_start_index=True`` (langchain's own offset recovery, ``str.find`` from the previous
+  chunk), chunk_overlap 0, ``length_function=len``.
+- chonkie: ``RecursiveChunker`` and ``TokenChunker`` with ``tokenizer="character"``; their
+  chunks carry ``start_index``/``end_index``.
+- semchunk: ``semchunk.chunk(text, size, len, offsets=True)`` (token counter = character
+  count), memoize on (its default).
+
+Each timing is the best of ``--runs`` runs (default 3) after one warm-up on a small slice;
+MB/s counts the corpus's UTF-8 bytes. Ratios > 1 mean ragviz is faster. The peers come from
+the ``bench`` extra (``pip install -e '.[bench]'``); a missing peer is reported, not fatal.
+
+    .venv/bin/python bench/chunker_peers.py [--mb 7] [--runs 3] [--sizes 200,1000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from ragviz.chunking import ChunkerConfig, make_chunks
+
+ROOT = Path(__file__).resolve().parent.parent
+# shared/ sits beside the repo (a clone, CI) or beside the worktrees folder (/work/wt/<name>).
+ARTICLE_CANDIDATES = tuple(
+    base / "shared" / "seed" / "000_83e5f4a51228e27c.txt" for base in (ROOT.parent, ROOT.parents[1])
+)
+SAMPLES = ROOT / "sample_docs"
+ARTICLE_SENTENCE_RE = re.compile(r"(?<=[.!?])\s+")
+
+Splitter = Callable[[str], int]  # returns the number of chunks, so the work is not optimised out
+
+
+def corpus(megabytes: float) -> tuple[str, str]:
+    """The article (or the sample docs) repeated to ``megabytes`` MB; returns it and its source."""
+    article = next((path for path in ARTICLE_CANDIDATES if path.exists()), None)
+    if article is not None:
+        base, source = article.read_text(encoding="utf-8"), f"the article {article.name}"
+    else:
+        parts = sorted(SAMPLES.glob("*.txt")) + sorted(SAMPLES.glob("*.md"))
+        base, source = "\n\n".join(p.read_text(encoding="utf-8") for p in parts), "sample_docs"
+    want = int(megabytes * 1_000_000)
+    unit = len(base.encode("utf-8"))
+    return base * max(1, round(want / unit)), source
+
+
+def ragviz_splitter(config: ChunkerConfig) -> Splitter:
+    return lambda text: len(make_chunks(text, config).chunks)
+
+
+def langchain_splitters(size: int) -> dict[str, Splitter]:
+    from langchain_text_splitters import MarkdownTextSplitter, RecursiveCharacterTextSplitter
+
+    recursive = RecursiveCharacterTextSplitter(
+        chunk_size=size, chunk_overlap=0, length_function=len, add_start_index=True
+    )
+    markdown = MarkdownTextSplitter(chunk_size=size, chunk_overlap=0, add_start_index=True)
+    return {
+        "langchain recursive": lambda text: len(recursive.create_documents([text])),
+        "langchain markdown": lambda text: len(markdown.create_documents([text])),
+    }
+
+
+def chonkie_splitters(size: int) -> dict[str, Splitter]:
+    from chonkie import RecursiveChunker, TokenChunker
+
+    recursive = RecursiveChunker(tokenizer="character", chunk_size=size)
+    token = TokenChunker(tokenizer="character", chunk_size=size, chunk_overlap=0)
+    return {
+        "chonkie recursive": lambda text: len(recursive.chunk(text)),
+        "chonkie token": lambda text: len(token.chunk(text)),
+    }
+
+
+def semchunk_splitters(size: int) -> dict[str, Splitter]:
+    import semchunk
+
+    def split(text: str) -> int:
+        chunks, _offsets = semchunk.chunk(text, size, len, offsets=True)
+        return len(chunks)
+
+    return {"semchunk": split}
+
+
+def peers(size: int) -> tuple[dict[str, Splitter], list[str]]:
+    """Every peer that imports, and a note for each that does not."""
+    found: dict[str, Splitter] = {}
+    missing: list[str] = []
+    for name, build in (("langchain-text-splitters", langchain_splitters),
+                        ("chonkie", chonkie_splitters), ("semchunk", semchunk_splitters)):
+        try:
+            found.update(build(size))
+        except ImportError as error:
+            missing.append(f"{name}: {error} (pip install -e '.[bench]')")
+    return found, missing
+
+
+def best_seconds(split: Splitter, text: str, runs: int) -> tuple[float, int]:
+    """Best wall time of ``runs`` runs (after a warm-up on a slice) and the chunk count."""
+    split(text[:20_000])
+    best, count = float("inf"), 0
+    for _ in range(runs):
+        began = time.perf_counter()
+        count = split(text)
+        best = min(best, time.perf_counter() - began)
+    return best, count
+
+
+def report_group(title: str, ours: dict[str, Splitter], theirs: dict[str, Splitter],
+                 text: str, runs: int) -> None:
+    """One block of the table: every ragviz row, then every peer with ragviz's ratio to it."""
+    megabytes = len(text.encode("utf-8")) / 1_000_000
+    print(f"\n{title}")
+    timings: dict[str, tuple[float, int]] = {}
+    for name, split in {**ours, **theirs}.items():
+        timings[name] = best_seconds(split, text, runs)
+        seconds, count = timings[name]
+        print(f"  {name:<24} {seconds * 1000:9.0f} ms  {megabytes / seconds:7.1f} MB/s"
+              f"  {count:>8} chunks")
+    for mine in ours:
+        ratios = ", ".join(f"{peer} {timings[peer][0] / timings[mine][0]:.2f}x"
+                           for peer in theirs)
+        if ratios:
+            print(f"  -> {mine} speed vs peers (>1: ragviz faster): {ratios}")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--mb", type=float, default=7.0)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--sizes", default="200,1000")
+    args = parser.parse_args(argv)
+    text, source = corpus(args.mb)
+    print(f"corpus: {source} repeated to {len(text):,} characters"
+          f" ({len(text.encode('utf-8')) / 1e6:.2f} MB); best of {args.runs} runs")
+    for size in (int(s) for s in args.sizes.split(",")):
+        found, missing = peers(size)
+        for note in missing:
+            print(f"  peer missing: {note}")
+        ours = {
+            f"ragviz fixed {size}": ragviz_splitter(ChunkerConfig("fixed", size=size, overlap=0)),
+            f"ragviz recursive {size}": ragviz_splitter(
+                ChunkerConfig("recursive", size=size, overlap=0)),
+        }
+        theirs = {n: s for n, s in found.items() if "markdown" not in n}
+        report_group(f"size {size} characters: fixed / recursive", ours, theirs, text, args.runs)
+        markdown = {f"ragviz markdown {size}": ragviz_splitter(
+            ChunkerConfig("markdown", max_chars=size, overlap_sentences=0))}
+        report_group(f"size {size} characters: markdown", markdown,
+                     {n: s for n, s in found.items() if "markdown" in n}, text, args.runs)
+    sentence = {"ragviz sentence 1000": ragviz_splitter(
+        ChunkerConfig("sentence", max_chars=1000, overlap_sentences=0))}
+    regex = {"article regex re.split": lambda t: len(ARTICLE_SENTENCE_RE.split(t))}
+    report_group("sentences (goal: ragviz >= 10 MB/s; the regex has no abbreviation handling)",
+                 sentence, regex, text, args.runs)
+
+
+if __name__ == "__main__":
+    main()
