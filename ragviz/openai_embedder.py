@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from ragviz.embedders import Embedder, EmbeddingCache, Kind, ModelLoadError, Span, Vectors
+from ragviz.embedding_base import Embedder, EmbeddingCache, Kind, ModelLoadError, Span, Vectors
 
 OPENAI_PREFIX = "openai:"
 DEFAULT_API_BASE = "https://api.openai.com/v1"
