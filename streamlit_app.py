@@ -16,7 +16,7 @@ import pandas as pd
 import streamlit as st
 
 from ragviz import app_state as state
-from ragviz import charts, render, walkthrough
+from ragviz import charts, links, render, walkthrough
 from ragviz.analysis import Analysis, analyse, compare, default_grid, rescore, sweep, why_failed
 from ragviz.calibration import Calibration, calibrate_outcomes, format_score
 from ragviz.chunking.base import CHUNKER_NAMES, ChunkerConfig
@@ -25,11 +25,12 @@ from ragviz.embedders import BUNDLED_MODELS, DEFAULT_MODEL, Embedder, ModelLoadE
 from ragviz.evaluation import METRIC_NAMES, Metrics, SweepResult
 from ragviz.exports import chunks_csv, results_csv
 from ragviz.i18n import LANGUAGE_NAMES, LANGUAGES, pick_language, t
+from ragviz.limits import TOP_K_RANGE
 from ragviz.questions import LabelledQuestion
 from ragviz.report import render_report
 from ragviz.retrieval import describe_decision
 from ragviz.samples import get_sample, load_samples
-from ragviz.workspace import Settings, Workspace, settings_from_query, settings_to_query
+from ragviz.workspace import Settings, Workspace
 
 SIDES = ("a", "b")
 DEFAULTS = {"a": state.DEFAULT_A, "b": state.DEFAULT_B}
@@ -111,7 +112,13 @@ def apply_query(query: dict[str, str]) -> None:
     model, language); values that make no sense are skipped and named once."""
     if not query:
         return
-    settings, problems = settings_from_query(query, current_settings())
+    work, refused = links.work_from_query(query)
+    if work is not None:
+        use_workspace(work)
+        ss["_link_restored"] = links.restored_summary(work, ss.doc_source == "paste", lang())
+    settings, problems = links.import_query(query, current_settings())
+    if refused:
+        problems.insert(0, tr("link.refused", error=refused))
     if settings.sample and settings.sample != ss.sample_name:
         try:
             get_sample(settings.sample)
@@ -188,11 +195,17 @@ def on_workspace_upload() -> None:
     if file is None:
         return
     try:
-        workspace = Workspace.from_json(file.getvalue())
+        workspace = links.read_workspace(file.getvalue())
     except InputError as error:
         ss["_workspace_error"] = str(error)
         return
     ss.pop("_workspace_error", None)
+    use_workspace(workspace)
+    ss["_workspace_loaded"] = True
+
+
+def use_workspace(workspace: Workspace) -> None:
+    """Put an imported workspace (a file or a link's) into the page."""
     apply_settings(workspace.settings, with_sample=False)
     sample = _matching_sample(workspace)
     if sample is not None:
@@ -203,7 +216,6 @@ def on_workspace_upload() -> None:
     ss.doc_paste = workspace.document
     set_questions(list(workspace.questions))
     ss.pop("sweep_result", None)
-    ss["_workspace_loaded"] = True
 
 
 def _matching_sample(workspace: Workspace) -> str | None:
@@ -288,6 +300,8 @@ def sidebar() -> tuple[state.DocumentChoice, Embedder]:
         )
         st.toggle(tr("walk.toggle"), key="walk_on", on_change=start_walkthrough,
                   help=tr("walk.toggle_help"))
+        if "_link_restored" in ss:
+            st.success(_md(ss.pop("_link_restored")))
         for problem in ss.pop("_url_problems", []):
             st.warning(tr("app.url_problem", problem=_md(problem)))
         st.subheader(tr("app.document"))
@@ -747,7 +761,7 @@ def main() -> None:
     ss.floor = min(max(float(ss.floor), low), high)
     with shared:
         k_col, floor_col, button_col = st.columns([1, 2, 1.2])
-        k_col.slider(tr("app.top_k"), 1, 10, key="top_k")
+        k_col.slider(tr("app.top_k"), *TOP_K_RANGE, key="top_k")
         floor_col.slider(tr("app.floor"), low, high, step=0.01, key="floor", format="%.2f",
                          help=tr("app.floor_help"))
         b_analysis = analyses["b"]
@@ -787,7 +801,7 @@ def main() -> None:
 
     workspace_panel(workspace, report if ready else None,
                     (lambda: results_csv(ready)) if ready else None)
-    sync_url()
+    sync_url(workspace)
 
     if choice.text is None:
         for tab in (tab_chunks, tab_calibration, tab_compare, tab_why):
@@ -853,11 +867,16 @@ def side_by_side(analyses: dict[str, Analysis | None]) -> Iterator[tuple[str, An
             yield side, analyses[side]
 
 
-def sync_url() -> None:
-    """Keep the settings in the page URL, so a link reopens the same view."""
-    wanted = settings_to_query(current_settings())
-    if st.query_params.to_dict() != wanted:
-        st.query_params.from_dict(wanted)
+def sync_url(workspace: Workspace | None) -> None:
+    """Keep the settings (and the work, when it fits) in the page URL, so a link reopens
+    the same view; say so before the user shares a link that cannot carry the work."""
+    link = links.share_query(current_settings(), workspace)
+    if st.query_params.to_dict() != link.query:
+        st.query_params.from_dict(link.query)
+    if link.missing_chars is not None:
+        with st.sidebar:
+            st.warning(tr("link.too_long", n=f"{link.missing_chars:,}",
+                          limit=f"{links.MAX_QUERY_CHARS:,}"))
 
 
 # --- guided replay of the article -------------------------------------------------------
