@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import json
 import zlib
 from urllib.parse import urlencode
 
@@ -11,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ragviz import links
+from ragviz.app_state import config_from_values
 from ragviz.documents import InputError
 from ragviz.limits import FLOOR_RANGE, MODELS_DIR_ENV, TOP_K_RANGE
 from ragviz.questions import LabelledQuestion
@@ -167,3 +169,73 @@ def test_a_folder_under_the_models_dir_is_accepted(
     inside, outside = str(root / "mine"), str(root / "mine" / ".." / "..")
     assert links.import_query({"model": inside}, Settings())[0].model == inside
     assert links.import_query({"model": outside}, Settings())[1]
+
+
+# --- property tests: nothing a link or a workspace holds escapes as an exception -----------
+
+QUERY_KEYS = ["a", "b", "k", "floor", "model", "lang", "sample", "w", "junk", "a_size",
+              "a_overlap", "b_max_chars", "b_overlap_sentences", "a_threshold", "b_percentile"]
+HOSTILE = st.one_of(
+    st.sampled_from(["nan", "NaN", "inf", "-inf", "1e309", "1" + "0" * 400, "9" * 5000,
+                     "x" * 100_000, "", " ", "0x10", "1_000", "٣", "/etc", "../..", "~",
+                     "org/name", "fixed", "semantic", "pt"]),
+    st.text(max_size=60),
+    st.integers().map(str),
+    st.floats().map(str),
+)
+
+
+@given(st.dictionaries(st.sampled_from(QUERY_KEYS), HOSTILE, max_size=10))
+@settings(max_examples=300)
+def test_no_query_raises_and_every_message_is_short(query: dict[str, str]) -> None:
+    result, problems = links.import_query(query, Settings())
+    assert result.checked() == result
+    assert all(len(problem) < 300 and "\n" not in problem for problem in problems)
+    _work, problem = links.work_from_query(query)
+    assert problem is None or len(problem) < 300
+
+
+JSON_LEAVES = st.one_of(st.none(), st.booleans(), st.integers(-(10**400), 10**400),
+                        st.floats(), st.text(max_size=20))
+JSON_VALUES = st.recursive(
+    JSON_LEAVES,
+    lambda inner: st.lists(inner, max_size=4)
+    | st.dictionaries(st.sampled_from(["format", "version", "document", "questions", "settings",
+                                       "top_k", "size", "chunker", "x"]), inner, max_size=5),
+    max_leaves=20,
+)
+
+
+def mutated(valid: dict[str, object], path: list[str], value: object) -> dict[str, object]:
+    data: dict[str, object] = json.loads(json.dumps(valid))
+    target: dict[str, object] = data
+    for key in path[:-1]:
+        child = target.get(key)
+        if not isinstance(child, dict):
+            return data
+        target = child
+    target[path[-1]] = value
+    return data
+
+
+VALID = json.loads(Workspace("Reembolso em 30 dias.", QUESTIONS).to_json())
+PATHS = st.sampled_from([["document"], ["questions"], ["version"], ["settings", "top_k"],
+                         ["settings", "floor"], ["settings", "model"], ["settings", "config_a"],
+                         ["settings", "config_a", "size"], ["settings", "config_b", "chunker"],
+                         ["settings", "config_b", "overlap_sentences"], ["settings", "sample"]])
+
+
+@given(st.one_of(JSON_VALUES, st.builds(mutated, st.just(VALID), PATHS, JSON_VALUES)))
+@settings(max_examples=300)
+def test_no_workspace_json_raises_anything_but_a_short_input_error(data: object) -> None:
+    text = json.dumps(data)
+    for reader in (lambda: links.read_workspace(text),
+                   lambda: links.decode_work(links.encode_work(text.encode()))):
+        try:
+            workspace = reader()
+        except InputError as error:
+            assert len(str(error)) < 300
+        else:
+            assert workspace.settings.checked() == workspace.settings
+            for config in (workspace.settings.config_a, workspace.settings.config_b):
+                config_from_values(config.chunker, config.params(), 10**6)  # widgets can hold it
