@@ -20,7 +20,7 @@ from functools import lru_cache
 from typing import Any
 from urllib.parse import urlencode
 
-from ragviz.chunking.base import CHUNKER_NAMES, CHUNKER_PARAMS, ChunkerConfig
+from ragviz.chunking import CHUNKER_NAMES, CHUNKER_PARAMS, ChunkerConfig
 from ragviz.documents import InputError
 from ragviz.i18n import t
 from ragviz.questions import LabelledQuestion
