@@ -48,6 +48,9 @@ def type_cell(app: AppPage, row: int, text: str) -> None:
             break
         except PlaywrightTimeoutError:
             app.page.keyboard.press("Escape")
+    else:
+        app.page.screenshot(path=f"/tmp/ragviz-link-cell-{row}.png")
+        pytest.fail(f"the editor of question row {row} did not open (screenshot saved)")
     cell.fill(text)
     cell.press("Enter")
     app.page.keyboard.press("Escape")
