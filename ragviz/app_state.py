@@ -17,6 +17,7 @@ import pandas as pd
 from ragviz.chunking import ChunkerConfig, get_spec
 from ragviz.chunking.registry import Param
 from ragviz.documents import MAX_QUESTIONS, InputError, check_document, decode_upload
+from ragviz.limits import FLOOR_RANGE
 from ragviz.questions import LabelledQuestion, check_question
 from ragviz.samples import get_sample
 from ragviz.workspace import DEFAULT_CONFIG_A, DEFAULT_CONFIG_B
@@ -84,8 +85,8 @@ def floor_range(scores: Iterable[float]) -> tuple[float, float]:
     """Floor slider bounds suited to the model's scale: 0..1, extended below 0 only when the
     model gives negative cosine scores."""
     lowest = min(scores, default=0.0)
-    low = 0.0 if lowest >= 0 else max(-1.0, math.floor(lowest * 10) / 10)
-    return low, 1.0
+    low = 0.0 if lowest >= 0 else max(FLOOR_RANGE[0], math.floor(lowest * 10) / 10)
+    return low, FLOOR_RANGE[1]
 
 
 def questions_frame(questions: Sequence[LabelledQuestion]) -> pd.DataFrame:

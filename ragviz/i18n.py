@@ -288,6 +288,22 @@ STRINGS: dict[str, dict[str, str]] = {
     # --- sharing (workspace, URL, downloads) ----------------------------------------------
     "app.url_problem": {"en": "The link has a value that was ignored: {problem}", "pt": "O link tem um valor que foi ignorado: {problem}"},
     "app.share": {"en": "Save and share", "pt": "Salvar e compartilhar"},
+    "link.restored_pasted": {
+        "en": "Restored from the link: your pasted document ({n} characters), {q} questions, settings.",
+        "pt": "Restaurado do link: seu documento colado ({n} caracteres), {q} perguntas, configurações.",
+    },
+    "link.restored_sample": {
+        "en": "Restored from the link: the sample document ({n} characters), your {q} questions, settings.",
+        "pt": "Restaurado do link: o documento de exemplo ({n} caracteres), suas {q} perguntas, configurações.",
+    },
+    "link.refused": {
+        "en": "The link's document and questions were not restored: {error}",
+        "pt": "O documento e as perguntas do link não foram restaurados: {error}",
+    },
+    "link.too_long": {
+        "en": "This page's link does not carry your document and questions (they need about {n} characters; a link holds {limit}): export the workspace file to share them.",
+        "pt": "O link desta página não leva seu documento e suas perguntas (precisam de uns {n} caracteres; um link comporta {limit}): exporte o arquivo de workspace para compartilhá-los.",
+    },
     "app.workspace_loaded": {"en": "Workspace loaded.", "pt": "Workspace carregado."},
     "app.workspace_refused": {"en": "Workspace not loaded: {error}", "pt": "Workspace não carregado: {error}"},
     "app.export_workspace": {"en": "Export workspace (JSON)", "pt": "Exportar workspace (JSON)"},

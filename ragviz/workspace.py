@@ -10,21 +10,26 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
 from typing import Any
 
 from ragviz.chunking import ChunkerConfig, check_config, get_spec
-from ragviz.chunking.registry import LEGACY_FIELDS, param_kind, shorten
+from ragviz.chunking.registry import LEGACY_FIELDS, param_kind
 from ragviz.documents import MAX_DOCUMENT_CHARS, MAX_QUESTIONS, InputError, check_document
+from ragviz.embedders import BUNDLED_MODELS
 from ragviz.i18n import LANGUAGES
+from ragviz.limits import FLOOR_RANGE, MAX_MODEL_CHARS, MODELS_DIR_ENV, TOP_K_RANGE, models_dir
 from ragviz.questions import LabelledQuestion, check_question
 
 FORMAT = "ragviz-workspace"
 VERSION = 1
 MAX_WORKSPACE_BYTES = 2 * MAX_DOCUMENT_CHARS + 500_000
-MAX_TOP_K = 50
-MAX_MODEL_CHARS = 300
+MAX_TOP_K = TOP_K_RANGE[1]
+# owner/name as the Hugging Face hub spells it: no leading dot, slash or tilde, one slash.
+HUB_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*/[A-Za-z0-9][A-Za-z0-9_.-]*")
 
 # The article's before and after, at their spec defaults: fixed(120, 0), sentence(220, 1).
 DEFAULT_CONFIG_A = ChunkerConfig.create("fixed")
@@ -50,15 +55,74 @@ class Settings:
                 check_config(config)
             except ValueError as error:
                 raise InputError(f"configuration {name}: {error}") from None
-        if not 1 <= self.top_k <= MAX_TOP_K:
-            raise InputError(f"top_k must be between 1 and {MAX_TOP_K}, got {self.top_k}")
-        if not math.isfinite(self.floor) or not -1.0 <= self.floor <= 1.0:
-            raise InputError(f"floor must be between -1 and 1, got {self.floor}")
-        if not self.model.strip() or len(self.model) > MAX_MODEL_CHARS:
-            raise InputError("model must be a name of 1 to 300 characters")
-        if self.language not in LANGUAGES:
-            raise InputError(f"language must be one of {', '.join(LANGUAGES)}")
+        check_top_k(self.top_k)
+        check_floor(self.floor)
+        check_model(self.model)
+        check_language(self.language)
         return self
+
+
+# One check per shared value: a workspace file and a link both use them (a link names each
+# bad value and keeps the good ones; a workspace file is refused as a whole).
+
+
+def check_top_k(value: int) -> int:
+    """top_k inside the slider's range (TOP_K_RANGE), or InputError."""
+    low, high = TOP_K_RANGE
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise InputError(f"top_k must be between {low} and {high}, got {shorten(value)}")
+    return value
+
+
+def check_floor(value: float) -> float:
+    """A finite floor inside FLOOR_RANGE, or InputError."""
+    low, high = FLOOR_RANGE
+    if not math.isfinite(value) or not low <= value <= high:
+        raise InputError(f"floor must be between {low:g} and {high:g}, got {shorten(value)}")
+    return value
+
+
+def check_language(value: str) -> str:
+    if value not in LANGUAGES:
+        raise InputError(f"language must be one of {', '.join(LANGUAGES)}, got {shorten(value)}")
+    return value
+
+
+def check_model(value: str) -> str:
+    """A bundled name, a hub id (owner/name), or a folder under RAGVIZ_MODELS_DIR.
+
+    Any other name is refused with the same sentence whether or not such a path exists on
+    the server, so a shared link or file cannot probe the server's filesystem.
+    """
+    if not value.strip() or len(value) > MAX_MODEL_CHARS:
+        raise InputError(f"model must be a name of 1 to {MAX_MODEL_CHARS} characters")
+    if value in BUNDLED_MODELS or HUB_ID.fullmatch(value) or _in_models_dir(value):
+        return value
+    raise InputError(
+        f"model {shorten(value)} is not a bundled model or a hub id (owner/name); "
+        f"local model folders are accepted only inside the folder {MODELS_DIR_ENV} names"
+    )
+
+
+def _in_models_dir(value: str) -> bool:
+    root = models_dir()
+    if root is None or "\0" in value:
+        return False
+    try:
+        resolved = Path(value).expanduser().resolve()
+    except (OSError, RuntimeError, ValueError):
+        return False
+    return resolved != root and resolved.is_relative_to(root)
+
+
+def shorten(value: object, limit: int = 40) -> str:
+    """``repr(value)`` cut to about ``limit`` characters, so a message stays one short line."""
+    try:
+        text = value if isinstance(value, str) else str(value)
+    except ValueError:  # an integer of more digits than Python prints
+        text = "a number of thousands of digits"
+    cut = text if len(text) <= limit else text[: limit - 1] + "…"
+    return repr(cut) if isinstance(value, str) else cut
 
 
 @dataclass(frozen=True)

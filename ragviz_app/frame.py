@@ -16,6 +16,7 @@ from ragviz import presentation
 from ragviz.calibration import calibrate_outcomes
 from ragviz.chunking import CHUNKER_NAMES, ChunkerConfig, get_spec
 from ragviz.embedders import Embedder
+from ragviz.limits import TOP_K_RANGE
 from ragviz.pipeline import analyse, rescore
 from ragviz.questions import LabelledQuestion
 from ragviz.results import Analysis, Metrics, RetrievalSettings
@@ -167,7 +168,7 @@ def retrieval_controls(container: DeltaGenerator, frame: Frame) -> None:
     ss.floor = min(max(float(ss.floor), low), high)
     with container:
         k_col, floor_col, button_col = st.columns([1, 2, 1.2])
-        k_col.slider(tr("app.top_k"), 1, 10, key="top_k")
+        k_col.slider(tr("app.top_k"), *TOP_K_RANGE, key="top_k")
         floor_col.slider(tr("app.floor"), low, high, step=0.01, key="floor", format="%.2f",
                          help=tr("app.floor_help"))
         b_analysis = frame.analyses["b"]

@@ -43,8 +43,7 @@ def main() -> None:
     frame = shared_frame.compute(choice.text, model, checked, configs)
     shared_frame.retrieval_controls(controls, frame)
     shared_frame.config_summaries(config_columns, frame)
-    workspace.share_panel(frame)
-    sync_url()
+    sync_url(workspace.share_panel(frame))
     draw_tabs(frame, tabs, is_open)
 
 

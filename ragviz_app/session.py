@@ -12,6 +12,7 @@ from typing import Any
 import streamlit as st
 
 from ragviz import app_state as state
+from ragviz import links
 from ragviz.chunking import ChunkerConfig, get_spec
 from ragviz.chunking.registry import param_names
 from ragviz.documents import InputError
@@ -19,7 +20,7 @@ from ragviz.embedders import BUNDLED_MODELS, DEFAULT_MODEL
 from ragviz.i18n import pick_language
 from ragviz.questions import LabelledQuestion
 from ragviz.samples import get_sample
-from ragviz.workspace import Settings, Workspace, settings_from_query, settings_to_query
+from ragviz.workspace import Settings, Workspace
 from ragviz_app.common import CUSTOM, SIDES, lang, ss, tr
 
 DEFAULTS = {"a": state.DEFAULT_A, "b": state.DEFAULT_B}
@@ -70,7 +71,13 @@ def apply_query(query: dict[str, str]) -> None:
     model, language); values that make no sense are skipped and named once."""
     if not query:
         return
-    settings, problems = settings_from_query(query, current_settings())
+    work, refused = links.work_from_query(query)
+    if work is not None:
+        use_workspace(work)
+        ss["_link_restored"] = links.restored_summary(work, ss.doc_source == "paste", lang())
+    settings, problems = links.import_query(query, current_settings())
+    if refused:
+        problems.insert(0, tr("link.refused", error=refused))
     if settings.sample and settings.sample != ss.sample_name:
         try:
             get_sample(settings.sample)
@@ -149,11 +156,17 @@ def on_workspace_upload() -> None:
     if file is None:
         return
     try:
-        workspace = Workspace.from_json(file.getvalue())
+        workspace = links.read_workspace(file.getvalue())
     except InputError as error:
         ss["_workspace_error"] = str(error)
         return
     ss.pop("_workspace_error", None)
+    use_workspace(workspace)
+    ss["_workspace_loaded"] = True
+
+
+def use_workspace(workspace: Workspace) -> None:
+    """Put an imported workspace (a file or a link's) into the page."""
     apply_settings(workspace.settings, with_sample=False)
     sample = _matching_sample(workspace)
     if sample is not None:
@@ -164,7 +177,6 @@ def on_workspace_upload() -> None:
     ss.doc_paste = workspace.document
     set_questions(list(workspace.questions))
     ss.pop("sweep_result", None)
-    ss["_workspace_loaded"] = True
 
 
 def _matching_sample(workspace: Workspace) -> str | None:
@@ -223,8 +235,13 @@ def load_into_a(config: ChunkerConfig) -> None:
     set_config("a", config)
 
 
-def sync_url() -> None:
-    """Keep the settings in the page URL, so a link reopens the same view."""
-    wanted = settings_to_query(current_settings())
-    if st.query_params.to_dict() != wanted:
-        st.query_params.from_dict(wanted)
+def sync_url(workspace: Workspace | None) -> None:
+    """Keep the settings (and the work, when it fits) in the page URL, so a link reopens
+    the same view; say so before the user shares a link that cannot carry the work."""
+    link = links.share_query(current_settings(), workspace)
+    if st.query_params.to_dict() != link.query:
+        st.query_params.from_dict(link.query)
+    if link.missing_chars is not None:
+        with st.sidebar:
+            st.warning(tr("link.too_long", n=f"{link.missing_chars:,}",
+                          limit=f"{links.MAX_QUERY_CHARS:,}"))

@@ -33,6 +33,8 @@ def sidebar() -> tuple[state.DocumentChoice, Embedder]:
         )
         st.toggle(tr("walk.toggle"), key="walk_on", on_change=start_walkthrough,
                   help=tr("walk.toggle_help"))
+        if "_link_restored" in ss:
+            st.success(ss.pop("_link_restored"))  # numbers only, no user text
         for problem in ss.pop("_url_problems", []):
             st.warning(tr("app.url_problem", problem=md(problem)))
         choice = document_inputs()

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from ragviz.chunking import CHUNKER_NAMES, ChunkerConfig
 from ragviz.documents import InputError
+from ragviz.limits import TOP_K_RANGE
 from ragviz.questions import LabelledQuestion
 from ragviz.workspace import (
     MAX_WORKSPACE_BYTES,
@@ -51,7 +52,7 @@ all_settings = st.builds(
     Settings,
     config_a=configs(),
     config_b=configs(),
-    top_k=st.integers(1, 50),
+    top_k=st.integers(*TOP_K_RANGE),
     floor=st.floats(-1, 1, allow_nan=False),
     model=st.sampled_from(["use-multilingual", "minilm-en", "intfloat/multilingual-e5-small"]),
     language=st.sampled_from(["en", "pt"]),

@@ -16,8 +16,9 @@ from ragviz_app.frame import Frame
 from ragviz_app.session import current_settings, on_workspace_upload
 
 
-def share_panel(frame: Frame) -> None:
-    """The panel for the frame as it stands: its workspace, report and results."""
+def share_panel(frame: Frame) -> Workspace | None:
+    """The panel for the frame as it stands: its workspace, report and results; returns
+    the workspace so the page link can carry it."""
     ready = frame.ready()
     workspace = (
         Workspace(frame.document, tuple(frame.questions), current_settings())
@@ -30,6 +31,7 @@ def share_panel(frame: Frame) -> None:
 
     workspace_panel(workspace, report if ready else None,
                     (lambda: results_csv(ready, lang())) if ready else None)
+    return workspace
 
 
 def workspace_panel(workspace: Workspace | None, report: Callable[[], str] | None,

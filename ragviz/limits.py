@@ -1,0 +1,24 @@
+"""The ranges every shared value must sit in, in one place.
+
+A link, a workspace file and the app's sliders all read these, so a value a link or a
+workspace may hold is always a value the widgets accept (a ``?k=11`` that the slider
+cannot show would otherwise break the session on every rerun).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+TOP_K_RANGE = (1, 10)
+FLOOR_RANGE = (-1.0, 1.0)
+MAX_MODEL_CHARS = 300
+
+# Local model folders named by a link or a workspace are accepted only under this folder.
+MODELS_DIR_ENV = "RAGVIZ_MODELS_DIR"
+
+
+def models_dir() -> Path | None:
+    """The configured folder of local models, or None when none is configured."""
+    configured = os.environ.get(MODELS_DIR_ENV, "").strip()
+    return Path(configured).resolve() if configured else None

@@ -1,0 +1,255 @@
+"""Shareable links: settings as short query parameters, and the work itself (document,
+questions, settings) compressed into one parameter ``w`` when it fits.
+
+A link is input from anyone, so reading one never raises: each bad value is named once in
+a short sentence, the good values of the same link still apply, and the carried work goes
+through exactly the checks a workspace file does (``Workspace.from_json``), behind a
+bounded decompression so a small link cannot inflate into gigabytes.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import re
+import zlib
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from functools import lru_cache
+from typing import Any
+from urllib.parse import urlencode
+
+from ragviz.chunking import CHUNKER_NAMES, CHUNKER_PARAMS, ChunkerConfig
+from ragviz.documents import InputError
+from ragviz.i18n import t
+from ragviz.questions import LabelledQuestion
+from ragviz.samples import get_sample
+from ragviz.workspace import (
+    MAX_WORKSPACE_BYTES,
+    Settings,
+    Workspace,
+    check_floor,
+    check_language,
+    check_model,
+    check_top_k,
+    settings_from_query,
+    settings_to_query,
+    shorten,
+)
+
+WORK_KEY = "w"
+# Links up to ~8,000 characters open in every current browser and pass common proxies;
+# the query may use 7,500 of them, leaving the rest for the server's address.
+MAX_LINK_CHARS = 8_000
+MAX_QUERY_CHARS = 7_500
+# Natural text compresses at most ~10:1; beyond this a document cannot fit, so it is not
+# compressed on every rerun just to find that out.
+MAX_PLAIN_BYTES = 40 * MAX_QUERY_CHARS
+MAX_PARAM_DIGITS = 12  # more digits than any slider holds: named, never parsed
+INTEGER = re.compile(rf"[+-]?\d{{1,{MAX_PARAM_DIGITS}}}")
+DECIMAL = re.compile(rf"[+-]?(\d{{1,{MAX_PARAM_DIGITS}}}(\.\d{{0,12}})?|\.\d{{1,12}})")
+BASE64URL = re.compile(r"[A-Za-z0-9_-]*")
+FLOAT_PARAMS = {"threshold", "percentile"}
+PARAM_NAMES = sorted({name for names in CHUNKER_PARAMS.values() for name in names})
+MAX_CONFIG_NUMBER = 10**9  # larger chunker numbers are refused before any widget sees them
+
+
+# --- settings from a link ------------------------------------------------------------------
+
+
+def import_query(query: Mapping[str, str], base: Settings) -> tuple[Settings, list[str]]:
+    """Settings from a link's parameters on top of ``base``, and one short sentence per bad
+    value. Never raises: every bad value is named, every good one applies."""
+    problems: list[str] = []
+    chunker_query = _chunker_query(query, problems)
+    try:
+        settings, chunker_problems = settings_from_query(chunker_query, base)
+        problems += [_one_line(problem) for problem in chunker_problems]
+    except Exception:  # a link must never break the page
+        settings = base
+        problems.append("the chunker settings of the link could not be read")
+    values: dict[str, Any] = {}
+    for key, name, read in (
+        ("k", "top_k", _read_top_k),
+        ("floor", "floor", _read_floor),
+        ("model", "model", check_model),
+        ("lang", "language", check_language),
+        ("sample", "sample", _read_sample),
+    ):
+        raw = query.get(key)
+        if raw is None or (raw == "" and key in {"model", "lang", "sample"}):
+            continue
+        try:
+            values[name] = read(raw)
+        except InputError as error:
+            problems.append(f"{key}: {_one_line(str(error))}")
+        except Exception:
+            problems.append(f"{key}={shorten(raw)} could not be read")
+    settings = Settings(**{f.name: values.get(f.name, getattr(settings, f.name))
+                           for f in fields(Settings)})
+    return settings, problems
+
+
+def _chunker_query(query: Mapping[str, str], problems: list[str]) -> dict[str, str]:
+    """The chunker parameters of a link that are worth parsing; the others are named."""
+    kept: dict[str, str] = {}
+    for prefix in ("a", "b"):
+        chunker = query.get(prefix)
+        if chunker is not None:
+            if chunker in CHUNKER_NAMES:
+                kept[prefix] = chunker
+            else:
+                problems.append(f"{prefix}={shorten(chunker)} is not a chunker")
+        for name in PARAM_NAMES:
+            key = f"{prefix}_{name}"
+            raw = query.get(key)
+            if raw is None:
+                continue
+            pattern = DECIMAL if name in FLOAT_PARAMS else INTEGER
+            if pattern.fullmatch(raw):
+                kept[key] = raw
+            else:
+                problems.append(f"{key}={shorten(raw)} is not a number the slider can hold")
+    return kept
+
+
+def _read_top_k(raw: str) -> int:
+    if not INTEGER.fullmatch(raw):
+        raise InputError(f"{shorten(raw)} is not a whole number")
+    return check_top_k(int(raw))
+
+
+def _read_floor(raw: str) -> float:
+    if not DECIMAL.fullmatch(raw):
+        raise InputError(f"{shorten(raw)} is not a number")
+    return check_floor(float(raw))
+
+
+def _read_sample(raw: str) -> str:
+    try:
+        get_sample(raw)
+    except (KeyError, ValueError):
+        raise InputError(f"{shorten(raw)} is not a sample") from None
+    return raw
+
+
+def _one_line(text: str, limit: int = 200) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+# --- the work (document, questions, settings) in the link ----------------------------------
+
+
+@dataclass(frozen=True)
+class SharedLink:
+    """The query a page shows, and whether the work it describes rides in it.
+
+    ``missing_chars`` is set when the work differs from the sample but does not fit: the
+    compressed size the link would have needed."""
+
+    query: dict[str, str]
+    missing_chars: int | None = None
+
+
+def share_query(settings: Settings, workspace: Workspace | None) -> SharedLink:
+    """The link for this page: settings, plus the work when it is not the sample's own."""
+    query = settings_to_query(settings)
+    if workspace is None or _is_sample_work(workspace):
+        return SharedLink(query)
+    plain = compact_json(workspace)
+    if len(plain) > MAX_PLAIN_BYTES:
+        return SharedLink(query, missing_chars=len(plain) // 10)
+    token = encode_work(plain)
+    carried = {**query, WORK_KEY: token}
+    if len(urlencode(carried)) > MAX_QUERY_CHARS:
+        return SharedLink(query, missing_chars=len(token))
+    return SharedLink(carried)
+
+
+def _is_sample_work(workspace: Workspace) -> bool:
+    name = workspace.settings.sample
+    if not name:
+        return False
+    sample = _sample_work(name)
+    return sample is not None and sample == (workspace.document, workspace.questions)
+
+
+@lru_cache(maxsize=32)
+def _sample_work(name: str) -> tuple[str, tuple[LabelledQuestion, ...]] | None:
+    try:
+        sample = get_sample(name)
+        return sample.document(), tuple(sample.questions())
+    except (KeyError, ValueError, OSError):
+        return None
+
+
+def compact_json(workspace: Workspace) -> bytes:
+    """The workspace file's content without indentation (the same fields, fewer bytes)."""
+    data = json.loads(workspace.to_json())
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+def encode_work(plain: bytes) -> str:
+    """deflate (level 9) then base64url without padding: safe in a query, no escaping."""
+    return base64.urlsafe_b64encode(zlib.compress(plain, 9)).rstrip(b"=").decode("ascii")
+
+
+def decode_work(token: str) -> Workspace:
+    """The workspace a ``w`` parameter carries, or InputError with one short sentence."""
+    if len(token) > 2 * MAX_LINK_CHARS:
+        raise InputError("the link's document is longer than any link ragviz makes")
+    if not BASE64URL.fullmatch(token):
+        raise InputError("the link's document is damaged (it holds characters a link cannot)")
+    try:
+        packed = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
+    except (binascii.Error, ValueError):
+        raise InputError("the link's document is damaged (it is cut or mistyped)") from None
+    inflater = zlib.decompressobj()
+    try:
+        plain = inflater.decompress(packed, MAX_WORKSPACE_BYTES + 1)
+    except zlib.error:
+        raise InputError("the link's document is damaged (it does not unpack)") from None
+    if len(plain) > MAX_WORKSPACE_BYTES or inflater.unconsumed_tail:
+        raise InputError("the link's document unpacks to more than a workspace may hold")
+    if not inflater.eof:
+        raise InputError("the link's document is damaged (it is cut short)")
+    return read_workspace(plain, "the link's document")
+
+
+def read_workspace(data: str | bytes, where: str = "the workspace file") -> Workspace:
+    """``Workspace.from_json`` with every failure as InputError, and chunker numbers kept
+    small enough for the widgets (a 309-digit size would overflow a float)."""
+    try:
+        workspace = Workspace.from_json(data)
+    except InputError as error:
+        raise InputError(_one_line(str(error)).replace("the workspace file", where)) from None
+    except Exception:  # no file may produce a traceback
+        raise InputError(f"{where} could not be read as a workspace") from None
+    for side, config in (("A", workspace.settings.config_a), ("B", workspace.settings.config_b)):
+        _check_config_numbers(config, f"{where}, configuration {side}")
+    return workspace
+
+
+def _check_config_numbers(config: ChunkerConfig, where: str) -> None:
+    for name, value in config.params().items():
+        if value is not None and abs(value) > MAX_CONFIG_NUMBER:
+            raise InputError(f"{where}: {name} {shorten(value)} is too large")
+
+
+def work_from_query(query: Mapping[str, str]) -> tuple[Workspace | None, str | None]:
+    """The work a link carries (or None), and the sentence that says why it was refused."""
+    token = query.get(WORK_KEY)
+    if token is None:
+        return None, None
+    try:
+        return decode_work(token), None
+    except InputError as error:
+        return None, str(error)
+
+
+def restored_summary(workspace: Workspace, pasted: bool, language: str = "en") -> str:
+    """What a reopened link put back, in one sentence."""
+    key = "link.restored_pasted" if pasted else "link.restored_sample"
+    return t(key, language, n=f"{len(workspace.document):,}", q=len(workspace.questions))

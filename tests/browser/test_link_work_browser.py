@@ -1,0 +1,102 @@
+"""Issue 9 in a real browser: a pasted 5,000-character document with six typed questions
+rides in the page's URL, and that URL opened in a fresh browser context shows the same
+document, questions and numbers."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+from ragviz import links
+from ragviz.i18n import t
+
+from .conftest import DOC, AppPage, new_app_page, paste_document, url_query, visible_texts
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
+
+pytestmark = pytest.mark.browser
+
+METRIC = '[data-testid="stMetricValue"]'
+SENTENCES = [
+    f"Rule {n}: order {n} is refunded within {n % 9 + 2} working days, shipping {n % 4} euros."
+    for n in range(80)
+]
+DOCUMENT = " ".join(SENTENCES)[:5_000].rstrip()
+QUESTIONS = [f"How many days until order {n} is refunded?" for n in (3, 17, 29, 41, 55)] + [
+    "Is there free wifi in the lobby?"
+]
+ROW_PX, HEADER_PX = 35, 35
+
+
+def type_cell(app: AppPage, row: int, text: str) -> None:
+    """Type ``text`` into the question cell of ``row`` (a canvas grid: click the cell, Enter
+    opens its editor; retried, as a click during a redraw can be lost)."""
+    editor = app.page.locator(".st-key-questions_editor")
+    cell = app.page.locator("textarea.gdg-input")
+    for _ in range(8):
+        app.wait_idle()
+        editor.scroll_into_view_if_needed()
+        box = editor.bounding_box()
+        assert box is not None
+        app.page.mouse.click(box["x"] + 200, box["y"] + HEADER_PX + ROW_PX * row + 18)
+        app.page.keyboard.press("Enter")
+        try:
+            cell.wait_for(timeout=4_000)
+            break
+        except PlaywrightTimeoutError:
+            app.page.keyboard.press("Escape")
+    else:
+        app.page.screenshot(path=f"/tmp/ragviz-link-cell-{row}.png")
+        pytest.fail(f"the editor of question row {row} did not open (screenshot saved)")
+    cell.fill(text)
+    cell.press("Enter")
+    app.page.keyboard.press("Escape")
+    app.wait_idle()
+
+
+def headings(app: AppPage) -> list[str]:
+    return visible_texts(app, "h4")
+
+
+def test_a_copied_link_reopens_the_pasted_document_and_its_questions(
+    app: AppPage, browser: Browser
+) -> None:
+    app.open()
+    paste_document(app, DOCUMENT)
+    app.open_tab(t("tab.questions", "en"))
+    for row, question in enumerate(QUESTIONS):
+        type_cell(app, row, question)
+    type_cell(app, len(QUESTIONS), "")  # the sample's seventh question: emptied, so dropped
+    wanted = [f"{n}. {q}" for n, q in enumerate(QUESTIONS, start=1)]
+    app.page.wait_for_function(
+        "(n) => [...document.querySelectorAll('h4')].filter(h => h.checkVisibility()).length == n",
+        arg=len(QUESTIONS),
+    )
+    app.wait_rendered(doc_tab=False)
+    assert headings(app) == wanted
+    has_work = f"() => new URLSearchParams(location.search).has('{links.WORK_KEY}')"
+    app.page.wait_for_function(has_work)
+    link = app.page.url
+    assert len(link) <= links.MAX_LINK_CHARS, len(link)
+    assert links.decode_work(url_query(app)[links.WORK_KEY]).document == DOCUMENT
+    numbers = visible_texts(app, METRIC)
+    assert numbers, "the metrics are shown"
+
+    reopened, context = new_app_page(browser, link)
+    try:
+        reopened.page.goto(link)
+        reopened.wait_rendered(doc_tab=False)
+        restored = t("link.restored_pasted", "en", n=f"{len(DOCUMENT):,}", q=len(QUESTIONS))
+        reopened.page.get_by_text(restored, exact=True).wait_for()
+        assert headings(reopened) == wanted
+        assert visible_texts(reopened, METRIC) == numbers
+        assert reopened.page.locator(".st-key-doc_paste textarea").input_value() == DOCUMENT
+        reopened.open_tab(t("tab.chunks", "en"))
+        assert DOCUMENT[-60:] in reopened.page.locator(DOC).first.inner_text()
+        reopened.assert_healthy()
+    finally:
+        context.close()
+    app.assert_healthy()
