@@ -31,6 +31,8 @@ Span = tuple[int, int]
 
 def trim_span(document: str, start: int, end: int) -> Span:
     """Shrink a span so it neither starts nor ends with whitespace."""
+    if start < end and not document[start].isspace() and not document[end - 1].isspace():
+        return start, end  # the common case, without a loop
     while start < end and document[start].isspace():
         start += 1
     while end > start and document[end - 1].isspace():
@@ -50,15 +52,20 @@ ABBREVIATIONS: frozenset[str] = frozenset(
     }
 )
 
-# A match may only start at the beginning of a punctuation run, and runs are consumed
-# possessively: a run of 100,000 dots is scanned once, not once per dot (linear time).
+# One scan for every candidate. The pattern starts with a plain character class so the
+# regex engine skips to candidates in C; the branch is then chosen by the character found.
+# A match may only start at the beginning of a punctuation run (the lookbehinds), and runs
+# are consumed possessively: a run of 100,000 dots is scanned once, not once per dot
+# (linear time). A Latin stop captures the next non-space character (empty at the end).
 _BOUNDARY = re.compile(
-    r"(?<![.!?…])(?P<latin>[.!?…]++[\"'”’»)\]]*+)(?=\s|\Z)"
-    r"|(?<![。！？])(?P<cjk>[。！？]++[」』”’）)]*+)"
-    r"|(?P<nl>\n)"
+    r"[.!?…。！？\n]"
+    r"(?:(?<=\n)"
+    r"|(?<=[。！？])(?<![。！？]{2})[。！？]*+[」』”’）)]*+"
+    r"|(?<=[.!?…])(?<![.!?…]{2})[.!?…]*+[\"'”’»)\]]*+(?=\s|\Z)(?=\s*+(\S?)))"
 )
+_CJK_STOPS = "。！？"
+_CLOSERS = "\"'”’»)]"
 _BLANK_AFTER = re.compile(r"[^\S\n]*\n")
-_NEXT_CHAR = re.compile(r"\S")
 _BLOCK_LINE = re.compile(r"[^\S\n]*(?:[-*+•][^\S\n]|\d{1,3}[.)][^\S\n]|#{1,6}(?:[^\S\n]|$)|\|)")
 _HEADING_OR_ROW = re.compile(r"[^\S\n]*(?:#{1,6}(?:\s|$)|\|)")
 _OPENERS = "([{\"'“‘«¿¡"
@@ -67,18 +74,30 @@ _MAX_TOKEN = 24
 
 
 def _is_abbreviation(text: str, dot: int) -> bool:
-    """True when the word ending at ``dot`` (the index of a '.') is an abbreviation/initial."""
-    begin = dot
-    limit = max(0, dot - _MAX_TOKEN)
-    while begin > limit and not text[begin - 1].isspace():
-        begin -= 1
-    token = text[begin:dot].lstrip(_OPENERS)
+    """True when the word ending at ``dot`` (the index of a '.') is an abbreviation/initial.
+
+    The word is the run of non-space characters before the dot, at most ``_MAX_TOKEN`` long.
+    """
+    before = text[max(0, dot - _MAX_TOKEN) : dot]
+    if not before or before[-1].isspace():
+        return False
+    token = before.rsplit(None, 1)[-1].lstrip(_OPENERS)
     if not token:
         return False
     if token.lower() in ABBREVIATIONS:
         return True
     # Initials and dotted acronyms: "J", "J.R", "U.S" (each part a single letter).
-    return bool(_INITIALS.fullmatch(token)) and all(len(p) == 1 for p in token.split("."))
+    return _INITIALS.fullmatch(token) is not None
+
+
+def _ends_at_newline(text: str, line_start: int, newline: int) -> bool:
+    """A newline ends a sentence after a heading or table row, or before a blank line,
+    a list item, heading or table row."""
+    return bool(
+        _HEADING_OR_ROW.match(text, line_start, newline)
+        or _BLANK_AFTER.match(text, newline + 1)
+        or _BLOCK_LINE.match(text, newline + 1)
+    )
 
 
 def _cuts(text: str) -> list[int]:
@@ -86,30 +105,21 @@ def _cuts(text: str) -> list[int]:
     cuts: list[int] = []
     line_start = 0
     for match in _BOUNDARY.finditer(text):
-        kind = match.lastgroup
-        if kind == "cjk":
-            cuts.append(match.end())
-        elif kind == "latin":
-            after = _NEXT_CHAR.search(text, match.end())
-            if after is None:
-                continue  # end of text: the last span ends there anyway
-            if text[after.start()].islower():
-                continue
-            if match.group("latin").rstrip("\"'”’»)]") == "." and _is_abbreviation(
-                text, match.start()
-            ):
-                continue
-            cuts.append(match.end())
+        start, end = match.span()
+        stop = text[start]
+        if stop == "\n":
+            if _ends_at_newline(text, line_start, start):
+                cuts.append(start)
+            line_start = end
+        elif stop in _CJK_STOPS:
+            cuts.append(end)
         else:
-            newline = match.start()
-            line_was_block = bool(_HEADING_OR_ROW.match(text, line_start, newline))
-            line_start = match.end()
-            if (
-                line_was_block
-                or _BLANK_AFTER.match(text, line_start)
-                or _BLOCK_LINE.match(text, line_start)
-            ):
-                cuts.append(newline)
+            after = match.group(1)
+            if not after or after.islower():
+                continue  # end of text (the last span ends there anyway), or lowercase next
+            single_dot = stop == "." and (end - start == 1 or match.group().rstrip(_CLOSERS) == ".")
+            if not (single_dot and _is_abbreviation(text, start)):
+                cuts.append(end)
     return cuts
 
 
