@@ -54,6 +54,9 @@ class _Unit:
     end: int
     carry: bool = False  # may be repeated as overlap (sentences only)
     table_header: str = ""  # for table rows: header + delimiter lines, used as context
+    # A run of text lines not yet split into sentences (the untrimmed line range, split
+    # only when packing needs its sentences); start/end are its trimmed extent.
+    block: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -84,6 +87,18 @@ def _text_units(document: str, start: int, end: int) -> list[_Unit]:
         _Unit(start + a, start + b, carry=True)
         for a, b in split_sentences(document[start:end])
     ]
+
+
+def _text_block(document: str, start: int, end: int) -> list[_Unit]:
+    """The lines ``start:end`` as one unsplit unit (none when they are only whitespace:
+    then they hold no sentence either)."""
+    a, b = trim_span(document, start, end)
+    return [_Unit(a, b, carry=True, block=(start, end))] if a < b else []
+
+
+def _sentences(document: str, unit: _Unit) -> list[_Unit]:
+    """A text block's sentence units; any other unit as it is."""
+    return [unit] if unit.block is None else _text_units(document, *unit.block)
 
 
 def _unit(document: str, start: int, end: int, table_header: str = "") -> list[_Unit]:
@@ -147,7 +162,7 @@ def _sections(document: str) -> list[_Section]:
     def flush_text(upto: int) -> None:
         nonlocal text_start
         if text_start is not None:
-            units.extend(_text_units(document, text_start, upto))
+            units.extend(_text_block(document, text_start, upto))
             text_start = None
 
     def close_section(upto: int) -> None:
@@ -190,27 +205,59 @@ def _sections(document: str) -> list[_Section]:
     return sections
 
 
-def _pack(units: tuple[_Unit, ...], max_chars: int, overlap: int) -> list[list[_Unit]]:
-    """Greedy packing as in the sentence chunker; only sentences are carried as overlap."""
-    spans = [(unit.start, unit.end) for unit in units]
-    carries = [unit.carry for unit in units]
-    return [[units[i] for i in group] for group in pack_indices(spans, max_chars, overlap, carries)]
+def _pack(
+    document: str, units: tuple[_Unit, ...], max_chars: int, overlap: int
+) -> list[tuple[_Unit, int]]:
+    """Greedy packing as in the sentence chunker; only sentences are carried as overlap.
+    Returns each group's first unit and end."""
+    if overlap == 0:
+        return _pack_without_overlap(document, units, max_chars)
+    sentences = [piece for unit in units for piece in _sentences(document, unit)]
+    spans = [(unit.start, unit.end) for unit in sentences]
+    carries = [unit.carry for unit in sentences]
+    return [
+        (sentences[group[0]], sentences[group[-1]].end)
+        for group in pack_indices(spans, max_chars, overlap, carries)
+    ]
+
+
+def _pack_without_overlap(
+    document: str, units: tuple[_Unit, ...], max_chars: int
+) -> list[tuple[_Unit, int]]:
+    """``pack_indices`` with no overlap, streaming: a text block that fits whole in the
+    current group joins it whole (no cut can fall inside it), so only the blocks a cut
+    falls in are split into sentences. Same groups, far fewer sentence splits."""
+    groups: list[tuple[_Unit, int]] = []
+    first: _Unit | None = None
+    end = 0
+    for unit in units:
+        begin = unit.start if first is None else first.start
+        pieces = _sentences(document, unit) if unit.end - begin > max_chars else [unit]
+        for piece in pieces:
+            if first is None:
+                first = piece
+            elif piece.end - first.start > max_chars:
+                groups.append((first, end))
+                first = piece
+            end = piece.end
+    if first is not None:
+        groups.append((first, end))
+    return groups
 
 
 def _sections_packed(document: str, max_chars: int, overlap: int) -> list[Chunk]:
     chunks: list[Chunk] = []
     for section in _sections(document):
-        for group in _pack(section.units, max_chars, overlap):
-            start, end = group[0].start, group[-1].end
+        for first, end in _pack(document, section.units, max_chars, overlap):
             chunks.append(
                 make_chunk(
                     document,
                     len(chunks),
-                    start,
+                    first.start,
                     end,
-                    over_size=end - start > max_chars,
+                    over_size=end - first.start > max_chars,
                     heading_path=section.heading_path,
-                    context_prefix=group[0].table_header,
+                    context_prefix=first.table_header,
                 )
             )
     return chunks
