@@ -52,22 +52,29 @@ ABBREVIATIONS: frozenset[str] = frozenset(
     }
 )
 
+# What may follow a newline that ends a sentence: a blank line, a list item, a heading or
+# a table row; and the lines after whose newline a sentence ends: headings and table rows.
+_BLOCK_LINE = r"[^\S\n]*(?:\n|[-*+•][^\S\n]|\d{1,3}[.)][^\S\n]|#{1,6}(?:[^\S\n]|$)|\|)"
+_HEADING_OR_ROW_LINE = r"[^\S\n]*(?:#{1,6}(?:\s|\Z)|\|)"
 # One scan for every candidate. The pattern starts with a plain character class so the
 # regex engine skips to candidates in C; the branch is then chosen by the character found.
 # A match may only start at the beginning of a punctuation run (the lookbehinds), and runs
 # are consumed possessively: a run of 100,000 dots is scanned once, not once per dot
-# (linear time). A Latin stop captures the next non-space character (empty at the end).
+# (linear time). A newline matches only before a block line (group ``block``: it is a cut)
+# or a heading/row line (group ``heading``: that line's own newline is a cut). ``word`` is
+# set when seven word characters precede a stop (too long for an abbreviation or
+# initials); ``next`` is the character after a Latin stop and its spaces (empty at the end).
 _BOUNDARY = re.compile(
     r"[.!?…。！？\n]"
-    r"(?:(?<=\n)"
+    rf"(?:(?<=\n)(?=(?P<block>{_BLOCK_LINE})|{_HEADING_OR_ROW_LINE})"
+    rf"(?:(?={_HEADING_OR_ROW_LINE})(?P<heading>))?"
     r"|(?<=[。！？])(?<![。！？]{2})[。！？]*+[」』”’）)]*+"
-    r"|(?<=[.!?…])(?<![.!?…]{2})[.!?…]*+[\"'”’»)\]]*+(?=\s|\Z)(?=\s*+(\S?)))"
+    r"|(?<=[.!?…])(?<![.!?…]{2})(?:(?<=\w{7}.)(?P<word>))?"
+    r"[.!?…]*+[\"'”’»)\]]*+(?=\s|\Z)(?=\s*+(?P<next>\S?)))"
 )
+_HEADING_OR_ROW = re.compile(_HEADING_OR_ROW_LINE)
 _CJK_STOPS = "。！？"
 _CLOSERS = "\"'”’»)]"
-_BLANK_AFTER = re.compile(r"[^\S\n]*\n")
-_BLOCK_LINE = re.compile(r"[^\S\n]*(?:[-*+•][^\S\n]|\d{1,3}[.)][^\S\n]|#{1,6}(?:[^\S\n]|$)|\|)")
-_HEADING_OR_ROW = re.compile(r"[^\S\n]*(?:#{1,6}(?:\s|$)|\|)")
 _OPENERS = "([{\"'“‘«¿¡"
 _INITIALS = re.compile(r"(?:\w\.)*\w")
 _MAX_TOKEN = 24
@@ -90,37 +97,37 @@ def _is_abbreviation(text: str, dot: int) -> bool:
     return _INITIALS.fullmatch(token) is not None
 
 
-def _ends_at_newline(text: str, line_start: int, newline: int) -> bool:
-    """A newline ends a sentence after a heading or table row, or before a blank line,
-    a list item, heading or table row."""
-    return bool(
-        _HEADING_OR_ROW.match(text, line_start, newline)
-        or _BLANK_AFTER.match(text, newline + 1)
-        or _BLOCK_LINE.match(text, newline + 1)
-    )
+def _latin_cut(text: str, match: re.Match[str]) -> bool:
+    """A Latin stop ends a sentence unless the next word is lowercase (or there is none),
+    or it is a single dot after an abbreviation or initial."""
+    after = match.group("next")
+    if not after or after.islower():
+        return False
+    start, end = match.span()
+    if text[start] != "." or match.group("word") is not None:
+        return True
+    single_dot = end - start == 1 or match.group().rstrip(_CLOSERS) == "."
+    return not (single_dot and _is_abbreviation(text, start))
 
 
 def _cuts(text: str) -> list[int]:
-    """Positions after which a sentence ends."""
+    """Positions after which a sentence ends, in order."""
     cuts: list[int] = []
-    line_start = 0
+    line_ends: list[int] = []  # the newlines after heading and table-row lines
+    if _HEADING_OR_ROW.match(text):
+        line_ends.append(text.find("\n"))
     for match in _BOUNDARY.finditer(text):
         start, end = match.span()
         stop = text[start]
         if stop == "\n":
-            if _ends_at_newline(text, line_start, start):
+            if match.group("block") is not None:
                 cuts.append(start)
-            line_start = end
-        elif stop in _CJK_STOPS:
+            if match.group("heading") is not None:
+                line_ends.append(text.find("\n", end))
+        elif stop in _CJK_STOPS or _latin_cut(text, match):
             cuts.append(end)
-        else:
-            after = match.group(1)
-            if not after or after.islower():
-                continue  # end of text (the last span ends there anyway), or lowercase next
-            single_dot = stop == "." and (end - start == 1 or match.group().rstrip(_CLOSERS) == ".")
-            if not (single_dot and _is_abbreviation(text, start)):
-                cuts.append(end)
-    return cuts
+    cuts.extend(end for end in line_ends if end >= 0)
+    return sorted(cuts) if line_ends else cuts
 
 
 def split_sentences(text: str) -> list[Span]:
