@@ -9,6 +9,7 @@ table cut into groups of rows gives every group its header through ``context_pre
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -24,6 +25,10 @@ if TYPE_CHECKING:
 
 _HEADING_OPEN = re.compile(r"[ ]{0,3}(#{1,6})(?=[ \t]|$)")
 _FENCE = re.compile(r"[ ]{0,3}(`{3,}|~{3,})")
+# What every fence or heading line starts with, at the start or after a newline.
+_MARKER_AT_START = re.compile(r"[ ]{0,3}[#`~]")
+_MARKER_LINE = re.compile(r"\n[ ]{0,3}[#`~]")
+_NEWLINE = re.compile(r"\n")
 # Matched against a stripped line, so no two whitespace runs meet (linear time).
 _DELIMITER = re.compile(r"\|?[ \t]*+:?-++:?[ \t]*+(?:\|[ \t]*+:?-++:?[ \t]*+)*+\|?")
 
@@ -69,17 +74,29 @@ class _Section:
 
 def _lines(document: str) -> list[Span]:
     """(start, end) of every line, end excluding the newline."""
-    spans: list[Span] = []
-    start = 0
-    while start <= len(document):
-        newline = document.find("\n", start)
-        if newline < 0:
-            if start < len(document):
-                spans.append((start, len(document)))
-            break
-        spans.append((start, newline))
-        start = newline + 1
+    newlines = [match.start() for match in _NEWLINE.finditer(document)]
+    spans = list(zip([0, *(n + 1 for n in newlines)], [*newlines, len(document)], strict=True))
+    if spans[-1][0] == len(document):
+        spans.pop()  # nothing after the last newline (or an empty document)
     return spans
+
+
+def _special_lines(document: str, lines: list[Span]) -> list[int]:
+    """Indices of the lines that may open a fence, a heading or a table, in order: a fence
+    or heading starts (after up to 3 spaces) with ``#``, a backtick or ``~``; a table line
+    holds a ``|``. Every other line is plain text, and is skipped without a look."""
+    starts = [start for start, _ in lines]
+    found: set[int] = set()
+    if _MARKER_AT_START.match(document):
+        found.add(0)
+    for match in _MARKER_LINE.finditer(document):
+        found.add(bisect_right(starts, match.start() + 1) - 1)
+    pipe = document.find("|")
+    while pipe >= 0:
+        line = bisect_right(starts, pipe) - 1
+        found.add(line)
+        pipe = document.find("|", lines[line][1])
+    return sorted(found)
 
 
 def _text_units(document: str, start: int, end: int) -> list[_Unit]:
@@ -149,6 +166,14 @@ def _table_units(document: str, lines: list[Span], i: int, units: list[_Unit]) -
     return j
 
 
+def _push_heading(stack: list[tuple[int, str]], level: int, title: str) -> tuple[str, ...]:
+    """Replace the headings at ``level`` or deeper with this one; the new heading path."""
+    while stack and stack[-1][0] >= level:
+        stack.pop()
+    stack.append((level, title))
+    return tuple(t for _, t in stack if t)
+
+
 def _sections(document: str) -> list[_Section]:
     """Split the document at ATX headings outside fences; classify each section's lines."""
     lines = _lines(document)
@@ -172,8 +197,16 @@ def _sections(document: str) -> list[_Section]:
             sections.append(_Section(a, b, path, tuple(units)))
         units.clear()
 
+    specials = _special_lines(document, lines)
+    k = 0
     i = 0
     while i < len(lines):
+        k = bisect_left(specials, i, k)
+        plain_until = specials[k] if k < len(specials) else len(lines)
+        if plain_until > i:  # lines i .. plain_until - 1 are text
+            text_start = lines[i][0] if text_start is None else text_start
+            i = plain_until
+            continue
         ls, le = lines[i]
         fence = _FENCE.match(document, ls, le)
         if fence:
@@ -185,11 +218,7 @@ def _sections(document: str) -> list[_Section]:
         heading = parse_heading(document[ls:le])
         if heading:
             close_section(ls)
-            level, title = heading
-            while stack and stack[-1][0] >= level:
-                stack.pop()
-            stack.append((level, title))
-            path = tuple(t for _, t in stack if t)
+            path = _push_heading(stack, *heading)
             sec_start = ls
             units.extend(_unit(document, ls, le))
             i += 1
