@@ -236,57 +236,63 @@ def _sections(document: str) -> list[_Section]:
 
 def _pack(
     document: str, units: tuple[_Unit, ...], max_chars: int, overlap: int
-) -> list[tuple[_Unit, int]]:
+) -> list[tuple[int, int, str]]:
     """Greedy packing as in the sentence chunker; only sentences are carried as overlap.
-    Returns each group's first unit and end."""
+    Returns each group's (start, end, table header of its first unit)."""
     if overlap == 0:
         return _pack_without_overlap(document, units, max_chars)
     sentences = [piece for unit in units for piece in _sentences(document, unit)]
     spans = [(unit.start, unit.end) for unit in sentences]
     carries = [unit.carry for unit in sentences]
     return [
-        (sentences[group[0]], sentences[group[-1]].end)
+        (spans[group[0]][0], spans[group[-1]][1], sentences[group[0]].table_header)
         for group in pack_indices(spans, max_chars, overlap, carries)
     ]
 
 
 def _pack_without_overlap(
     document: str, units: tuple[_Unit, ...], max_chars: int
-) -> list[tuple[_Unit, int]]:
+) -> list[tuple[int, int, str]]:
     """``pack_indices`` with no overlap, streaming: a text block that fits whole in the
     current group joins it whole (no cut can fall inside it), so only the blocks a cut
     falls in are split into sentences. Same groups, far fewer sentence splits."""
-    groups: list[tuple[_Unit, int]] = []
-    first: _Unit | None = None
+    groups: list[tuple[int, int, str]] = []
+    first = -1  # start of the current group; -1 before the first unit
+    header = ""
     end = 0
     for unit in units:
-        begin = unit.start if first is None else first.start
-        pieces = _sentences(document, unit) if unit.end - begin > max_chars else [unit]
-        for piece in pieces:
-            if first is None:
-                first = piece
-            elif piece.end - first.start > max_chars:
-                groups.append((first, end))
-                first = piece
-            end = piece.end
-    if first is not None:
-        groups.append((first, end))
+        pieces: list[Span] = [(unit.start, unit.end)]
+        if unit.block is not None and unit.end - (unit.start if first < 0 else first) > max_chars:
+            block_start, block_end = unit.block
+            pieces = [
+                (block_start + a, block_start + b)
+                for a, b in split_sentences(document[block_start:block_end])
+            ]
+        for piece_start, piece_end in pieces:
+            if first < 0:
+                first, header = piece_start, unit.table_header
+            elif piece_end - first > max_chars:
+                groups.append((first, end, header))
+                first, header = piece_start, unit.table_header
+            end = piece_end
+    if first >= 0:
+        groups.append((first, end, header))
     return groups
 
 
 def _sections_packed(document: str, max_chars: int, overlap: int) -> list[Chunk]:
     chunks: list[Chunk] = []
     for section in _sections(document):
-        for first, end in _pack(document, section.units, max_chars, overlap):
+        for start, end, header in _pack(document, section.units, max_chars, overlap):
             chunks.append(
                 make_chunk(
                     document,
                     len(chunks),
-                    first.start,
+                    start,
                     end,
-                    over_size=end - first.start > max_chars,
+                    over_size=end - start > max_chars,
                     heading_path=section.heading_path,
-                    context_prefix=first.table_header,
+                    context_prefix=header,
                 )
             )
     return chunks
