@@ -97,34 +97,37 @@ def _is_abbreviation(text: str, dot: int) -> bool:
     return _INITIALS.fullmatch(token) is not None
 
 
-def _latin_cut(text: str, match: re.Match[str]) -> bool:
-    """A Latin stop ends a sentence unless the next word is lowercase (or there is none),
-    or it is a single dot after an abbreviation or initial."""
-    after = match.group("next")
-    if not after or after.islower():
-        return False
+def _after_abbreviation(text: str, match: re.Match[str]) -> bool:
+    """A single dot (closers allowed) right after an abbreviation or initial."""
     start, end = match.span()
-    if text[start] != "." or match.group("word") is not None:
-        return True
     single_dot = end - start == 1 or match.group().rstrip(_CLOSERS) == "."
-    return not (single_dot and _is_abbreviation(text, start))
+    return single_dot and _is_abbreviation(text, start)
 
 
 def _cuts(text: str) -> list[int]:
-    """Positions after which a sentence ends, in order."""
+    """Positions after which a sentence ends, in order.
+
+    A Latin stop ends a sentence unless the next word is lowercase (or there is none),
+    or it is a single dot after an abbreviation or initial.
+    """
     cuts: list[int] = []
     line_ends: list[int] = []  # the newlines after heading and table-row lines
     if _HEADING_OR_ROW.match(text):
         line_ends.append(text.find("\n"))
     for match in _BOUNDARY.finditer(text):
         start, end = match.span()
+        block, heading, long_word, after = match.groups()
         stop = text[start]
         if stop == "\n":
-            if match.group("block") is not None:
+            if block is not None:
                 cuts.append(start)
-            if match.group("heading") is not None:
+            if heading is not None:
                 line_ends.append(text.find("\n", end))
-        elif stop in _CJK_STOPS or _latin_cut(text, match):
+        elif stop in _CJK_STOPS or (
+            after
+            and not after.islower()
+            and (stop != "." or long_word is not None or not _after_abbreviation(text, match))
+        ):
             cuts.append(end)
     cuts.extend(end for end in line_ends if end >= 0)
     return sorted(cuts) if line_ends else cuts
