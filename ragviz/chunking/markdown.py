@@ -12,6 +12,7 @@ import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Mapping
 from dataclasses import dataclass
+from itertools import accumulate
 from typing import TYPE_CHECKING, Any
 
 from ragviz.chunking.base import Chunk, ChunkingResult, make_chunk
@@ -28,7 +29,6 @@ _FENCE = re.compile(r"[ ]{0,3}(`{3,}|~{3,})")
 # What every fence or heading line starts with, at the start or after a newline.
 _MARKER_AT_START = re.compile(r"[ ]{0,3}[#`~]")
 _MARKER_LINE = re.compile(r"\n[ ]{0,3}[#`~]")
-_NEWLINE = re.compile(r"\n")
 # Matched against a stripped line, so no two whitespace runs meet (linear time).
 _DELIMITER = re.compile(r"\|?[ \t]*+:?-++:?[ \t]*+(?:\|[ \t]*+:?-++:?[ \t]*+)*+\|?")
 
@@ -74,8 +74,11 @@ class _Section:
 
 def _lines(document: str) -> list[Span]:
     """(start, end) of every line, end excluding the newline."""
-    newlines = [match.start() for match in _NEWLINE.finditer(document)]
-    spans = list(zip([0, *(n + 1 for n in newlines)], [*newlines, len(document)], strict=True))
+    lengths = [len(line) + 1 for line in document.split("\n")]  # with the newline
+    spans = [
+        (start, start + length - 1)
+        for start, length in zip(accumulate(lengths, initial=0), lengths, strict=False)
+    ]
     if spans[-1][0] == len(document):
         spans.pop()  # nothing after the last newline (or an empty document)
     return spans
