@@ -24,7 +24,7 @@ from typing import Any
 import pytest
 
 from ragviz.chunking import ChunkerConfig, make_chunks
-from ragviz.text import split_sentences
+from ragviz.text import ABBREVIATIONS, split_sentences
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "data" / "chunker_golden.json"
@@ -145,6 +145,13 @@ def test_every_recorded_document_is_checked() -> None:
     recorded = set(GOLDEN_DATA["documents"])
     assert recorded - set(DOCUMENTS) <= {"article"}  # outside the repo: absent in some clones
     assert len(recorded) >= 240
+
+
+def test_abbreviations_are_shorter_than_the_long_word_shortcut() -> None:
+    # The sentence scan skips the abbreviation lookup after seven word characters; an
+    # abbreviation of seven or more letters would then never be found.
+    assert max(len(abbreviation) for abbreviation in ABBREVIATIONS) < 7
+    assert split_sentences("Aproxim. Isto") == [(0, 8), (9, 13)]
 
 
 if __name__ == "__main__" and sys.argv[1:] == ["--write"]:
