@@ -31,6 +31,8 @@ Span = tuple[int, int]
 
 def trim_span(document: str, start: int, end: int) -> Span:
     """Shrink a span so it neither starts nor ends with whitespace."""
+    if start < end and not document[start].isspace() and not document[end - 1].isspace():
+        return start, end  # the common case, without a loop
     while start < end and document[start].isspace():
         start += 1
     while end > start and document[end - 1].isspace():
@@ -50,67 +52,85 @@ ABBREVIATIONS: frozenset[str] = frozenset(
     }
 )
 
-# A match may only start at the beginning of a punctuation run, and runs are consumed
-# possessively: a run of 100,000 dots is scanned once, not once per dot (linear time).
+# What may follow a newline that ends a sentence: a blank line, a list item, a heading or
+# a table row; and the lines after whose newline a sentence ends: headings and table rows.
+_BLOCK_LINE = r"[^\S\n]*(?:\n|[-*+•][^\S\n]|\d{1,3}[.)][^\S\n]|#{1,6}(?:[^\S\n]|$)|\|)"
+_HEADING_OR_ROW_LINE = r"[^\S\n]*(?:#{1,6}(?:\s|\Z)|\|)"
+# One scan for every candidate. The pattern starts with a plain character class so the
+# regex engine skips to candidates in C; the branch is then chosen by the character found.
+# A match may only start at the beginning of a punctuation run (the lookbehinds), and runs
+# are consumed possessively: a run of 100,000 dots is scanned once, not once per dot
+# (linear time). A newline matches only before a block line (group ``block``: it is a cut)
+# or a heading/row line (group ``heading``: that line's own newline is a cut). ``word`` is
+# set when seven word characters precede a stop (too long for an abbreviation or
+# initials); ``next`` is the character after a Latin stop and its spaces (empty at the end).
 _BOUNDARY = re.compile(
-    r"(?<![.!?…])(?P<latin>[.!?…]++[\"'”’»)\]]*+)(?=\s|\Z)"
-    r"|(?<![。！？])(?P<cjk>[。！？]++[」』”’）)]*+)"
-    r"|(?P<nl>\n)"
+    r"[.!?…。！？\n]"
+    rf"(?:(?<=\n)(?=(?P<block>{_BLOCK_LINE})|{_HEADING_OR_ROW_LINE})"
+    rf"(?:(?={_HEADING_OR_ROW_LINE})(?P<heading>))?"
+    r"|(?<=[。！？])(?<![。！？]{2})[。！？]*+[」』”’）)]*+"
+    r"|(?<=[.!?…])(?<![.!?…]{2})(?:(?<=\w{7}.)(?P<word>))?"
+    r"[.!?…]*+[\"'”’»)\]]*+(?=\s|\Z)(?=\s*+(?P<next>\S?)))"
 )
-_BLANK_AFTER = re.compile(r"[^\S\n]*\n")
-_NEXT_CHAR = re.compile(r"\S")
-_BLOCK_LINE = re.compile(r"[^\S\n]*(?:[-*+•][^\S\n]|\d{1,3}[.)][^\S\n]|#{1,6}(?:[^\S\n]|$)|\|)")
-_HEADING_OR_ROW = re.compile(r"[^\S\n]*(?:#{1,6}(?:\s|$)|\|)")
+_HEADING_OR_ROW = re.compile(_HEADING_OR_ROW_LINE)
+_CJK_STOPS = "。！？"
+_CLOSERS = "\"'”’»)]"
 _OPENERS = "([{\"'“‘«¿¡"
 _INITIALS = re.compile(r"(?:\w\.)*\w")
 _MAX_TOKEN = 24
 
 
 def _is_abbreviation(text: str, dot: int) -> bool:
-    """True when the word ending at ``dot`` (the index of a '.') is an abbreviation/initial."""
-    begin = dot
-    limit = max(0, dot - _MAX_TOKEN)
-    while begin > limit and not text[begin - 1].isspace():
-        begin -= 1
-    token = text[begin:dot].lstrip(_OPENERS)
+    """True when the word ending at ``dot`` (the index of a '.') is an abbreviation/initial.
+
+    The word is the run of non-space characters before the dot, at most ``_MAX_TOKEN`` long.
+    """
+    before = text[max(0, dot - _MAX_TOKEN) : dot]
+    if not before or before[-1].isspace():
+        return False
+    token = before.rsplit(None, 1)[-1].lstrip(_OPENERS)
     if not token:
         return False
     if token.lower() in ABBREVIATIONS:
         return True
     # Initials and dotted acronyms: "J", "J.R", "U.S" (each part a single letter).
-    return bool(_INITIALS.fullmatch(token)) and all(len(p) == 1 for p in token.split("."))
+    return _INITIALS.fullmatch(token) is not None
+
+
+def _after_abbreviation(text: str, match: re.Match[str]) -> bool:
+    """A single dot (closers allowed) right after an abbreviation or initial."""
+    start, end = match.span()
+    single_dot = end - start == 1 or match.group().rstrip(_CLOSERS) == "."
+    return single_dot and _is_abbreviation(text, start)
 
 
 def _cuts(text: str) -> list[int]:
-    """Positions after which a sentence ends."""
+    """Positions after which a sentence ends, in order.
+
+    A Latin stop ends a sentence unless the next word is lowercase (or there is none),
+    or it is a single dot after an abbreviation or initial.
+    """
     cuts: list[int] = []
-    line_start = 0
+    line_ends: list[int] = []  # the newlines after heading and table-row lines
+    if _HEADING_OR_ROW.match(text):
+        line_ends.append(text.find("\n"))
     for match in _BOUNDARY.finditer(text):
-        kind = match.lastgroup
-        if kind == "cjk":
-            cuts.append(match.end())
-        elif kind == "latin":
-            after = _NEXT_CHAR.search(text, match.end())
-            if after is None:
-                continue  # end of text: the last span ends there anyway
-            if text[after.start()].islower():
-                continue
-            if match.group("latin").rstrip("\"'”’»)]") == "." and _is_abbreviation(
-                text, match.start()
-            ):
-                continue
-            cuts.append(match.end())
-        else:
-            newline = match.start()
-            line_was_block = bool(_HEADING_OR_ROW.match(text, line_start, newline))
-            line_start = match.end()
-            if (
-                line_was_block
-                or _BLANK_AFTER.match(text, line_start)
-                or _BLOCK_LINE.match(text, line_start)
-            ):
-                cuts.append(newline)
-    return cuts
+        start, end = match.span()
+        block, heading, long_word, after = match.groups()
+        stop = text[start]
+        if stop == "\n":
+            if block is not None:
+                cuts.append(start)
+            if heading is not None:
+                line_ends.append(text.find("\n", end))
+        elif stop in _CJK_STOPS or (
+            after
+            and not after.islower()
+            and (stop != "." or long_word is not None or not _after_abbreviation(text, match))
+        ):
+            cuts.append(end)
+    cuts.extend(end for end in line_ends if end >= 0)
+    return sorted(cuts) if line_ends else cuts
 
 
 def split_sentences(text: str) -> list[Span]:

@@ -9,8 +9,10 @@ table cut into groups of rows gives every group its header through ``context_pre
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Mapping
 from dataclasses import dataclass
+from itertools import accumulate
 from typing import TYPE_CHECKING, Any
 
 from ragviz.chunking.base import Chunk, ChunkingResult, make_chunk
@@ -24,6 +26,9 @@ if TYPE_CHECKING:
 
 _HEADING_OPEN = re.compile(r"[ ]{0,3}(#{1,6})(?=[ \t]|$)")
 _FENCE = re.compile(r"[ ]{0,3}(`{3,}|~{3,})")
+# What every fence or heading line starts with, at the start or after a newline.
+_MARKER_AT_START = re.compile(r"[ ]{0,3}[#`~]")
+_MARKER_LINE = re.compile(r"\n[ ]{0,3}[#`~]")
 # Matched against a stripped line, so no two whitespace runs meet (linear time).
 _DELIMITER = re.compile(r"\|?[ \t]*+:?-++:?[ \t]*+(?:\|[ \t]*+:?-++:?[ \t]*+)*+\|?")
 
@@ -54,6 +59,9 @@ class _Unit:
     end: int
     carry: bool = False  # may be repeated as overlap (sentences only)
     table_header: str = ""  # for table rows: header + delimiter lines, used as context
+    # A run of text lines not yet split into sentences (the untrimmed line range, split
+    # only when packing needs its sentences); start/end are its trimmed extent.
+    block: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -66,17 +74,32 @@ class _Section:
 
 def _lines(document: str) -> list[Span]:
     """(start, end) of every line, end excluding the newline."""
-    spans: list[Span] = []
-    start = 0
-    while start <= len(document):
-        newline = document.find("\n", start)
-        if newline < 0:
-            if start < len(document):
-                spans.append((start, len(document)))
-            break
-        spans.append((start, newline))
-        start = newline + 1
+    lengths = [len(line) + 1 for line in document.split("\n")]  # with the newline
+    spans = [
+        (start, start + length - 1)
+        for start, length in zip(accumulate(lengths, initial=0), lengths, strict=False)
+    ]
+    if spans[-1][0] == len(document):
+        spans.pop()  # nothing after the last newline (or an empty document)
     return spans
+
+
+def _special_lines(document: str, lines: list[Span]) -> list[int]:
+    """Indices of the lines that may open a fence, a heading or a table, in order: a fence
+    or heading starts (after up to 3 spaces) with ``#``, a backtick or ``~``; a table line
+    holds a ``|``. Every other line is plain text, and is skipped without a look."""
+    starts = [start for start, _ in lines]
+    found: set[int] = set()
+    if _MARKER_AT_START.match(document):
+        found.add(0)
+    for match in _MARKER_LINE.finditer(document):
+        found.add(bisect_right(starts, match.start() + 1) - 1)
+    pipe = document.find("|")
+    while pipe >= 0:
+        line = bisect_right(starts, pipe) - 1
+        found.add(line)
+        pipe = document.find("|", lines[line][1])
+    return sorted(found)
 
 
 def _text_units(document: str, start: int, end: int) -> list[_Unit]:
@@ -84,6 +107,18 @@ def _text_units(document: str, start: int, end: int) -> list[_Unit]:
         _Unit(start + a, start + b, carry=True)
         for a, b in split_sentences(document[start:end])
     ]
+
+
+def _text_block(document: str, start: int, end: int) -> list[_Unit]:
+    """The lines ``start:end`` as one unsplit unit (none when they are only whitespace:
+    then they hold no sentence either)."""
+    a, b = trim_span(document, start, end)
+    return [_Unit(a, b, carry=True, block=(start, end))] if a < b else []
+
+
+def _sentences(document: str, unit: _Unit) -> list[_Unit]:
+    """A text block's sentence units; any other unit as it is."""
+    return [unit] if unit.block is None else _text_units(document, *unit.block)
 
 
 def _unit(document: str, start: int, end: int, table_header: str = "") -> list[_Unit]:
@@ -134,6 +169,14 @@ def _table_units(document: str, lines: list[Span], i: int, units: list[_Unit]) -
     return j
 
 
+def _push_heading(stack: list[tuple[int, str]], level: int, title: str) -> tuple[str, ...]:
+    """Replace the headings at ``level`` or deeper with this one; the new heading path."""
+    while stack and stack[-1][0] >= level:
+        stack.pop()
+    stack.append((level, title))
+    return tuple(t for _, t in stack if t)
+
+
 def _sections(document: str) -> list[_Section]:
     """Split the document at ATX headings outside fences; classify each section's lines."""
     lines = _lines(document)
@@ -147,7 +190,7 @@ def _sections(document: str) -> list[_Section]:
     def flush_text(upto: int) -> None:
         nonlocal text_start
         if text_start is not None:
-            units.extend(_text_units(document, text_start, upto))
+            units.extend(_text_block(document, text_start, upto))
             text_start = None
 
     def close_section(upto: int) -> None:
@@ -157,8 +200,16 @@ def _sections(document: str) -> list[_Section]:
             sections.append(_Section(a, b, path, tuple(units)))
         units.clear()
 
+    specials = _special_lines(document, lines)
+    k = 0
     i = 0
     while i < len(lines):
+        k = bisect_left(specials, i, k)
+        plain_until = specials[k] if k < len(specials) else len(lines)
+        if plain_until > i:  # lines i .. plain_until - 1 are text
+            text_start = lines[i][0] if text_start is None else text_start
+            i = plain_until
+            continue
         ls, le = lines[i]
         fence = _FENCE.match(document, ls, le)
         if fence:
@@ -170,11 +221,7 @@ def _sections(document: str) -> list[_Section]:
         heading = parse_heading(document[ls:le])
         if heading:
             close_section(ls)
-            level, title = heading
-            while stack and stack[-1][0] >= level:
-                stack.pop()
-            stack.append((level, title))
-            path = tuple(t for _, t in stack if t)
+            path = _push_heading(stack, *heading)
             sec_start = ls
             units.extend(_unit(document, ls, le))
             i += 1
@@ -190,18 +237,56 @@ def _sections(document: str) -> list[_Section]:
     return sections
 
 
-def _pack(units: tuple[_Unit, ...], max_chars: int, overlap: int) -> list[list[_Unit]]:
-    """Greedy packing as in the sentence chunker; only sentences are carried as overlap."""
-    spans = [(unit.start, unit.end) for unit in units]
-    carries = [unit.carry for unit in units]
-    return [[units[i] for i in group] for group in pack_indices(spans, max_chars, overlap, carries)]
+def _pack(
+    document: str, units: tuple[_Unit, ...], max_chars: int, overlap: int
+) -> list[tuple[int, int, str]]:
+    """Greedy packing as in the sentence chunker; only sentences are carried as overlap.
+    Returns each group's (start, end, table header of its first unit)."""
+    if overlap == 0:
+        return _pack_without_overlap(document, units, max_chars)
+    sentences = [piece for unit in units for piece in _sentences(document, unit)]
+    spans = [(unit.start, unit.end) for unit in sentences]
+    carries = [unit.carry for unit in sentences]
+    return [
+        (spans[group[0]][0], spans[group[-1]][1], sentences[group[0]].table_header)
+        for group in pack_indices(spans, max_chars, overlap, carries)
+    ]
+
+
+def _pack_without_overlap(
+    document: str, units: tuple[_Unit, ...], max_chars: int
+) -> list[tuple[int, int, str]]:
+    """``pack_indices`` with no overlap, streaming: a text block that fits whole in the
+    current group joins it whole (no cut can fall inside it), so only the blocks a cut
+    falls in are split into sentences. Same groups, far fewer sentence splits."""
+    groups: list[tuple[int, int, str]] = []
+    first = -1  # start of the current group; -1 before the first unit
+    header = ""
+    end = 0
+    for unit in units:
+        pieces: list[Span] = [(unit.start, unit.end)]
+        if unit.block is not None and unit.end - (unit.start if first < 0 else first) > max_chars:
+            block_start, block_end = unit.block
+            pieces = [
+                (block_start + a, block_start + b)
+                for a, b in split_sentences(document[block_start:block_end])
+            ]
+        for piece_start, piece_end in pieces:
+            if first < 0:
+                first, header = piece_start, unit.table_header
+            elif piece_end - first > max_chars:
+                groups.append((first, end, header))
+                first, header = piece_start, unit.table_header
+            end = piece_end
+    if first >= 0:
+        groups.append((first, end, header))
+    return groups
 
 
 def _sections_packed(document: str, max_chars: int, overlap: int) -> list[Chunk]:
     chunks: list[Chunk] = []
     for section in _sections(document):
-        for group in _pack(section.units, max_chars, overlap):
-            start, end = group[0].start, group[-1].end
+        for start, end, header in _pack(document, section.units, max_chars, overlap):
             chunks.append(
                 make_chunk(
                     document,
@@ -210,7 +295,7 @@ def _sections_packed(document: str, max_chars: int, overlap: int) -> list[Chunk]
                     end,
                     over_size=end - start > max_chars,
                     heading_path=section.heading_path,
-                    context_prefix=group[0].table_header,
+                    context_prefix=header,
                 )
             )
     return chunks

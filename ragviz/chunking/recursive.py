@@ -20,21 +20,25 @@ if TYPE_CHECKING:
     from ragviz.embedders import Embedder
 
 _PARAGRAPH = re.compile(r"\n[^\S\n]*\n\s*")
-_LINE = re.compile(r"\n")
+# A line from its first to its last non-space character: a trimmed, non-empty line.
+_TRIMMED_LINE = re.compile(r"\S(?:[^\n]*\S)?")
 _WORD = re.compile(r"\S+")
 
+# Every level returns trimmed, non-empty spans in order, so only the long ones need work.
 
-def _split_on(pattern: re.Pattern[str]) -> Callable[[str, int, int], list[Span]]:
-    def split(document: str, start: int, end: int) -> list[Span]:
-        pieces: list[Span] = []
-        begin = start
-        for match in pattern.finditer(document, start, end):
-            pieces.append((begin, match.start()))
-            begin = match.end()
-        pieces.append((begin, end))
-        return pieces
 
-    return split
+def _split_paragraphs(document: str, start: int, end: int) -> list[Span]:
+    pieces: list[Span] = []
+    begin = start
+    for match in _PARAGRAPH.finditer(document, start, end):
+        pieces.append(trim_span(document, begin, match.start()))
+        begin = match.end()
+    pieces.append(trim_span(document, begin, end))
+    return [(a, b) for a, b in pieces if a < b]
+
+
+def _split_lines(document: str, start: int, end: int) -> list[Span]:
+    return [m.span() for m in _TRIMMED_LINE.finditer(document, start, end)]
 
 
 def _split_sentences(document: str, start: int, end: int) -> list[Span]:
@@ -46,18 +50,19 @@ def _split_words(document: str, start: int, end: int) -> list[Span]:
 
 
 _LEVELS: tuple[Callable[[str, int, int], list[Span]], ...] = (
-    _split_on(_PARAGRAPH),
-    _split_on(_LINE),
+    _split_paragraphs,
+    _split_lines,
     _split_sentences,
     _split_words,
 )
 
 
 def _pieces(document: str, start: int, end: int, size: int, level: int) -> list[Span]:
-    """Trimmed spans of at most ``size`` characters covering the non-whitespace of the span."""
-    start, end = trim_span(document, start, end)
-    if start >= end:
-        return []
+    """Trimmed spans of at most ``size`` characters covering the non-whitespace of the span.
+
+    ``start, end`` must be trimmed and non-empty (every level returns such spans); only
+    the parts that still do not fit are split further (most lines fit at once).
+    """
     if end - start <= size:
         return [(start, end)]
     if level >= len(_LEVELS):
@@ -68,7 +73,10 @@ def _pieces(document: str, start: int, end: int, size: int, level: int) -> list[
         ]
     out: list[Span] = []
     for a, b in _LEVELS[level](document, start, end):
-        out.extend(_pieces(document, a, b, size, level + 1))
+        if b - a <= size:
+            out.append((a, b))
+        else:
+            out.extend(_pieces(document, a, b, size, level + 1))
     return out
 
 
@@ -88,7 +96,8 @@ def _overlap_start(document: str, piece: Span, floor: int, overlap: int, size: i
 
 
 def _merge(document: str, size: int, overlap: int) -> list[Chunk]:
-    pieces = _pieces(document, 0, len(document), size, 0)
+    start, end = trim_span(document, 0, len(document))
+    pieces = _pieces(document, start, end, size, 0) if start < end else []
     chunks: list[Chunk] = []
     i = 0
     prev_start = 0
