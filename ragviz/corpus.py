@@ -60,11 +60,28 @@ class Corpus:
     def total_chars(self) -> int:
         return sum(len(source.text) for source in self.sources)
 
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(source.name for source in self.sources)
+
+    @property
+    def multi_file(self) -> bool:
+        """Several files: views and sentences then name the file of each chunk."""
+        return len(self.sources) > 1
+
     def source(self, name: str) -> Source:
         for source in self.sources:
             if source.name == name:
                 return source
         raise KeyError(name)
+
+
+def as_corpus(document: str | Corpus, name: str = "") -> Corpus:
+    """A corpus as it is, or a pasted document as a one-source corpus named ``name``
+    (``""`` by default, the source of chunks made from a plain text)."""
+    if isinstance(document, Corpus):
+        return document
+    return Corpus((Source(name, document),))
 
 
 @dataclass(frozen=True)

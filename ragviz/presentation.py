@@ -27,6 +27,7 @@ from ragviz.diagnosis import (
     NO_EXPECTED_ANSWER,
     OK,
     OUTRANKED,
+    OUTRANKED_BY_OTHER_DOCUMENT,
     UNANSWERABLE,
     Diagnosis,
 )
@@ -184,6 +185,9 @@ def _label_sentence(diagnosis: Diagnosis, label: str, digits: int, language: str
         return _ok_sentence(diagnosis, best, language)
     if label in (BELOW_FLOOR, FALSE_CONTEXT):
         return t(f"diagnosis.{label.replace('-', '_')}", language, **best)
+    if label == ANSWER_NOT_IN_DOCUMENT and diagnosis.files > 1:
+        return t("diagnosis.answer_not_in_any_file", language, answer=diagnosis.answer,
+                 files=diagnosis.files)
     if label == ANSWER_NOT_IN_DOCUMENT:
         return t("diagnosis.answer_not_in_document", language, answer=diagnosis.answer)
     if label == ANSWER_SPLIT:
@@ -193,13 +197,14 @@ def _label_sentence(diagnosis: Diagnosis, label: str, digits: int, language: str
     if label == ANSWER_TRUNCATED:
         return t("diagnosis.answer_truncated", language, answer=diagnosis.answer,
                  chunks=chunk_list(diagnosis.holding_chunks, language))
-    if label == OUTRANKED and diagnosis.outranked is not None:
+    if label in (OUTRANKED, OUTRANKED_BY_OTHER_DOCUMENT) and diagnosis.outranked is not None:
         lost = diagnosis.outranked
-        return t("diagnosis.outranked", language, chunk=chunk_name(lost.chunk), rank=lost.rank,
-                 score=decimal(lost.score, digits, language),
+        return t(f"diagnosis.{label.replace('-', '_')}", language, chunk=chunk_name(lost.chunk),
+                 rank=lost.rank, score=decimal(lost.score, digits, language),
                  gap=decimal(lost.gap, digits, language), winner=chunk_name(lost.winner),
                  winner_score=decimal(lost.winner_score, digits, language),
-                 about=lost.winner_about)
+                 about=lost.winner_about, source=lost.source,
+                 winner_source=lost.winner_source)
     raise ValueError(f"no sentence for the diagnosis label {label!r}")
 
 
