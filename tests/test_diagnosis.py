@@ -8,7 +8,6 @@ are in test_pipeline.py).
 from __future__ import annotations
 
 from collections.abc import Sequence
-
 from dataclasses import replace
 
 from ragviz.chunking.base import Chunk, make_chunk
