@@ -99,7 +99,8 @@ class Diagnosis:
     floor: float = 0.0
     split_between: tuple[int, ...] = ()  # chunks the answer straddles (answer-split)
     outranked: Outranked | None = None
-    files: int = 1  # how many files the answer was looked for in
+    files: int = 1  # how many files the corpus has (the answer was looked for in each)
+    best_source: str = ""  # the file of best_chunk
 
     @property
     def primary(self) -> str:
@@ -123,6 +124,7 @@ class Diagnosis:
             "split_between": list(self.split_between),
             "outranked": None if self.outranked is None else self.outranked.to_dict(),
             "files": self.files,
+            "best_source": self.best_source,
         }
 
 
@@ -151,23 +153,26 @@ def diagnose(
     answerable = question.is_answerable
     if answerable is None:
         return None
-    best = _best(decision)
+    corpus = as_corpus(document)
+    best = _best(decision, chunks, len(corpus.sources))
     if not answerable:
         label = OK if decision.refused else FALSE_CONTEXT
         return Diagnosis((label,), None, (), None, UNANSWERABLE, **best)
     if not question.answer.strip():
         label = BELOW_FLOOR if decision.refused else OK
         return Diagnosis((label,), None, (), None, NO_EXPECTED_ANSWER, **best)
-    return _diagnose_answerable(as_corpus(document), chunks, decision,
-                                question.answer.strip(), truncation)
+    return _diagnose_answerable(corpus, chunks, decision, question.answer.strip(), truncation)
 
 
-def _best(decision: Decision) -> dict[str, Any]:
+def _best(decision: Decision, chunks: Sequence[Chunk], files: int) -> dict[str, Any]:
     best = decision.best_index
+    source = next((c.source for c in chunks if c.index == best), "") if best is not None else ""
     return {
         "best_chunk": best,
         "best_score": decision.best_score if best is not None else None,
         "floor": decision.floor,
+        "best_source": source,
+        "files": files,
     }
 
 
@@ -178,7 +183,7 @@ def _diagnose_answerable(
     answer: str,
     truncation: Sequence[int | None],
 ) -> Diagnosis:
-    best = {**_best(decision), "files": len(corpus.sources)}
+    best = _best(decision, chunks, len(corpus.sources))
     span = _answer_span(corpus, chunks, decision, answer)
     if span is None:
         missing = (ANSWER_NOT_IN_DOCUMENT, BELOW_FLOOR) if decision.refused \

@@ -60,6 +60,27 @@ STRINGS: dict[str, dict[str, str]] = {
             "chunk {chunk}, está abaixo do piso {floor}."
         ),
     },
+    "diagnosis.ok_refused_files": {
+        "en": (
+            "No file answers this and retrieval refused it: the best score, {score} for chunk "
+            "{chunk}, is under the floor {floor}."
+        ),
+        "pt": (
+            "Nenhum arquivo responde a isto e a busca recusou: o melhor score, {score} do "
+            "chunk {chunk}, está abaixo do piso {floor}."
+        ),
+    },
+    "diagnosis.false_context_files": {
+        "en": (
+            "No file answers this, yet chunk {chunk} scores {score}, at or above the floor "
+            "{floor}: the language model will be handed context and may invent an answer."
+        ),
+        "pt": (
+            "Nenhum arquivo responde a isto, mas o chunk {chunk} tem score {score}, no piso "
+            "{floor} ou acima: o modelo de linguagem receberá contexto e pode inventar uma "
+            "resposta."
+        ),
+    },
     "diagnosis.ok_no_expected_answer": {
         "en": (
             "No expected answer is given, so only the floor is checked: chunk {chunk} ranks "

@@ -264,3 +264,25 @@ def test_label_counts_count_every_label_and_skip_unlabelled() -> None:
     assert counts["below-floor"] == 1
     assert counts["ok"] == 1
     assert sum(counts.values()) == 3
+
+
+def test_sentences_name_the_file_of_a_chunk_when_there_are_several() -> None:
+    chunks = [replace(c, source="politica.txt") for c in cut(SENTENCE_CUTS)]
+    chunks.append(Chunk(3, 0, len(OTHER), OTHER, source="entrega.txt"))
+    ok = diagnose(TWO_FILES, chunks, decide([0.3, 0.8, 0.1, 0.2], 2, 0.4), ANSWERABLE,
+                  [None] * 4)
+    assert ok is not None and ok.best_source == "politica.txt"
+    assert diagnosis_text(ok).startswith("Chunk #1 (politica.txt) holds the answer")
+    false = diagnosis_text(run_unanswerable_two_files([0.3, 0.5, 0.1, 0.6]))
+    assert false.startswith("No file answers this, yet chunk #3 (entrega.txt) scores 0.60")
+    refused = run_unanswerable_two_files([0.3, 0.2, 0.1, 0.1])
+    assert diagnosis_text(refused, "pt").startswith("Nenhum arquivo responde a isto e a busca")
+    assert "(" not in diagnosis_text(run(SENTENCE_CUTS, [0.3, 0.8, 0.1]))
+
+
+def run_unanswerable_two_files(scores: Sequence[float]) -> Diagnosis:
+    chunks = [replace(c, source="politica.txt") for c in cut(SENTENCE_CUTS)]
+    chunks.append(Chunk(3, 0, len(OTHER), OTHER, source="entrega.txt"))
+    result = diagnose(TWO_FILES, chunks, decide(scores, 2, 0.4), UNANSWERABLE, [None] * 4)
+    assert result is not None
+    return result
