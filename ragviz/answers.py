@@ -9,22 +9,28 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
 
 from ragviz.chunking.base import Chunk
+
+if TYPE_CHECKING:
+    from ragviz.corpus import Corpus
 
 
 @dataclass(frozen=True)
 class AnswerSpan:
-    """``document[start:end]`` is the answer; ``exact`` is False for the forgiving match."""
+    """``document[start:end]`` is the answer, in the text of the file ``source`` ("" for a
+    single pasted document); ``exact`` is False for the forgiving match."""
 
     start: int
     end: int
     exact: bool
+    source: str = ""
 
     def to_dict(self) -> dict[str, Any]:
-        return {"start": self.start, "end": self.end, "exact": self.exact}
+        return {"start": self.start, "end": self.end, "exact": self.exact,
+                "source": self.source}
 
 
 def _normalised_with_map(text: str) -> tuple[str, list[int]]:
@@ -70,11 +76,23 @@ def locate_answer(document: str, answer: str) -> AnswerSpan | None:
     return AnswerSpan(origin[found], end, exact=False)
 
 
+def locate_in_corpus(corpus: Corpus, answer: str) -> tuple[AnswerSpan, ...]:
+    """The answer's first occurrence in every source that has it, in corpus order."""
+    spans: list[AnswerSpan] = []
+    for source in corpus.sources:
+        span = locate_answer(source.text, answer)
+        if span is not None:
+            spans.append(replace(span, source=source.name))
+    return tuple(spans)
+
+
 def chunks_holding(chunks: Sequence[Chunk], span: AnswerSpan) -> tuple[int, ...]:
-    """Indices of the chunks whose ``[start, end)`` contains the whole span."""
-    return tuple(c.index for c in chunks if c.start <= span.start and span.end <= c.end)
+    """Indices of the chunks of the span's source whose ``[start, end)`` contains it all."""
+    return tuple(c.index for c in chunks
+                 if c.source == span.source and c.start <= span.start and span.end <= c.end)
 
 
 def chunks_touching(chunks: Sequence[Chunk], span: AnswerSpan) -> tuple[int, ...]:
-    """Indices of the chunks that hold at least one character of the span."""
-    return tuple(c.index for c in chunks if c.start < span.end and span.start < c.end)
+    """Indices of the chunks of the span's source that hold at least one of its characters."""
+    return tuple(c.index for c in chunks
+                 if c.source == span.source and c.start < span.end and span.start < c.end)

@@ -1,5 +1,10 @@
 """The ``ragviz`` command: chunk, search, eval, calibrate and report from a terminal.
 
+Each command reads a corpus: one text file or ``-`` (read as before, with its encoding
+note and size checks), or several paths, folders, ``.html``/``.pdf``/``.docx``/``.zip``
+files (``ragviz.corpus.load_paths``; a file that cannot be converted is one sentence on
+stderr and the others still load). Every chunk in the JSON output carries its ``source``.
+
 User mistakes (a missing file, a bad parameter, an unknown model) end with one sentence on
 stderr and exit code 2, never a traceback.
 """
@@ -18,8 +23,17 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from ragviz.app_command import DESCRIPTION, run_app
-from ragviz.chunking import CHUNKER_NAMES, ChunkerConfig, check_config, get_spec, make_chunks
+from ragviz.chunking import (
+    CHUNKER_NAMES,
+    Chunk,
+    ChunkerConfig,
+    check_config,
+    chunk_corpus,
+    get_spec,
+)
 from ragviz.chunking.registry import param_kind, param_names, specs
+from ragviz.convert import TEXT_SUFFIXES, suffix_of
+from ragviz.corpus import Corpus, Source, load_paths
 from ragviz.documents import (
     MAX_FLOOR,
     MAX_TOP_K,
@@ -33,7 +47,7 @@ from ragviz.documents import (
 )
 from ragviz.embedders import BUNDLED_MODELS, DEFAULT_MODEL, Embedder, ModelLoadError, load_embedder
 from ragviz.questions import LabelledQuestion, check_question, read_questions_file
-from ragviz.samples import get_sample, load_samples
+from ragviz.samples import Sample, get_sample, load_samples
 
 EXIT_USER_ERROR = 2
 SAMPLE_PREFIX = "sample:"  # `ragviz chunk sample:politica_reembolso`: a packaged sample
@@ -42,7 +56,6 @@ _JSON_UNSAFE = re.compile("[\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 _BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
-PATH_HELP = "a text file, - for standard input, or sample:NAME for a bundled sample"
 QUESTIONS_HELP = "a CSV file with question,answer,answerable, or sample:NAME for its questions"
 
 
@@ -106,6 +119,53 @@ def _shown_name(path: str) -> str:
     return "on standard input" if path == "-" else path
 
 
+STDIN_NAME = "stdin.txt"  # the source name of standard input, as ragviz.corpus names it
+
+
+def _read_corpus(paths: Sequence[str]) -> Corpus:
+    """One text file or ``-`` as before (one source named after the file); anything else
+    through the corpus loader, each file that fails named on stderr."""
+    if len(paths) == 1 and paths[0].startswith(SAMPLE_PREFIX):
+        sample = _sample(paths[0].removeprefix(SAMPLE_PREFIX))
+        if sample.is_corpus:
+            return sample.corpus()
+    if len(paths) == 1 and _plain_text(paths[0]):
+        path = paths[0]
+        text = check_document(_read_text(path), _shown_name(path))
+        return Corpus((Source(STDIN_NAME if path == "-" else Path(path).name, text),))
+    if paths.count("-") > 1:
+        raise UserError("standard input (-) can be given only once")
+    corpus = load_paths(paths)
+    for problem in corpus.problems:
+        sys.stderr.write(terminal_safe(f"ragviz: skipped: {problem.message}", keep="") + "\n")
+    for source in corpus.sources:
+        if source.notice:
+            sys.stderr.write(terminal_safe(f"ragviz: note: {source.notice}", keep="") + "\n")
+    if not corpus.sources:
+        raise UserError("no file could be read from " + ", ".join(map(_shown_name, paths)))
+    return corpus
+
+
+def _plain_text(path: str) -> bool:
+    """Standard input, or one path that is not a folder and not a converted format."""
+    if path == "-":
+        return True
+    suffix = suffix_of(path)
+    return not Path(path).is_dir() and (suffix in TEXT_SUFFIXES or suffix not in _CONVERTED)
+
+
+_CONVERTED = (".html", ".htm", ".pdf", ".docx", ".zip")
+
+
+def _where(chunk: Chunk, corpus: Corpus) -> str:
+    """``name `` before a chunk's offsets when the corpus has several files, else nothing."""
+    return f"{chunk.source} " if corpus.multi_file else ""
+
+
+def _sources(corpus: Corpus) -> list[dict[str, Any]]:
+    return [{"name": s.name, "chars": len(s.text)} for s in corpus.sources]
+
+
 def _config(args: argparse.Namespace) -> ChunkerConfig:
     """The chunker options given, the chunker's spec defaults for the rest, checked."""
     spec = get_spec(args.chunker)
@@ -121,13 +181,18 @@ def _flag(name: str) -> str:
     return name.replace("_", "-")
 
 
+def _sample(name: str) -> Sample:
+    """A packaged sample by name, or one sentence listing the samples there are."""
+    try:
+        return get_sample(name)
+    except KeyError:
+        names = ", ".join(s.name for s in load_samples(corpora=True))
+        raise UserError(f"no sample called {name!r}; the samples are {names}") from None
+
+
 def _sample_bytes(name: str, what: str) -> tuple[bytes, str]:
     """A packaged sample's document or questions CSV: works without the repository."""
-    try:
-        sample = get_sample(name)
-    except KeyError:
-        names = ", ".join(s.name for s in load_samples())
-        raise UserError(f"no sample called {name!r}; the samples are {names}") from None
+    sample = _sample(name)
     path = sample.questions_path if what.startswith("questions") else sample.path
     return path.read_bytes(), path.name
 
@@ -135,7 +200,7 @@ def _sample_bytes(name: str, what: str) -> tuple[bytes, str]:
 def _questions(args: argparse.Namespace) -> list[LabelledQuestion]:
     questions: list[LabelledQuestion] = []
     if getattr(args, "questions", None):
-        if args.questions == "-" and args.path == "-":
+        if args.questions == "-" and "-" in args.paths:
             raise UserError(
                 "the document and --questions cannot both be standard input (-); "
                 "give the questions as a file"
@@ -179,10 +244,12 @@ def _emit(args: argparse.Namespace, payload: dict[str, Any], text: Callable[[], 
 
 
 def cmd_chunk(args: argparse.Namespace) -> None:
-    document = check_document(_read_text(args.path), _shown_name(args.path))
+    from ragviz.pipeline import check_chunk_count
+
+    corpus = _read_corpus(args.paths)
     config = _config(args)
     embedder = _model(args, get_spec(config.chunker).needs_model)
-    result = make_chunks(document, config, embedder)
+    result = check_chunk_count(chunk_corpus(corpus, config, embedder), config)
     rows = []
     for chunk in result.chunks:
         row = chunk.to_dict()
@@ -194,6 +261,7 @@ def cmd_chunk(args: argparse.Namespace) -> None:
         "config": config.to_dict(),
         "model": embedder.name if embedder else None,
         "chunks": rows,
+        "sources": _sources(corpus),
     }
     if result.boundary_similarities:
         payload["boundary_similarities"] = [
@@ -203,8 +271,10 @@ def cmd_chunk(args: argparse.Namespace) -> None:
         payload["breakpoint_threshold"] = result.breakpoint_threshold
 
     def text() -> str:
-        lines = [f"{config.label()}: {len(rows)} chunks"]
-        lines += [f"#{r['index']} [{r['start']}:{r['end']}] {r['text']!r}" for r in rows]
+        lines = [f"{config.label()}: {len(rows)} chunks"
+                 + (f" from {len(corpus.sources)} files" if corpus.multi_file else "")]
+        lines += [f"#{c.index} {_where(c, corpus)}[{c.start}:{c.end}] {c.text!r}"
+                  for c in result.chunks]
         return "\n".join(lines) + "\n"
 
     _emit(args, payload, text)
@@ -221,11 +291,12 @@ def cmd_search(args: argparse.Namespace) -> None:
         "top_k": args.top_k,
         "floor": args.floor,
         "chunks": [c.to_dict() for c in analysis.chunks],
+        "sources": _sources(analysis.corpus),
         "questions": [
             {
                 "question": o.question.question,
                 "scores": [round(s, 6) for s in o.decision.scores],
-                "hits": [h.to_dict() for h in o.decision.hits],
+                "hits": [analysis.hit_dict(h) for h in o.decision.hits],
                 "decision": "refused" if o.decision.refused else "context",
             }
             for o in analysis.outcomes
@@ -241,7 +312,8 @@ def cmd_search(args: argparse.Namespace) -> None:
             digits = distinct_digits([*outcome.decision.scores, args.floor], fewest=3)
             for hit in outcome.decision.hits:
                 score = decimal(hit.score, digits, args.lang)
-                lines.append(f" {score} {analysis.chunks[hit.index].text!r}")
+                chunk = analysis.chunks[hit.index]
+                lines.append(f" {score} {_where(chunk, analysis.corpus)}{chunk.text!r}")
             if outcome.decision.refused:
                 lines.append(f" {decision_text(outcome.decision, args.lang)}")
         return "\n".join(lines) + "\n"
@@ -262,10 +334,10 @@ def _run_analysis(args: argparse.Namespace, questions: list[LabelledQuestion]) -
     from ragviz.pipeline import analyse
     from ragviz.results import RetrievalSettings
 
-    document = check_document(_read_text(args.path), _shown_name(args.path))
+    corpus = _read_corpus(args.paths)
     embedder = load_embedder(_model_name(args))
     settings = RetrievalSettings(top_k=args.top_k, floor=args.floor)
-    return analyse(document, _config(args), embedder, questions, settings)
+    return analyse(corpus, _config(args), embedder, questions, settings)
 
 
 def cmd_eval(args: argparse.Namespace) -> None:
@@ -282,9 +354,10 @@ def cmd_eval(args: argparse.Namespace) -> None:
                 "answerable": outcome.question.is_answerable,
                 "decision": "refused" if outcome.decision.refused else "context",
                 "best_score": round(outcome.decision.best_score, 6),
-                "hits": [h.to_dict() for h in outcome.decision.hits],
+                "hits": [analysis.hit_dict(h) for h in outcome.decision.hits],
                 "labels": list(diagnosis.labels) if diagnosis else [],
                 "explanation": diagnosis_text(diagnosis, args.lang) if diagnosis else "",
+                "diagnosis": diagnosis.to_dict() if diagnosis else None,
             }
         )
     payload = {
@@ -293,6 +366,8 @@ def cmd_eval(args: argparse.Namespace) -> None:
         "top_k": analysis.top_k,
         "floor": analysis.floor,
         "chunks": len(analysis.chunks),
+        "chunk_list": [c.to_dict() for c in analysis.chunks],
+        "sources": _sources(analysis.corpus),
         "metrics": analysis.metrics.to_dict(),
         "questions": rows,
     }
@@ -302,8 +377,9 @@ def cmd_eval(args: argparse.Namespace) -> None:
 
     def text() -> str:
         m = analysis.metrics
+        files = f" from {len(analysis.corpus.sources)} files" if analysis.corpus.multi_file else ""
         lines = [
-            f"{analysis.config.label()} on {analysis.model}: {len(analysis.chunks)} chunks",
+            f"{analysis.config.label()} on {analysis.model}: {len(analysis.chunks)} chunks{files}",
             f"hit@1 {fmt(m.hit_at_1)}  hit@{analysis.top_k} {fmt(m.hit_at_k)}  "
             f"MRR {fmt(m.mrr)}  refusal precision {fmt(m.refusal_precision)}  "
             f"recall {fmt(m.refusal_recall)}",
@@ -344,6 +420,9 @@ def cmd_calibrate(args: argparse.Namespace) -> None:
                 "question": o.question.question,
                 "answerable": o.question.is_answerable,
                 "best_score": round(o.decision.best_score, 6),
+                "best_chunk": o.decision.best_index,
+                "source": None if o.decision.best_index is None
+                else analysis.chunks[o.decision.best_index].source,
             }
             for o in analysis.outcomes
             if o.question.is_answerable is not None
@@ -503,6 +582,10 @@ FLOOR = _score(MIN_FLOOR, MAX_FLOOR)
 FLOOR_HELP = f"score floor, {MIN_FLOOR:g} to {MAX_FLOOR:g} (default -1: none)"
 
 
+PATHS_HELP = ("files (.txt, .md, .html, .pdf, .docx, .zip), folders, - for standard "
+              "input, or sample:NAME for a bundled sample; several make one corpus")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="ragviz", description="See why retrieval returns the wrong passage."
@@ -510,12 +593,12 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     chunk = sub.add_parser("chunk", help="split a document into chunks with exact offsets")
-    chunk.add_argument("path", help=PATH_HELP)
+    chunk.add_argument("paths", nargs="+", metavar="path", help=PATHS_HELP)
     _add_chunker_options(chunk)
     chunk.set_defaults(handler=cmd_chunk)
 
     search = sub.add_parser("search", help="score questions against every chunk")
-    search.add_argument("path", help=PATH_HELP)
+    search.add_argument("paths", nargs="+", metavar="path", help=PATHS_HELP)
     search.add_argument("--question", action="append", help="a question (repeatable)")
     search.add_argument("--questions", help=QUESTIONS_HELP)
     search.add_argument("--top-k", dest="top_k", type=TOP_K, default=2, help=TOP_K_HELP)
@@ -531,7 +614,7 @@ def build_parser() -> argparse.ArgumentParser:
         (calibrate, cmd_calibrate),
         (report, cmd_report),
     ):
-        parser_.add_argument("path", help=PATH_HELP)
+        parser_.add_argument("paths", nargs="+", metavar="path", help=PATHS_HELP)
         parser_.add_argument(
             "--questions", required=True, help=QUESTIONS_HELP
         )

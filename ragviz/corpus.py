@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import BinaryIO
 
-from ragviz.convert import ConversionError, convert, suffix_of
+from ragviz.convert import SUPPORTED_SUFFIXES, ConversionError, convert, suffix_of
 
 # The limits of one corpus, in one place.
 MAX_CORPUS_CHARS = 2_000_000
@@ -60,11 +60,28 @@ class Corpus:
     def total_chars(self) -> int:
         return sum(len(source.text) for source in self.sources)
 
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(source.name for source in self.sources)
+
+    @property
+    def multi_file(self) -> bool:
+        """Several files: views and sentences then name the file of each chunk."""
+        return len(self.sources) > 1
+
     def source(self, name: str) -> Source:
         for source in self.sources:
             if source.name == name:
                 return source
         raise KeyError(name)
+
+
+def as_corpus(document: str | Corpus, name: str = "") -> Corpus:
+    """A corpus as it is, or a pasted document as a one-source corpus named ``name``
+    (``""`` by default, the source of chunks made from a plain text)."""
+    if isinstance(document, Corpus):
+        return document
+    return Corpus((Source(name, document),))
 
 
 @dataclass(frozen=True)
@@ -96,14 +113,27 @@ def load_paths(paths: Sequence[str], stdin: BinaryIO | None = None) -> Corpus:
             continue
         path = Path(raw)
         if path.is_dir():
-            for file in _walk(path):
-                relative = file.relative_to(path).as_posix()
-                _add_entry(entries, problems, _Entry(file.name, relative, file.read_bytes()))
+            _add_folder(entries, problems, path, raw)
         elif path.is_file():
             _add_entry(entries, problems, _Entry(path.name, raw, path.read_bytes()))
         else:
             problems.append(Problem(raw, "missing", f"{raw} could not be read: no such file."))
     return _build(entries, problems)
+
+
+def _add_folder(entries: list[_Entry], problems: list[Problem], folder: Path, raw: str) -> None:
+    """The folder's files of a supported type (or .zip); the others are never read, only
+    counted in one sentence, so pointing at a big folder stays cheap and quiet."""
+    other = 0
+    for file in _walk(folder):
+        if suffix_of(file.name) not in (*SUPPORTED_SUFFIXES, ".zip"):
+            other += 1
+            continue
+        relative = file.relative_to(folder).as_posix()
+        _add_entry(entries, problems, _Entry(file.name, relative, file.read_bytes()))
+    if other:
+        problems.append(Problem(raw, "unsupported", f"{other:,} file(s) in {raw} are not .txt, "
+                                ".md, .html, .pdf, .docx or .zip and were not read."))
 
 
 def _walk(folder: Path) -> Iterable[Path]:

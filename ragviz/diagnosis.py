@@ -3,7 +3,8 @@
 
 The labels answer the support engineer's question "why did the assistant answer that?":
 the answer was cut between chunks, read past the model's token limit, beaten by another
-chunk, or under the floor; or an unanswerable question got context anyway.
+chunk of the same file or of another file, or under the floor; or an unanswerable
+question got context anyway.
 """
 
 from __future__ import annotations
@@ -13,8 +14,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ragviz.answers import AnswerSpan, chunks_holding, chunks_touching, locate_answer
+from ragviz.answers import AnswerSpan, chunks_holding, chunks_touching, locate_in_corpus
 from ragviz.chunking.base import Chunk
+from ragviz.corpus import Corpus, as_corpus
 from ragviz.questions import LabelledQuestion
 from ragviz.retrieval import Decision
 
@@ -22,6 +24,7 @@ OK = "ok"
 ANSWER_SPLIT = "answer-split"
 ANSWER_TRUNCATED = "answer-truncated"
 OUTRANKED = "outranked"
+OUTRANKED_BY_OTHER_DOCUMENT = "outranked-by-other-document"
 BELOW_FLOOR = "below-floor"
 FALSE_CONTEXT = "false-context"
 ANSWER_NOT_IN_DOCUMENT = "answer-not-in-document"
@@ -31,6 +34,7 @@ LABELS: tuple[str, ...] = (
     ANSWER_SPLIT,
     ANSWER_TRUNCATED,
     OUTRANKED,
+    OUTRANKED_BY_OTHER_DOCUMENT,
     BELOW_FLOOR,
     FALSE_CONTEXT,
     ANSWER_NOT_IN_DOCUMENT,
@@ -46,7 +50,8 @@ NO_EXPECTED_ANSWER = "no-expected-answer"
 
 @dataclass(frozen=True)
 class Outranked:
-    """The best chunk holding the answer lost to ``winner``: where it ranked and by how much."""
+    """The best chunk holding the answer lost to ``winner``: where it ranked and by how much;
+    ``source`` is the file holding the answer, ``winner_source`` the winner's file."""
 
     chunk: int
     rank: int
@@ -54,15 +59,23 @@ class Outranked:
     winner: int
     winner_score: float
     winner_about: str  # heading path or first words of the winner
+    source: str = ""
+    winner_source: str = ""
 
     @property
     def gap(self) -> float:
         return self.winner_score - self.score
 
+    @property
+    def other_document(self) -> bool:
+        """The winner comes from another file than the one holding the answer."""
+        return self.winner_source != self.source
+
     def to_dict(self) -> dict[str, Any]:
         return {"chunk": self.chunk, "rank": self.rank, "score": self.score,
                 "winner": self.winner, "winner_score": self.winner_score,
-                "winner_about": self.winner_about, "gap": self.gap}
+                "winner_about": self.winner_about, "gap": self.gap,
+                "source": self.source, "winner_source": self.winner_source}
 
 
 @dataclass(frozen=True)
@@ -86,6 +99,8 @@ class Diagnosis:
     floor: float = 0.0
     split_between: tuple[int, ...] = ()  # chunks the answer straddles (answer-split)
     outranked: Outranked | None = None
+    files: int = 1  # how many files the corpus has (the answer was looked for in each)
+    best_source: str = ""  # the file of best_chunk
 
     @property
     def primary(self) -> str:
@@ -108,6 +123,8 @@ class Diagnosis:
             "floor": self.floor,
             "split_between": list(self.split_between),
             "outranked": None if self.outranked is None else self.outranked.to_dict(),
+            "files": self.files,
+            "best_source": self.best_source,
         }
 
 
@@ -121,7 +138,7 @@ def about(chunk: Chunk) -> str:
 
 
 def diagnose(
-    document: str,
+    document: str | Corpus,
     chunks: Sequence[Chunk],
     decision: Decision,
     question: LabelledQuestion,
@@ -129,46 +146,50 @@ def diagnose(
 ) -> Diagnosis | None:
     """The diagnosis of one question, or None when the question carries no label.
 
-    ``truncation[i]`` is the document offset where the model stops reading chunk ``i``
-    (None when it reads all of it).
+    ``document`` is the corpus the chunks come from (a plain text is a one-source corpus
+    named ""). ``truncation[i]`` is the offset in chunk ``i``'s source where the model
+    stops reading it (None when it reads all of it).
     """
     answerable = question.is_answerable
     if answerable is None:
         return None
-    best = _best(decision)
+    corpus = as_corpus(document)
+    best = _best(decision, chunks, len(corpus.sources))
     if not answerable:
         label = OK if decision.refused else FALSE_CONTEXT
         return Diagnosis((label,), None, (), None, UNANSWERABLE, **best)
     if not question.answer.strip():
         label = BELOW_FLOOR if decision.refused else OK
         return Diagnosis((label,), None, (), None, NO_EXPECTED_ANSWER, **best)
-    return _diagnose_answerable(document, chunks, decision, question.answer.strip(),
-                                truncation)
+    return _diagnose_answerable(corpus, chunks, decision, question.answer.strip(), truncation)
 
 
-def _best(decision: Decision) -> dict[str, Any]:
+def _best(decision: Decision, chunks: Sequence[Chunk], files: int) -> dict[str, Any]:
     best = decision.best_index
+    source = next((c.source for c in chunks if c.index == best), "") if best is not None else ""
     return {
         "best_chunk": best,
         "best_score": decision.best_score if best is not None else None,
         "floor": decision.floor,
+        "best_source": source,
+        "files": files,
     }
 
 
 def _diagnose_answerable(
-    document: str,
+    corpus: Corpus,
     chunks: Sequence[Chunk],
     decision: Decision,
     answer: str,
     truncation: Sequence[int | None],
 ) -> Diagnosis:
-    best = _best(decision)
-    span = locate_answer(document, answer)
+    best = _best(decision, chunks, len(corpus.sources))
+    span = _answer_span(corpus, chunks, decision, answer)
     if span is None:
         missing = (ANSWER_NOT_IN_DOCUMENT, BELOW_FLOOR) if decision.refused \
             else (ANSWER_NOT_IN_DOCUMENT,)
         return Diagnosis(missing, None, (), None, ANSWERABLE, answer, **best)
-    shown = document[span.start : span.end]
+    shown = corpus.source(span.source).text[span.start : span.end]
     holding = chunks_holding(chunks, span)
     rank = min((decision.rank_of(i) for i in holding), default=None)
     labels: list[str] = []
@@ -182,11 +203,27 @@ def _diagnose_answerable(
         labels.append(ANSWER_TRUNCATED)
     elif rank is not None and rank > 1:
         outranked = _outranked(chunks, decision, rank)
-        labels.append(OUTRANKED)
+        labels.append(OUTRANKED_BY_OTHER_DOCUMENT if outranked.other_document else OUTRANKED)
     if decision.refused:
         labels.append(BELOW_FLOOR)
     return Diagnosis(tuple(labels) or (OK,), span, holding, rank, ANSWERABLE, shown, **best,
                      split_between=split, outranked=outranked)
+
+
+def _answer_span(
+    corpus: Corpus, chunks: Sequence[Chunk], decision: Decision, answer: str
+) -> AnswerSpan | None:
+    """Where the answer is: of the files that have it, the one whose holding chunk ranks
+    best; the first file that has it when no chunk holds it whole."""
+    spans = locate_in_corpus(corpus, answer)
+    ranked = [
+        (min(decision.rank_of(i) for i in holding), position, span)
+        for position, span in enumerate(spans)
+        if (holding := chunks_holding(chunks, span))
+    ]
+    if ranked:
+        return min(ranked, key=lambda item: (item[0], item[1]))[2]
+    return spans[0] if spans else None
 
 
 def _readable(
@@ -206,7 +243,8 @@ def _outranked(chunks: Sequence[Chunk], decision: Decision, rank: int) -> Outran
     best_holding = decision.ranking[rank - 1]
     winner = decision.ranking[0]
     return Outranked(best_holding, rank, decision.scores[best_holding], winner,
-                     decision.scores[winner], about(by_index[winner]))
+                     decision.scores[winner], about(by_index[winner]),
+                     by_index[best_holding].source, by_index[winner].source)
 
 
 def label_counts(diagnoses: Iterable[Diagnosis | None]) -> dict[str, int]:

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from ragviz.chunking import ChunkerConfig, make_chunks
+from ragviz.chunking import ChunkerConfig, chunk_corpus
 from ragviz.chunking.registry import axes
 from ragviz.chunking.registry import default_grid as default_grid  # declared by the specs
+from ragviz.corpus import Corpus, as_corpus
 from ragviz.diagnosis import Diagnosis
 from ragviz.embedders import Embedder
 from ragviz.pipeline import (
@@ -72,7 +73,7 @@ def compare(a: Analysis, b: Analysis) -> Comparison:
 # --- sweep ----------------------------------------------------------------------------
 
 def _analyses(
-    document: str,
+    document: str | Corpus,
     questions: Sequence[LabelledQuestion],
     embedder: Embedder,
     grid: Sequence[ChunkerConfig],
@@ -81,18 +82,19 @@ def _analyses(
 ) -> list[Analysis]:
     """One analysis per configuration; chunk texts go through the embedder's cache, so each
     distinct text is embedded once across the grid. ``progress`` counts configurations."""
+    corpus = as_corpus(document)
     query_vectors = encode_questions(embedder, questions)
     out: list[Analysis] = []
     if progress is not None:
         progress(0, len(grid))
     for done, config in enumerate(grid, start=1):
-        chunking = make_chunks(document, config, embedder)
+        chunking = chunk_corpus(corpus, config, embedder)
         if len(chunking.chunks) > MAX_CHUNKS:
             if progress is not None:
                 progress(done, len(grid))
             continue  # too many chunks to embed: the sweep leaves this configuration out
         vectors = embedder.encode_documents([embedding_text(c) for c in chunking.chunks])
-        out.append(analyse_chunked(document, config, embedder, questions, chunking, vectors,
+        out.append(analyse_chunked(corpus, config, embedder, questions, chunking, vectors,
                                    query_vectors, settings))
         if progress is not None:
             progress(done, len(grid))
@@ -100,14 +102,15 @@ def _analyses(
 
 
 def sweep(
-    document: str,
+    document: str | Corpus,
     questions: Sequence[LabelledQuestion],
     embedder: Embedder,
     grid: Sequence[ChunkerConfig],
     settings: RetrievalSettings = DEFAULT_SETTINGS,
     progress: Progress | None = None,
 ) -> SweepResult:
-    """Metrics of every configuration in ``grid`` on this document and these questions."""
+    """Metrics of every configuration in ``grid`` on this corpus (or document) and these
+    questions."""
     analyses = _analyses(document, questions, embedder, grid, settings, progress)
     return SweepResult(tuple(SweepRow(a.config, a.metrics, len(a.chunks)) for a in analyses))
 
@@ -140,7 +143,7 @@ def _is_ok(diagnosis: Diagnosis | None) -> bool:
 
 
 def why_failed(
-    document: str,
+    document: str | Corpus,
     question: LabelledQuestion,
     others: Sequence[LabelledQuestion],
     embedder: Embedder,
@@ -154,6 +157,7 @@ def why_failed(
     if question.is_answerable is None:
         raise ValueError("give the question an expected answer or mark it unanswerable")
     questions = [question, *others]
+    document = as_corpus(document)
     now = analyse(document, current, embedder, questions, settings)
     diagnosis = now.outcomes[0].diagnosis
     assert diagnosis is not None  # the question is labelled

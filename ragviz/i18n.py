@@ -60,6 +60,27 @@ STRINGS: dict[str, dict[str, str]] = {
             "chunk {chunk}, está abaixo do piso {floor}."
         ),
     },
+    "diagnosis.ok_refused_files": {
+        "en": (
+            "No file answers this and retrieval refused it: the best score, {score} for chunk "
+            "{chunk}, is under the floor {floor}."
+        ),
+        "pt": (
+            "Nenhum arquivo responde a isto e a busca recusou: o melhor score, {score} do "
+            "chunk {chunk}, está abaixo do piso {floor}."
+        ),
+    },
+    "diagnosis.false_context_files": {
+        "en": (
+            "No file answers this, yet chunk {chunk} scores {score}, at or above the floor "
+            "{floor}: the language model will be handed context and may invent an answer."
+        ),
+        "pt": (
+            "Nenhum arquivo responde a isto, mas o chunk {chunk} tem score {score}, no piso "
+            "{floor} ou acima: o modelo de linguagem receberá contexto e pode inventar uma "
+            "resposta."
+        ),
+    },
     "diagnosis.ok_no_expected_answer": {
         "en": (
             "No expected answer is given, so only the floor is checked: chunk {chunk} ranks "
@@ -100,6 +121,18 @@ STRINGS: dict[str, dict[str, str]] = {
             'do vencedor, o chunk {winner} ({winner_score}), que fala de "{about}".'
         ),
     },
+    "diagnosis.outranked_by_other_document": {
+        "en": (
+            "Chunk {chunk} of {source} holds the answer but ranks {rank} with {score}, {gap} "
+            "below the winner, chunk {winner} of another file, {winner_source} "
+            '({winner_score}), which is about "{about}".'
+        ),
+        "pt": (
+            "O chunk {chunk} de {source} contém a resposta, mas fica em {rank}º com {score}, "
+            "{gap} abaixo do vencedor, o chunk {winner} de outro arquivo, {winner_source} "
+            '({winner_score}), que fala de "{about}".'
+        ),
+    },
     "diagnosis.below_floor": {
         "en": (
             "Every score is under the floor {floor}: the best is {score} for chunk {chunk}, so "
@@ -132,6 +165,16 @@ STRINGS: dict[str, dict[str, str]] = {
             "acentos e espaços."
         ),
     },
+    "diagnosis.answer_not_in_any_file": {
+        "en": (
+            'The expected answer "{answer}" is not in any of the {files} files, not even '
+            "ignoring case, accents and spacing."
+        ),
+        "pt": (
+            'A resposta esperada "{answer}" não está em nenhum dos {files} arquivos, nem '
+            "ignorando maiúsculas, acentos e espaços."
+        ),
+    },
     "diagnosis.chunk_one": {"en": "chunk {chunks}", "pt": "o chunk {chunks}"},
     "diagnosis.chunk_many": {"en": "chunks {chunks}", "pt": "os chunks {chunks}"},
     # --- display names of diagnosis labels and parameters (ragviz.presentation) --------
@@ -139,6 +182,9 @@ STRINGS: dict[str, dict[str, str]] = {
     "label.answer-split": {"en": "answer-split", "pt": "resposta-dividida"},
     "label.answer-truncated": {"en": "answer-truncated", "pt": "resposta-truncada"},
     "label.outranked": {"en": "outranked", "pt": "superada"},
+    "label.outranked-by-other-document": {
+        "en": "outranked-by-other-document", "pt": "superada-por-outro-documento"
+    },
     "label.below-floor": {"en": "below-floor", "pt": "abaixo-do-piso"},
     "label.false-context": {"en": "false-context", "pt": "contexto-falso"},
     "label.answer-not-in-document": {

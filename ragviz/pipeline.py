@@ -13,7 +13,8 @@ from dataclasses import replace
 
 import numpy as np
 
-from ragviz.chunking import Chunk, ChunkerConfig, ChunkingResult, make_chunks
+from ragviz.chunking import Chunk, ChunkerConfig, ChunkingResult, chunk_corpus
+from ragviz.corpus import Corpus, as_corpus
 from ragviz.diagnosis import diagnose
 from ragviz.embedders import Embedder
 from ragviz.metrics import compute_metrics, outcome_calibration
@@ -22,7 +23,9 @@ from ragviz.results import Analysis, QuestionOutcome, RetrievalSettings, Vectors
 from ragviz.retrieval import cosine_scores, decide
 
 Progress = Callable[[int, int], None]
-MAX_CHUNKS = 2_000  # ~10 s of embedding on two CPU cores with the default model
+# Chunks of one configuration over the whole corpus (see README "Input limits" for how long
+# embedding that many takes here with the default model).
+MAX_CHUNKS = 10_000
 DEFAULT_SETTINGS = RetrievalSettings()
 
 
@@ -34,7 +37,7 @@ def embedding_text(chunk: Chunk) -> str:
 
 
 def truncation_offsets(chunks: Sequence[Chunk], embedder: Embedder) -> tuple[int | None, ...]:
-    """Per chunk, the document offset where the model stops reading, or None.
+    """Per chunk, the offset in its source where the model stops reading, or None.
 
     When the embedded text is a context prefix plus the chunk text, the prefix's length is
     taken off, so the offset still points into the chunk.
@@ -52,15 +55,17 @@ def truncation_offsets(chunks: Sequence[Chunk], embedder: Embedder) -> tuple[int
 
 
 def analyse(
-    document: str,
+    document: str | Corpus,
     config: ChunkerConfig,
     embedder: Embedder,
     questions: Sequence[LabelledQuestion],
     settings: RetrievalSettings = DEFAULT_SETTINGS,
     progress: Progress | None = None,
 ) -> Analysis:
-    """Chunk ``document`` with ``config``, embed through the cache, and judge every question."""
-    chunking = check_chunk_count(make_chunks(document, config, embedder), config)
+    """Chunk every source of the corpus (a plain text is a one-source corpus named "")
+    with ``config``, embed through the cache, rank all chunks for every question."""
+    document = as_corpus(document)
+    chunking = check_chunk_count(chunk_corpus(document, config, embedder), config)
     vectors = embedder.encode_documents([embedding_text(c) for c in chunking.chunks], progress)
     query_vectors = encode_questions(embedder, questions)
     return analyse_chunked(document, config, embedder, questions, chunking, vectors,
@@ -73,7 +78,7 @@ def check_chunk_count(chunking: ChunkingResult, config: ChunkerConfig) -> Chunki
     if count > MAX_CHUNKS:
         raise ValueError(
             f"{config.label()} makes {count:,} chunks; ragviz embeds at most {MAX_CHUNKS:,} "
-            "per configuration: choose a larger size"
+            "per configuration (over all files): choose a larger size"
         )
     return chunking
 
@@ -86,7 +91,7 @@ def encode_questions(embedder: Embedder, questions: Sequence[LabelledQuestion]) 
 
 
 def analyse_chunked(
-    document: str,
+    document: str | Corpus,
     config: ChunkerConfig,
     embedder: Embedder,
     questions: Sequence[LabelledQuestion],
@@ -95,16 +100,20 @@ def analyse_chunked(
     query_vectors: Vectors,
     settings: RetrievalSettings = DEFAULT_SETTINGS,
 ) -> Analysis:
-    """The pipeline after chunking and embedding (sweeps reuse vectors they already have)."""
+    """The pipeline after chunking and embedding (sweeps reuse vectors they already have).
+
+    ``chunking`` must come from the same corpus (``chunk_corpus``; ``make_chunks`` for a
+    plain text)."""
+    corpus = as_corpus(document)
     chunks = chunking.chunks
     truncation = truncation_offsets(chunks, embedder)
     score_rows = [
         tuple(float(s) for s in cosine_scores(query_vectors[i], chunk_vectors))
         for i in range(len(questions))
     ]
-    outcomes = _outcomes(document, chunks, questions, score_rows, truncation, settings)
+    outcomes = _outcomes(corpus, chunks, questions, score_rows, truncation, settings)
     return Analysis(
-        document=document,
+        document=corpus.sources[0].text if corpus.sources else "",
         config=config,
         model=embedder.name,
         settings=settings,
@@ -115,6 +124,7 @@ def analyse_chunked(
         outcomes=outcomes,
         metrics=compute_metrics(outcomes),
         calibration=outcome_calibration(outcomes),
+        corpus=corpus,
     )
 
 
@@ -123,14 +133,14 @@ def rescore(analysis: Analysis, settings: RetrievalSettings) -> Analysis:
     already computed."""
     score_rows = [outcome.decision.scores for outcome in analysis.outcomes]
     questions = [outcome.question for outcome in analysis.outcomes]
-    outcomes = _outcomes(analysis.document, analysis.chunks, questions, score_rows,
+    outcomes = _outcomes(analysis.corpus, analysis.chunks, questions, score_rows,
                          analysis.truncation, settings)
     return replace(analysis, settings=settings, outcomes=outcomes,
                    metrics=compute_metrics(outcomes), calibration=outcome_calibration(outcomes))
 
 
 def _outcomes(
-    document: str,
+    corpus: Corpus,
     chunks: Sequence[Chunk],
     questions: Sequence[LabelledQuestion],
     score_rows: Sequence[Sequence[float]],
@@ -140,6 +150,6 @@ def _outcomes(
     out: list[QuestionOutcome] = []
     for question, scores in zip(questions, score_rows, strict=True):
         decision = decide(scores, settings.top_k, settings.floor)
-        diagnosis = diagnose(document, chunks, decision, question, truncation)
+        diagnosis = diagnose(corpus, chunks, decision, question, truncation)
         out.append(QuestionOutcome(question, decision, diagnosis))
     return tuple(out)

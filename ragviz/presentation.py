@@ -27,6 +27,7 @@ from ragviz.diagnosis import (
     NO_EXPECTED_ANSWER,
     OK,
     OUTRANKED,
+    OUTRANKED_BY_OTHER_DOCUMENT,
     UNANSWERABLE,
     Diagnosis,
 )
@@ -162,10 +163,16 @@ def decision_text(decision: Decision, language: str = "en", digits: int | None =
     return t(key, language, chunks=", ".join(str(h.index) for h in decision.hits))
 
 
+def _in_file(name: str, source: str, diagnosis: Diagnosis) -> str:
+    """``#3 (refunds.md)`` when the corpus has several files, else ``#3``."""
+    return f"{name} ({source})" if diagnosis.files > 1 and source else name
+
+
 def _best_values(diagnosis: Diagnosis, digits: int, language: str) -> dict[str, str]:
     best = diagnosis.best_chunk
     return {
-        "chunk": chunk_name(best) if best is not None else "—",
+        "chunk": _in_file(chunk_name(best), diagnosis.best_source, diagnosis)
+        if best is not None else "—",
         "score": "—" if diagnosis.best_score is None
         else decimal(diagnosis.best_score, digits, language),
         "floor": decimal(diagnosis.floor, digits, language),
@@ -174,7 +181,8 @@ def _best_values(diagnosis: Diagnosis, digits: int, language: str) -> dict[str, 
 
 def _ok_sentence(diagnosis: Diagnosis, best: dict[str, str], language: str) -> str:
     if diagnosis.kind == UNANSWERABLE:
-        return t("diagnosis.ok_refused", language, **best)
+        files = "_files" if diagnosis.files > 1 else ""
+        return t(f"diagnosis.ok_refused{files}", language, **best)
     if diagnosis.kind == NO_EXPECTED_ANSWER:
         return t("diagnosis.ok_no_expected_answer", language, **best)
     return t("diagnosis.ok_answered", language, answer=diagnosis.answer, **best)
@@ -184,24 +192,33 @@ def _label_sentence(diagnosis: Diagnosis, label: str, digits: int, language: str
     best = _best_values(diagnosis, digits, language)
     if label == OK:
         return _ok_sentence(diagnosis, best, language)
+    if label == FALSE_CONTEXT and diagnosis.files > 1:
+        return t("diagnosis.false_context_files", language, **best)
     if label in (BELOW_FLOOR, FALSE_CONTEXT):
         return t(f"diagnosis.{label.replace('-', '_')}", language, **best)
+    if label == ANSWER_NOT_IN_DOCUMENT and diagnosis.files > 1:
+        return t("diagnosis.answer_not_in_any_file", language, answer=diagnosis.answer,
+                 files=diagnosis.files)
     if label == ANSWER_NOT_IN_DOCUMENT:
         return t("diagnosis.answer_not_in_document", language, answer=diagnosis.answer)
     if label == ANSWER_SPLIT:
         first, last = diagnosis.split_between
+        source = "" if diagnosis.answer_span is None else diagnosis.answer_span.source
         return t("diagnosis.answer_split", language, answer=diagnosis.answer,
-                 first=chunk_name(first), last=chunk_name(last))
+                 first=chunk_name(first), last=_in_file(chunk_name(last), source, diagnosis))
     if label == ANSWER_TRUNCATED:
+        source = "" if diagnosis.answer_span is None else diagnosis.answer_span.source
         return t("diagnosis.answer_truncated", language, answer=diagnosis.answer,
-                 chunks=chunk_list(diagnosis.holding_chunks, language))
-    if label == OUTRANKED and diagnosis.outranked is not None:
+                 chunks=_in_file(chunk_list(diagnosis.holding_chunks, language), source,
+                                 diagnosis))
+    if label in (OUTRANKED, OUTRANKED_BY_OTHER_DOCUMENT) and diagnosis.outranked is not None:
         lost = diagnosis.outranked
-        return t("diagnosis.outranked", language, chunk=chunk_name(lost.chunk), rank=lost.rank,
-                 score=decimal(lost.score, digits, language),
+        return t(f"diagnosis.{label.replace('-', '_')}", language, chunk=chunk_name(lost.chunk),
+                 rank=lost.rank, score=decimal(lost.score, digits, language),
                  gap=decimal(lost.gap, digits, language), winner=chunk_name(lost.winner),
                  winner_score=decimal(lost.winner_score, digits, language),
-                 about=lost.winner_about)
+                 about=lost.winner_about, source=lost.source,
+                 winner_source=lost.winner_source)
     raise ValueError(f"no sentence for the diagnosis label {label!r}")
 
 

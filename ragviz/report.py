@@ -82,9 +82,12 @@ def score_svg(outcome: QuestionOutcome, analysis: Analysis, lang: str = "en") ->
     low = min(0.0, min(scores), analysis.floor)
     high = max(1.0, max(scores))
     span = high - low or 1.0
+    multi = analysis.corpus.multi_file
+    label_width = _LABEL_WIDTH + (_FILE_LABEL_WIDTH if multi else 0)
+    width = _CHART_WIDTH + (_FILE_LABEL_WIDTH if multi else 0)
 
     def x(value: float) -> float:
-        return _LABEL_WIDTH + (value - low) / span * (_CHART_WIDTH - _LABEL_WIDTH - 50)
+        return label_width + (value - low) / span * (width - label_width - 50)
 
     hits = {h.index for h in decision.hits}
     digits = distinct_digits([*scores, analysis.floor])
@@ -94,10 +97,11 @@ def score_svg(outcome: QuestionOutcome, analysis: Analysis, lang: str = "en") ->
         score = scores[index]
         colour = "#1d4ed8" if index in hits else "#93c5fd"
         start, end = sorted((x(0.0), x(score)))
+        name = _bar_name(analysis, index)
         rows.append(
-            f'<text x="0" y="{y + 13}" font-size="12">#{index}</text>'
+            f'<text x="0" y="{y + 13}" font-size="12">{escape(_short(name))}</text>'
             f'<rect x="{start:.1f}" y="{y}" width="{max(end - start, 1):.1f}" '
-            f'height="{_BAR_HEIGHT}" fill="{colour}"><title>#{index}: '
+            f'height="{_BAR_HEIGHT}" fill="{colour}"><title>{escape(name)}: '
             f"{decimal(score, max(3, digits), lang)}</title></rect>"
             f'<text x="{end + 4:.1f}" y="{y + 13}" font-size="11">'
             f"{decimal(score, digits, lang)}</text>"
@@ -110,9 +114,24 @@ def score_svg(outcome: QuestionOutcome, analysis: Analysis, lang: str = "en") ->
         f"{escape(t('chart.floor', lang, floor=decimal(analysis.floor, digits, lang)))}</text>"
     )
     return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{_CHART_WIDTH}" height="{height}" '
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
         f'role="img">{"".join(rows)}{rule}</svg>'
     )
+
+
+_FILE_LABEL_WIDTH = 160
+_FILE_LABEL_CHARS = 26
+
+
+def _bar_name(analysis: Analysis, index: int) -> str:
+    """``#i``, followed by the chunk's file when the corpus has several."""
+    if not analysis.corpus.multi_file:
+        return f"#{index}"
+    return f"#{index} {analysis.chunks[index].source}"
+
+
+def _short(name: str) -> str:
+    return name if len(name) <= _FILE_LABEL_CHARS else name[: _FILE_LABEL_CHARS - 1] + "…"
 
 
 def calibration_svg(
@@ -196,7 +215,8 @@ def render_report(
         "report.meta",
         lang,
         model=first.model,
-        chars=len(first.document),
+        chars=f"{first.corpus.total_chars:,}" if first.corpus.multi_file
+        else len(first.document),
         questions=len(first.outcomes),
         top_k=first.top_k,
         floor=numbers([first.floor], lang)[0],
@@ -227,19 +247,21 @@ def render_report(
 
 
 def _document_section(analyses: Sequence[Analysis], lang: str) -> list[str]:
+    """Each configuration's chunks over the text, one highlighted text per file (with the
+    file's name and chunk count as a heading when there are several)."""
     parts = [f"<h2>{escape(t('report.document', lang))}</h2>"]
     for analysis in analyses:
         parts.append(
             f"<h3>{escape(config_text(analysis.config, lang))} · "
             f"{escape(t('report.chunk_count', lang, n=len(analysis.chunks)))}</h3>"
-            + highlight_document(
-                analysis.document,
-                analysis.chunks,
-                analysis.truncation,
-                tokens=analysis.chunk_tokens,
-                lang=lang,
-            )
         )
+        for source in analysis.corpus.sources:
+            chunks = analysis.chunks_of(source.name)
+            if analysis.corpus.multi_file:
+                count = t("report.chunk_count", lang, n=len(chunks))
+                parts.append(f'<h4 class="file">{escape(source.name)} · {escape(count)}</h4>')
+            parts.append(highlight_document(source.text, chunks, analysis.truncation,
+                                            tokens=analysis.chunk_tokens, lang=lang))
     parts.append(legend(lang))
     return parts
 

@@ -17,9 +17,10 @@ import numpy.typing as npt
 from ragviz.calibration import Calibration
 from ragviz.chunking import Chunk, ChunkerConfig, ChunkingResult
 from ragviz.chunking.registry import axes
+from ragviz.corpus import Corpus, Source
 from ragviz.diagnosis import OK, Diagnosis
 from ragviz.questions import LabelledQuestion
-from ragviz.retrieval import Decision
+from ragviz.retrieval import Decision, Hit
 
 METRIC_NAMES: tuple[str, ...] = ("hit_at_1", "hit_at_k", "mrr", "refusal_precision",
                                  "refusal_recall")
@@ -223,9 +224,18 @@ class QuestionOutcome:
         }
 
 
+def _no_corpus() -> Corpus:
+    return Corpus(())
+
+
 @dataclass(frozen=True)
 class Analysis:
-    """Everything the views need for one document, configuration, model and question set."""
+    """Everything the views need for one corpus, configuration, model and question set.
+
+    ``document`` is the text of the first (for a pasted document, the only) source, kept for
+    single-document views; ``corpus`` holds every source, and ``source_text(chunk)`` the
+    text a chunk's offsets point into. Left out, ``corpus`` is ``document`` as one source.
+    """
 
     document: str
     config: ChunkerConfig
@@ -238,6 +248,23 @@ class Analysis:
     outcomes: tuple[QuestionOutcome, ...]
     metrics: Metrics
     calibration: Calibration | None  # None unless both answerable and unanswerable exist
+    corpus: Corpus = field(default_factory=_no_corpus, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if not self.corpus.sources and self.document:
+            object.__setattr__(self, "corpus", Corpus((Source("", self.document),)))
+
+    def source_text(self, chunk: Chunk) -> str:
+        """The converted text of the file ``chunk`` comes from (its offsets point into it)."""
+        return self.corpus.source(chunk.source).text
+
+    def hit_dict(self, hit: Hit) -> dict[str, Any]:
+        """A hit for JSON: its index and score, and the file its chunk comes from."""
+        return {**hit.to_dict(), "source": self.chunks[hit.index].source}
+
+    def chunks_of(self, source: str) -> tuple[Chunk, ...]:
+        """The chunks of one file, in order."""
+        return tuple(c for c in self.chunks if c.source == source)
 
     @property
     def top_k(self) -> int:
@@ -255,6 +282,9 @@ class Analysis:
     def truncated_count(self) -> int:
         return sum(1 for offset in self.truncation if offset is not None)
 
+    def _outcome_dict(self, outcome: QuestionOutcome) -> dict[str, Any]:
+        return {**outcome.to_dict(), "hits": [self.hit_dict(h) for h in outcome.decision.hits]}
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-friendly summary (vectors left out)."""
         return {
@@ -264,9 +294,10 @@ class Analysis:
             "top_k": self.top_k,
             "floor": self.floor,
             "chunks": [chunk.to_dict() for chunk in self.chunks],
+            "sources": [{"name": s.name, "chars": len(s.text)} for s in self.corpus.sources],
             "chunk_tokens": list(self.chunk_tokens),
             "truncation": list(self.truncation),
-            "outcomes": [outcome.to_dict() for outcome in self.outcomes],
+            "outcomes": [self._outcome_dict(outcome) for outcome in self.outcomes],
             "metrics": self.metrics.to_dict(),
             "calibration": None if self.calibration is None else self.calibration.to_dict(),
         }

@@ -1,12 +1,15 @@
 """The bundled sample documents, read from ``sample_docs/samples.json``.
 
+Each sample is a document (``"file"``) or a small knowledge base of several files
+(``"files"``, loaded as a corpus) with its labelled questions and a demonstration: two
+chunker configurations to compare on a named model, and the expected outcome written as a
+short expression (e.g. ``hit_at_1(B) > hit_at_1(A)``) that the tests check on the real
+model. ``load_samples()`` lists the single-document samples (what the explorer offers
+today); ``load_samples(corpora=True)`` adds the multi-file ones.
+
 In a checkout that is the repository's top-level ``sample_docs/``; in an installed wheel the
 same folder ships inside the package as ``ragviz/sample_docs`` (see ``pyproject.toml``), found
 through ``importlib.resources``, so the samples work without the repository.
-
-Each sample is a document with its labelled questions and a demonstration: two chunker
-configurations to compare on a named model, and the expected outcome written as a short
-expression (e.g. ``hit_at_1(B) > hit_at_1(A)``) that the tests check on the real model.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from ragviz.chunking import ChunkerConfig
+from ragviz.corpus import Corpus, load_paths
 from ragviz.questions import LabelledQuestion, parse_questions_csv
 
 MANIFEST = "samples.json"
@@ -39,7 +43,6 @@ SAMPLES_DIR = samples_dir()
 
 _REQUIRED: tuple[str, ...] = (
     "name",
-    "file",
     "questions",
     "language",
     "title_en",
@@ -68,17 +71,29 @@ class Sample:
     compare: tuple[dict[str, Any], dict[str, Any]]
     expect: str
     directory: Path = SAMPLES_DIR
+    files: tuple[str, ...] = ()  # a multi-file sample; ``file`` is then their common folder
+
+    @property
+    def is_corpus(self) -> bool:
+        return bool(self.files)
 
     @property
     def path(self) -> Path:
         return self.directory / self.file
+
+    def corpus(self) -> Corpus:
+        """Every file of the sample as a corpus (one source for a single document)."""
+        names = self.files or (self.file,)
+        return load_paths([str(self.directory / name) for name in names])
 
     @property
     def questions_path(self) -> Path:
         return self.directory / self.questions_file
 
     def document(self) -> str:
-        """The document text, exactly as stored."""
+        """The document text, exactly as stored (a multi-file sample has no one document)."""
+        if self.is_corpus:
+            raise ValueError(f"the sample {self.name} has several files: use corpus()")
         return self.path.read_text(encoding="utf-8")
 
     def questions(self) -> list[LabelledQuestion]:
@@ -117,9 +132,11 @@ def _sample(entry: Any, index: int, directory: Path) -> Sample:
     for key, value in texts.items():
         if not isinstance(value, str) or not value.strip():
             raise ValueError(f"{MANIFEST}: entry {index}: {key} must be a non-empty string")
+    file, files = _files(entry, index)
     return Sample(
         name=texts["name"],
-        file=texts["file"],
+        file=file,
+        files=files,
         questions_file=texts["questions"],
         language=texts["language"],
         title_en=texts["title_en"],
@@ -133,17 +150,35 @@ def _sample(entry: Any, index: int, directory: Path) -> Sample:
     )
 
 
-def load_samples(directory: Path = SAMPLES_DIR) -> list[Sample]:
-    """Every sample in the manifest, in manifest order (the default sample first)."""
+def _files(entry: dict[str, Any], index: int) -> tuple[str, tuple[str, ...]]:
+    """``file`` for one document, or ``files`` (their common folder becomes ``file``)."""
+    file, files = entry.get("file"), entry.get("files")
+    if (file is None) == (files is None):
+        raise ValueError(f"{MANIFEST}: entry {index} needs either file or files")
+    if file is not None:
+        if not isinstance(file, str) or not file.strip():
+            raise ValueError(f"{MANIFEST}: entry {index}: file must be a non-empty string")
+        return file, ()
+    if (not isinstance(files, list) or len(files) < 2
+            or not all(isinstance(f, str) and f.strip() for f in files)):
+        raise ValueError(f"{MANIFEST}: entry {index}: files must list two or more file names")
+    folders = {str(Path(f).parent) for f in files}
+    return (folders.pop() if len(folders) == 1 else "."), tuple(files)
+
+
+def load_samples(directory: Path = SAMPLES_DIR, corpora: bool = False) -> list[Sample]:
+    """The samples in the manifest, in manifest order (the default sample first); the
+    multi-file ones only with ``corpora``."""
     data = json.loads((directory / MANIFEST).read_text(encoding="utf-8"))
     if not isinstance(data, list):
         raise ValueError(f"{MANIFEST} must hold a list of samples")
-    return [_sample(entry, i, directory) for i, entry in enumerate(data)]
+    samples = [_sample(entry, i, directory) for i, entry in enumerate(data)]
+    return [s for s in samples if corpora or not s.is_corpus]
 
 
 def get_sample(name: str, directory: Path = SAMPLES_DIR) -> Sample:
-    """The sample called ``name`` (its manifest name or its file name)."""
-    for sample in load_samples(directory):
+    """The sample called ``name`` (its manifest name or its file name), multi-file included."""
+    for sample in load_samples(directory, corpora=True):
         if name in (sample.name, sample.file):
             return sample
     raise KeyError(f"no sample called {name!r}")

@@ -7,39 +7,54 @@ Playwright, never Playwright's own browser download); the DOCX from python-docx.
 from __future__ import annotations
 
 import io
+import json
 import os
+import subprocess
+import sys
+import tempfile
 from pathlib import Path
 
 import pytest
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from browser.chromium import CHROMIUM_ARGS
+
 CHROMIUM = Path(os.environ.get("RAGVIZ_CHROMIUM", "/usr/bin/chromium"))
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 
 
 def print_pdfs(pages: dict[str, str]) -> dict[str, bytes]:
-    """Each HTML page of ``pages`` printed to PDF by one headless Chromium."""
+    """Each HTML page of ``pages`` printed to PDF by one headless Chromium.
+
+    Printed in a child process: a sync Playwright cannot start while the browser tests'
+    session-wide one is running in this process."""
     if not CHROMIUM.exists():
         pytest.skip(f"making a PDF needs Chromium at {CHROMIUM} (apt-get install chromium)")
-    sync_api = pytest.importorskip("playwright.sync_api")
-    printed: dict[str, bytes] = {}
-    with sync_api.sync_playwright() as playwright:
+    pytest.importorskip("playwright.sync_api")
+    with tempfile.TemporaryDirectory() as folder:
+        spec = Path(folder) / "pages.json"
+        spec.write_text(json.dumps(pages), encoding="utf-8")
+        subprocess.run([sys.executable, __file__, str(CHROMIUM), str(spec), folder],
+                       check=True, timeout=180)
+        return {name: (Path(folder) / f"{index}.pdf").read_bytes()
+                for index, name in enumerate(pages)}
+
+
+def _print_in_this_process(chromium: str, spec: Path, folder: Path) -> None:
+    from playwright.sync_api import sync_playwright
+
+    pages: dict[str, str] = json.loads(spec.read_text(encoding="utf-8"))
+    with sync_playwright() as playwright:
         browser = playwright.chromium.launch(
-            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
+            executable_path=chromium, headless=True, args=CHROMIUM_ARGS
         )
         try:
             page = browser.new_page()
-            for name, html in pages.items():
+            for index, html in enumerate(pages.values()):
                 page.set_content(html)
-                printed[name] = page.pdf(format="A4", print_background=True)
+                pdf = page.pdf(format="A4", print_background=True)
+                (folder / f"{index}.pdf").write_bytes(pdf)
         finally:
             browser.close()
-    return printed
 
 
 def make_docx(blocks: list[str | list[list[str]]]) -> bytes:
@@ -69,3 +84,7 @@ def encrypt_pdf(data: bytes, password: str, algorithm: str = "AES-256") -> bytes
     out = io.BytesIO()
     writer.write(out)
     return out.getvalue()
+
+
+if __name__ == "__main__":
+    _print_in_this_process(sys.argv[1], Path(sys.argv[2]), Path(sys.argv[3]))

@@ -466,10 +466,10 @@ def test_switching_language_reruns_no_chunking_embedding_or_scoring(
         return wrapper
 
     monkeypatch.setattr(Embedder, "encode", counted("encode", Embedder.encode))
-    for name in ("make_chunks", "cosine_scores", "decide"):
+    for name in ("chunk_corpus", "cosine_scores", "decide"):
         monkeypatch.setattr(ragviz.pipeline, name, counted(name, getattr(ragviz.pipeline, name)))
     at = open_tab(run_app(), "questions")
-    assert {"encode", "make_chunks", "cosine_scores", "decide"} <= set(calls), calls
+    assert {"encode", "chunk_corpus", "cosine_scores", "decide"} <= set(calls), calls
     assert "refused: best score" in page_text(at)
 
     calls.clear()

@@ -154,7 +154,6 @@ def test_user_mistakes_are_one_sentence_on_stderr(
     ("args", "fragment"),
     [
         (["chunk", DOC, "--size", "abc"], "invalid int value"),
-        (["chunk", "/tmp"], "is a folder"),
         (["search", DOC, "--question", "x", "--floor", "nan"], "from -1 to 1"),
         (["search", DOC, "--question", "x", "--top-k", "0"], "from 1 to 10"),
         (["calibrate", DOC, "--questions", QUESTIONS, "--cost-false-answer", "nan"], "or more"),
@@ -173,6 +172,17 @@ def test_more_mistakes_are_one_line(
     assert fragment in captured.err
     assert captured.err.count("\n") == 1
 
+
+
+def test_a_folder_with_nothing_to_read_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A folder is a corpus now (it used to be refused as "a folder"); an empty one is a
+    one-sentence mistake."""
+    assert main(["chunk", str(tmp_path)]) == 2
+    captured = capsys.readouterr()
+    assert "no file could be read from" in captured.err
+    assert captured.err.count("\n") == 1
 
 
 def test_eval_explanations_are_english_by_default_and_portuguese_on_request(

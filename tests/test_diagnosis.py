@@ -8,8 +8,10 @@ are in test_pipeline.py).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from ragviz.chunking.base import Chunk, make_chunk
+from ragviz.corpus import Corpus, Source
 from ragviz.diagnosis import LABELS, Diagnosis, about, diagnose, label_counts
 from ragviz.presentation import diagnosis_sentences, diagnosis_text
 from ragviz.questions import LabelledQuestion
@@ -180,6 +182,62 @@ def test_answerable_without_expected_answer_checks_only_the_floor() -> None:
     assert run(SENTENCE_CUTS, [0.3, 0.3, 0.1], question=question).labels == ("below-floor",)
 
 
+OTHER = "Prazos de entrega. A entrega leva 3 dias úteis."
+TWO_FILES = Corpus((Source("politica.txt", DOC), Source("entrega.txt", OTHER)))
+
+
+def run_two_files(scores: Sequence[float], floor: float = 0.4) -> Diagnosis:
+    """DOC's three sentence chunks (#0-#2) then OTHER as one chunk (#3), indices global."""
+    chunks = [replace(c, source="politica.txt") for c in cut(SENTENCE_CUTS)]
+    chunks.append(Chunk(3, 0, len(OTHER), OTHER, source="entrega.txt"))
+    result = diagnose(TWO_FILES, chunks, decide(scores, 2, floor), ANSWERABLE, [None] * 4)
+    assert result is not None
+    return result
+
+
+def test_a_winner_from_another_file_is_its_own_label() -> None:
+    result = run_two_files([0.3, 0.6, 0.1, 0.9])
+    assert result.labels == ("outranked-by-other-document",)
+    assert result.answer_span is not None and result.answer_span.source == "politica.txt"
+    assert result.outranked is not None
+    assert (result.outranked.source, result.outranked.winner_source) == (
+        "politica.txt", "entrega.txt")
+    assert diagnosis_text(result) == (
+        "Chunk #1 of politica.txt holds the answer but ranks 2 with 0.60, 0.30 below the "
+        "winner, chunk #3 of another file, entrega.txt (0.90), which is about "
+        '"Prazos de entrega. A entrega leva 3 dias…".'
+    )
+    assert "de outro arquivo, entrega.txt" in diagnosis_text(result, "pt")
+
+
+def test_a_winner_from_the_same_file_stays_outranked_in_a_corpus() -> None:
+    result = run_two_files([0.7, 0.6, 0.1, 0.2])
+    assert result.labels == ("outranked",)
+    assert result.holding_chunks == (1,)
+
+
+def test_an_answer_in_no_file_says_so_for_the_whole_corpus() -> None:
+    chunks = [replace(c, source="politica.txt") for c in cut(SENTENCE_CUTS)]
+    chunks.append(Chunk(3, 0, len(OTHER), OTHER, source="entrega.txt"))
+    question = LabelledQuestion("Qual o frete?", "frete grátis")
+    result = diagnose(TWO_FILES, chunks, decide([0.3, 0.6, 0.1, 0.9], 2, 0.4), question,
+                      [None] * 4)
+    assert result is not None and result.labels == ("answer-not-in-document",)
+    assert "not in any of the 2 files" in diagnosis_text(result)
+    assert "em nenhum dos 2 arquivos" in diagnosis_text(result, "pt")
+
+
+def test_the_same_words_in_the_other_file_are_not_the_answer() -> None:
+    """"3 dias úteis" is only in entrega.txt: its chunk holds it, DOC's chunks do not."""
+    chunks = [replace(c, source="politica.txt") for c in cut(SENTENCE_CUTS)]
+    chunks.append(Chunk(3, 0, len(OTHER), OTHER, source="entrega.txt"))
+    question = LabelledQuestion("Quanto leva a entrega?", "3 dias úteis")
+    result = diagnose(TWO_FILES, chunks, decide([0.3, 0.6, 0.1, 0.9], 2, 0.4), question,
+                      [None] * 4)
+    assert result is not None and result.labels == ("ok",)
+    assert result.holding_chunks == (3,)
+
+
 def test_every_label_has_a_diagnosis_case_above() -> None:
     built = {
         run(SENTENCE_CUTS, [0.3, 0.8, 0.1]).primary,
@@ -189,6 +247,7 @@ def test_every_label_has_a_diagnosis_case_above() -> None:
         run(SENTENCE_CUTS, [0.2, 0.3, 0.1], floor=0.45).primary,
         run(SENTENCE_CUTS, [0.2, 0.5, 0.1], question=UNANSWERABLE).primary,
         run(SENTENCE_CUTS, [0.3, 0.8, 0.1], question=LabelledQuestion("?", "xyz")).primary,
+        run_two_files([0.3, 0.6, 0.1, 0.9]).primary,
     }
     assert built == set(LABELS)
 
@@ -205,3 +264,25 @@ def test_label_counts_count_every_label_and_skip_unlabelled() -> None:
     assert counts["below-floor"] == 1
     assert counts["ok"] == 1
     assert sum(counts.values()) == 3
+
+
+def test_sentences_name_the_file_of_a_chunk_when_there_are_several() -> None:
+    chunks = [replace(c, source="politica.txt") for c in cut(SENTENCE_CUTS)]
+    chunks.append(Chunk(3, 0, len(OTHER), OTHER, source="entrega.txt"))
+    ok = diagnose(TWO_FILES, chunks, decide([0.3, 0.8, 0.1, 0.2], 2, 0.4), ANSWERABLE,
+                  [None] * 4)
+    assert ok is not None and ok.best_source == "politica.txt"
+    assert diagnosis_text(ok).startswith("Chunk #1 (politica.txt) holds the answer")
+    false = diagnosis_text(run_unanswerable_two_files([0.3, 0.5, 0.1, 0.6]))
+    assert false.startswith("No file answers this, yet chunk #3 (entrega.txt) scores 0.60")
+    refused = run_unanswerable_two_files([0.3, 0.2, 0.1, 0.1])
+    assert diagnosis_text(refused, "pt").startswith("Nenhum arquivo responde a isto e a busca")
+    assert "(" not in diagnosis_text(run(SENTENCE_CUTS, [0.3, 0.8, 0.1]))
+
+
+def run_unanswerable_two_files(scores: Sequence[float]) -> Diagnosis:
+    chunks = [replace(c, source="politica.txt") for c in cut(SENTENCE_CUTS)]
+    chunks.append(Chunk(3, 0, len(OTHER), OTHER, source="entrega.txt"))
+    result = diagnose(TWO_FILES, chunks, decide(scores, 2, 0.4), UNANSWERABLE, [None] * 4)
+    assert result is not None
+    return result

@@ -51,3 +51,24 @@ def test_portuguese_report_has_no_english_chart_labels(use_model: Embedder, seed
     html = render_report([a, b], compare(a, b), lang="pt")
     assert "piso " in html and "com resposta" in html and "sem resposta" in html
     assert ">floor " not in html and ">answerable<" not in html
+
+
+def test_a_corpus_report_labels_chunks_and_bars_by_file(use_model: Embedder) -> None:
+    from ragviz.corpus import Corpus, Source
+
+    corpus = Corpus((
+        Source("refunds.txt", "Refunds. Refunds take 7 days after the return arrives."),
+        Source("<b>evil</b>.md", "# Support\n\nSupport answers on weekdays from 9 to 5."),
+    ))
+    questions = [LabelledQuestion("How long do refunds take?", "7 days", True)]
+    analysis = analyse(corpus, ChunkerConfig("sentence", max_chars=80), use_model, questions)
+    html = render_report([analysis], lang="en")
+    assert '<h4 class="file">refunds.txt · ' in html
+    assert '<h4 class="file">&lt;b&gt;evil&lt;/b&gt;.md · ' in html
+    assert "<b>evil</b>" not in html
+    for chunk in analysis.chunks:
+        assert f"#{chunk.index} " + (chunk.source if "<" not in chunk.source
+                                     else "&lt;b&gt;evil&lt;/b&gt;.md") in html
+    single = render_report([analyse(corpus.sources[0].text, ChunkerConfig("sentence",
+                                    max_chars=80), use_model, questions)], lang="en")
+    assert '<h4 class="file">' not in single and "refunds.txt" not in single

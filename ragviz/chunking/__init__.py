@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ragviz.chunking import fixed, markdown, paragraph, recursive, semantic, sentence, tokens  # noqa: F401
 from ragviz.chunking.base import Chunk, ChunkingResult
+from ragviz.chunking.corpus_chunks import chunk_corpus
 from ragviz.chunking.registry import (
     ChunkerConfig,
     ChunkerSpec,
@@ -31,6 +32,7 @@ __all__ = [
     "ChunkerSpec",
     "ChunkingResult",
     "check_config",
+    "chunk_corpus",
     "default_grid",
     "get_spec",
     "make_chunks",

@@ -1,7 +1,9 @@
 """The chunk record and the one result type every chunker returns.
 
-Offsets are the truth: every chunk satisfies ``document[start:end] == text``. Overlap,
-cut sentences and truncation are all computed from offsets, never guessed.
+Offsets are the truth: every chunk satisfies ``document[start:end] == text``, where the
+document is the text of the file named by ``source`` (``corpus.source(c.source).text`` for a
+corpus; ``source`` is ``""`` for a single pasted document). Overlap, cut sentences and
+truncation are all computed from offsets, never guessed.
 """
 
 from __future__ import annotations
@@ -27,6 +29,9 @@ class Chunk:
     # Text the chunk needs to be understood but that is not inside its slice, e.g. the
     # header and delimiter rows of a table when the chunk holds only later rows.
     context_prefix: str = ""
+    # The file of the corpus this chunk comes from ("" for a single pasted document); the
+    # offsets are into that file's converted text.
+    source: str = ""
 
     @property
     def embedding_text(self) -> str:
@@ -47,6 +52,7 @@ class Chunk:
             "over_size": self.over_size,
             "heading_path": list(self.heading_path),
             "context_prefix": self.context_prefix,
+            "source": self.source,
         }
 
 
