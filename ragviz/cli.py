@@ -132,7 +132,7 @@ def _read_corpus(paths: Sequence[str]) -> Corpus:
     if len(paths) == 1 and _plain_text(paths[0]):
         path = paths[0]
         text = check_document(_read_text(path), _shown_name(path))
-        return Corpus((Source(STDIN_NAME if path == "-" else Path(path).name, text),))
+        return Corpus((Source(_source_name(path), text),))
     if paths.count("-") > 1:
         raise UserError("standard input (-) can be given only once")
     corpus = load_paths(paths)
@@ -144,6 +144,15 @@ def _read_corpus(paths: Sequence[str]) -> Corpus:
     if not corpus.sources:
         raise UserError("no file could be read from " + ", ".join(map(_shown_name, paths)))
     return corpus
+
+
+def _source_name(path: str) -> str:
+    """The name a single document's chunks carry: its file name, whoever names it."""
+    if path == "-":
+        return STDIN_NAME
+    if path.startswith(SAMPLE_PREFIX):
+        return _sample(path.removeprefix(SAMPLE_PREFIX)).path.name
+    return Path(path).name
 
 
 def _plain_text(path: str) -> bool:

@@ -79,7 +79,8 @@ def documents() -> dict[str, str]:
     """Every pinned document by name (the article only when it is beside the repo)."""
     docs: dict[str, str] = {}
     for path in sorted((ROOT / "sample_docs").rglob("*")):
-        if path.suffix in {".txt", ".md", ".html"}:
+        if path.suffix in {".txt", ".md", ".html"} and path.name != "README.md":  # prose that
+            # describes the samples and changes with them; the samples themselves are pinned
             docs[str(path.relative_to(ROOT))] = path.read_text(encoding="utf-8")
     article = next((p for p in ARTICLE_CANDIDATES if p.exists()), None)
     if article is not None:
