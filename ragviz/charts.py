@@ -27,6 +27,7 @@ HIT = "#1d4ed8"
 UNDER_FLOOR = "#f59e0b"
 OTHER = "#cbd5e1"
 FLOOR = "#dc2626"
+STRIP_HEIGHT = 160  # the calibration strip's plot height (its current-floor label sits at it)
 ANSWERABLE = "#16a34a"
 UNANSWERABLE = "#9333ea"
 
@@ -215,8 +216,9 @@ def calibration_strip(
         if o.question.is_answerable is not None and o.decision.ranking
     ]
     frame = pd.DataFrame(rows, columns=["group", "best", "question"])
-    lowest = min([0.0, calibration.floor, *frame["best"].tolist()])
-    highest = max([calibration.floor, *frame["best"].tolist()])
+    floors = [calibration.floor, *([] if floor is None else [float(floor)])]  # both on the axis
+    lowest = min([0.0, *floors, *frame["best"].tolist()])
+    highest = max([*floors, *frame["best"].tolist()])
     domain = [math.floor(lowest * 10) / 10, min(1.0, math.ceil(highest * 10) / 10 + 0.1)]
     y = alt.Y("group:N", title=None, sort=[answerable, unanswerable])
     dots = (
@@ -234,7 +236,8 @@ def calibration_strip(
             tooltip=["question:N", alt.Tooltip("best:Q", format=".3f")],
         )
     )
-    return alt.LayerChart(layer=[dots, *_floor_rules(calibration, floor, lang)], height=160)
+    return alt.LayerChart(layer=[dots, *_floor_rules(calibration, floor, lang)],
+                          height=STRIP_HEIGHT)
 
 
 def _floor_rules(calibration: Calibration, floor: float | None, lang: str) -> list[Any]:
@@ -268,12 +271,15 @@ def _floor_rules(calibration: Calibration, floor: float | None, lang: str) -> li
         .mark_text(color=FLOOR, align="left", dx=5, dy=-10, fontWeight="bold", fontSize=14)
         .encode(x="floor:Q", y=alt.value(0), text="label:N"),
     ]
-    if not current.empty:
-        layers.append(
+    if not current.empty:  # labelled at the foot, where the suggested label is not
+        layers += [
             alt.Chart(current)
             .mark_rule(color="#374151", strokeDash=[4, 4], strokeWidth=2)
-            .encode(x="floor:Q", tooltip=["label:N"])
-        )
+            .encode(x="floor:Q", tooltip=["label:N"]),
+            alt.Chart(current)
+            .mark_text(color="#374151", align="left", baseline="bottom", dx=5, fontSize=13)
+            .encode(x="floor:Q", y=alt.value(STRIP_HEIGHT - 2), text="label:N"),
+        ]
     return layers
 
 

@@ -606,6 +606,15 @@ STRINGS: dict[str, dict[str, str]] = {
     "render.badge_no_tokens": {"en": "chunk #{i} · {n} chars", "pt": "chunk #{i} · {n} caracteres"},
     "render.cut_word": {"en": "boundary cuts a word", "pt": "o corte parte uma palavra"},
     "render.cut_sentence": {"en": "boundary cuts a sentence", "pt": "o corte parte uma frase"},
+    "render.context_label": {"en": "context", "pt": "contexto"},
+    "render.context_title": {
+        "en": "embedded with chunk #{i} but not in its slice (the table's header)",
+        "pt": "embutido com o chunk #{i}, mas fora do seu trecho (o cabeçalho da tabela)",
+    },
+    "render.legend_context": {
+        "en": "context embedded with a chunk, not in its slice",
+        "pt": "contexto embutido com um chunk, fora do seu trecho",
+    },
     "render.legend_even": {"en": "even chunk", "pt": "chunk par"},
     "render.legend_odd": {"en": "odd chunk", "pt": "chunk ímpar"},
     "render.legend_overlap": {"en": "overlap (2+ chunks)", "pt": "sobreposição (2+ chunks)"},
