@@ -370,4 +370,26 @@ def sweep_heatmap(sweep: SweepResult, metric: str, lang: str = "en") -> alt.Laye
         color=alt.condition("datum.value > 0.6", alt.value("white"), alt.value("#111827")),
     )
     n_rows = max(1, frame["row"].nunique())
-    return alt.LayerChart(layer=[cells, text], height=alt.Step(34 if n_rows < 12 else 24))
+    title = alt.TitleParams("", subtitle=sweep_notes(sweep, frame, metric, lang), anchor="start",
+                            subtitleFontSize=13, subtitleColor="#374151")
+    return alt.LayerChart(layer=[cells, text], height=alt.Step(34 if n_rows < 12 else 24),
+                          title=title)
+
+
+def sweep_notes(sweep: SweepResult, frame: pd.DataFrame, metric: str, lang: str) -> list[str]:
+    """What a reader of the heatmap asks: why some cells are blank, and how the best of
+    many equal cells was chosen. Only the sentences the sweep calls for."""
+    notes: list[str] = []
+    n_grid = frame["row"].nunique() * frame["size"].nunique()
+    missing = n_grid - len(frame)
+    undefined = int(frame["value"].isna().sum())
+    if missing:
+        notes.append(t("chart.sweep_missing", lang, n=missing))
+    if undefined:
+        notes.append(t("chart.sweep_undefined", lang, n=undefined, metric=metric))
+    if sweep.rows:
+        best = sweep.best(metric).metrics.value(metric)
+        tied = sum(row.metrics.value(metric) == best for row in sweep.rows)
+        if best is not None and tied > 1:
+            notes.append(t("chart.sweep_ties", lang, n=tied))
+    return notes

@@ -592,6 +592,20 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "chart.status_other": {"en": "not retrieved", "pt": "não recuperado"},
     "chart.score": {"en": "cosine score", "pt": "score de cosseno"},
+    "chart.sweep_missing": {
+        "en": "{n} blank cells: the sweep does not try that row's chunker at that size.",
+        "pt": "{n} células vazias: a varredura não testa o chunker dessa linha nesse tamanho.",
+    },
+    "chart.sweep_undefined": {
+        "en": "{n} blank cells: {metric} is undefined there (nothing to count, e.g. no refusal).",
+        "pt": "{n} células vazias: {metric} não é definido ali (nada a contar, p. ex. nenhuma recusa).",
+    },
+    "chart.sweep_ties": {
+        "en": "{n} configurations tie for best; the tie goes to the better MRR, then hit@k, "
+        "refusal recall, refusal precision, then the earlier cell of the grid.",
+        "pt": "{n} configurações empatam como melhores; o desempate vai para o melhor MRR, depois "
+        "hit@k, revocação e precisão das recusas, depois a célula anterior da grade.",
+    },
     "chart.floor": {"en": "floor {floor}", "pt": "piso {floor}"},
     "chart.offset": {"en": "character offset", "pt": "posição (caractere)"},
     "chart.similarity": {

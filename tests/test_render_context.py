@@ -6,10 +6,12 @@ from __future__ import annotations
 from typing import Any
 
 from ragviz.calibration import calibrate_outcomes
-from ragviz.charts import calibration_strip
+from ragviz.charts import calibration_strip, sweep_frame, sweep_heatmap
 from ragviz.chunking.base import Chunk
 from ragviz.chunking.markdown import chunk_markdown
+from ragviz.chunking.registry import default_grid
 from ragviz.embedders import Embedder
+from ragviz.experiments import sweep
 from ragviz.pipeline import analyse
 from ragviz.questions import LabelledQuestion
 from ragviz.render import highlight_document, legend
@@ -53,3 +55,20 @@ def test_the_current_floor_is_labelled_and_inside_the_axis(
     labels = [d["label"] for layer in _text_layers(spec)
               for d in spec["datasets"][layer["data"]["name"]]]
     assert "floor 0.95" in labels
+
+
+def test_the_sweep_heatmap_explains_blank_cells_and_ties(
+    use_model: Embedder, seed_doc: str, seed_questions: list[LabelledQuestion],
+) -> None:
+    grid = default_grid(len(seed_doc))
+    result = sweep(seed_doc, seed_questions, use_model, grid)
+    frame = sweep_frame(result, "hit_at_1")
+    cells = frame["row"].nunique() * frame["size"].nunique()
+    best = result.best("hit_at_1").metrics.hit_at_1
+    tied = sum(r.metrics.hit_at_1 == best for r in result.rows)
+    subtitle = sweep_heatmap(result, "hit_at_1").to_dict()["title"]["subtitle"]
+    text = " ".join(subtitle)
+    if cells > len(frame):
+        assert f"{cells - len(frame)} blank cells" in text
+    assert tied > 1, "the seed sweep has ties (the fact this test is about)"
+    assert f"{tied} configurations tie for best" in text and "MRR" in text
