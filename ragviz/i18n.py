@@ -322,8 +322,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "pt": "Sai do replay com o explorador ajustado como este passo (carrega o exemplo do artigo).",
     },
     "walk.no_floor": {
-        "en": "{floor}, the lowest score on screen (no floor yet: every chunk in top_k passes)",
-        "pt": "{floor}, o menor score na tela (ainda sem piso: todo chunk no top_k passa)",
+        "en": "{floor}, the slider's lowest (no floor yet: every chunk in top_k passes)",
+        "pt": "{floor}, o mínimo do controle (ainda sem piso: todo chunk no top_k passa)",
     },
     "model.use-multilingual": {
         "en": "Google USE multilingual v3 (16 languages, offline, no token limit)",

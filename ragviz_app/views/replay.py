@@ -85,15 +85,14 @@ def _keep_step_in_url(step_index: int) -> None:
 
 
 def _navigation(step_index: int, step: walkthrough.Step, floor: float) -> None:
-    back, forward, leave, explore, _ = st.columns([1, 1, 1, 1.6, 1.4])
-    back.button(tr("walk.back"), key="walk_back", on_click=_walk_to, args=(step_index - 1,),
-                disabled=step_index == 0, width="stretch")
-    forward.button(tr("walk.next"), key="walk_next", on_click=_walk_to, args=(step_index + 1,),
-                   disabled=step_index == len(walkthrough.STEPS) - 1, type="primary",
-                   width="stretch")
-    leave.button(tr("walk.exit"), key="walk_exit", on_click=_walk_exit, width="stretch")
-    explore.button(tr("walk.explore"), key="walk_explore", on_click=_walk_explore,
-                   args=(step, floor), width="stretch", help=tr("walk.explore_help"))
+    row = st.container(horizontal=True)  # buttons as wide as their labels: none is cut
+    row.button(tr("walk.back"), key="walk_back", on_click=_walk_to, args=(step_index - 1,),
+               disabled=step_index == 0)
+    row.button(tr("walk.next"), key="walk_next", on_click=_walk_to, args=(step_index + 1,),
+               disabled=step_index == len(walkthrough.STEPS) - 1, type="primary")
+    row.button(tr("walk.exit"), key="walk_exit", on_click=_walk_exit)
+    row.button(tr("walk.explore"), key="walk_explore", on_click=_walk_explore,
+               args=(step, floor), help=tr("walk.explore_help"))
 
 
 def _step_view(step: walkthrough.Step, document: str, questions: list[LabelledQuestion],
