@@ -84,11 +84,13 @@ def score_bars(
     lang: str = "en",
     description: str = "",
     large: bool = False,
+    answer_chunks: Sequence[int] = (),
 ) -> alt.LayerChart:
     """Horizontal bars of one question's score against every chunk, best first; the top_k
     bars (``decision.top_k``) coloured by whether they pass the floor, and the floor drawn
     as a labelled rule (no rule when ``floor`` is None: retrieval without a floor).
-    ``large`` is for a projector."""
+    ``answer_chunks`` (the chunks holding the expected answer) get a green outline and a
+    note. ``large`` is for a projector."""
     frame = score_frame(decision, chunks, lang, MAX_BARS)
     hidden = len(decision.ranking) - len(frame)
     if hidden > 0 and not title:
@@ -124,6 +126,11 @@ def score_bars(
         x="score:Q", y=y, text="shown:N"
     )
     layers: list[Any] = [bars, labels]
+    holding = frame[frame["index"].isin(list(answer_chunks))]
+    if not holding.empty:
+        layers.append(alt.Chart(holding).mark_bar(fill=None, stroke=ANSWERABLE, strokeWidth=3)
+                      .encode(x="score:Q", y=y))
+        title = " · ".join(x for x in (title, t("chart.answer_outline", lang)) if x)
     if floor is not None:
         floor_text = decimal(floor, distinct_digits([*decision.scores, floor]), lang)
         layers += _floor_rule(floor, floor_text, lang, font + 1)

@@ -606,6 +606,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "pt": "{n} configurações empatam como melhores; o desempate vai para o melhor MRR, depois "
         "hit@k, revocação e precisão das recusas, depois a célula anterior da grade.",
     },
+    "chart.answer_outline": {
+        "en": "green outline: the chunk holds the expected answer",
+        "pt": "contorno verde: o chunk contém a resposta esperada",
+    },
     "chart.floor": {"en": "floor {floor}", "pt": "piso {floor}"},
     "chart.offset": {"en": "character offset", "pt": "posição (caractere)"},
     "chart.similarity": {

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ragviz.calibration import calibrate_outcomes
-from ragviz.charts import calibration_strip, sweep_frame, sweep_heatmap
+from ragviz.charts import ANSWERABLE, calibration_strip, score_bars, sweep_frame, sweep_heatmap
 from ragviz.chunking.base import Chunk
 from ragviz.chunking.markdown import chunk_markdown
 from ragviz.chunking.registry import default_grid
@@ -72,3 +72,22 @@ def test_the_sweep_heatmap_explains_blank_cells_and_ties(
         assert f"{cells - len(frame)} blank cells" in text
     assert tied > 1, "the seed sweep has ties (the fact this test is about)"
     assert f"{tied} configurations tie for best" in text and "MRR" in text
+
+
+def test_the_score_bars_outline_the_chunk_that_holds_the_expected_answer(
+    use_model: Embedder, seed_doc: str, seed_questions: list[LabelledQuestion],
+) -> None:
+    analysis = analyse(seed_doc, DEFAULT_CONFIG_B, use_model, seed_questions)
+    outcome = analysis.outcomes[0]
+    assert outcome.diagnosis is not None and outcome.diagnosis.holding_chunks
+    holding = outcome.diagnosis.holding_chunks
+    spec = score_bars(outcome.decision, analysis.chunks, analysis.floor,
+                      answer_chunks=holding).to_dict()
+    outlined = [layer for layer in spec["layer"]
+                if layer["mark"].get("stroke") == ANSWERABLE]
+    assert len(outlined) == 1
+    rows = spec["datasets"][outlined[0]["data"]["name"]]
+    assert sorted(row["index"] for row in rows) == sorted(holding)
+    assert "holds the expected answer" in spec["title"]
+    plain = score_bars(outcome.decision, analysis.chunks, analysis.floor).to_dict()
+    assert not [layer for layer in plain["layer"] if layer["mark"].get("stroke") == ANSWERABLE]
