@@ -87,10 +87,8 @@ def score_bars(
     answer_chunks: Sequence[int] = (),
 ) -> alt.LayerChart:
     """Horizontal bars of one question's score against every chunk, best first; the top_k
-    bars (``decision.top_k``) coloured by whether they pass the floor, and the floor drawn
-    as a labelled rule (no rule when ``floor`` is None: retrieval without a floor).
-    ``answer_chunks`` (the chunks holding the expected answer) get a green outline and a
-    note. ``large`` is for a projector."""
+    bars coloured by whether they pass the floor, the floor as a labelled rule (none when
+    ``floor`` is None), ``answer_chunks`` outlined in green; ``large`` for a projector."""
     frame = score_frame(decision, chunks, lang, MAX_BARS)
     hidden = len(decision.ranking) - len(frame)
     if hidden > 0 and not title:
@@ -100,11 +98,7 @@ def score_bars(
     font = 17 if large else 12
     lowest = min([0.0, *([] if floor is None else [float(floor)]), *frame["score"].tolist()])
     domain = [round(lowest - 0.02, 2) if lowest < 0 else 0.0, 1.0]
-    statuses = [
-        t("chart.status_context", lang),
-        t("chart.status_under_floor", lang),
-        t("chart.status_other", lang),
-    ]
+    statuses = [t(f"chart.status_{name}", lang) for name in ("context", "under_floor", "other")]
     y = alt.Y("chunk:N", sort=frame["chunk"].tolist(), title=None)
     base = alt.Chart(frame)
     bars = base.mark_bar().encode(
@@ -126,10 +120,8 @@ def score_bars(
         x="score:Q", y=y, text="shown:N"
     )
     layers: list[Any] = [bars, labels]
-    holding = frame[frame["index"].isin(list(answer_chunks))]
-    if not holding.empty:
-        layers.append(alt.Chart(holding).mark_bar(fill=None, stroke=ANSWERABLE, strokeWidth=3)
-                      .encode(x="score:Q", y=y))
+    layers += _answer_outline(frame, answer_chunks, y)
+    if len(layers) > 2:
         title = " · ".join(x for x in (title, t("chart.answer_outline", lang)) if x)
     if floor is not None:
         floor_text = decimal(floor, distinct_digits([*decision.scores, floor]), lang)
@@ -142,6 +134,15 @@ def score_bars(
             labelFontSize=font
         )
     return chart
+
+
+def _answer_outline(frame: pd.DataFrame, answer_chunks: Sequence[int], y: Any) -> list[Any]:
+    """A green outline over the bars of the chunks that hold the expected answer."""
+    holding = frame[frame["index"].isin(list(answer_chunks))]
+    if holding.empty:
+        return []
+    return [alt.Chart(holding).mark_bar(fill=None, stroke=ANSWERABLE, strokeWidth=3)
+            .encode(x="score:Q", y=y)]
 
 
 def _floor_rule(floor: float, floor_text: str, lang: str, font: int) -> list[Any]:
