@@ -27,6 +27,7 @@ HIT = "#1d4ed8"
 UNDER_FLOOR = "#f59e0b"
 OTHER = "#cbd5e1"
 FLOOR = "#dc2626"
+STRIP_HEIGHT = 160  # the calibration strip's plot height (its current-floor label sits at it)
 ANSWERABLE = "#16a34a"
 UNANSWERABLE = "#9333ea"
 
@@ -83,11 +84,11 @@ def score_bars(
     lang: str = "en",
     description: str = "",
     large: bool = False,
+    answer_chunks: Sequence[int] = (),
 ) -> alt.LayerChart:
     """Horizontal bars of one question's score against every chunk, best first; the top_k
-    bars (``decision.top_k``) coloured by whether they pass the floor, and the floor drawn
-    as a labelled rule (no rule when ``floor`` is None: retrieval without a floor).
-    ``large`` is for a projector."""
+    bars coloured by whether they pass the floor, the floor as a labelled rule (none when
+    ``floor`` is None), ``answer_chunks`` outlined in green; ``large`` for a projector."""
     frame = score_frame(decision, chunks, lang, MAX_BARS)
     hidden = len(decision.ranking) - len(frame)
     if hidden > 0 and not title:
@@ -97,11 +98,7 @@ def score_bars(
     font = 17 if large else 12
     lowest = min([0.0, *([] if floor is None else [float(floor)]), *frame["score"].tolist()])
     domain = [round(lowest - 0.02, 2) if lowest < 0 else 0.0, 1.0]
-    statuses = [
-        t("chart.status_context", lang),
-        t("chart.status_under_floor", lang),
-        t("chart.status_other", lang),
-    ]
+    statuses = [t(f"chart.status_{name}", lang) for name in ("context", "under_floor", "other")]
     y = alt.Y("chunk:N", sort=frame["chunk"].tolist(), title=None)
     base = alt.Chart(frame)
     bars = base.mark_bar().encode(
@@ -123,6 +120,9 @@ def score_bars(
         x="score:Q", y=y, text="shown:N"
     )
     layers: list[Any] = [bars, labels]
+    layers += _answer_outline(frame, answer_chunks, y)
+    if len(layers) > 2:
+        title = " · ".join(x for x in (title, t("chart.answer_outline", lang)) if x)
     if floor is not None:
         floor_text = decimal(floor, distinct_digits([*decision.scores, floor]), lang)
         layers += _floor_rule(floor, floor_text, lang, font + 1)
@@ -134,6 +134,15 @@ def score_bars(
             labelFontSize=font
         )
     return chart
+
+
+def _answer_outline(frame: pd.DataFrame, answer_chunks: Sequence[int], y: Any) -> list[Any]:
+    """A green outline over the bars of the chunks that hold the expected answer."""
+    holding = frame[frame["index"].isin(list(answer_chunks))]
+    if holding.empty:
+        return []
+    return [alt.Chart(holding).mark_bar(fill=None, stroke=ANSWERABLE, strokeWidth=3)
+            .encode(x="score:Q", y=y)]
 
 
 def _floor_rule(floor: float, floor_text: str, lang: str, font: int) -> list[Any]:
@@ -215,8 +224,9 @@ def calibration_strip(
         if o.question.is_answerable is not None and o.decision.ranking
     ]
     frame = pd.DataFrame(rows, columns=["group", "best", "question"])
-    lowest = min([0.0, calibration.floor, *frame["best"].tolist()])
-    highest = max([calibration.floor, *frame["best"].tolist()])
+    floors = [calibration.floor, *([] if floor is None else [float(floor)])]  # both on the axis
+    lowest = min([0.0, *floors, *frame["best"].tolist()])
+    highest = max([*floors, *frame["best"].tolist()])
     domain = [math.floor(lowest * 10) / 10, min(1.0, math.ceil(highest * 10) / 10 + 0.1)]
     y = alt.Y("group:N", title=None, sort=[answerable, unanswerable])
     dots = (
@@ -234,7 +244,8 @@ def calibration_strip(
             tooltip=["question:N", alt.Tooltip("best:Q", format=".3f")],
         )
     )
-    return alt.LayerChart(layer=[dots, *_floor_rules(calibration, floor, lang)], height=160)
+    return alt.LayerChart(layer=[dots, *_floor_rules(calibration, floor, lang)],
+                          height=STRIP_HEIGHT)
 
 
 def _floor_rules(calibration: Calibration, floor: float | None, lang: str) -> list[Any]:
@@ -268,12 +279,15 @@ def _floor_rules(calibration: Calibration, floor: float | None, lang: str) -> li
         .mark_text(color=FLOOR, align="left", dx=5, dy=-10, fontWeight="bold", fontSize=14)
         .encode(x="floor:Q", y=alt.value(0), text="label:N"),
     ]
-    if not current.empty:
-        layers.append(
+    if not current.empty:  # labelled at the foot, where the suggested label is not
+        layers += [
             alt.Chart(current)
             .mark_rule(color="#374151", strokeDash=[4, 4], strokeWidth=2)
-            .encode(x="floor:Q", tooltip=["label:N"])
-        )
+            .encode(x="floor:Q", tooltip=["label:N"]),
+            alt.Chart(current)
+            .mark_text(color="#374151", align="left", baseline="bottom", dx=5, fontSize=13)
+            .encode(x="floor:Q", y=alt.value(STRIP_HEIGHT - 2), text="label:N"),
+        ]
     return layers
 
 
@@ -364,4 +378,26 @@ def sweep_heatmap(sweep: SweepResult, metric: str, lang: str = "en") -> alt.Laye
         color=alt.condition("datum.value > 0.6", alt.value("white"), alt.value("#111827")),
     )
     n_rows = max(1, frame["row"].nunique())
-    return alt.LayerChart(layer=[cells, text], height=alt.Step(34 if n_rows < 12 else 24))
+    title = alt.TitleParams("", subtitle=sweep_notes(sweep, frame, metric, lang), anchor="start",
+                            subtitleFontSize=13, subtitleColor="#374151")
+    return alt.LayerChart(layer=[cells, text], height=alt.Step(34 if n_rows < 12 else 24),
+                          title=title)
+
+
+def sweep_notes(sweep: SweepResult, frame: pd.DataFrame, metric: str, lang: str) -> list[str]:
+    """What a reader of the heatmap asks: why some cells are blank, and how the best of
+    many equal cells was chosen. Only the sentences the sweep calls for."""
+    notes: list[str] = []
+    n_grid = frame["row"].nunique() * frame["size"].nunique()
+    missing = n_grid - len(frame)
+    undefined = int(frame["value"].isna().sum())
+    if missing:
+        notes.append(t("chart.sweep_missing", lang, n=missing))
+    if undefined:
+        notes.append(t("chart.sweep_undefined", lang, n=undefined, metric=metric))
+    if sweep.rows:
+        best = sweep.best(metric).metrics.value(metric)
+        tied = sum(row.metrics.value(metric) == best for row in sweep.rows)
+        if best is not None and tied > 1:
+            notes.append(t("chart.sweep_ties", lang, n=tied))
+    return notes

@@ -249,11 +249,19 @@ STRINGS: dict[str, dict[str, str]] = {
     "walk.fixed.title": {"en": "1 · Fixed-size chunks", "pt": "1 · Chunks de tamanho fixo"},
     "walk.fixed.body": {
         "en": "The refund policy is cut every 120 characters, blind to its content: {n_fixed} chunks. "
-        "The red bars mark cuts inside a word or a sentence: chunk #{winner} ends in “{winner_end}”, "
-        "half of a word.",
+        "A red | marks a cut inside a word, an orange | a cut inside a sentence: chunk #{winner} "
+        "ends in “{winner_end}”, half of a word.",
         "pt": "A política de reembolso é cortada a cada 120 caracteres, sem olhar o conteúdo: "
-        "{n_fixed} chunks. As barras vermelhas marcam cortes no meio de uma palavra ou frase: "
-        "o chunk #{winner} termina em “{winner_end}”, meia palavra.",
+        "{n_fixed} chunks. Um | vermelho marca um corte no meio de uma palavra, um | laranja no "
+        "meio de uma frase: o chunk #{winner} termina em “{winner_end}”, meia palavra.",
+    },
+    "walk.fixed.body_whole": {
+        "en": "The refund policy is cut every 120 characters, blind to its content: {n_fixed} chunks. "
+        "A red | marks a cut inside a word, an orange | a cut inside a sentence: chunk #{winner} "
+        "ends in “{winner_end}”.",
+        "pt": "A política de reembolso é cortada a cada 120 caracteres, sem olhar o conteúdo: "
+        "{n_fixed} chunks. Um | vermelho marca um corte no meio de uma palavra, um | laranja no "
+        "meio de uma frase: o chunk #{winner} termina em “{winner_end}”.",
     },
     "walk.cut.title": {"en": "2 · The answer is cut away", "pt": "2 · A resposta fica cortada"},
     "walk.cut.body": {
@@ -264,14 +272,33 @@ STRINGS: dict[str, dict[str, str]] = {
         "“Reembolso”, mas não o prazo. “7 dias úteis” está no chunk #{holder}. Com top_k = 1 o modelo "
         "recebe o assunto sem a resposta e diz, com razão, que o trecho não informa prazo.",
     },
+    "walk.cut.body_found": {
+        "en": "“Qual o prazo do reembolso?” is won by chunk #{winner} ({winner_score}), and with this "
+        "model that chunk already holds “7 dias úteis”: here the cut does not cost the answer. "
+        "The article's model ranks the subject first and loses the deadline.",
+        "pt": "“Qual o prazo do reembolso?” é vencida pelo chunk #{winner} ({winner_score}), e com "
+        "este modelo esse chunk já contém “7 dias úteis”: aqui o corte não custa a resposta. O "
+        "modelo do artigo põe o assunto em primeiro e perde o prazo.",
+    },
     "walk.sentence.title": {"en": "3 · Sentence chunks", "pt": "3 · Chunks por frase"},
     "walk.sentence.body": {
         "en": "Now chunks end only at sentence ends, and one sentence repeats between neighbours. "
         "The refund chunk #{sentence_winner} holds subject and deadline together and wins with "
-        "{sentence_score}. hit@1 over the four answerable questions: {hit_fixed} → {hit_sentence}.",
+        "{sentence_score}. hit@1 over the {n_answerable} answerable questions: {hit_fixed} → "
+        "{hit_sentence}.",
         "pt": "Agora os chunks terminam só em fim de frase, e uma frase se repete entre vizinhos. "
         "O chunk #{sentence_winner} traz assunto e prazo juntos e vence com {sentence_score}. "
-        "hit@1 nas quatro perguntas respondíveis: {hit_fixed} → {hit_sentence}.",
+        "hit@1 nas {n_answerable} perguntas respondíveis: {hit_fixed} → {hit_sentence}.",
+    },
+    "walk.sentence.body_missed": {
+        "en": "Now chunks end only at sentence ends, and one sentence repeats between neighbours. "
+        "With this model the refund question is still won by chunk #{sentence_winner} "
+        "({sentence_score}), which does not hold the deadline. hit@1 over the {n_answerable} "
+        "answerable questions: {hit_fixed} → {hit_sentence}.",
+        "pt": "Agora os chunks terminam só em fim de frase, e uma frase se repete entre vizinhos. "
+        "Com este modelo a pergunta do reembolso ainda é vencida pelo chunk #{sentence_winner} "
+        "({sentence_score}), que não traz o prazo. hit@1 nas {n_answerable} perguntas "
+        "respondíveis: {hit_fixed} → {hit_sentence}.",
     },
     "walk.context.title": {
         "en": "4 · The unanswerable question still gets context",
@@ -294,6 +321,16 @@ STRINGS: dict[str, dict[str, str]] = {
         "{lowest}, a maior sem resposta {highest}: margem de {margin}. O piso fica entre elas, em "
         "{floor}: medido neste modelo, não chutado.",
     },
+    "walk.measured.body_overlap": {
+        "en": "Each dot is one labelled question's best score. The lowest answerable scores {lowest}, "
+        "the highest unanswerable {highest}: with this model the groups overlap (margin {margin}) "
+        "and no floor separates them. The floor at {floor} costs the fewest errors: "
+        "{false_refusals} false refusals, {false_answers} false answers.",
+        "pt": "Cada ponto é o melhor score de uma pergunta rotulada. A menor respondível pontua "
+        "{lowest}, a maior sem resposta {highest}: com este modelo os grupos se sobrepõem (margem "
+        "{margin}) e nenhum piso os separa. O piso em {floor} é o que custa menos erros: "
+        "{false_refusals} recusas indevidas, {false_answers} respostas indevidas.",
+    },
     "walk.refused.title": {"en": "6 · Refused instead of invented", "pt": "6 · Recusa em vez de invenção"},
     "walk.refused.body": {
         "en": "With the floor at {floor} the wifi question ({wifi_best}) is refused: no LLM call, one "
@@ -302,6 +339,14 @@ STRINGS: dict[str, dict[str, str]] = {
         "pt": "Com o piso em {floor} a pergunta do wifi ({wifi_best}) é recusada: uma chamada de API a "
         "menos e uma alucinação a menos. O piso vale só para este modelo e estas perguntas; com muitas "
         "perguntas reais os grupos se sobrepõem, e você escolhe o erro que custa menos.",
+    },
+    "walk.refused.body_answered": {
+        "en": "With the floor at {floor} the wifi question ({wifi_best}) still passes: with this "
+        "model its best score is not under the floor, so it gets context it cannot answer from. "
+        "A floor holds for one model and one set of questions only; measure it again here.",
+        "pt": "Com o piso em {floor} a pergunta do wifi ({wifi_best}) ainda passa: com este modelo "
+        "o melhor score dela não fica abaixo do piso, então ela recebe contexto que não a "
+        "responde. Um piso vale para um modelo e um conjunto de perguntas só; meça de novo aqui.",
     },
     "walk.toggle": {"en": "Guided replay of the article", "pt": "Replay guiado do artigo"},
     "walk.toggle_help": {
@@ -322,7 +367,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Leave the replay with the explorer set as this step (loads the article's sample).",
         "pt": "Sai do replay com o explorador ajustado como este passo (carrega o exemplo do artigo).",
     },
-    "walk.no_floor": {"en": "none (every chunk in top_k passes)", "pt": "nenhum (todo chunk no top_k passa)"},
+    "walk.no_floor": {
+        "en": "{floor}, the slider's lowest (no floor yet: every chunk in top_k passes)",
+        "pt": "{floor}, o mínimo do controle (ainda sem piso: todo chunk no top_k passa)",
+    },
     "model.use-multilingual": {
         "en": "Google USE multilingual v3 (16 languages, offline, no token limit)",
         "pt": "Google USE multilíngue v3 (16 idiomas, offline, sem limite de tokens)",
@@ -590,6 +638,24 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "chart.status_other": {"en": "not retrieved", "pt": "não recuperado"},
     "chart.score": {"en": "cosine score", "pt": "score de cosseno"},
+    "chart.sweep_missing": {
+        "en": "{n} blank cells: the sweep does not try that row's chunker at that size.",
+        "pt": "{n} células vazias: a varredura não testa o chunker dessa linha nesse tamanho.",
+    },
+    "chart.sweep_undefined": {
+        "en": "{n} blank cells: {metric} is undefined there (nothing to count, e.g. no refusal).",
+        "pt": "{n} células vazias: {metric} não é definido ali (nada a contar, p. ex. nenhuma recusa).",
+    },
+    "chart.sweep_ties": {
+        "en": "{n} configurations tie for best; the tie goes to the better MRR, then hit@k, "
+        "refusal recall, refusal precision, then the earlier cell of the grid.",
+        "pt": "{n} configurações empatam como melhores; o desempate vai para o melhor MRR, depois "
+        "hit@k, revocação e precisão das recusas, depois a célula anterior da grade.",
+    },
+    "chart.answer_outline": {
+        "en": "green outline: the chunk holds the expected answer",
+        "pt": "contorno verde: o chunk contém a resposta esperada",
+    },
     "chart.floor": {"en": "floor {floor}", "pt": "piso {floor}"},
     "chart.offset": {"en": "character offset", "pt": "posição (caractere)"},
     "chart.similarity": {
@@ -604,6 +670,15 @@ STRINGS: dict[str, dict[str, str]] = {
     "render.badge_no_tokens": {"en": "chunk #{i} · {n} chars", "pt": "chunk #{i} · {n} caracteres"},
     "render.cut_word": {"en": "boundary cuts a word", "pt": "o corte parte uma palavra"},
     "render.cut_sentence": {"en": "boundary cuts a sentence", "pt": "o corte parte uma frase"},
+    "render.context_label": {"en": "context", "pt": "contexto"},
+    "render.context_title": {
+        "en": "embedded with chunk #{i} but not in its slice (the table's header)",
+        "pt": "embutido com o chunk #{i}, mas fora do seu trecho (o cabeçalho da tabela)",
+    },
+    "render.legend_context": {
+        "en": "context embedded with a chunk, not in its slice",
+        "pt": "contexto embutido com um chunk, fora do seu trecho",
+    },
     "render.legend_even": {"en": "even chunk", "pt": "chunk par"},
     "render.legend_odd": {"en": "odd chunk", "pt": "chunk ímpar"},
     "render.legend_overlap": {"en": "overlap (2+ chunks)", "pt": "sobreposição (2+ chunks)"},

@@ -30,6 +30,9 @@ outline:1px dashed #7c3aed}
 padding:0 4px;margin:0 2px;vertical-align:super;cursor:help}
 .rv-cut{color:#dc2626;font-weight:900;padding:0 1px;cursor:help}
 .rv-cut-s{color:#d97706}
+.rv-ctx{color:#6b7280;background:#f9fafb;border:1px dashed #9ca3af;border-radius:3px;
+padding:0 3px;margin:0 2px;font-size:.9em;cursor:help}
+.rv-ctx b{font-size:.7rem;text-transform:uppercase;letter-spacing:.03em;margin-right:4px}
 .rv-legend span{display:inline-block;margin-right:14px;padding:0 6px;border-radius:3px}
 </style>
 """
@@ -106,11 +109,24 @@ def highlight_document(
             count = tokens[chunk.index] if tokens is not None else None
             title = escape(chunk_title(chunk, count, lang), quote=True)
             parts.append(f'<span class="rv-badge" title="{title}">#{chunk.index}</span>')
+            parts.append(context_mark(chunk, lang))
         parts.append(_segment(document[here:nxt], here, active))
     if cuts.get(len(document)):
         parts.append(_cut_mark(cuts[len(document)], lang))
     parts.append("</div>")
     return "".join(parts)
+
+
+def context_mark(chunk: Chunk, lang: str = "en") -> str:
+    """The text a chunk is embedded with but that is not in its slice (a table's header
+    carried into a group of its rows), shown dimmed and marked as context: it is why a
+    37-character chunk can weigh 25 tokens. Empty when the chunk carries none."""
+    if not chunk.context_prefix:
+        return ""
+    title = escape(t("render.context_title", lang, i=chunk.index), quote=True)
+    label = escape(t("render.context_label", lang))
+    return (f'<span class="rv-ctx" title="{title}"><b>{label}</b>'
+            f"{escape(chunk.context_prefix, quote=False)}</span>")
 
 
 def _cut_mark(kind: str, lang: str) -> str:
@@ -143,6 +159,7 @@ def legend(lang: str = "en") -> str:
         ("rv-c1", t("render.legend_odd", lang)),
         ("rv-ov", t("render.legend_overlap", lang)),
         ("rv-tr", t("render.legend_truncated", lang)),
+        ("rv-ctx", t("render.legend_context", lang)),
     ]
     spans = "".join(f'<span class="{css}">{escape(label)}</span>' for css, label in items)
     cut_word = f'<span><b class="rv-cut">|</b> {escape(t("render.cut_word", lang))}</span>'

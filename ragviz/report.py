@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from html import escape
 
 from ragviz.calibration import Calibration
+from ragviz.charts import FLOOR, HIT, OTHER, UNDER_FLOOR
 from ragviz.i18n import t
 from ragviz.presentation import (
     calibration_message,
@@ -46,7 +47,15 @@ font-size:.85rem;background:#fee2e2;color:#991b1b}
 pre{white-space:pre-wrap;background:#f9fafb;border:1px solid #e5e7eb;padding:8px}
 table{border-collapse:collapse}td,th{border:1px solid #e5e7eb;padding:4px 8px;text-align:left}
 .flip{background:#fef3c7}
+body .rv-doc{max-height:none;overflow:visible}
+.bars-key{font-size:.85rem;color:#374151;margin:2px 0 6px}
+.bars-key span{display:inline-block;margin-right:12px}
+.bars-key i{display:inline-block;width:11px;height:11px;margin-right:4px;vertical-align:-1px}
+@media print{body{max-width:none;margin:0}.q,svg,table{break-inside:avoid}
+h2,h3{break-after:avoid}}
 """
+# A report is read top to bottom, printed or shot as one page: the document box of the
+# app (560 px, scrolling) is opened up so every chunk is on the page.
 
 _BAR_HEIGHT = 18
 _CHART_WIDTH = 460
@@ -90,12 +99,13 @@ def score_svg(outcome: QuestionOutcome, analysis: Analysis, lang: str = "en") ->
         return label_width + (value - low) / span * (width - label_width - 50)
 
     hits = {h.index for h in decision.hits}
+    top = set(decision.ranking[: decision.top_k])
     digits = distinct_digits([*scores, analysis.floor])
     rows = []
     for row, index in enumerate(decision.ranking):
         y = 16 + row * (_BAR_HEIGHT + 4)
         score = scores[index]
-        colour = "#1d4ed8" if index in hits else "#93c5fd"
+        colour = HIT if index in hits else UNDER_FLOOR if index in top else OTHER
         start, end = sorted((x(0.0), x(score)))
         name = _bar_name(analysis, index)
         rows.append(
@@ -109,13 +119,14 @@ def score_svg(outcome: QuestionOutcome, analysis: Analysis, lang: str = "en") ->
     height = 24 + len(decision.ranking) * (_BAR_HEIGHT + 4)
     floor_x = x(analysis.floor)
     rule = (
-        f'<line x1="{floor_x:.1f}" x2="{floor_x:.1f}" y1="12" y2="{height}" stroke="#dc2626" '
-        f'stroke-width="2"/><text x="{floor_x + 3:.1f}" y="10" font-size="11" fill="#dc2626">'
+        f'<line x1="{floor_x:.1f}" x2="{floor_x:.1f}" y1="12" y2="{height}" stroke="{FLOOR}" '
+        f'stroke-width="2" stroke-dasharray="6 3"/><text x="{floor_x + 3:.1f}" y="10" '
+        f'font-size="11" fill="{FLOOR}" font-weight="bold">'
         f"{escape(t('chart.floor', lang, floor=decimal(analysis.floor, digits, lang)))}</text>"
     )
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-        f'role="img">{"".join(rows)}{rule}</svg>'
+        f'role="img">{"".join(rows)}{rule}</svg>{bars_key(lang)}'
     )
 
 
@@ -132,6 +143,18 @@ def _bar_name(analysis: Analysis, index: int) -> str:
 
 def _short(name: str) -> str:
     return name if len(name) <= _FILE_LABEL_CHARS else name[: _FILE_LABEL_CHARS - 1] + "…"
+
+
+def bars_key(lang: str = "en") -> str:
+    """The score bars' legend, with the app's colours and words (``charts.score_bars``)."""
+    items = [(HIT, t("chart.status_context", lang)),
+             (UNDER_FLOOR, t("chart.status_under_floor", lang)),
+             (OTHER, t("chart.status_other", lang))]
+    keys = "".join(f'<span><i style="background:{colour}"></i>{escape(label)}</span>'
+                   for colour, label in items)
+    floor = escape(t("chart.floor", lang, floor="")).strip()
+    return (f'<div class="bars-key">{keys}<span><i style="background:{FLOOR};height:3px">'
+            f"</i>{floor}</span></div>")
 
 
 def calibration_svg(

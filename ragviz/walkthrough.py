@@ -2,17 +2,22 @@
 or three sentences what the screen now shows.
 
 Numbers in the texts are never written in: each step's text is filled from the live
-analyses (``step_values``), so the story stays true for whatever model is loaded.
+analyses (``step_values``), and where a model tells another story than the article's (the
+answer already wins, the groups overlap, the wifi question passes the floor) the step says
+that one instead (``step_variants``), so every sentence stays true for whatever model is
+loaded.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from ragviz.chunking import ChunkerConfig
 from ragviz.i18n import t
 from ragviz.presentation import decimal
+from ragviz.render import boundary_kind
 from ragviz.workspace import DEFAULT_CONFIG_A, DEFAULT_CONFIG_B
 
 if TYPE_CHECKING:
@@ -25,6 +30,8 @@ FIXED = DEFAULT_CONFIG_A
 SENTENCE = DEFAULT_CONFIG_B
 
 FloorChoice = Literal["none", "calibrated"]
+VARIANT = "variant."  # prefix of the step_values entries that pick a step's text variant
+WALK_PARAM = "walk"  # the URL parameter that holds the open step (1-based)
 
 
 @dataclass(frozen=True)
@@ -42,7 +49,9 @@ class Step:
         return t(f"walk.{self.key}.title", lang)
 
     def body(self, lang: str, values: dict[str, str]) -> str:
-        return t(f"walk.{self.key}.body", lang, **values)
+        """The step's text; ``values[VARIANT + key]`` names the variant the facts call for."""
+        variant = values.get(VARIANT + self.key, "")
+        return t(f"walk.{self.key}.body{variant}", lang, **values)
 
 
 STEPS: tuple[Step, ...] = (
@@ -78,12 +87,52 @@ def step_values(fixed: Analysis, sentence: Analysis, language: str = "en") -> di
         "hit_fixed": _score(fixed.metrics.hit_at_1),
         "hit_sentence": _score(sentence.metrics.hit_at_1),
         "wifi_best": _score(wifi.best_score),
-        "wifi_hits": str(min(sentence.top_k, len(sentence.chunks))),
+        "wifi_hits": str(len(wifi.hits)),
+        "n_answerable": str(sum(o.question.is_answerable is True for o in sentence.outcomes)),
         "lowest": _score(calibration.lowest_answerable if calibration else None),
         "highest": _score(calibration.highest_unanswerable if calibration else None),
         "margin": _score(calibration.margin if calibration else None),
         "floor": _score(calibration.floor if calibration else None),
+        "false_refusals": str(calibration.false_refusals if calibration else 0),
+        "false_answers": str(calibration.false_answers if calibration else 0),
+        **step_variants(fixed, sentence),
     }
+
+
+def step_variants(fixed: Analysis, sentence: Analysis) -> dict[str, str]:
+    """Which text each step needs, from the measured facts: the article's text (``""``)
+    when this model tells the article's story, a variant that says what happened when not."""
+    winner = fixed.chunks[fixed.outcomes[REFUND_QUESTION].decision.ranking[0]]
+    wifi = sentence.outcomes[WIFI_QUESTION].decision
+    calibration = sentence.calibration
+    return {
+        VARIANT + "fixed": ""
+        if boundary_kind(fixed.document, winner.end) == "word" else "_whole",
+        VARIANT + "cut": "_found" if _answer_first(fixed) else "",
+        VARIANT + "sentence": "" if _answer_first(sentence) else "_missed",
+        VARIANT + "measured": "" if calibration is None or calibration.separable else "_overlap",
+        VARIANT + "refused": "" if wifi.refused else "_answered",
+    }
+
+
+def step_from_query(query: Mapping[str, str]) -> int | None:
+    """The step (0-based) a link's ``walk`` parameter opens, or None when it names none."""
+    raw = query.get(WALK_PARAM, "")
+    if not raw.isdigit() or not 1 <= int(raw) <= len(STEPS):
+        return None
+    return int(raw) - 1
+
+
+def step_query(query: Mapping[str, str], step: int | None) -> dict[str, str]:
+    """``query`` with the open step in it (None: without any), every other parameter kept."""
+    kept = {key: value for key, value in query.items() if key != WALK_PARAM}
+    return kept if step is None else {**kept, WALK_PARAM: str(step + 1)}
+
+
+def _answer_first(analysis: Analysis) -> bool:
+    """Whether the refund question's best chunk holds its whole answer."""
+    diagnosis = analysis.outcomes[REFUND_QUESTION].diagnosis
+    return diagnosis is not None and diagnosis.answer_rank == 1
 
 
 def _holder(analysis: Analysis) -> int | str:

@@ -20,11 +20,26 @@ from ragviz_app.session import TAB_IDS, init_state, on_tab_change, persist, sync
 from ragviz_app.sidebar import sidebar
 from ragviz_app.views import calibration, chunks, compare, questions, replay, why, workspace
 
+# Less empty space above the page and a smaller title, so the first screen reaches the
+# numbers; labels of buttons and metrics wrap instead of being cut with an ellipsis on a
+# small screen (1024 px with the sidebar open).
+LAYOUT_CSS = """<style>
+[data-testid="stMainBlockContainer"]{padding-top:2rem;padding-bottom:2rem}
+[data-testid="stMainBlockContainer"] h1{font-size:2.1rem;padding:0 0 .25rem}
+[data-testid="stMainBlockContainer"] h2{font-size:1.55rem;padding:.25rem 0}
+[data-testid="stSidebarHeader"]{height:2.5rem;margin-bottom:0}
+[data-testid^="stBaseButton"] p,[data-testid^="stBaseButton"] div,
+[data-testid="stMetricLabel"] p,[data-testid="stMetricLabel"] div,
+[data-testid="stMetricLabel"] label{white-space:normal;overflow:visible;text-overflow:clip;
+overflow-wrap:anywhere}
+</style>"""
+
 
 def main() -> None:
     """One run of the script: the frame, then only the open tab (the others are drawn
     when picked, so a slider answers fast)."""
     st.set_page_config(page_title="ragviz", layout="wide")
+    st.html(LAYOUT_CSS)
     init_state()
     persist()
     choice, model = sidebar()

@@ -12,7 +12,7 @@ from typing import Any
 import streamlit as st
 
 from ragviz import app_state as state
-from ragviz import links
+from ragviz import links, walkthrough
 from ragviz.chunking import ChunkerConfig, get_spec
 from ragviz.chunking.registry import param_names
 from ragviz.documents import InputError
@@ -89,6 +89,10 @@ def apply_query(query: dict[str, str]) -> None:
     if "floor" not in query:
         del ss.floor  # no floor in the link: measure it from the labels, as on a first visit
     ss["_url_problems"] = problems
+    step = walkthrough.step_from_query(query)
+    if step is not None:  # the link was copied during the guided replay: reopen its step
+        ss.walk_on = True
+        ss.walk_step = step
 
 
 def current_settings() -> Settings:

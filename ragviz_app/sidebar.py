@@ -61,7 +61,8 @@ def document_inputs() -> state.DocumentChoice:
             on_change=on_sample_change, format_func=sample_titles(samples),
         )
         picked = samples[ss.sample_name]
-        st.caption(picked.demonstrates(lang()))
+        # the full title too: the select cuts a long one in a narrow sidebar
+        st.caption(f"**{md(picked.title(lang()))}** — {picked.demonstrates(lang())}")
         sample_text = picked.document()
     elif ss.doc_source == "paste":
         st.text_area(

@@ -6,10 +6,21 @@ import pytest
 
 from ragviz.embedders import Embedder
 from ragviz.i18n import LANGUAGES
-from ragviz.pipeline import analyse
+from ragviz.pipeline import analyse, rescore
 from ragviz.questions import LabelledQuestion
-from ragviz.results import Analysis
-from ragviz.walkthrough import FIXED, REFUND_QUESTION, SENTENCE, STEPS, WIFI_QUESTION, step_values
+from ragviz.render import STYLE
+from ragviz.results import Analysis, RetrievalSettings
+from ragviz.walkthrough import (
+    FIXED,
+    REFUND_QUESTION,
+    SENTENCE,
+    STEPS,
+    VARIANT,
+    WIFI_QUESTION,
+    step_from_query,
+    step_query,
+    step_values,
+)
 
 
 @pytest.fixture(scope="module")
@@ -56,3 +67,51 @@ def test_values_tell_the_article_story(pair: tuple[Analysis, Analysis]) -> None:
     assert float(values["hit_fixed"]) < float(values["hit_sentence"])
     assert float(values["highest"]) < float(values["floor"]) <= float(values["lowest"])
     assert float(values["wifi_best"]) < float(values["floor"])
+
+
+def test_with_another_model_every_step_says_what_that_model_measured(
+    minilm_model: Embedder, seed_doc: str, seed_questions: list[LabelledQuestion]
+) -> None:
+    """minilm-en does not separate the article's groups: step 5 must not say the floor goes
+    between them, it must say they overlap and what the floor costs."""
+    fixed = analyse(seed_doc, FIXED, minilm_model, seed_questions)
+    sentence = analyse(seed_doc, SENTENCE, minilm_model, seed_questions)
+    calibration = sentence.calibration
+    assert calibration is not None and not calibration.separable  # the fact this test is about
+    measured = next(s for s in STEPS if s.key == "measured")
+    for lang, overlap in (("en", "overlap"), ("pt", "se sobrepõem")):
+        body = measured.body(lang, step_values(fixed, sentence, lang))
+        assert overlap in body
+        assert "goes between them" not in body and "fica entre elas" not in body
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_each_step_text_matches_its_facts(pair: tuple[Analysis, Analysis], lang: str) -> None:
+    """On the article's model the article's text; the variants exist for the other cases."""
+    fixed, sentence = pair
+    values = step_values(fixed, sentence, lang)
+    assert all(values.get(VARIANT + step.key) in ("", None) for step in STEPS[:-1])
+    assert values[VARIANT + "refused"] == "_answered"  # no floor on these analyses yet
+    calibrated = rescore(sentence, RetrievalSettings(2, sentence.calibration.floor))  # type: ignore[union-attr]
+    assert step_values(fixed, calibrated, lang)[VARIANT + "refused"] == ""
+
+
+def test_step_one_names_the_colours_the_document_draws() -> None:
+    """Word cuts are red (#dc2626) and sentence cuts orange (#d97706) in render.STYLE."""
+    assert ".rv-cut{color:#dc2626" in STYLE and ".rv-cut-s{color:#d97706}" in STYLE
+    en = STEPS[0].body("en", {"n_fixed": "7", "winner": "1", "winner_end": "Reemb"})
+    pt = STEPS[0].body("pt", {"n_fixed": "7", "winner": "1", "winner_end": "Reemb"})
+    assert "red | marks a cut inside a word, an orange | a cut inside a sentence" in en
+    assert "vermelho" in pt and "laranja" in pt
+
+
+@pytest.mark.parametrize(("raw", "step"), [("1", 0), ("6", 5), ("0", None), ("7", None),
+                                           ("x", None), ("", None), ("-1", None)])
+def test_a_links_walk_parameter_names_a_step_or_nothing(raw: str, step: int | None) -> None:
+    assert step_from_query({"walk": raw, "k": "2"}) == step
+
+
+def test_the_step_rides_in_the_query_next_to_the_other_parameters() -> None:
+    query = {"a": "fixed", "k": "2", "walk": "1"}
+    assert step_query(query, 3) == {"a": "fixed", "k": "2", "walk": "4"}
+    assert step_query(query, None) == {"a": "fixed", "k": "2"}

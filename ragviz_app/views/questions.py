@@ -81,7 +81,9 @@ def question_view(analysis: Analysis, position: int, side: str, show_floor: bool
     st.altair_chart(
         charts.score_bars(decision, analysis.chunks,
                           analysis.floor if show_floor else None, "", lang(),
-                          description=f"{side}: {outcome.question.question}", large=large),
+                          description=f"{side}: {outcome.question.question}", large=large,
+                          answer_chunks=outcome.diagnosis.holding_chunks
+                          if outcome.diagnosis is not None else ()),
         width="stretch",
     )
     prompt = presentation.prompt_text(outcome, analysis.chunks, lang())

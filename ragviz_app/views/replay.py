@@ -37,28 +37,62 @@ def walkthrough_page(model: Embedder) -> None:
     values = walkthrough.step_values(fixed, sentence, lang())
     shown = fixed if step.config == walkthrough.FIXED else sentence
 
+    _keep_step_in_url(step_index)
     st.html(render.walkthrough_banner(
         tr("walk.progress", n=step_index + 1, total=len(walkthrough.STEPS)),
         step.title(lang()), step.body(lang(), values)))
     _navigation(step_index, step, floor)
-    floor_text = (presentation.decimal(floor, 2, lang()) if step.floor == "calibrated"
-                  else tr("walk.no_floor"))
+    floor_text = presentation.decimal(floor, 2, lang())
+    if step.floor == "none":  # the floor the question views use, said to be no real floor
+        floor_text = tr("walk.no_floor", floor=floor_text)
     st.caption(tr("walk.settings", config=presentation.config_text(shown.config, lang()),
                   k=step.top_k,
                   floor=floor_text, model=model.name))
     _step_view(step, document, questions, shown, fixed is shown, floor)
 
 
+# A presentation clicker sends PageDown/PageUp (or the arrow keys): they press Next/Back.
+# Keys typed into a field, a slider or a select keep their own meaning; outside the replay
+# the buttons do not exist and the listener does nothing.
+STEP_KEYS_JS = """<script>
+(() => {
+  const keys = {ArrowRight: "walk_next", PageDown: "walk_next",
+                ArrowLeft: "walk_back", PageUp: "walk_back"};
+  const own = 'input, textarea, select, [contenteditable="true"], [role="slider"]';
+  if (window.__rvWalkKeys) document.removeEventListener("keydown", window.__rvWalkKeys);
+  window.__rvWalkKeys = (event) => {
+    const key = keys[event.key];
+    if (!key || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    if (event.target instanceof Element && event.target.closest(own)) return;
+    const button = document.querySelector(`.st-key-${key} button`);
+    if (!button) return;
+    event.preventDefault();
+    if (!button.disabled) button.click();
+  };
+  document.addEventListener("keydown", window.__rvWalkKeys);
+})();
+</script>"""
+
+
+def _keep_step_in_url(step_index: int) -> None:
+    """The open step rides in the URL (``?walk=3``) next to the other parameters, so a
+    link reopens it; the clicker keys are hooked once per page."""
+    query = st.query_params.to_dict()
+    wanted = walkthrough.step_query(query, step_index)
+    if wanted != query:
+        st.query_params.from_dict(wanted)
+    st.html(STEP_KEYS_JS, unsafe_allow_javascript=True)
+
+
 def _navigation(step_index: int, step: walkthrough.Step, floor: float) -> None:
-    back, forward, leave, explore, _ = st.columns([1, 1, 1, 1.6, 1.4])
-    back.button(tr("walk.back"), key="walk_back", on_click=_walk_to, args=(step_index - 1,),
-                disabled=step_index == 0, width="stretch")
-    forward.button(tr("walk.next"), key="walk_next", on_click=_walk_to, args=(step_index + 1,),
-                   disabled=step_index == len(walkthrough.STEPS) - 1, type="primary",
-                   width="stretch")
-    leave.button(tr("walk.exit"), key="walk_exit", on_click=_walk_exit, width="stretch")
-    explore.button(tr("walk.explore"), key="walk_explore", on_click=_walk_explore,
-                   args=(step, floor), width="stretch", help=tr("walk.explore_help"))
+    row = st.container(horizontal=True)  # buttons as wide as their labels: none is cut
+    row.button(tr("walk.back"), key="walk_back", on_click=_walk_to, args=(step_index - 1,),
+               disabled=step_index == 0)
+    row.button(tr("walk.next"), key="walk_next", on_click=_walk_to, args=(step_index + 1,),
+               disabled=step_index == len(walkthrough.STEPS) - 1, type="primary")
+    row.button(tr("walk.exit"), key="walk_exit", on_click=_walk_exit)
+    row.button(tr("walk.explore"), key="walk_explore", on_click=_walk_explore,
+               args=(step, floor), help=tr("walk.explore_help"))
 
 
 def _step_view(step: walkthrough.Step, document: str, questions: list[LabelledQuestion],

@@ -25,12 +25,16 @@ def share_panel(frame: Frame) -> Workspace | None:
         if frame.document is not None else None
     )
 
+    # Bound now: Streamlit calls the download callables after the run, when the session's
+    # language is no longer at hand (the report came out in English from a pt page).
+    language = lang()
+
     def report() -> str:
         pair = compare(ready[0], ready[1]) if len(ready) == 2 else None
-        return render_report(ready, pair, lang())
+        return render_report(ready, pair, language)
 
     workspace_panel(workspace, report if ready else None,
-                    (lambda: results_csv(ready, lang())) if ready else None)
+                    (lambda: results_csv(ready, language)) if ready else None)
     return workspace
 
 

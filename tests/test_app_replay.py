@@ -1,0 +1,48 @@
+"""The guided replay in the app: its step lives in the URL, and its words agree with the
+numbers on screen."""
+
+from __future__ import annotations
+
+import re
+
+from streamlit.testing.v1 import AppTest
+
+from ragviz.walkthrough import STEPS
+from tests.test_app_sharing import APP, TIMEOUT, page_text, run
+
+
+def test_a_link_with_a_walk_step_reopens_that_step() -> None:
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.query_params.update({"walk": "3", "k": "3"})
+    run(at)
+    assert at.session_state.walk_on
+    assert STEPS[2].title("en") in page_text(at)
+    assert at.query_params["walk"] == "3"
+    at.button(key="walk_next").click()
+    run(at)
+    assert STEPS[3].title("en") in page_text(at)
+    assert at.query_params["walk"] == "4"
+    assert at.query_params["k"] == "3", "the other parameters stay in the link"
+
+
+def test_leaving_the_replay_takes_the_step_out_of_the_link() -> None:
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.query_params.update({"walk": "2"})
+    run(at)
+    at.button(key="walk_exit").click()
+    run(at)
+    assert not at.session_state.walk_on
+    assert "walk" not in at.query_params
+
+
+def test_a_step_without_a_floor_names_the_floor_its_verdicts_use() -> None:
+    """Steps 3 and 4 said "floor none" above "passes the floor -0.10": one number now."""
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.query_params.update({"walk": "3"})
+    run(at)
+    text = page_text(at)
+    said = set(re.findall(r"passes the floor (-?\d+\.\d+)", text))
+    settings = next(c.value for c in at.caption if c.value.startswith("On screen:"))
+    shown = re.search(r"floor (-?\d+\.\d+)", settings)
+    assert shown is not None, settings
+    assert said == {shown.group(1)}, (said, settings)
