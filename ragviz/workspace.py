@@ -357,13 +357,17 @@ def settings_from_query(
         "b": _config_from_query(query, "b", settings.config_b, problems),
     }
     values: dict[str, Any] = {"config_a": configs["a"], "config_b": configs["b"]}
-    for key, name, kind in (("k", "top_k", int), ("floor", "floor", float)):
+    if query.get("model"):
+        values["model_b"] = values["floor_b"] = None  # one model named: it is both sides'
+    for key, name, kind in (("k", "top_k", int), ("floor", "floor", float),
+                            ("b_floor", "floor_b", float)):
         if key in query:
             try:
                 values[name] = kind(query[key])
             except ValueError:
                 problems.append(f"{key}={query[key]!r} is not a number")
-    for key, name in (("model", "model"), ("lang", "language"), ("sample", "sample")):
+    for key, name in (("model", "model"), ("b_model", "model_b"), ("lang", "language"),
+                      ("sample", "sample")):
         if query.get(key):
             values[name] = query[key]
     candidate = replace(settings, **values)

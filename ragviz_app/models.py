@@ -193,8 +193,7 @@ def loaded_model(name: str) -> Embedder:
         note.empty()
     _LOADED.add(cache_key)
     seconds = time.monotonic() - started
-    if seconds >= 1.0:
-        note.success(tr("app.model_loaded", name=md(display_name(name)), seconds=f"{seconds:.0f}"))
+    note.success(tr("app.model_loaded", name=md(display_name(name)), seconds=f"{seconds:.0f}"))
     return model
 
 
