@@ -39,9 +39,12 @@ def with_b_on_minilm() -> AppTest:
 
 
 def test_b_gets_its_own_model_floor_and_caption(
-    minilm_model: Embedder, seed_doc: str, seed_questions: list[LabelledQuestion]
+    minilm_model: Embedder, seed_doc: str, seed_questions: list[LabelledQuestion],
+    downloads: list[str],
 ) -> None:
     at = with_b_on_minilm()
+    report = next(t for t in reversed(downloads) if t.startswith("<!DOCTYPE html>"))
+    assert "Model A use-multilingual, B minilm-en" in report
     text = page_text(at)
     assert "Model: use-multilingual" in text and "Model: minilm-en" in text
     assert WHY in text
