@@ -66,7 +66,7 @@ def model_inputs() -> dict[str, WantedModel]:
         wanted["b"] = model_picker("b")
     else:
         wanted["b"] = wanted["a"]
-    if any(ss.get(key_of(side, "model_choice")) == OPENAI for side in wanted):
+    if any(ss.get(key_of(side, "model_choice")) == OPENAI for side in SIDES[: 1 + own_b]):
         st.text_input(tr("app.api_key"), key="api_key", type="password",
                       help=tr("app.api_key_help"), autocomplete="off")
     return wanted
@@ -160,9 +160,11 @@ def load_models(wanted: dict[str, WantedModel]) -> dict[str, Embedder]:
 
 
 def pick_model(side: str, request: WantedModel) -> Embedder:
-    """Load the wanted model; on failure say why and keep the last model that worked."""
+    """Load the wanted model; on failure say why (one sentence) and keep the last model
+    that worked."""
     active = active_key(side)
     ss.setdefault(active, ss.active_model)
+    failure = None
     if not request.name:
         request.slot.info(tr("app.api_incomplete" if ss.get(key_of(side, "model_choice")) ==
                              OPENAI else "app.model_empty"))
@@ -172,9 +174,15 @@ def pick_model(side: str, request: WantedModel) -> Embedder:
             ss[active] = model.name if request.name in BUNDLED_MODELS else request.name
             return model
         except ModelLoadError as error:
-            request.slot.error(tr("app.model_failed", error=md(str(error)),
-                                  name=md(str(ss[active]))))
-    return loaded_model(str(ss[active]))
+            failure = str(error)
+    try:
+        fallback = loaded_model(str(ss[active]))
+    except ModelLoadError:  # the model that worked fails now too (e.g. its API key changed)
+        ss[active] = DEFAULT_MODEL
+        fallback = loaded_model(DEFAULT_MODEL)
+    if failure is not None:
+        request.slot.error(tr("app.model_failed", error=md(failure), name=md(fallback.name)))
+    return fallback
 
 
 def loaded_model(name: str) -> Embedder:

@@ -179,6 +179,14 @@ def test_a_wrong_key_is_one_sentence_and_the_last_model_stays(api_base: str) -> 
     at.text_input(key="api_base").input("http://127.0.0.1:9/v1")  # nothing listens on 9
     rerun(at)
     assert any("cannot reach the embedding API" in shown(e.value) for e in at.error)
+    at.text_input(key="api_base").input(api_base)
+    at.text_input(key="api_key").input(KEY)
+    rerun(at)
+    assert not at.error and f"Model: openai:{MODEL}@{api_base}" in page_text(at)
+    at.text_input(key="api_key").input("sk-changed-2718")  # the key that worked is replaced
+    rerun(at)
+    assert [shown(e.value).count("refused the API key") for e in at.error] == [1]
+    assert "Model: use-multilingual" in page_text(at)
 
 
 def test_an_api_named_by_a_link_waits_for_connect(api_base: str) -> None:
