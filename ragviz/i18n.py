@@ -486,6 +486,79 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Type a model id or path; until then the last model stays in use.",
         "pt": "Digite um id ou caminho de modelo; até lá o último modelo continua em uso.",
     },
+    "app.model_openai": {"en": "OpenAI-compatible API", "pt": "API compatível com OpenAI"},
+    "app.model_openai_caption": {
+        "en": "OpenAI, Azure, Ollama, vLLM, TEI, Infinity, LM Studio",
+        "pt": "OpenAI, Azure, Ollama, vLLM, TEI, Infinity, LM Studio",
+    },
+    "app.api_base": {"en": "API base URL", "pt": "URL base da API"},
+    "app.api_model": {"en": "Model name", "pt": "Nome do modelo"},
+    "app.api_key": {"en": "API key", "pt": "Chave da API"},
+    "app.api_key_help": {
+        "en": "Kept only in this browser session: never in the link, the workspace file or "
+              "the report. Empty: OPENAI_API_KEY of the server, if set.",
+        "pt": "Fica só nesta sessão do navegador: nunca no link, no arquivo de workspace ou "
+              "no relatório. Vazia: OPENAI_API_KEY do servidor, se houver.",
+    },
+    "app.api_confirm": {
+        "en": "This link or file names the embedding API at {base}. Connect only if you "
+              "trust it: the texts and the key go there.",
+        "pt": "Este link ou arquivo indica a API de embedding em {base}. Conecte só se "
+              "confiar nela: os textos e a chave vão para lá.",
+    },
+    "app.api_connect": {"en": "Connect", "pt": "Conectar"},
+    "app.api_incomplete": {
+        "en": "Enter the API base URL and the model name; until then the last model stays "
+              "in use.",
+        "pt": "Informe a URL base da API e o nome do modelo; até lá o último modelo "
+              "continua em uso.",
+    },
+    "app.model_b_on": {
+        "en": "Configuration B uses another model",
+        "pt": "A configuração B usa outro modelo",
+    },
+    "app.model_b_help": {
+        "en": "Compare two models on the same questions: does the production model "
+              "separate answerable from unanswerable?",
+        "pt": "Compare dois modelos nas mesmas perguntas: o modelo de produção separa as "
+              "respondíveis das sem resposta?",
+    },
+    "app.model_side": {"en": "Model of {config}", "pt": "Modelo da {config}"},
+    "app.model_loading_first": {
+        "en": "Loading {name} (first time only, ~{seconds} s)…",
+        "pt": "Carregando {name} (só na primeira vez, ~{seconds} s)…",
+    },
+    "app.model_loading_any": {
+        "en": "Loading {name} (first time only)…",
+        "pt": "Carregando {name} (só na primeira vez)…",
+    },
+    "app.model_connecting": {
+        "en": "Connecting to the embedding API at {base}…",
+        "pt": "Conectando à API de embedding em {base}…",
+    },
+    "app.model_loaded": {
+        "en": "Loaded {name} in {seconds} s; it stays loaded while the server runs.",
+        "pt": "{name} carregado em {seconds} s; fica carregado enquanto o servidor rodar.",
+    },
+    "app.models_caption": {
+        "en": "Model: {model}", "pt": "Modelo: {model}",
+    },
+    "app.floor_side": {"en": "Floor {side} · {model}", "pt": "Piso {side} · {model}"},
+    "app.floors_why": {
+        "en": "A and B use different models, so each keeps its own floor: a floor "
+              "calibrated on one model is meaningless on another.",
+        "pt": "A e B usam modelos diferentes, então cada uma tem o seu piso: um piso "
+              "calibrado num modelo não vale nada em outro.",
+    },
+    "app.floor_stale": {
+        "en": "The floor {floor} of {side} was set on {old}, not on {new}: a floor "
+              "calibrated on one model is meaningless on another.",
+        "pt": "O piso {floor} de {side} foi definido em {old}, não em {new}: um piso "
+              "calibrado num modelo não vale nada em outro.",
+    },
+    "app.floor_recalibrate": {
+        "en": "Recalibrate on {model}: {floor}", "pt": "Recalibrar em {model}: {floor}",
+    },
     "app.config_a": {"en": "Configuration A", "pt": "Configuração A"},
     "app.config_b": {"en": "Configuration B", "pt": "Configuração B"},
     "app.chunker": {"en": "Chunker", "pt": "Chunker"},
@@ -504,6 +577,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "app.apply_floor": {"en": "Apply suggested floor", "pt": "Aplicar piso sugerido"},
     "app.apply_floor_b": {
         "en": "Apply suggested floor ({floor})", "pt": "Aplicar piso sugerido ({floor})",
+    },
+    "app.margin_a": {
+        "en": "measured on A's labelled questions; margin {margin}",
+        "pt": "medido nas perguntas rotuladas de A; margem {margin}",
     },
     "app.margin_b": {
         "en": "measured on B's labelled questions; margin {margin}",

@@ -14,8 +14,8 @@ import binascii
 import json
 import re
 import zlib
-from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, fields, replace
 from functools import lru_cache
 from typing import Any
 from urllib.parse import urlencode
@@ -69,26 +69,50 @@ def import_query(query: Mapping[str, str], base: Settings) -> tuple[Settings, li
     except Exception:  # a link must never break the page
         settings = base
         problems.append("the chunker settings of the link could not be read")
+    values = _read_values(query, problems)
+    if "a_model" in values:
+        values["model"] = values.pop("a_model")
+    if "b_model" in values:
+        values["model_b"] = values.pop("b_model")
+    elif "model" in values:
+        values["model_b"] = None  # a link from before B had its own model: one for both
+    if "b_floor" in values:
+        values["floor_b"] = values.pop("b_floor")
+    settings = Settings(**{f.name: values.get(f.name, getattr(settings, f.name))
+                           for f in fields(Settings)})
+    if settings.model_b is None or settings.model_b == settings.model:
+        settings = replace(settings, model_b=None, floor_b=None)  # one model: one floor
+    return settings, problems
+
+
+READERS: tuple[tuple[str, Callable[[str], Any]], ...] = (
+    ("k", lambda raw: _read_top_k(raw)),
+    ("floor", lambda raw: _read_floor(raw)),
+    ("model", check_model),
+    ("a_model", check_model),
+    ("b_model", check_model),
+    ("b_floor", lambda raw: _read_floor(raw)),
+    ("lang", check_language),
+    ("sample", lambda raw: _read_sample(raw)),
+)
+VALUE_NAMES = {"k": "top_k", "lang": "language"}
+
+
+def _read_values(query: Mapping[str, str], problems: list[str]) -> dict[str, Any]:
+    """Each non-chunker value of a link read and checked on its own, named by its
+    Settings field (``a_model``/``b_model``/``b_floor`` by their link names)."""
     values: dict[str, Any] = {}
-    for key, name, read in (
-        ("k", "top_k", _read_top_k),
-        ("floor", "floor", _read_floor),
-        ("model", "model", check_model),
-        ("lang", "language", check_language),
-        ("sample", "sample", _read_sample),
-    ):
+    for key, read in READERS:
         raw = query.get(key)
-        if raw is None or (raw == "" and key in {"model", "lang", "sample"}):
+        if raw is None or (raw == "" and key not in {"k", "floor", "b_floor"}):
             continue
         try:
-            values[name] = read(raw)
+            values[VALUE_NAMES.get(key, key)] = read(raw)
         except InputError as error:
             problems.append(f"{key}: {_one_line(str(error))}")
         except Exception:
             problems.append(f"{key}={shorten(raw)} could not be read")
-    settings = Settings(**{f.name: values.get(f.name, getattr(settings, f.name))
-                           for f in fields(Settings)})
-    return settings, problems
+    return values
 
 
 def _chunker_query(query: Mapping[str, str], problems: list[str]) -> dict[str, str]:

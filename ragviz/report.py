@@ -237,13 +237,14 @@ def render_report(
     meta = t(
         "report.meta",
         lang,
-        model=first.model,
+        model=_per_side([a.model for a in analyses]),
         chars=f"{first.corpus.total_chars:,}" if first.corpus.multi_file
         else len(first.document),
         questions=len(first.outcomes),
         top_k=first.top_k,
-        floor=numbers([first.floor], lang)[0],
+        floor=_per_side(numbers([a.floor for a in analyses], lang)),
     )
+    own_models = len({a.model for a in analyses}) > 1
     parts = [
         "<!DOCTYPE html>",
         f'<html lang="{"pt-BR" if lang == "pt" else "en"}"><head><meta charset="utf-8">',
@@ -256,7 +257,8 @@ def render_report(
     ]
     for analysis in analyses:
         parts.append(
-            f"<div><h3>{escape(config_text(analysis.config, lang))}</h3>"
+            f"<div><h3>{escape(config_text(analysis.config, lang))}"
+            f"{escape(' · ' + analysis.model) if own_models else ''}</h3>"
             f"{_metrics_html(analysis.metrics, analysis.top_k, lang)}</div>"
         )
     parts.append("</div>")
@@ -267,6 +269,13 @@ def render_report(
     parts += _calibration_section(analyses, lang)
     parts.append("</body></html>")
     return "\n".join(parts)
+
+
+def _per_side(values: Sequence[str]) -> str:
+    """One value when A and B agree (one model, one floor), else "A x, B y"."""
+    if len(set(values)) <= 1:
+        return values[0] if values else ""
+    return ", ".join(f"{side} {value}" for side, value in zip("AB", values, strict=False))
 
 
 def _document_section(analyses: Sequence[Analysis], lang: str) -> list[str]:

@@ -30,6 +30,10 @@ MAX_WORKSPACE_BYTES = 2 * MAX_DOCUMENT_CHARS + 500_000
 MAX_TOP_K = TOP_K_RANGE[1]
 # owner/name as the Hugging Face hub spells it: no leading dot, slash or tilde, one slash.
 HUB_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*/[A-Za-z0-9][A-Za-z0-9_.-]*")
+# openai:<model>[@http(s)://host[:port][/path]]: no spaces, quotes, user:password@ or query.
+OPENAI_NAME = re.compile(
+    r"openai:[A-Za-z0-9][A-Za-z0-9_.:/-]*(@https?://[A-Za-z0-9.-]+(:\d{1,5})?(/[A-Za-z0-9_./-]*)?)?"
+)
 
 # The article's before and after, at their spec defaults: fixed(120, 0), sentence(220, 1).
 DEFAULT_CONFIG_A = ChunkerConfig.create("fixed")
@@ -47,6 +51,18 @@ class Settings:
     model: str = "use-multilingual"
     language: str = "en"
     sample: str | None = None
+    # Configuration B's own model and floor; None means "the same as A" (``model``,
+    # ``floor``), so files and links written before B could have its own model read the same.
+    model_b: str | None = None
+    floor_b: float | None = None
+
+    def model_of(self, side: str) -> str:
+        """The model configuration ``side`` ("a" or "b") uses."""
+        return self.model_b if side == "b" and self.model_b is not None else self.model
+
+    def floor_of(self, side: str) -> float:
+        """The floor configuration ``side`` uses (B has its own only with its own model)."""
+        return self.floor_b if side == "b" and self.floor_b is not None else self.floor
 
     def checked(self) -> Settings:
         """Return self, or raise InputError for a value out of range."""
@@ -58,6 +74,10 @@ class Settings:
         check_top_k(self.top_k)
         check_floor(self.floor)
         check_model(self.model)
+        if self.model_b is not None:
+            check_model(self.model_b)
+        if self.floor_b is not None:
+            check_floor(self.floor_b)
         check_language(self.language)
         return self
 
@@ -89,7 +109,9 @@ def check_language(value: str) -> str:
 
 
 def check_model(value: str) -> str:
-    """A bundled name, a hub id (owner/name), or a folder under RAGVIZ_MODELS_DIR.
+    """A bundled name, a hub id (owner/name), an OpenAI-compatible API model
+    (``openai:<model>[@<http(s) base URL>]``, never a key), or a folder under
+    RAGVIZ_MODELS_DIR.
 
     Any other name is refused with the same sentence whether or not such a path exists on
     the server, so a shared link or file cannot probe the server's filesystem.
@@ -97,6 +119,8 @@ def check_model(value: str) -> str:
     if not value.strip() or len(value) > MAX_MODEL_CHARS:
         raise InputError(f"model must be a name of 1 to {MAX_MODEL_CHARS} characters")
     if value in BUNDLED_MODELS or HUB_ID.fullmatch(value) or _in_models_dir(value):
+        return value
+    if OPENAI_NAME.fullmatch(value):
         return value
     raise InputError(
         f"model {shorten(value)} is not a bundled model or a hub id (owner/name); "
@@ -261,7 +285,9 @@ def _config_from_dict(raw: Any, where: str) -> ChunkerConfig:
 
 
 def _settings_to_dict(settings: Settings) -> dict[str, Any]:
-    return {
+    """B's own model and floor are written only when set, so a file from before they
+    existed exports the same bytes."""
+    data: dict[str, Any] = {
         "config_a": _config_to_dict(settings.config_a),
         "config_b": _config_to_dict(settings.config_b),
         "top_k": settings.top_k,
@@ -270,6 +296,11 @@ def _settings_to_dict(settings: Settings) -> dict[str, Any]:
         "language": settings.language,
         "sample": settings.sample,
     }
+    if settings.model_b is not None:
+        data["model_b"] = settings.model_b
+    if settings.floor_b is not None:
+        data["floor_b"] = settings.floor_b
+    return data
 
 
 def _settings_from_dict(raw: Mapping[str, Any]) -> Settings:
@@ -286,6 +317,8 @@ def _settings_from_dict(raw: Mapping[str, Any]) -> Settings:
         model=_typed(raw, "model", str, where),
         language=_typed(raw, "language", str, where),
         sample=sample,
+        model_b=_typed(raw, "model_b", str, where) if raw.get("model_b") is not None else None,
+        floor_b=_typed(raw, "floor_b", float, where) if raw.get("floor_b") is not None else None,
     ).checked()
 
 
@@ -305,6 +338,10 @@ def settings_to_query(settings: Settings) -> dict[str, str]:
     query["k"] = str(settings.top_k)
     query["floor"] = _format_number(settings.floor)
     query["model"] = settings.model
+    if settings.model_b is not None:
+        query["b_model"] = settings.model_b
+    if settings.floor_b is not None:
+        query["b_floor"] = _format_number(settings.floor_b)
     query["lang"] = settings.language
     return query
 
@@ -320,13 +357,17 @@ def settings_from_query(
         "b": _config_from_query(query, "b", settings.config_b, problems),
     }
     values: dict[str, Any] = {"config_a": configs["a"], "config_b": configs["b"]}
-    for key, name, kind in (("k", "top_k", int), ("floor", "floor", float)):
+    if query.get("model"):
+        values["model_b"] = values["floor_b"] = None  # one model named: it is both sides'
+    for key, name, kind in (("k", "top_k", int), ("floor", "floor", float),
+                            ("b_floor", "floor_b", float)):
         if key in query:
             try:
                 values[name] = kind(query[key])
             except ValueError:
                 problems.append(f"{key}={query[key]!r} is not a number")
-    for key, name in (("model", "model"), ("lang", "language"), ("sample", "sample")):
+    for key, name in (("model", "model"), ("b_model", "model_b"), ("lang", "language"),
+                      ("sample", "sample")):
         if query.get(key):
             values[name] = query[key]
     candidate = replace(settings, **values)

@@ -9,7 +9,6 @@ from typing import Any
 
 import streamlit as st
 
-from ragviz.embedders import Embedder, load_embedder
 from ragviz.i18n import LANGUAGES, t
 from ragviz.results import Analysis
 
@@ -37,17 +36,6 @@ def translated(prefix: str) -> Callable[[str], str]:
 def sample_titles(samples: dict[str, Any]) -> Callable[[str], str]:
     language = lang()
     return lambda name: str(samples[name].title(language))
-
-
-def model_names() -> Callable[[str], str]:
-    custom = tr("app.model_custom")
-    return lambda name: custom if name == CUSTOM else name
-
-
-@st.cache_resource(show_spinner=False, max_entries=4)
-def get_model(name: str) -> Embedder:
-    """One model object per server; embeddings are shared through its cache."""
-    return load_embedder(name)
 
 
 def side_by_side(analyses: dict[str, Analysis | None]) -> Iterator[tuple[str, Analysis | None]]:

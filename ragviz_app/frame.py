@@ -15,11 +15,12 @@ from ragviz import app_state as state
 from ragviz import presentation
 from ragviz.calibration import calibrate_outcomes
 from ragviz.chunking import CHUNKER_NAMES, ChunkerConfig, get_spec
-from ragviz.embedders import Embedder
+from ragviz.embedders import Embedder, ModelLoadError
 from ragviz.limits import TOP_K_RANGE
 from ragviz.pipeline import analyse, rescore
 from ragviz.questions import LabelledQuestion
 from ragviz.results import Analysis, Metrics, RetrievalSettings
+from ragviz_app import floors
 from ragviz_app.common import SIDES, lang, md, ss, tr
 from ragviz_app.session import set_floor
 
@@ -29,11 +30,11 @@ MEMO_SIZE = 8
 
 @dataclass
 class Frame:
-    """What the views read: the document, the model, the checked questions, both
+    """What the views read: the document, each side's model, the checked questions, both
     configurations (None where invalid), their analyses and the errors that stopped one."""
 
     document: str | None
-    model: Embedder
+    models: dict[str, Embedder]
     questions: list[LabelledQuestion]
     configs: dict[str, ChunkerConfig | None]
     analyses: dict[str, Analysis | None]
@@ -41,8 +42,20 @@ class Frame:
     top_k: int
 
     @property
+    def model(self) -> Embedder:
+        """A's model (B's too unless B has its own: see ``model_of``)."""
+        return self.models["a"]
+
+    @property
     def floor(self) -> float:
-        return float(ss.floor)
+        """A's floor (B's too unless B's model differs: see ``floor_of``)."""
+        return floors.floor_of("a")
+
+    def model_of(self, side: str) -> Embedder:
+        return self.models[side]
+
+    def floor_of(self, side: str) -> float:
+        return floors.floor_of(side)
 
     def ready(self) -> list[Analysis]:
         """The analyses that exist, A before B."""
@@ -133,59 +146,102 @@ def config_inputs(columns: Sequence[DeltaGenerator],
     return configs
 
 
-def compute(document: str | None, model: Embedder, questions: list[LabelledQuestion],
+def compute(document: str | None, models: dict[str, Embedder],
+            questions: list[LabelledQuestion],
             configs: dict[str, ChunkerConfig | None]) -> Frame:
-    """Both analyses at the current top_k and floor; on a first visit (no floor yet) the
-    floor is measured from B's labels and both are rescored to it."""
+    """Both analyses, each with its side's model, at the current top_k and its side's
+    floor; a floor that does not exist yet (a first visit) is measured from the labels."""
     top_k = int(ss.top_k)
-    frame = Frame(document, model, questions, configs, dict.fromkeys(SIDES), {}, top_k)
+    floors.ensure()
+    frame = Frame(document, models, questions, configs, dict.fromkeys(SIDES), {}, top_k)
     if document is not None:
         for side in SIDES:
             config = configs[side]
             assert config is not None
             try:
-                frame.analyses[side] = run_analysis(document, config, model, questions, top_k,
-                                                    float(ss.get("floor", 0.0)))
+                frame.analyses[side] = run_analysis(document, config, models[side], questions,
+                                                    top_k, floors.floor_of(side))
             except ValueError as error:
                 frame.errors[side] = tr("app.config_error", error=str(error))
                 configs[side] = None
-    if "floor" not in ss:
-        b_analysis = frame.analyses["b"]
-        calibrated = b_analysis.calibration if b_analysis is not None else None
-        ss.floor = state.slider_floor(calibrated.floor) if calibrated is not None else 0.0
-        for side in SIDES:
-            current = frame.analyses[side]
-            if current is not None:
-                frame.analyses[side] = rescore(current, RetrievalSettings(top_k, ss.floor))
+            except ModelLoadError as error:  # an API that fails while embedding
+                frame.errors[side] = str(error)
+                configs[side] = None
+    _first_floors(frame)
     return frame
 
 
+def _first_floors(frame: Frame) -> None:
+    """Measure each missing floor from its calibrating side's labels (B for the shared
+    floor) and rescore the sides that use it."""
+    missing = floors.missing()
+    if not missing:
+        return
+    for calibrating, key in floors.floor_keys().items():
+        if key in ss:
+            continue
+        analysis = frame.analyses[calibrating]
+        calibrated = analysis.calibration if analysis is not None else None
+        ss[key] = state.slider_floor(calibrated.floor) if calibrated is not None else 0.0
+        floors.record(key, frame.models[calibrating].name)
+    for side in missing:
+        current = frame.analyses[side]
+        if current is not None:
+            frame.analyses[side] = rescore(
+                current, RetrievalSettings(frame.top_k, floors.floor_of(side)))
+
+
 def retrieval_controls(container: DeltaGenerator, frame: Frame) -> None:
-    """top_k and the floor (its range fitted to the scores), and B's suggested floor."""
-    scores = [s for a in frame.analyses.values() if a is not None
-              for o in a.outcomes for s in o.decision.scores]
-    low, high = state.floor_range(scores)
-    ss.floor = min(max(float(ss.floor), low), high)
+    """top_k and the floor (one per side when A and B use different models, with the
+    reason), each with its side's suggested floor and, when the floor was set on another
+    model, the offer to recalibrate."""
     with container:
-        k_col, floor_col, button_col = st.columns([1, 2, 1.2])
+        sides = floors.floor_keys()
+        k_col, *floor_cols = st.columns([1, *([3] * len(sides))])
         k_col.slider(tr("app.top_k"), *TOP_K_RANGE, key="top_k")
-        floor_col.slider(tr("app.floor"), low, high, step=0.01, key="floor", format="%.2f",
-                         help=tr("app.floor_help"))
-        b_analysis = frame.analyses["b"]
-        suggestion = (
-            calibrate_outcomes(b_analysis.outcomes, ss.cost_refusal, ss.cost_answer)
-            if b_analysis is not None and b_analysis.calibration is not None
-            else None
-        )  # with the cost weights the Calibration tab sets
-        if suggestion is not None:
-            button_col.button(
-                tr("app.apply_floor_b",
-                   floor=presentation.format_score(suggestion.floor, lang())),
-                key="apply_floor", on_click=set_floor, args=(suggestion.floor,),
-                type="primary", width="stretch",
-            )
-            button_col.caption(tr("app.margin_b",
-                                  margin=presentation.format_score(suggestion.margin, lang())))
+        for (side, key), column in zip(sides.items(), floor_cols, strict=True):
+            with column:
+                floor_controls(frame, side, key, len(sides) > 1)
+        if len(sides) > 1:
+            st.caption(tr("app.floors_why"))
+
+
+def floor_controls(frame: Frame, side: str, key: str, per_side: bool) -> None:
+    """One floor slider (its range fitted to the scores it judges), its suggested floor
+    (measured on ``side``'s labels with the Calibration tab's cost weights) and, when the
+    floor was set on another model, a warning and the measured floor to apply."""
+    judged = [frame.analyses[s] for s in ((side,) if per_side else SIDES)]
+    scores = [s for a in judged if a is not None for o in a.outcomes for s in o.decision.scores]
+    low, high = state.floor_range(scores)
+    ss[key] = min(max(float(ss[key]), low), high)
+    model = frame.models[side].name
+    label = tr("app.floor_side", side=side.upper(), model=model) if per_side else tr("app.floor")
+    slider_col, button_col = st.columns([2, 1.2])
+    slider_col.slider(label, low, high, step=0.01, key=key, format="%.2f",
+                      help=tr("app.floor_help"), on_change=floors.on_floor_moved,
+                      args=(key, side))
+    analysis = frame.analyses[side]
+    suggestion = (
+        calibrate_outcomes(analysis.outcomes, ss.cost_refusal, ss.cost_answer)
+        if analysis is not None and analysis.calibration is not None else None
+    )
+    if suggestion is None:
+        return
+    shown = presentation.format_score(suggestion.floor, lang())
+    old_model = floors.stale(side)
+    if old_model is not None:
+        st.warning(tr("app.floor_stale", floor=presentation.format_score(float(ss[key]), lang()),
+                      side=tr(f"app.config_{side}"), old=md(old_model), new=md(model)))
+        st.button(tr("app.floor_recalibrate", model=md(model), floor=shown),
+                  key=f"recalibrate_{key}", on_click=set_floor, args=(suggestion.floor, side),
+                  type="primary")
+        return
+    button_key = "apply_floor" if key == floors.SHARED else "apply_own_floor_b"
+    button_col.button(tr("app.apply_floor_b", floor=shown), key=button_key,
+                      on_click=set_floor, args=(suggestion.floor, side), type="primary",
+                      width="stretch")
+    button_col.caption(tr("app.margin_b" if side == "b" else "app.margin_a",
+                          margin=presentation.format_score(suggestion.margin, lang())))
 
 
 def config_summaries(columns: Sequence[DeltaGenerator], frame: Frame) -> None:
@@ -199,6 +255,7 @@ def config_summaries(columns: Sequence[DeltaGenerator], frame: Frame) -> None:
             if current is not None:
                 st.caption(tr("app.chunk_count", n=len(current.chunks),
                               label=presentation.config_text(current.config, lang())))
+                st.caption(tr("app.models_caption", model=md(frame.models[side].name)))
                 metrics_panel(current.metrics, other.metrics if other and side == "b" else None)
 
 

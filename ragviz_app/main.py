@@ -16,6 +16,7 @@ from streamlit.delta_generator import DeltaGenerator
 from ragviz_app import frame as shared_frame
 from ragviz_app.common import ss, tr
 from ragviz_app.frame import Frame
+from ragviz_app.models import load_models
 from ragviz_app.session import TAB_IDS, init_state, on_tab_change, persist, sync_url, tab_labels
 from ragviz_app.sidebar import sidebar
 from ragviz_app.views import calibration, chunks, compare, questions, replay, why, workspace
@@ -42,9 +43,10 @@ def main() -> None:
     st.html(LAYOUT_CSS)
     init_state()
     persist()
-    choice, model = sidebar()
+    choice, wanted = sidebar()
+    models = load_models(wanted)
     if ss.walk_on:
-        replay.walkthrough_page(model)
+        replay.walkthrough_page(models["a"])
         return
     st.title(tr("app.title"))
     st.caption(tr("app.subtitle"))
@@ -55,7 +57,7 @@ def main() -> None:
     checked = questions.edited_questions(tabs["questions"], is_open["questions"])
     n_chars = len(choice.text) if choice.text is not None else 1000
     configs = shared_frame.config_inputs(config_columns, n_chars)
-    frame = shared_frame.compute(choice.text, model, checked, configs)
+    frame = shared_frame.compute(choice.text, models, checked, configs)
     shared_frame.retrieval_controls(controls, frame)
     shared_frame.config_summaries(config_columns, frame)
     sync_url(workspace.share_panel(frame))

@@ -21,7 +21,9 @@ from ragviz.i18n import pick_language
 from ragviz.questions import LabelledQuestion
 from ragviz.samples import get_sample
 from ragviz.workspace import Settings, Workspace
-from ragviz_app.common import CUSTOM, SIDES, lang, ss, tr
+from ragviz_app import floors
+from ragviz_app.common import SIDES, lang, ss, tr
+from ragviz_app.models import put_model, side_models
 
 DEFAULTS = {"a": state.DEFAULT_A, "b": state.DEFAULT_B}
 # The first tab is the article's experiment: every question's bars, floor and outcome.
@@ -29,6 +31,8 @@ TAB_IDS = ("questions", "chunks", "calibration", "compare", "why")
 PARAM_KEYS = (*param_names(), "mode")
 PERSISTENT = (
     "doc_paste", "model_custom", "top_k", "floor", "doc_source", "sample_name", "model_choice",
+    "floor_b", "model_b_on", "b_model_choice", "b_model_custom", "api_base", "api_model",
+    "b_api_base", "b_api_model", "api_key",
     "tab",
     "cost_refusal", "cost_answer", "sweep_metric",
     "why_question", "why_answer", "why_answerable", "why_side",
@@ -88,6 +92,8 @@ def apply_query(query: dict[str, str]) -> None:
     apply_settings(settings, with_sample=False)
     if "floor" not in query:
         del ss.floor  # no floor in the link: measure it from the labels, as on a first visit
+    if "b_floor" not in query:
+        ss.pop("floor_b", None)
     ss["_url_problems"] = problems
     step = walkthrough.step_from_query(query)
     if step is not None:  # the link was copied during the guided replay: reopen its step
@@ -99,10 +105,14 @@ def current_settings() -> Settings:
     """The settings the widgets hold now (configurations as their widgets define them)."""
     configs = {side: state.config_from_values(ss[f"{side}_chunker"], _side_values(side), 10**9)
                for side in SIDES}
+    models = side_models()
+    own_b = models["b"] != models["a"]
     return Settings(
         config_a=configs["a"], config_b=configs["b"], top_k=int(ss.top_k),
-        floor=float(ss.get("floor", 0.0)), model=ss.active_model, language=lang(),
+        floor=float(ss.get("floor", 0.0)), model=models["a"], language=lang(),
         sample=ss.sample_name if ss.doc_source == "sample" else None,
+        model_b=models["b"] if own_b else None,
+        floor_b=float(ss.get("floor_b", ss.get("floor", 0.0))) if own_b else None,
     )
 
 
@@ -116,12 +126,15 @@ def apply_settings(settings: Settings, with_sample: bool = True) -> None:
     set_config("b", settings.config_b)
     ss.top_k = settings.top_k
     ss.floor = state.slider_floor(settings.floor)
+    floors.record(floors.SHARED, settings.model)
     ss.lang = settings.language
-    if settings.model in BUNDLED_MODELS:
-        ss.model_choice = settings.model
-    else:
-        ss.model_choice = CUSTOM
-        ss.model_custom = settings.model
+    put_model("a", settings.model)
+    ss.model_b_on = settings.model_b is not None
+    ss.pop("floor_b", None)
+    if settings.model_b is not None:
+        put_model("b", settings.model_b)
+        ss.floor_b = state.slider_floor(settings.floor_of("b"))
+        floors.record(floors.OWN_B, settings.model_b)
     if with_sample and settings.sample:
         ss.sample_name = settings.sample
 
@@ -151,7 +164,7 @@ def on_sample_change() -> None:
     set_config("a", config_a)
     set_config("b", config_b)
     if sample.model in BUNDLED_MODELS:
-        ss.model_choice = sample.model
+        put_model("a", sample.model, from_outside=False)
 
 
 def on_workspace_upload() -> None:
@@ -231,8 +244,9 @@ def persist() -> None:
             ss[key] = ss[key]
 
 
-def set_floor(value: float) -> None:
-    ss.floor = state.slider_floor(value)
+def set_floor(value: float, side: str = "b") -> None:
+    """Apply a floor to ``side``'s floor (the shared one while both use one model)."""
+    floors.set_floor(value, side)
 
 
 def load_into_a(config: ChunkerConfig) -> None:

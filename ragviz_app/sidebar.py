@@ -7,25 +7,16 @@ import streamlit as st
 
 from ragviz import app_state as state
 from ragviz.documents import MAX_DOCUMENT_CHARS, MAX_UPLOAD_BYTES
-from ragviz.embedders import BUNDLED_MODELS, Embedder, ModelLoadError
 from ragviz.i18n import LANGUAGE_NAMES, LANGUAGES
 from ragviz.samples import load_samples
-from ragviz_app.common import (
-    CUSTOM,
-    get_model,
-    lang,
-    md,
-    model_names,
-    sample_titles,
-    ss,
-    tr,
-    translated,
-)
+from ragviz_app.common import lang, md, sample_titles, ss, tr, translated
+from ragviz_app.models import WantedModel, model_inputs
 from ragviz_app.session import on_sample_change, start_walkthrough
 
 
-def sidebar() -> tuple[state.DocumentChoice, Embedder]:
-    """Draw the sidebar; return the document it resolves to and the model in use."""
+def sidebar() -> tuple[state.DocumentChoice, dict[str, WantedModel]]:
+    """Draw the sidebar; return the document it resolves to and the model each side asks
+    for (loaded by the page, in the main area, where the user is looking)."""
     with st.sidebar:
         st.title("ragviz")
         st.selectbox(
@@ -91,37 +82,3 @@ def _document_notes(choice: state.DocumentChoice) -> None:
         st.warning(tr("app.encoding_guessed", encoding=md(choice.notice)))
     if choice.text is not None:
         st.caption(tr("app.doc_size", n=f"{len(choice.text):,}"))
-
-
-def model_inputs() -> Embedder:
-    """A bundled model or a custom model id; the model that is in use afterwards."""
-    st.subheader(tr("app.model"))
-    options = (*BUNDLED_MODELS, CUSTOM)
-    st.radio(
-        tr("app.model"), options, key="model_choice", label_visibility="collapsed",
-        format_func=model_names(),
-        captions=[*(tr(f"model.{m}") for m in BUNDLED_MODELS), tr("app.model_custom_caption")],
-    )
-    if ss.model_choice == CUSTOM:
-        st.text_input(tr("app.model_id"), key="model_custom",
-                      placeholder=tr("app.model_placeholder"))
-    custom = str(ss.get("model_custom", "")).strip()
-    wanted = custom if ss.model_choice == CUSTOM else ss.model_choice
-    model = pick_model(wanted)
-    st.caption(tr("app.model_in_use", name=model.name))
-    return model
-
-
-def pick_model(wanted: str) -> Embedder:
-    """Load the wanted model; on failure say why and keep the last model that worked."""
-    if wanted:
-        try:
-            with st.spinner(tr("app.model_loading", name=wanted)):
-                model = get_model(wanted)
-            ss.active_model = model.name if wanted in BUNDLED_MODELS else wanted
-            return model
-        except ModelLoadError as error:
-            st.error(tr("app.model_failed", error=md(str(error)), name=md(ss.active_model)))
-    else:
-        st.info(tr("app.model_empty"))
-    return get_model(ss.active_model)

@@ -239,3 +239,26 @@ def test_no_workspace_json_raises_anything_but_a_short_input_error(data: object)
             assert workspace.settings.checked() == workspace.settings
             for config in (workspace.settings.config_a, workspace.settings.config_b):
                 config_from_values(config.chunker, config.params(), 10**6)  # widgets can hold it
+
+
+def test_each_side_may_name_its_model_and_an_old_link_means_one_model() -> None:
+    two = Settings(model="use-multilingual", model_b="minilm-en", floor=0.2, floor_b=0.4)
+    query = links.share_query(two, None).query
+    assert (query["model"], query["b_model"], query["b_floor"]) == (
+        "use-multilingual", "minilm-en", "0.4")
+    assert links.import_query(query, Settings()) == (two, [])
+    assert links.import_query({"a_model": "minilm-en", "b_model": "use-multilingual"},
+                              Settings())[0].model_of("a") == "minilm-en"
+    old, problems = links.import_query({"model": "minilm-en", "floor": "0.3"}, two)
+    assert problems == []
+    assert (old.model_of("a"), old.model_of("b"), old.floor_of("b")) == ("minilm-en",) * 2 + (0.3,)
+    assert "b_model" not in links.share_query(old, None).query
+
+
+def test_an_api_model_in_a_link_names_its_server_but_never_credentials() -> None:
+    api = "openai:text-embedding-3-small@http://127.0.0.1:8080/v1"
+    assert links.import_query({"b_model": api}, Settings())[0].model_b == api
+    for bad in ("openai:m@http://user:sk-secret@host/v1", "openai:m@http://host/v1?key=sk-1",
+                "openai:m@file:///etc/passwd", "openai: m"):
+        settings, problems = links.import_query({"b_model": bad}, Settings())
+        assert settings.model_b is None and problems and problems[0].startswith("b_model:")

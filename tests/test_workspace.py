@@ -57,6 +57,8 @@ all_settings = st.builds(
     model=st.sampled_from(["use-multilingual", "minilm-en", "intfloat/multilingual-e5-small"]),
     language=st.sampled_from(["en", "pt"]),
     sample=st.one_of(st.none(), st.sampled_from(["politica_reembolso", "x"])),
+    model_b=st.one_of(st.none(), st.sampled_from(["minilm-en", "openai:m@http://127.0.0.1:8080/v1"])),
+    floor_b=st.one_of(st.none(), st.floats(-1, 1, allow_nan=False)),
 )
 workspaces = st.builds(
     Workspace,
@@ -92,6 +94,31 @@ def test_settings_survive_the_url(original: Settings) -> None:
         original.language,
         original.sample,
     )
+    assert (restored.model_b, restored.floor_b) == (original.model_b, original.floor_b)
+
+
+def test_a_file_from_before_b_had_its_own_model_reads_and_exports_unchanged() -> None:
+    old = _valid()
+    assert "model_b" not in old["settings"] and "floor_b" not in old["settings"]  # type: ignore[operator]
+    text = json.dumps(old, ensure_ascii=False, indent=2) + "\n"
+    workspace = Workspace.from_json(text)
+    assert workspace.settings.model_of("b") == workspace.settings.model_of("a")
+    assert workspace.settings.floor_of("b") == workspace.settings.floor
+    assert workspace.to_json() == text
+
+
+def test_b_model_and_floor_round_trip_and_are_checked() -> None:
+    settings = Settings(model="use-multilingual", model_b="minilm-en", floor=0.2, floor_b=0.45)
+    restored = Workspace.from_json(Workspace("Documento.", (), settings).to_json()).settings
+    assert (restored.model_of("a"), restored.model_of("b")) == ("use-multilingual", "minilm-en")
+    assert (restored.floor_of("a"), restored.floor_of("b")) == (0.2, 0.45)
+    data = _valid()
+    data["settings"].update(model_b="/etc", floor_b=0.1)  # type: ignore[attr-defined]
+    with pytest.raises(InputError, match="model '/etc' is not a bundled model"):
+        Workspace.from_json(json.dumps(data))
+    data["settings"].update(model_b="minilm-en", floor_b=7.0)  # type: ignore[attr-defined]
+    with pytest.raises(InputError, match="floor must be between"):
+        Workspace.from_json(json.dumps(data))
 
 
 def _valid() -> dict[str, object]:

@@ -38,4 +38,4 @@ def calibration_view(analysis: Analysis, side: str) -> None:
     if not calibration.separable:
         st.altair_chart(charts.tradeoff_curve(calibration, lang()), width="stretch")
     st.button(tr("app.apply_floor"), key=f"apply_floor_{side}", on_click=set_floor,
-              args=(calibration.floor,), type="primary")
+              args=(calibration.floor, side), type="primary")

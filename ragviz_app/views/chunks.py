@@ -18,7 +18,7 @@ def chunks_tab(frame: Frame) -> None:
     st.html(render.legend(lang()))
     for side, current in side_by_side(frame.analyses):
         if current is not None:
-            chunk_view(current, frame.model)
+            chunk_view(current, frame.model_of(side))
             st.download_button(
                 tr("app.download_chunks"), chunks_csv(current),
                 file_name=f"ragviz-chunks-{side}.csv", mime="text/csv",

@@ -42,9 +42,10 @@ def why_tab(frame: Frame, document: str) -> None:
     def report(done: int, total: int) -> None:
         bar.progress(done / max(total, 1), text=tr("app.sweep_count", done=done, total=total))
 
-    result = why_failed(document, question, others, frame.model, config,
+    result = why_failed(document, question, others, frame.model_of(ss.why_side), config,
                         default_grid(len(document)),
-                        RetrievalSettings(frame.top_k, frame.floor), progress=report)
+                        RetrievalSettings(frame.top_k, frame.floor_of(ss.why_side)),
+                        progress=report)
     bar.empty()
     badges = " ".join(
         f":{'green' if x == 'ok' else 'red'}-badge[{presentation.label_name(x, lang())}]"
