@@ -22,6 +22,7 @@ from ragviz_app.common import (
     translated,
 )
 from ragviz_app.session import on_sample_change, start_walkthrough
+from ragviz_app.views.question_editor import document_notice
 
 
 def sidebar() -> tuple[state.DocumentChoice, Embedder]:
@@ -78,6 +79,7 @@ def document_inputs() -> state.DocumentChoice:
     choice = state.resolve_document(ss.doc_source, sample_text, ss.get("doc_paste", ""), upload,
                                     lang())
     _document_notes(choice)
+    document_notice(choice.text)
     return choice
 
 
