@@ -51,8 +51,10 @@ def editor_form() -> None:
             ss.questions_base, key="questions_editor", num_rows="dynamic",
             width="stretch", hide_index=True,
             column_config={
-                "question": st.column_config.TextColumn(tr("col.question"), width="large"),
-                "answer": st.column_config.TextColumn(tr("col.answer"), width="medium"),
+                "question": st.column_config.TextColumn(tr("col.question"), width="large",
+                                                          default=""),
+                "answer": st.column_config.TextColumn(tr("col.answer"), width="medium",
+                                                        default=""),
                 "answerable": st.column_config.CheckboxColumn(tr("col.answerable"),
                                                               default=True),
             },
