@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -91,13 +91,69 @@ def floor_range(scores: Iterable[float]) -> tuple[float, float]:
 
 def questions_frame(questions: Sequence[LabelledQuestion]) -> pd.DataFrame:
     """The editable question table (question, expected answer, answerable)."""
-    rows = [
+    return table_frame(
         {"question": q.question, "answer": q.answer, "answerable": bool(q.is_answerable)}
         for q in questions
-    ]
+    )
+
+
+def apply_table_edits(frame: pd.DataFrame, edits: Mapping[str, Any] | None) -> pd.DataFrame:
+    """The question table after the editor's pending changes (``st.data_editor``'s
+    ``edited_rows`` / ``added_rows`` / ``deleted_rows``, positions in ``frame``), with empty
+    cells as "" and fully blank rows dropped. Pure, so the Apply button's effect is testable."""
+    rows: list[dict[str, Any]] = [{str(k): v for k, v in record.items()}
+                                  for record in frame.to_dict("records")]
+    for position, change in (edits or {}).get("edited_rows", {}).items():
+        if 0 <= int(position) < len(rows):
+            rows[int(position)].update(change)
+    deleted = {int(position) for position in (edits or {}).get("deleted_rows", [])}
+    kept = [row for position, row in enumerate(rows) if position not in deleted]
+    kept.extend(dict(row) for row in (edits or {}).get("added_rows", []))
+    return table_frame(kept)
+
+
+def table_frame(records: Iterable[Mapping[str, Any]]) -> pd.DataFrame:
+    """Rows as the editor's table: text cells never None (an empty cell shows empty), the
+    answerable flag True unless unticked, and rows with neither question nor answer dropped."""
+    rows = []
+    for record in records:
+        question, answer = _cell_text(record.get("question")), _cell_text(record.get("answer"))
+        if not question and not answer:
+            continue
+        flag = record.get("answerable")
+        answerable = True if flag is None or pd.isna(flag) else bool(flag)
+        rows.append({"question": question, "answer": answer, "answerable": answerable})
     return pd.DataFrame(rows, columns=list(QUESTION_COLUMNS)).astype(
         {"question": "string", "answer": "string", "answerable": "bool"}
     )
+
+
+@dataclass(frozen=True)
+class TableNotice:
+    """One line under the question table: ``kind`` is "no_question" (a row with an answer
+    and no question; not used) or "duplicate" (the same question in several rows)."""
+
+    kind: str
+    rows: tuple[int, ...]  # 1-based, as the user counts the table's rows
+    question: str = ""
+
+
+def table_notices(frame: pd.DataFrame) -> list[TableNotice]:
+    """What the user should fix in the table; one notice per problem."""
+    notices: list[TableNotice] = []
+    seen: dict[str, list[int]] = {}
+    for number, record in enumerate(frame.to_dict("records"), start=1):
+        question = _cell_text(record.get("question"))
+        if not question:
+            if _cell_text(record.get("answer")):
+                notices.append(TableNotice("no_question", (number,)))
+            continue
+        seen.setdefault(" ".join(question.casefold().split()), []).append(number)
+    for rows in seen.values():
+        if len(rows) > 1:
+            question = _cell_text(frame.iloc[rows[0] - 1]["question"])
+            notices.append(TableNotice("duplicate", tuple(rows), question))
+    return notices
 
 
 def frame_questions(frame: pd.DataFrame) -> list[LabelledQuestion]:

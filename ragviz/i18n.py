@@ -624,9 +624,13 @@ STRINGS: dict[str, dict[str, str]] = {
     "col.direction": {"en": "change", "pt": "mudança"},
     "app.questions_help": {
         "en": "Edit, add or delete questions; untick 'answerable' for questions the document "
-              "does not answer. Edits survive changes of chunker, parameters and model.",
+              "does not answer. Edits apply when you press **Apply questions**; until then "
+              "nothing reruns, and applied questions survive changes of tab, language, "
+              "chunker, parameters and model.",
         "pt": "Edite, adicione ou apague perguntas; desmarque 'tem resposta' nas que o documento "
-              "não responde. As edições sobrevivem a trocas de chunker, parâmetros e modelo.",
+              "não responde. As edições valem quando você aperta **Aplicar perguntas**; até lá "
+              "nada é recalculado, e as perguntas aplicadas sobrevivem a trocas de aba, idioma, "
+              "chunker, parâmetros e modelo.",
     },
     "app.no_questions": {
         "en": "Add a question to the table above to see its scores.",
@@ -679,8 +683,10 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "app.load_best": {"en": "Load best into A", "pt": "Carregar a melhor em A"},
     "app.why_intro": {
-        "en": "Paste a question that went wrong and the answer it should have found.",
-        "pt": "Cole uma pergunta que deu errado e a resposta que ela deveria ter encontrado.",
+        "en": "Pick a labelled question (or type another) and the configuration it went wrong "
+              "in; the diagnosis names the nearest setting that fixes it.",
+        "pt": "Escolha uma pergunta rotulada (ou digite outra) e a configuração em que ela deu "
+              "errado; o diagnóstico aponta o ajuste mais próximo que a corrige.",
     },
     "app.why_config": {"en": "Configuration", "pt": "Configuração"},
     "app.why_run": {"en": "Diagnose", "pt": "Diagnosticar"},
@@ -690,6 +696,48 @@ STRINGS: dict[str, dict[str, str]] = {
         "pt": "Essa configuração tem um erro; corrija os parâmetros antes.",
     },
     "app.load_fix": {"en": "Load this fix into A", "pt": "Carregar esta correção em A"},
+    "app.load_fix_b": {"en": "Load this fix into B", "pt": "Carregar esta correção em B"},
+    "app.why_pick": {"en": "Question", "pt": "Pergunta"},
+    "app.why_free": {"en": "Another question (type it)", "pt": "Outra pergunta (digite)"},
+    "app.why_result_for": {
+        "en": "Diagnosis of “{question}” under configuration {side}:",
+        "pt": "Diagnóstico de “{question}” na configuração {side}:",
+    },
+    # --- the question table (typing) -----------------------------------------------------
+    "app.apply_questions": {"en": "Apply questions", "pt": "Aplicar perguntas"},
+    "app.clear_questions": {"en": "Clear questions", "pt": "Limpar perguntas"},
+    "app.clear_questions_short": {"en": "Clear questions", "pt": "Limpar perguntas"},
+    "app.keep_questions": {"en": "Keep questions", "pt": "Manter perguntas"},
+    "app.questions_other_document": {
+        "en": "The document changed: the {n} question(s) were written for the previous one. "
+              "Keep them for this document, or clear them?",
+        "pt": "O documento mudou: a(s) {n} pergunta(s) foram escritas para o anterior. "
+              "Mantê-las para este documento, ou limpá-las?",
+    },
+    "app.download_questions": {"en": "Download questions (CSV)", "pt": "Baixar perguntas (CSV)"},
+    "app.upload_questions": {"en": "Upload questions (CSV)", "pt": "Enviar perguntas (CSV)"},
+    "app.upload_questions_help": {
+        "en": "The command line's format: a header question,answer,answerable and one "
+              "question per line; it replaces the table.",
+        "pt": "O formato da linha de comando: o cabeçalho question,answer,answerable e uma "
+              "pergunta por linha; substitui a tabela.",
+    },
+    "app.questions_uploaded": {
+        "en": "{n} question(s) loaded from the file.",
+        "pt": "{n} pergunta(s) carregada(s) do arquivo.",
+    },
+    "app.question_count": {
+        "en": "{n} question(s) in use: {answerable} answerable, {unanswerable} not.",
+        "pt": "{n} pergunta(s) em uso: {answerable} com resposta, {unanswerable} sem.",
+    },
+    "app.row_without_question": {
+        "en": "Row {row} has an expected answer but no question, so it is not used.",
+        "pt": "A linha {row} tem resposta esperada mas nenhuma pergunta, então não é usada.",
+    },
+    "app.duplicate_question": {
+        "en": "Rows {rows} ask the same question (“{question}”).",
+        "pt": "As linhas {rows} fazem a mesma pergunta (“{question}”).",
+    },
     "app.need_document": {
         "en": "Give a document (sidebar) to see this.", "pt": "Informe um documento (barra lateral) para ver isto.",
     },

@@ -19,7 +19,16 @@ from ragviz_app.frame import Frame
 from ragviz_app.models import load_models
 from ragviz_app.session import TAB_IDS, init_state, on_tab_change, persist, sync_url, tab_labels
 from ragviz_app.sidebar import sidebar
-from ragviz_app.views import calibration, chunks, compare, questions, replay, why, workspace
+from ragviz_app.views import (
+    calibration,
+    chunks,
+    compare,
+    question_editor,
+    questions,
+    replay,
+    why,
+    workspace,
+)
 
 # Less empty space above the page and a smaller title, so the first screen reaches the
 # numbers; labels of buttons and metrics wrap instead of being cut with an ellipsis on a
@@ -54,7 +63,7 @@ def main() -> None:
     controls = st.container()
     config_columns = st.columns(2, gap="large")
     tabs, is_open = open_tabs()
-    checked = questions.edited_questions(tabs["questions"], is_open["questions"])
+    checked = question_editor.edited_questions(tabs["questions"], is_open["questions"])
     n_chars = len(choice.text) if choice.text is not None else 1000
     configs = shared_frame.config_inputs(config_columns, n_chars)
     frame = shared_frame.compute(choice.text, models, checked, configs)

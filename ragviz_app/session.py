@@ -18,7 +18,7 @@ from ragviz.chunking.registry import param_names
 from ragviz.documents import InputError
 from ragviz.embedders import BUNDLED_MODELS, DEFAULT_MODEL
 from ragviz.i18n import pick_language
-from ragviz.questions import LabelledQuestion
+from ragviz.questions import LabelledQuestion, read_questions_file
 from ragviz.samples import get_sample
 from ragviz.workspace import Settings, Workspace
 from ragviz_app import floors
@@ -35,7 +35,7 @@ PERSISTENT = (
     "b_api_base", "b_api_model", "api_key",
     "tab",
     "cost_refusal", "cost_answer", "sweep_metric",
-    "why_question", "why_answer", "why_answerable", "why_side",
+    "why_question", "why_answer", "why_answerable", "why_side", "why_pick",
     *(f"{side}_{name}" for side in SIDES for name in ("chunker", *PARAM_KEYS)),
 )
 
@@ -49,7 +49,7 @@ def init_state() -> None:
     ss.doc_source = "sample"
     ss.sample_name = state.DEFAULT_SAMPLE
     ss.doc_paste = text
-    ss.questions_base = state.questions_frame(questions)
+    set_questions(questions, text)
     ss.model_choice = DEFAULT_MODEL
     ss.model_custom = ""
     ss.active_model = DEFAULT_MODEL
@@ -57,8 +57,8 @@ def init_state() -> None:
     ss.cost_refusal = 1.0
     ss.cost_answer = 1.0
     ss.sweep_metric = "hit_at_1"
-    ss.why_question = questions[0].question if questions else ""
-    ss.why_answer = questions[0].answer if questions else ""
+    ss.why_question = ""  # free text starts empty: the picker offers the table's questions
+    ss.why_answer = ""
     ss.why_answerable = True
     ss.why_side = "a"
     for side, config in DEFAULTS.items():
@@ -158,7 +158,7 @@ def on_sample_change() -> None:
     two configurations (and model) its demonstration compares."""
     sample = get_sample(ss.sample_name)
     ss.doc_paste = sample.document()
-    set_questions(sample.questions())
+    set_questions(sample.questions(), sample.document())
     ss.pop("sweep_result", None)
     config_a, config_b = sample.configs()
     set_config("a", config_a)
@@ -192,7 +192,7 @@ def use_workspace(workspace: Workspace) -> None:
     else:
         ss.doc_source = "paste"
     ss.doc_paste = workspace.document
-    set_questions(list(workspace.questions))
+    set_questions(list(workspace.questions), workspace.document)
     ss.pop("sweep_result", None)
 
 
@@ -217,23 +217,59 @@ def on_tab_change() -> None:
             ss.tab_id = tab_id
 
 
-def set_questions(questions: list[LabelledQuestion]) -> None:
-    """Replace the question table (sample, workspace) and drop any pending edits."""
+def set_questions(questions: list[LabelledQuestion], document: str | None = None) -> None:
+    """Replace the question table (sample, workspace, CSV) and drop any pending edits; the
+    questions now belong to ``document`` (None: to whatever document is in use)."""
     ss.questions_base = state.questions_frame(questions)
     ss.pop("questions_editor", None)
-    ss.pop("_questions_now", None)
+    ss["_questions_doc"] = None if document is None else state.document_key(document)
 
 
-def fold_question_edits() -> None:
-    """Make the edited questions the table's base. Called whenever the editor is not drawn
-    (another tab, the replay): its pending edits would otherwise be dropped."""
-    if "_questions_now" in ss:
-        set_questions(ss["_questions_now"])
+def apply_question_edits() -> None:
+    """The "Apply questions" button: the editor's pending edits become the table. The editor
+    sits in a form, so typing never reruns the app; only this button sends the edits."""
+    edits = ss.get("questions_editor")
+    ss.questions_base = state.apply_table_edits(ss.questions_base, edits)
+    ss.pop("questions_editor", None)  # the new table is the editor's data: no edits pending
+
+
+def clear_questions() -> None:
+    set_questions([])
+
+
+def keep_questions() -> None:
+    """The user keeps the questions for the new document: they belong to it from now on."""
+    ss["_questions_doc"] = None
+
+
+def questions_follow(document: str | None) -> bool:
+    """Whether the questions were written for ``document``; questions without a document
+    (a CSV, a kept table, no questions at all) adopt it. False: offer to keep or clear."""
+    if document is None:
+        return True
+    key = state.document_key(document)
+    if ss.get("_questions_doc") is None or not len(ss.questions_base):
+        ss["_questions_doc"] = key
+    return bool(ss["_questions_doc"] == key)
+
+
+def on_questions_upload() -> None:
+    """A questions CSV (question,answer,answerable) replaces the table, or says why not."""
+    file = ss.get("questions_upload")
+    ss.pop("_questions_upload_error", None)
+    if file is None:
+        return
+    try:
+        questions, _decoded = read_questions_file(file.getvalue(), file.name)
+    except InputError as error:
+        ss["_questions_upload_error"] = error.localized(lang())
+        return
+    set_questions(questions)
+    ss["_questions_uploaded"] = len(questions)
 
 
 def start_walkthrough() -> None:
     ss.walk_step = 0
-    fold_question_edits()
 
 
 def persist() -> None:
@@ -251,6 +287,11 @@ def set_floor(value: float, side: str = "b") -> None:
 
 def load_into_a(config: ChunkerConfig) -> None:
     set_config("a", config)
+
+
+def load_into(side: str, config: ChunkerConfig) -> None:
+    """Put a suggested configuration (the "why did this fail" fix) into side A or B."""
+    set_config(side, config)
 
 
 def sync_url(workspace: Workspace | None) -> None:

@@ -12,6 +12,7 @@ from ragviz.samples import load_samples
 from ragviz_app.common import lang, md, sample_titles, ss, tr, translated
 from ragviz_app.models import WantedModel, model_inputs
 from ragviz_app.session import on_sample_change, start_walkthrough
+from ragviz_app.views.question_editor import document_notice
 
 
 def sidebar() -> tuple[state.DocumentChoice, dict[str, WantedModel]]:
@@ -70,6 +71,7 @@ def document_inputs() -> state.DocumentChoice:
     choice = state.resolve_document(ss.doc_source, sample_text, ss.get("doc_paste", ""), upload,
                                     lang())
     _document_notes(choice)
+    document_notice(choice.text)
     return choice
 
 

@@ -256,6 +256,7 @@ def test_edited_questions_survive_chunker_parameter_and_model_changes() -> None:
                         "answerable": True}],
         "deleted_rows": [6],
     }
+    at.button(key="apply_questions").click()  # the editor is in a form: edits apply here
     rerun(at)
 
     def visible() -> None:
@@ -278,7 +279,7 @@ def test_edited_questions_survive_chunker_parameter_and_model_changes() -> None:
     rerun(at)
     visible()
     assert any("still using use-multilingual" in shown(e.value).lower() for e in at.error)
-    open_tab(at, "chunks")  # the editor is not drawn: its edits are folded, not lost
+    open_tab(at, "chunks")  # another tab: the applied questions stay
     open_tab(at, "questions")
     visible()
 

@@ -90,6 +90,7 @@ def test_the_guided_replay_walks_the_article_and_keeps_the_users_work() -> None:
         "edited_rows": {1: {"question": "Does my edit stay?"}}, "added_rows": [],
         "deleted_rows": [],
     }
+    at.button(key="apply_questions").click()  # the editor is in a form: edits apply here
     run(at)
     at.toggle(key="walk_on").set_value(True)
     run(at)

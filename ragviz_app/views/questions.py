@@ -1,47 +1,14 @@
-"""The first tab, the article's experiment: the question table, and for every question the
-decision, the diagnosis, the score bars against the floor and the prompt."""
+"""The first tab, the article's experiment: for every question the decision, the diagnosis,
+the score bars against the floor and the prompt (the table above is question_editor's)."""
 
 from __future__ import annotations
 
 import streamlit as st
-from streamlit.delta_generator import DeltaGenerator
 
-from ragviz import app_state as state
 from ragviz import charts, presentation, render
-from ragviz.questions import LabelledQuestion
 from ragviz.results import Analysis
-from ragviz_app.common import lang, md, side_by_side, ss, tr
+from ragviz_app.common import lang, md, side_by_side, tr
 from ragviz_app.frame import Frame
-from ragviz_app.session import fold_question_edits
-
-
-def edited_questions(tab: DeltaGenerator, is_open: bool) -> list[LabelledQuestion]:
-    """The checked questions: from the editor when this tab is open, else from its base
-    (pending edits folded in first). Problems are shown under the editor."""
-    if is_open:
-        with tab:
-            st.caption(tr("app.questions_help"))
-            edited = st.data_editor(
-                ss.questions_base, key="questions_editor", num_rows="dynamic",
-                width="stretch", hide_index=True,
-                column_config={
-                    "question": st.column_config.TextColumn(tr("col.question"), width="large"),
-                    "answer": st.column_config.TextColumn(tr("col.answer"), width="medium"),
-                    "answerable": st.column_config.CheckboxColumn(tr("col.answerable"),
-                                                                  default=True),
-                },
-            )
-            edited_list = state.frame_questions(edited)
-            ss["_questions_now"] = edited_list
-    else:
-        fold_question_edits()
-        edited_list = state.frame_questions(ss.questions_base)
-    questions, problems = state.checked_questions(edited_list)
-    if is_open:
-        with tab:
-            for problem in problems:
-                st.error(md(problem))
-    return questions
 
 
 def questions_tab(frame: Frame) -> None:

@@ -54,6 +54,8 @@ def type_cell(app: AppPage, row: int, text: str) -> None:
     cell.fill(text)
     cell.press("Enter")
     app.page.keyboard.press("Escape")
+    app.page.wait_for_timeout(500)  # the grid hands its last edit to the form after a moment
+    app.page.locator(".st-key-apply_questions button").click()  # the table is in a form
     app.wait_idle()
 
 

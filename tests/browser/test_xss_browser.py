@@ -40,6 +40,9 @@ def edit_first_question(app: AppPage, text: str) -> None:
             app.page.keyboard.press("Escape")
     cell.fill(text)
     cell.press("Enter")
+    app.page.keyboard.press("Escape")
+    app.page.wait_for_timeout(500)  # the grid hands its last edit to the form after a moment
+    app.page.locator(".st-key-apply_questions button").click()  # the table is in a form
     app.page.locator("h4").filter(has_text=text).wait_for()
     app.wait_rendered(doc_tab=False)
 

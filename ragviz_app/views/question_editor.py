@@ -1,0 +1,119 @@
+"""The question table: an editor inside a form (typing never reruns the app, so nothing
+typed is lost or garbled; "Apply questions" sends every edit at once), the offer to keep
+or clear the questions when the document changes, and the questions as a CSV file.
+
+The applied table lives in ``ss.questions_base``: every view reads the questions from it,
+so tab, language and model switches cannot touch them.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
+
+from ragviz import app_state as state
+from ragviz.exports import guard_cell
+from ragviz.questions import LabelledQuestion
+from ragviz_app.common import md, ss, tr
+from ragviz_app.session import (
+    apply_question_edits,
+    clear_questions,
+    keep_questions,
+    on_questions_upload,
+    questions_follow,
+)
+
+
+def edited_questions(tab: DeltaGenerator, is_open: bool) -> list[LabelledQuestion]:
+    """The applied, checked questions. The editor is drawn even while another tab is open,
+    so edits typed but not yet applied stay in it across tab switches."""
+    with tab:
+        editor_form()
+        if is_open:
+            table_tools()
+            table_notes()
+    questions, problems = state.checked_questions(state.frame_questions(ss.questions_base))
+    if is_open:
+        with tab:
+            for problem in problems:
+                st.error(md(problem))
+    return questions
+
+
+def editor_form() -> None:
+    """The table in a form: cells edit in the browser only, until "Apply questions"."""
+    st.caption(tr("app.questions_help"))
+    with st.form("questions_form", border=False, enter_to_submit=False):
+        st.data_editor(
+            ss.questions_base, key="questions_editor", num_rows="dynamic",
+            width="stretch", hide_index=True,
+            column_config={
+                "question": st.column_config.TextColumn(tr("col.question"), width="large",
+                                                          default=""),
+                "answer": st.column_config.TextColumn(tr("col.answer"), width="medium",
+                                                        default=""),
+                "answerable": st.column_config.CheckboxColumn(tr("col.answerable"),
+                                                              default=True),
+            },
+        )
+        st.form_submit_button(tr("app.apply_questions"), key="apply_questions", type="primary",
+                              on_click=apply_question_edits)
+
+
+def table_tools() -> None:
+    """Clear, download and upload the questions (the CLI's question,answer,answerable CSV)."""
+    clear_col, download_col = st.columns(2)
+    clear_col.button(tr("app.clear_questions"), key="clear_questions", on_click=clear_questions,
+                     disabled=not len(ss.questions_base))
+    download_col.download_button(
+        tr("app.download_questions"), questions_csv(state.frame_questions(ss.questions_base)),
+        file_name="questions.csv", mime="text/csv", key="questions_download",
+        on_click="ignore",
+    )
+    st.file_uploader(tr("app.upload_questions"), key="questions_upload", type=["csv", "tsv", "txt"],
+                     on_change=on_questions_upload, help=tr("app.upload_questions_help"))
+    if "_questions_upload_error" in ss:
+        st.error(md(ss["_questions_upload_error"]))
+    if "_questions_uploaded" in ss:
+        st.success(tr("app.questions_uploaded", n=ss.pop("_questions_uploaded")))
+
+
+def table_notes() -> None:
+    """How many questions count (only rows with a question), and one line per problem."""
+    questions = state.frame_questions(ss.questions_base)
+    answerable = sum(1 for q in questions if q.is_answerable)
+    st.caption(tr("app.question_count", n=len(questions), answerable=answerable,
+                  unanswerable=len(questions) - answerable))
+    for notice in state.table_notices(ss.questions_base):
+        rows = ", ".join(str(row) for row in notice.rows)
+        if notice.kind == "no_question":
+            st.warning(tr("app.row_without_question", row=rows))
+        else:
+            st.warning(tr("app.duplicate_question", rows=rows, question=md(notice.question)))
+
+
+def questions_csv(questions: list[LabelledQuestion]) -> str:
+    """The questions as the CLI reads them, each cell guarded against spreadsheet formulas."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(["question", "answer", "answerable"])
+    for question in questions:
+        flag = "true" if question.is_answerable else "false"
+        writer.writerow([guard_cell(question.question), guard_cell(question.answer), flag])
+    return buffer.getvalue()
+
+
+def document_notice(document: str | None) -> None:
+    """When the document changed under questions written for another, offer to keep them
+    (they belong to this document from now on) or clear them."""
+    if questions_follow(document):
+        return
+    st.warning(tr("app.questions_other_document", n=len(ss.questions_base)))
+    keep_col, clear_col = st.columns(2)
+    keep_col.button(tr("app.keep_questions"), key="keep_questions", on_click=keep_questions,
+                    width="stretch")
+    clear_col.button(tr("app.clear_questions_short"), key="clear_questions_for_document",
+                     on_click=clear_questions, width="stretch")

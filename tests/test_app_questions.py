@@ -1,0 +1,249 @@
+"""Issue 9, "nothing typed is lost" and "why did this fail?", in the real Streamlit runtime
+(AppTest) with the real default model: the question table applies edits with a button,
+belongs to its document, comes from and goes to a CSV file; the "why" tab picks a labelled
+question and keeps its result only while its inputs stay the same."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pandas as pd
+from streamlit.testing.v1 import AppTest
+
+from ragviz import app_state
+from ragviz.chunking import get_spec
+from ragviz.i18n import t
+from ragviz.questions import LabelledQuestion, read_questions_file
+from ragviz.samples import load_samples
+from ragviz_app.views.question_editor import questions_csv
+
+APP = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")
+TIMEOUT = 120
+ENGLISH_DOC = (
+    "Our store ships worldwide. Orders arrive in five to eight days. "
+    "Returns are accepted within thirty days of delivery."
+)
+PRAZO = "Qual o prazo do reembolso?"
+
+
+def run(at: AppTest) -> AppTest:
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def start(tab: str | None = None) -> AppTest:
+    at = run(AppTest.from_file(APP, default_timeout=TIMEOUT))
+    if tab is not None:
+        at.session_state["tab"] = t(f"tab.{tab}", "en")
+        run(at)
+    return at
+
+
+def shown(markdown: str) -> str:
+    return re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", markdown)
+
+
+def texts(at: AppTest) -> str:
+    parts = [m.value for m in at.markdown] + [c.value for c in at.caption]
+    parts += [e.value for e in at.error] + [w.value for w in at.warning]
+    parts += [i.value for i in at.info] + [s.value for s in at.success]
+    return shown("\n".join(str(p) for p in parts))
+
+
+def table(at: AppTest) -> list[str]:
+    return [str(q) for q in at.session_state.questions_base["question"]]
+
+
+def paste(at: AppTest, text: str) -> None:
+    at.radio(key="doc_source").set_value("paste")
+    run(at)
+    at.text_area(key="doc_paste").input(text)
+    run(at)
+
+
+def apply_edits(at: AppTest, edits: dict[str, object]) -> None:
+    at.session_state["questions_editor"] = edits
+    at.button(key="apply_questions").click()
+    run(at)
+
+
+# --- the table applies with a button ------------------------------------------------------
+
+
+def test_edits_wait_for_apply_then_survive_tabs_language_and_model() -> None:
+    at = start()
+    assert "Apply questions" in texts(at), "the page says edits apply with the button"
+    at.session_state["questions_editor"] = {
+        "edited_rows": {0: {"question": "Typed, not applied?"}}, "added_rows": [],
+        "deleted_rows": []}
+    run(at)  # a rerun from elsewhere (no button): nothing applied
+    assert table(at)[0] == PRAZO
+    at.button(key="apply_questions").click()
+    run(at)
+    assert table(at)[0] == "Typed, not applied?"
+    for change in ("tab", "lang", "model"):
+        if change == "tab":
+            at.session_state["tab"] = t("tab.chunks", "en")
+        elif change == "lang":
+            at.selectbox(key="lang").set_value("pt")
+        else:
+            at.radio(key="model_choice").set_value("minilm-en")
+        run(at)
+        assert table(at)[0] == "Typed, not applied?", change
+    at.session_state["tab"] = t("tab.questions", "pt")
+    run(at)
+    assert "Typed, not applied?" in texts(at)
+
+
+# --- the questions belong to their document -------------------------------------------------
+
+
+def test_a_new_document_offers_to_keep_or_clear_the_questions() -> None:
+    at = start()
+    assert not [b for b in at.button if b.key == "keep_questions"]
+    paste(at, ENGLISH_DOC)
+    assert "were written for the previous one" in texts(at)
+    at.button(key="clear_questions_for_document").click()
+    run(at)
+    assert table(at) == []
+    assert "were written for the previous one" not in texts(at)
+    assert "Add a question" in texts(at)
+
+
+def test_keeping_the_questions_ends_the_offer() -> None:
+    at = start()
+    paste(at, ENGLISH_DOC)
+    at.button(key="keep_questions").click()
+    run(at)
+    assert len(table(at)) == 7
+    run(at)
+    assert "were written for the previous one" not in texts(at)
+    at.text_area(key="doc_paste").input(ENGLISH_DOC + " Gift cards never expire.")
+    run(at)
+    assert "were written for the previous one" in texts(at), "asked again for the next one"
+
+
+def test_picking_a_sample_loads_its_own_questions_without_asking() -> None:
+    at = start()
+    other = next(s for s in load_samples() if s.name != app_state.DEFAULT_SAMPLE)
+    at.selectbox(key="sample_name").set_value(other.name)
+    run(at)
+    assert table(at) == [q.question for q in other.questions()]
+    assert "were written for the previous one" not in texts(at)
+
+
+def test_clear_questions_always_exists() -> None:
+    at = start()
+    at.button(key="clear_questions").click()
+    run(at)
+    assert table(at) == []
+    assert "Add a question" in texts(at)
+
+
+def test_rows_without_a_question_and_duplicates_get_one_line_each() -> None:
+    at = start()
+    apply_edits(at, {"edited_rows": {2: {"question": PRAZO}},
+                     "added_rows": [{"answer": "7 dias"}, {"answerable": True}],
+                     "deleted_rows": []})
+    shown_text = texts(at)
+    assert "Row 8 has an expected answer but no question" in shown_text
+    assert f"Rows 1, 3 ask the same question (“{PRAZO}”)" in shown_text
+    # 7 questions in use; the row without a question is not counted as answerable
+    assert "7 question(s) in use: 4 answerable, 3 not." in shown_text
+    frame = at.session_state.questions_base
+    assert len(frame) == 8, "the blank added row is dropped, the answer-only row stays"
+    assert not frame["answer"].isna().any() and not frame["question"].isna().any()
+    editor = at.data_editor(key="questions_editor").value
+    assert "None" not in editor.astype(str).to_numpy().ravel().tolist()
+
+
+def test_empty_cells_from_the_editor_stay_empty() -> None:
+    frame = app_state.apply_table_edits(
+        app_state.questions_frame([LabelledQuestion("A?", "a", True)]),
+        {"edited_rows": {}, "added_rows": [{"question": "B?", "answer": None,
+                                            "answerable": None}], "deleted_rows": []})
+    assert frame.to_dict("records") == [
+        {"question": "A?", "answer": "a", "answerable": True},
+        {"question": "B?", "answer": "", "answerable": True},
+    ]
+    assert not any(pd.isna(v) for v in frame["answer"])
+
+
+# --- questions as a CSV file ----------------------------------------------------------------
+
+
+def test_a_questions_csv_replaces_the_table_and_downloads_back() -> None:
+    at = start()
+    data = ("question,answer,answerable\nHow long do refunds take?,30 days,true\n"
+            "Is there wifi?,,false\n=cmd|' /C calc'!A0,,false\n").encode("utf-16")
+    at.file_uploader(key="questions_upload").set_value(("mine.csv", data, "text/csv"))
+    run(at)
+    assert table(at) == ["How long do refunds take?", "Is there wifi?", "=cmd|' /C calc'!A0"]
+    assert "3 question(s) loaded from the file." in texts(at)
+    assert at.get("download_button"), "a download button for the questions"
+    csv_text = questions_csv(app_state.frame_questions(at.session_state.questions_base))
+    assert "'=cmd|" in csv_text, "a formula-like cell is guarded"
+    back, _ = read_questions_file(csv_text.encode(), "questions.csv")
+    assert [(q.question, q.answer, q.answerable) for q in back[:2]] == [
+        ("How long do refunds take?", "30 days", True), ("Is there wifi?", "", False)]
+
+
+def test_a_bad_questions_file_says_why_and_keeps_the_table() -> None:
+    at = start()
+    at.file_uploader(key="questions_upload").set_value(
+        ("bad.csv", b"question,answer,answerable\n", "text/csv"))
+    run(at)
+    assert any("has no questions" in shown(e.value) for e in at.error)
+    assert len(table(at)) == 7
+
+
+# --- why did this fail? -----------------------------------------------------------------------
+
+
+def test_why_picks_a_labelled_question_and_keeps_its_result() -> None:
+    at = start("why")
+    picker = at.selectbox(key="why_pick")
+    assert picker.options[:7] == table(at)
+    at.selectbox(key="why_pick").set_value("Vocês emitem nota fiscal?")
+    run(at)
+    at.button(key="why_run").click()
+    run(at)
+    assert "Diagnosis of “Vocês emitem nota fiscal?” under configuration A" in texts(at)
+    at.radio(key="why_side").set_value("b")
+    run(at)
+    assert "Diagnosis of" not in texts(at), "another configuration: the result is gone"
+    at.radio(key="why_side").set_value("a")
+    run(at)
+    at.button(key="why_run").click()
+    run(at)
+    at.slider(key="b_max_chars").set_value(300)  # not an input of A's diagnosis
+    run(at)
+    assert "Diagnosis of “Vocês emitem nota fiscal?”" in texts(at), "kept through a rerun"
+    at.slider(key="top_k").set_value(3)
+    run(at)
+    assert "Diagnosis of" not in texts(at), "top_k changed: the result is gone"
+
+
+def test_why_loads_the_fix_into_b_and_forgets_the_old_document() -> None:
+    at = start("why")
+    at.button(key="why_run").click()
+    run(at)
+    fix = at.session_state["_why_result"][1].fix
+    assert fix is not None and at.button(key="load_fix") is not None
+    at.button(key="load_fix_b").click()
+    run(at)
+    assert at.session_state.b_chunker == fix.chunker
+    for param in get_spec(fix.chunker).params:
+        assert at.session_state[f"b_{param.name}"] == fix.get(param.name), param.name
+    paste(at, ENGLISH_DOC)
+    at.button(key="clear_questions_for_document").click()
+    run(at)
+    apply_edits(at, {"edited_rows": {}, "deleted_rows": [],
+                     "added_rows": [{"question": "How long do returns last?",
+                                     "answer": "thirty days", "answerable": True}]})
+    picker = at.selectbox(key="why_pick")
+    assert picker.value == "How long do returns last?"
+    assert PRAZO not in picker.options
+    assert "Diagnosis of" not in texts(at)
