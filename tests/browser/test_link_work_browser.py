@@ -37,7 +37,6 @@ def type_cell(app: AppPage, row: int, text: str) -> None:
     editor = app.page.locator(".st-key-questions_editor")
     cell = app.page.locator("textarea.gdg-input")
     for _ in range(8):
-        app.wait_idle()
         editor.scroll_into_view_if_needed()
         box = editor.bounding_box()
         assert box is not None
@@ -54,8 +53,12 @@ def type_cell(app: AppPage, row: int, text: str) -> None:
     cell.fill(text)
     cell.press("Enter")
     app.page.keyboard.press("Escape")
+
+
+def apply_questions(app: AppPage) -> None:
+    """The table sits in a form: nothing reruns while typing, the button applies it all."""
     app.page.wait_for_timeout(500)  # the grid hands its last edit to the form after a moment
-    app.page.locator(".st-key-apply_questions button").click()  # the table is in a form
+    app.page.locator(".st-key-apply_questions button").click()
     app.wait_idle()
 
 
@@ -72,6 +75,7 @@ def test_a_copied_link_reopens_the_pasted_document_and_its_questions(
     for row, question in enumerate(QUESTIONS):
         type_cell(app, row, question)
     type_cell(app, len(QUESTIONS), "")  # the sample's seventh question: emptied, so dropped
+    apply_questions(app)
     wanted = [f"{n}. {q}" for n, q in enumerate(QUESTIONS, start=1)]
     app.page.wait_for_function(
         "(n) => [...document.querySelectorAll('h4')].filter(h => h.checkVisibility()).length == n",
