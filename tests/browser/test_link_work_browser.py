@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from ragviz import links
@@ -37,8 +38,12 @@ def type_cell(app: AppPage, row: int, text: str) -> None:
     editor = app.page.locator(".st-key-questions_editor")
     cell = app.page.locator("textarea.gdg-input")
     for _ in range(8):
-        editor.scroll_into_view_if_needed()
-        box = editor.bounding_box()
+        app.wait_idle()
+        try:  # a rerun may swap the grid for a new one between two attempts
+            editor.scroll_into_view_if_needed(timeout=5_000)
+            box = editor.bounding_box()
+        except PlaywrightError:
+            continue
         assert box is not None
         app.page.mouse.click(box["x"] + 200, box["y"] + HEADER_PX + ROW_PX * row + 18)
         app.page.keyboard.press("Enter")
