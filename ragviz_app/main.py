@@ -40,11 +40,15 @@ def main() -> None:
     checked = questions.edited_questions(tabs["questions"], is_open["questions"])
     n_chars = len(choice.text) if choice.text is not None else 1000
     configs = shared_frame.config_inputs(config_columns, n_chars)
-    frame = shared_frame.compute(choice.text, model, checked, configs)
+    slots = shared_frame.summary_slots(config_columns)
+    document_slot = tabs["chunks"].empty() if is_open["chunks"] else None
+    preview = (chunks.chunks_first(choice.text, configs, slots, document_slot)
+               if choice.text is not None else None)
+    frame = shared_frame.compute(choice.text, model, checked, configs, preview)
     shared_frame.retrieval_controls(controls, frame)
-    shared_frame.config_summaries(config_columns, frame)
+    shared_frame.config_summaries(slots, frame)
     sync_url(workspace.share_panel(frame))
-    draw_tabs(frame, tabs, is_open)
+    draw_tabs(frame, tabs, is_open, document_slot)
 
 
 def open_tabs() -> tuple[dict[str, DeltaGenerator], dict[str, bool]]:
@@ -56,8 +60,10 @@ def open_tabs() -> tuple[dict[str, DeltaGenerator], dict[str, bool]]:
     return dict(zip(TAB_IDS, tabs, strict=True)), is_open
 
 
-def draw_tabs(frame: Frame, tabs: dict[str, DeltaGenerator], is_open: dict[str, bool]) -> None:
-    """The open tab's view; without a document every tab but the questions says so."""
+def draw_tabs(frame: Frame, tabs: dict[str, DeltaGenerator], is_open: dict[str, bool],
+              document_slot: DeltaGenerator | None = None) -> None:
+    """The open tab's view (the document tab into the place its early chunks were shown);
+    without a document every tab but the questions says so."""
     document = frame.document
     if document is None:
         for tab_id in ("chunks", "calibration", "compare", "why"):
@@ -73,5 +79,6 @@ def draw_tabs(frame: Frame, tabs: dict[str, DeltaGenerator], is_open: dict[str, 
     }
     for tab_id, view in views.items():  # the order the views were always drawn in
         if is_open[tab_id]:
-            with tabs[tab_id]:
+            in_slot = tab_id == "chunks" and document_slot is not None
+            with document_slot.container() if in_slot and document_slot else tabs[tab_id]:
                 view()

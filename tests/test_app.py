@@ -455,6 +455,7 @@ def test_switching_language_reruns_no_chunking_embedding_or_scoring(
     and encode_queries go through, before the embedding cache), into the chunkers and into
     scoring and deciding; a language switch must make none of them."""
     import ragviz.pipeline
+    import ragviz_app.frame
     from ragviz.embedders import Embedder
 
     calls: dict[str, int] = {}
@@ -468,6 +469,9 @@ def test_switching_language_reruns_no_chunking_embedding_or_scoring(
     monkeypatch.setattr(Embedder, "encode", counted("encode", Embedder.encode))
     for name in ("make_chunks", "cosine_scores", "decide"):
         monkeypatch.setattr(ragviz.pipeline, name, counted(name, getattr(ragviz.pipeline, name)))
+    # the app chunks on its own first (to show the chunks before embedding them)
+    monkeypatch.setattr(ragviz_app.frame, "make_chunks",
+                        counted("make_chunks", ragviz_app.frame.make_chunks))
     at = open_tab(run_app(), "questions")
     assert {"encode", "make_chunks", "cosine_scores", "decide"} <= set(calls), calls
     assert "refused: best score" in page_text(at)

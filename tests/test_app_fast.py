@@ -15,6 +15,8 @@ from typing import Any
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from ragviz import presentation
+from ragviz.chunking import ChunkerConfig
 from ragviz.embedding_base import Embedder
 from tests.test_app import PRAZO, layer_data, open_tab, page_text, rerun, run_app, score_chart
 
@@ -30,6 +32,7 @@ def model_calls(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
         return encode(self, texts, *args, **kwargs)
 
     import ragviz.pipeline
+    import ragviz_app.frame
 
     make_chunks = ragviz.pipeline.make_chunks
 
@@ -38,7 +41,8 @@ def model_calls(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
         return make_chunks(*args, **kwargs)
 
     monkeypatch.setattr(Embedder, "encode", counting_encode)
-    monkeypatch.setattr(ragviz.pipeline, "make_chunks", counting_chunks)
+    for module in (ragviz.pipeline, ragviz_app.frame):
+        monkeypatch.setattr(module, "make_chunks", counting_chunks)
     yield calls
 
 
@@ -79,3 +83,30 @@ def test_a_top_k_move_rescores_without_the_model_and_keeps_every_chart_spec(
     spec, data = score_chart(at, "b", PRAZO)
     assert layer_data(spec, data, "bar")["status"].tolist().count("sent as context") == 1
     assert _skeletons(at) == before
+
+
+def test_a_size_move_shows_the_new_chunks_before_any_embedding(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With the embedding of the new chunks stopped dead, the page already shows A's new
+    chunk count and its highlighted document cut at the new size: both were drawn before
+    the model was asked for anything."""
+    at = run_app()  # the document tab
+    encode = Embedder.encode
+
+    def stopped(self: Embedder, texts: Any, kind: str = "document", *args: Any,
+                **kwargs: Any) -> Any:
+        if kind == "document" and any(len(text) == 200 for text in texts):
+            raise RuntimeError("embedding stopped")
+        return encode(self, texts, kind, *args, **kwargs)
+
+    monkeypatch.setattr(Embedder, "encode", stopped)
+    at.slider(key="a_size").set_value(200)
+    at.run()
+    assert [e.value for e in at.exception] and "embedding stopped" in at.exception[0].value
+    label = presentation.config_text(ChunkerConfig("fixed", size=200), "en")
+    captions = [c.value for c in at.caption]
+    assert f"3 chunks · {label}" in captions
+    assert any(text.startswith("Embedding chunks of") for text in captions)
+    documents = [str(h.proto.body) for h in at.get("html") if "rv-doc" in str(h.proto.body)]
+    assert documents and documents[0].count('class="rv-badge"') == 3  # 508 chars / 200

@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import pandas as pd
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
-from ragviz import charts, render
+from ragviz import charts, presentation, render
+from ragviz.chunking import ChunkerConfig, ChunkingResult
 from ragviz.embedders import Embedder
 from ragviz.exports import chunks_csv
 from ragviz.results import Analysis
-from ragviz_app.common import lang, md, side_by_side, tr
-from ragviz_app.frame import Frame
+from ragviz_app.common import SIDES, lang, md, side_by_side, tr
+from ragviz_app.frame import Frame, Preview
 
 
 def chunks_tab(frame: Frame) -> None:
@@ -50,3 +52,30 @@ def chunk_view(analysis: Analysis, model: Embedder) -> None:
         for c in analysis.chunks
     ]
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+
+
+def chunks_first(document: str, configs: dict[str, ChunkerConfig | None],
+                 slots: dict[str, DeltaGenerator],
+                 document_slot: DeltaGenerator | None) -> Preview:
+    """What a size or overlap move shows before any embedding: each re-cut side's chunk
+    count (and, with this tab open, its highlighted document) with a note that its scores
+    are being recomputed; the rest of the page stays as it was, greyed as stale, until the
+    new scores replace it."""
+    def show(pending: dict[str, ChunkingResult]) -> dict[str, DeltaGenerator]:
+        progress: dict[str, DeltaGenerator] = {}
+        for side, chunking in pending.items():
+            config = configs[side]
+            assert config is not None
+            with slots[side].container():
+                st.caption(tr("app.chunk_count", n=len(chunking.chunks),
+                              label=presentation.config_text(config, lang())))
+                st.caption(tr("app.embedding", config=config.label()))
+                progress[side] = st.empty()
+        if document_slot is not None:
+            with document_slot.container():
+                for side, column in zip(SIDES, st.columns(2, gap="large"), strict=True):
+                    if side in pending:
+                        column.html(render.highlight_document(
+                            document, pending[side].chunks, None, True, None, lang()))
+        return progress
+    return show
