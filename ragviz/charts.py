@@ -6,8 +6,11 @@ the browser draws.
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 import altair as alt
@@ -76,6 +79,28 @@ def score_frame(
                                        "text"])
 
 
+# Dataset names of the score chart: fixed, so the spec (without its data) stays the same when
+# only the floor or top_k move, and the browser swaps the data in its existing chart instead of
+# building a new one (Streamlit sends named datasets apart from the spec).
+SCORES_DATA = "scores"
+FLOOR_DATA = "floor"
+
+
+@dataclass(frozen=True)
+class BarsShape:
+    """Everything the score chart's spec depends on apart from its data: the bar order, the
+    x domain, the title, the language, the size and whether a floor is drawn."""
+
+    order: tuple[str, ...]
+    domain: tuple[float, float]
+    title: str
+    description: str
+    lang: str
+    large: bool
+    with_floor: bool
+    with_answer: bool = False
+
+
 def score_bars(
     decision: Decision,
     chunks: Sequence[Chunk],
@@ -87,22 +112,94 @@ def score_bars(
     answer_chunks: Sequence[int] = (),
 ) -> alt.LayerChart:
     """Horizontal bars of one question's score against every chunk, best first; the top_k
-    bars coloured by whether they pass the floor, the floor as a labelled rule (none when
-    ``floor`` is None), ``answer_chunks`` outlined in green; ``large`` for a projector."""
+    bars (``decision.top_k``) coloured by whether they pass the floor, and the floor drawn
+    as a labelled rule (no rule when ``floor`` is None: retrieval without a floor).
+    ``large`` is for a projector; ``answer_chunks`` (those holding the expected answer) are
+    outlined in green."""
+    shape, datasets = _bars_parts(decision, chunks, floor, title, lang, description, large,
+                                  answer_chunks)
+    chart = _bars_layers(shape)
+    chart.datasets = datasets
+    return chart
+
+
+def score_bars_spec(
+    decision: Decision,
+    chunks: Sequence[Chunk],
+    floor: float | None,
+    title: str = "",
+    lang: str = "en",
+    description: str = "",
+    large: bool = False,
+    answer_chunks: Sequence[int] = (),
+) -> dict[str, Any]:
+    """``score_bars`` as a Vega-Lite dict, its data-free part built by Altair once per shape
+    (Altair takes tens of ms per chart; a floor or top_k move only changes the data)."""
+    shape, datasets = _bars_parts(decision, chunks, floor, title, lang, description, large,
+                                  answer_chunks)
+    spec: dict[str, Any] = json.loads(_bars_skeleton(shape))
+    spec["datasets"] = datasets
+    return spec
+
+
+def _bars_parts(
+    decision: Decision, chunks: Sequence[Chunk], floor: float | None, title: str, lang: str,
+    description: str, large: bool, answer_chunks: Sequence[int] = (),
+) -> tuple[BarsShape, dict[str, list[dict[str, Any]]]]:
+    """The chart's shape and its two datasets (bars, floor rule)."""
     frame = score_frame(decision, chunks, lang, MAX_BARS)
+    frame["answer"] = frame["index"].isin(list(answer_chunks))
+    with_answer = bool(frame["answer"].any())
+    if with_answer:
+        title = " · ".join(x for x in (title, t("chart.answer_outline", lang)) if x)
     hidden = len(decision.ranking) - len(frame)
     if hidden > 0 and not title:
         title = t("chart.more_chunks", lang, shown=len(frame), total=len(decision.ranking))
-    n = max(1, len(frame))
-    step = max(6, min(40 if large else 26, 520 // n))
-    font = 17 if large else 12
     lowest = min([0.0, *([] if floor is None else [float(floor)]), *frame["score"].tolist()])
-    domain = [round(lowest - 0.02, 2) if lowest < 0 else 0.0, 1.0]
-    statuses = [t(f"chart.status_{name}", lang) for name in ("context", "under_floor", "other")]
-    y = alt.Y("chunk:N", sort=frame["chunk"].tolist(), title=None)
-    base = alt.Chart(frame)
+    domain = (round(lowest - 0.02, 2) if lowest < 0 else 0.0, 1.0)
+    shape = BarsShape(tuple(frame["chunk"].tolist()), domain, title, description or title,
+                      lang, large, floor is not None, with_answer)
+    datasets: dict[str, list[dict[str, Any]]] = {
+        SCORES_DATA: [{str(k): v for k, v in row.items()} for row in frame.to_dict("records")]}
+    if floor is not None:
+        floor_text = decimal(floor, distinct_digits([*decision.scores, floor]), lang)
+        datasets[FLOOR_DATA] = [{"floor": round(float(floor), 6),
+                                 "label": t("chart.floor", lang, floor=floor_text)}]
+    return shape, datasets
+
+
+@lru_cache(maxsize=256)
+def _bars_skeleton(shape: BarsShape) -> str:
+    """The spec without its datasets, as JSON (a fresh copy per use). Altair's default theme
+    only adds a 300-pixel default view, which Streamlit's drawing drops too: dropped here."""
+    spec = _bars_layers(shape).to_dict()
+    view = spec.get("config", {}).get("view", {})
+    for key in ("continuousWidth", "continuousHeight"):
+        view.pop(key, None)
+    if "view" in spec.get("config", {}) and not view:
+        del spec["config"]["view"]
+    if "config" in spec and not spec["config"]:
+        del spec["config"]
+    spec.pop("datasets", None)
+    return json.dumps(spec)
+
+
+def _bars_layers(shape: BarsShape) -> alt.LayerChart:
+    """The score chart's layers reading the named datasets."""
+    n = max(1, len(shape.order))
+    step = max(6, min(40 if shape.large else 26, 520 // n))
+    font = 17 if shape.large else 12
+    lang = shape.lang
+    statuses = [
+        t("chart.status_context", lang),
+        t("chart.status_under_floor", lang),
+        t("chart.status_other", lang),
+    ]
+    y = alt.Y("chunk:N", sort=list(shape.order), title=None)
+    base = alt.Chart(alt.NamedData(name=SCORES_DATA))
     bars = base.mark_bar().encode(
-        x=alt.X("score:Q", scale=alt.Scale(domain=domain), title=t("chart.score", lang)),
+        x=alt.X("score:Q", scale=alt.Scale(domain=list(shape.domain)),
+                title=t("chart.score", lang)),
         y=y,
         color=alt.Color(
             "status:N",
@@ -120,36 +217,24 @@ def score_bars(
         x="score:Q", y=y, text="shown:N"
     )
     layers: list[Any] = [bars, labels]
-    layers += _answer_outline(frame, answer_chunks, y)
-    if len(layers) > 2:
-        title = " · ".join(x for x in (title, t("chart.answer_outline", lang)) if x)
-    if floor is not None:
-        floor_text = decimal(floor, distinct_digits([*decision.scores, floor]), lang)
-        layers += _floor_rule(floor, floor_text, lang, font + 1)
+    if shape.with_answer:  # a green outline over the chunks holding the expected answer
+        layers.append(base.mark_bar(fill=None, stroke=ANSWERABLE, strokeWidth=3)
+                      .encode(x="score:Q", y=y).transform_filter("datum.answer"))
+    if shape.with_floor:
+        layers += _floor_rule(font + 1)
     chart = alt.LayerChart(
-        layer=layers, title=title, height=alt.Step(step), description=description or title,
+        layer=layers, title=shape.title, height=alt.Step(step), description=shape.description,
     )
-    if large:
+    if shape.large:
         chart = chart.configure_axis(labelFontSize=font, titleFontSize=font).configure_legend(
             labelFontSize=font
         )
     return chart
 
 
-def _answer_outline(frame: pd.DataFrame, answer_chunks: Sequence[int], y: Any) -> list[Any]:
-    """A green outline over the bars of the chunks that hold the expected answer."""
-    holding = frame[frame["index"].isin(list(answer_chunks))]
-    if holding.empty:
-        return []
-    return [alt.Chart(holding).mark_bar(fill=None, stroke=ANSWERABLE, strokeWidth=3)
-            .encode(x="score:Q", y=y)]
-
-
-def _floor_rule(floor: float, floor_text: str, lang: str, font: int) -> list[Any]:
+def _floor_rule(font: int) -> list[Any]:
     """The floor as a dashed rule with its value written above it."""
-    rule_data = pd.DataFrame(
-        {"floor": [round(float(floor), 6)], "label": [t("chart.floor", lang, floor=floor_text)]}
-    )
+    rule_data = alt.NamedData(name=FLOOR_DATA)
     rule = (
         alt.Chart(rule_data)
         .mark_rule(color=FLOOR, strokeWidth=2, strokeDash=[6, 3])

@@ -45,12 +45,12 @@ def question_view(analysis: Analysis, position: int, side: str, show_floor: bool
             st.html(render.big_note(explanation))
         else:
             st.caption(md(explanation))
-    st.altair_chart(
-        charts.score_bars(decision, analysis.chunks,
-                          analysis.floor if show_floor else None, "", lang(),
-                          description=f"{side}: {outcome.question.question}", large=large,
-                          answer_chunks=outcome.diagnosis.holding_chunks
-                          if outcome.diagnosis is not None else ()),
+    st.vega_lite_chart(  # the same spec as score_bars, its data-free part built once
+        charts.score_bars_spec(decision, analysis.chunks,
+                               analysis.floor if show_floor else None, "", lang(),
+                               description=f"{side}: {outcome.question.question}", large=large,
+                               answer_chunks=outcome.diagnosis.holding_chunks
+                               if outcome.diagnosis is not None else ()),
         width="stretch",
     )
     prompt = presentation.prompt_text(outcome, analysis.chunks, lang())
