@@ -87,7 +87,8 @@ def test_the_score_bars_outline_the_chunk_that_holds_the_expected_answer(
                 if layer["mark"].get("stroke") == ANSWERABLE]
     assert len(outlined) == 1
     rows = spec["datasets"][outlined[0]["data"]["name"]]
-    assert sorted(row["index"] for row in rows) == sorted(holding)
+    assert outlined[0]["transform"] == [{"filter": "datum.answer"}]
+    assert sorted(row["index"] for row in rows if row["answer"]) == sorted(holding)
     assert "holds the expected answer" in spec["title"]
     plain = score_bars(outcome.decision, analysis.chunks, analysis.floor).to_dict()
     assert not [layer for layer in plain["layer"] if layer["mark"].get("stroke") == ANSWERABLE]

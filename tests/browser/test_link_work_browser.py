@@ -103,6 +103,11 @@ def test_a_copied_link_reopens_the_pasted_document_and_its_questions(
         restored = t("link.restored_pasted", "en", n=f"{len(DOCUMENT):,}", q=len(QUESTIONS))
         reopened.page.get_by_text(restored, exact=True).wait_for()
         assert headings(reopened) == wanted
+        reopened.page.wait_for_function(  # the metrics follow the restored analyses
+            "([sel, n]) => [...document.querySelectorAll(sel)]"
+            ".filter(e => e.checkVisibility()).length >= n",
+            arg=[METRIC, len(numbers)], timeout=120_000,
+        )
         assert visible_texts(reopened, METRIC) == numbers
         assert reopened.page.locator(".st-key-doc_paste textarea").input_value() == DOCUMENT
         reopened.open_tab(t("tab.chunks", "en"))
