@@ -71,9 +71,10 @@ def headings(app: AppPage) -> list[str]:
     return visible_texts(app, "h4")
 
 
-@pytest.mark.xfail(reason="known failure, open in issue 9: in the full suite the typed cells do not "
+@pytest.mark.xfail(reason="known failure, open in issue 9: the typed cells do not "
                    "reach the form before Apply (headings never appear); AppTests in "
-                   "tests/test_app_questions.py cover the form's logic", strict=False)
+                   "tests/test_app_questions.py cover the form's logic",
+                   strict=False)
 def test_twenty_questions_typed_as_fast_as_possible_are_all_kept(
     app: AppPage, tmp_path: Path
 ) -> None:
@@ -94,9 +95,10 @@ def test_twenty_questions_typed_as_fast_as_possible_are_all_kept(
     app.assert_healthy()
 
 
-@pytest.mark.xfail(reason="known failure, open in issue 9: in the full suite the typed cells do not "
+@pytest.mark.xfail(reason="known failure, open in issue 9: the typed cells do not "
                    "reach the form before Apply (headings never appear); AppTests in "
-                   "tests/test_app_questions.py cover the form's logic", strict=False)
+                   "tests/test_app_questions.py cover the form's logic",
+                   strict=False)
 def test_typed_but_not_applied_edits_survive_a_tab_switch(app: AppPage) -> None:
     app.open(tab=None)
     clear_questions(app)
