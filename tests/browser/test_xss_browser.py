@@ -4,6 +4,7 @@ literally, opens no dialog and adds no element to the page."""
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from ragviz.i18n import t
@@ -27,9 +28,13 @@ def edit_first_question(app: AppPage, text: str) -> None:
     app.wait_idle()
     editor = app.page.locator(".st-key-questions_editor")
     cell = app.page.locator("textarea.gdg-input")
-    for _ in range(5):
-        editor.scroll_into_view_if_needed()
-        box = editor.bounding_box()
+    for _ in range(8):
+        app.wait_idle()
+        try:  # a rerun may swap the grid for a new one between two attempts
+            editor.scroll_into_view_if_needed(timeout=5_000)
+            box = editor.bounding_box()
+        except PlaywrightError:
+            continue
         assert box is not None
         app.page.mouse.click(box["x"] + 200, box["y"] + 35 + 18)  # below the header: row 0
         app.page.keyboard.press("Enter")
