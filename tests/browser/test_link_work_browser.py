@@ -7,13 +7,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import pytest
-from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from ragviz import links
 from ragviz.i18n import t
 
 from .conftest import DOC, AppPage, new_app_page, paste_document, url_query, visible_texts
+from .grid import apply_questions, enter_down, select_first_row
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser
@@ -29,60 +28,21 @@ DOCUMENT = " ".join(SENTENCES)[:5_000].rstrip()
 QUESTIONS = [f"How many days until order {n} is refunded?" for n in (3, 17, 29, 41, 55)] + [
     "Is there free wifi in the lobby?"
 ]
-ROW_PX, HEADER_PX = 35, 35
-
-
-def type_cell(app: AppPage, row: int, text: str) -> None:
-    """Type ``text`` into the question cell of ``row`` (a canvas grid: click the cell, Enter
-    opens its editor; retried, as a click during a redraw can be lost)."""
-    editor = app.page.locator(".st-key-questions_editor")
-    cell = app.page.locator("textarea.gdg-input")
-    for _ in range(8):
-        app.wait_idle()
-        try:  # a rerun may swap the grid for a new one between two attempts
-            editor.scroll_into_view_if_needed(timeout=5_000)
-            box = editor.bounding_box()
-        except PlaywrightError:
-            continue
-        assert box is not None
-        app.page.mouse.click(box["x"] + 200, box["y"] + HEADER_PX + ROW_PX * row + 18)
-        app.page.keyboard.press("Enter")
-        try:
-            cell.wait_for(timeout=4_000)
-            break
-        except PlaywrightTimeoutError:
-            app.page.keyboard.press("Escape")
-    else:
-        app.page.screenshot(path=f"/tmp/ragviz-link-cell-{row}.png")
-        pytest.fail(f"the editor of question row {row} did not open (screenshot saved)")
-    cell.fill(text)
-    cell.press("Enter")
-    app.page.keyboard.press("Escape")
-
-
-def apply_questions(app: AppPage) -> None:
-    """The table sits in a form: nothing reruns while typing, the button applies it all."""
-    app.page.wait_for_timeout(500)  # the grid hands its last edit to the form after a moment
-    app.page.locator(".st-key-apply_questions button").click()
-    app.wait_idle()
 
 
 def headings(app: AppPage) -> list[str]:
     return visible_texts(app, "h4")
 
 
-@pytest.mark.xfail(reason="flaky in the full suite (passes alone): typing into the canvas grid "
-                   "races the form; open in issue 9 with the typing browser tests",
-                   strict=False)
 def test_a_copied_link_reopens_the_pasted_document_and_its_questions(
     app: AppPage, browser: Browser
 ) -> None:
     app.open()
     paste_document(app, DOCUMENT)
     app.open_tab(t("tab.questions", "en"))
-    for row, question in enumerate(QUESTIONS):
-        type_cell(app, row, question)
-    type_cell(app, len(QUESTIONS), "")  # the sample's seventh question: emptied, so dropped
+    select_first_row(app, len(QUESTIONS) + 1)
+    # over the sample's seven questions; the seventh is emptied, so dropped
+    enter_down(app, [*QUESTIONS, ""], key_by_key=False)
     apply_questions(app)
     wanted = [f"{n}. {q}" for n, q in enumerate(QUESTIONS, start=1)]
     app.page.wait_for_function(

@@ -4,12 +4,11 @@ literally, opens no dialog and adds no element to the page."""
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from ragviz.i18n import t
 
 from .conftest import DOC, AppPage, paste_document
+from .grid import apply_questions, enter_down, select_first_row
 
 pytestmark = pytest.mark.browser
 
@@ -22,32 +21,12 @@ BOLD_QUESTION = "Is <b>bold</b> refunded?"
 
 
 def edit_first_question(app: AppPage, text: str) -> None:
-    """Type into the first cell of the question table. It is a canvas grid: click the cell,
-    Enter opens its editor (retried, as a click during a redraw can be lost)."""
+    """Replace the first question with ``text`` and apply the table."""
     app.open_tab(t("tab.questions", "en"))
     app.wait_idle()
-    editor = app.page.locator(".st-key-questions_editor")
-    cell = app.page.locator("textarea.gdg-input")
-    for _ in range(8):
-        app.wait_idle()
-        try:  # a rerun may swap the grid for a new one between two attempts
-            editor.scroll_into_view_if_needed(timeout=5_000)
-            box = editor.bounding_box()
-        except PlaywrightError:
-            continue
-        assert box is not None
-        app.page.mouse.click(box["x"] + 200, box["y"] + 35 + 18)  # below the header: row 0
-        app.page.keyboard.press("Enter")
-        try:
-            cell.wait_for(timeout=2_000)
-            break
-        except PlaywrightTimeoutError:
-            app.page.keyboard.press("Escape")
-    cell.fill(text)
-    cell.press("Enter")
-    app.page.keyboard.press("Escape")
-    app.page.wait_for_timeout(500)  # the grid hands its last edit to the form after a moment
-    app.page.locator(".st-key-apply_questions button").click()  # the table is in a form
+    select_first_row(app, 1)
+    enter_down(app, [text], key_by_key=False)
+    apply_questions(app)
     app.page.locator("h4").filter(has_text=text).wait_for()
     app.wait_rendered(doc_tab=False)
 
