@@ -14,15 +14,15 @@ import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from ragviz.chunking import ChunkerConfig, chunk_corpus
-from ragviz.corpus import Corpus, as_corpus
+from ragviz.chunking import ChunkerConfig
+from ragviz.corpus import Corpus
 from ragviz.embedders import Embedder
-from ragviz.pipeline import Progress, check_chunk_count, embedding_text, truncation_offsets
+from ragviz.pipeline import Progress, chunk_document, embedding_text, truncation_offsets
 
 THREAD_NAME = "ragviz-precompute"
 
 
-class Cancelled(Exception):
+class CancelledError(Exception):
     """Raised between two batches of an embedding job whose token was cancelled."""
 
 
@@ -40,9 +40,9 @@ class CancelToken:
         return self._event.is_set()
 
     def check(self) -> None:
-        """Raise ``Cancelled`` once ``cancel`` was called."""
+        """Raise ``CancelledError`` once ``cancel`` was called."""
         if self._event.is_set():
-            raise Cancelled
+            raise CancelledError
 
     def wait(self, seconds: float) -> bool:
         """Sleep up to ``seconds``; True when cancelled meanwhile (the sleep ends at once)."""
@@ -65,7 +65,7 @@ def neighbour_values(value: float, low: float, high: float, step: float,
     out: list[int | float] = []
     for candidate in (value - step, value + step):
         if low - 1e-9 <= candidate <= high + 1e-9:
-            out.append(int(round(candidate)) if integer else round(candidate, 6))
+            out.append(round(candidate) if integer else round(candidate, 6))
     return out
 
 
@@ -74,8 +74,7 @@ def fill_cache(document: str | Corpus, config: ChunkerConfig, embedder: Embedder
     """Chunk ``document`` with ``config`` and embed its chunks (and count their tokens)
     into ``embedder``'s caches, stopping between batches when ``token`` is cancelled.
     Returns how many chunks the configuration makes."""
-    corpus = as_corpus(document)
-    chunking = check_chunk_count(chunk_corpus(corpus, config, embedder), config)
+    chunking = chunk_document(document, config, embedder)
     token.check()
     texts = [embedding_text(c) for c in chunking.chunks]
     embedder.encode_documents(texts, cancellable(token))
@@ -112,9 +111,9 @@ class Precompute:
         for config in self.configs:
             try:
                 fill_cache(self.document, config, self.embedder, self.token)
-            except Cancelled:
+            except CancelledError:
                 return
-            except Exception as error:  # noqa: BLE001 - a background fill must never crash
+            except Exception as error:  # a background fill must never crash
                 self.errors.append(f"{config.label()}: {error}")
                 continue
             self.finished.append(config)

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from ragviz.background import (
-    Cancelled,
+    CancelledError,
     CancelToken,
     Precompute,
     cancellable,
@@ -70,7 +70,7 @@ def test_a_cancelled_token_stops_analyse_after_the_batch_in_flight_and_keeps_it(
 
     texts = chunk_texts(SMALL)
     assert len(set(texts)) > _BATCH
-    with pytest.raises(Cancelled):
+    with pytest.raises(CancelledError):
         analyse(DOCUMENT, SMALL, model, QUESTIONS,
                 progress=cancellable(token, cancel_after_first_batch))
     assert model.sent == _BATCH  # the second batch never reached the model
@@ -82,7 +82,7 @@ def test_a_cancelled_token_stops_analyse_after_the_batch_in_flight_and_keeps_it(
 def test_a_token_cancelled_before_the_start_embeds_nothing(model: Counted) -> None:
     token = CancelToken()
     token.cancel()
-    with pytest.raises(Cancelled):
+    with pytest.raises(CancelledError):
         fill_cache(DOCUMENT, SMALL, model, token)
     assert model.sent == 0
 
