@@ -92,8 +92,16 @@ def after_run(document: Any, models: dict[str, Any],
     if config is None:
         return None
     targets = neighbours(side, name, config, n_chars)
-    if not targets:
+    if not targets or _already_filled(document, targets, models[side]):
         return None
     job = Precompute(document, targets, models[side], IDLE_SECONDS).start()
     ss[JOB_KEY] = job
     return job
+
+
+def _already_filled(document: Any, targets: list[ChunkerConfig], model: Any) -> bool:
+    """True when the last job filled exactly these positions for this document and model
+    (a floor or top_k move then starts no thread that would only re-chunk)."""
+    job = ss.get(JOB_KEY)
+    return (isinstance(job, Precompute) and not job.running and job.finished == targets
+            and job.embedder is model and job.document == document)

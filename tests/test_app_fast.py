@@ -207,3 +207,20 @@ def test_a_size_move_shows_the_new_chunks_before_any_embedding(
     assert any(text.startswith("Embedding chunks of") for text in captions)
     documents = [str(h.proto.body) for h in at.get("html") if "rv-doc" in str(h.proto.body)]
     assert documents and documents[0].count('class="rv-badge"') == 3  # 508 chars / 200
+
+
+def test_a_floor_move_after_the_fill_starts_no_new_background_job(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from ragviz_app import background
+
+    monkeypatch.setattr(background, "ENABLED", True)
+    monkeypatch.setattr(background, "IDLE_SECONDS", 0.0)
+    at = open_tab(run_app(), "questions")
+    at.slider(key="a_size").set_value(121)
+    rerun(at)
+    job = at.session_state["_precompute"]
+    job.join(120)
+    at.slider(key="floor").set_value(0.5)
+    rerun(at)
+    assert at.session_state["_precompute"] is job  # the neighbours are still those of 121
