@@ -2,9 +2,11 @@
 goal 2), through the real pipeline and the real default model.
 
 A scripted drag: the size slider of A moved STEPS times by one slider step (an arrow key)
-on a ~50,000-character document, with an idle gap after each step. Peer, in the same run:
-the same drag without the background job. For every step: the share of its chunk texts
-that were already embedded (the cache hit rate) and how long the step's ``analyse`` took.
+on a ~50,000-character document, with an idle gap after each step; the background job
+waits the app's idle delay (``DEFAULT_IDLE_SECONDS``) before it starts, as in the app.
+Peer, in the same run: the same drag without the background job. For every step: the
+share of its chunk texts already embedded (the cache hit rate) and how long its
+``analyse`` took.
 Prints figures; asserts nothing.
 """
 
@@ -17,7 +19,7 @@ import time
 from pathlib import Path
 
 from ragviz import app_state as state
-from ragviz.background import Precompute, neighbour_values
+from ragviz.background import DEFAULT_IDLE_SECONDS, Precompute, neighbour_values
 from ragviz.chunking import ChunkerConfig
 from ragviz.embedders import EmbeddingCache, UseMultilingual
 from ragviz.embedding_base import Kind, Vectors
@@ -69,8 +71,8 @@ def drag(document: str, chunker: str, start: int, steps: int, idle: float | None
     needed = served = 0
     seconds: list[float] = []
     for step in range(1, steps + 1):
-        job = Precompute(document, neighbours(config, len(document)), model, 0.0).start() \
-            if precompute else None
+        job = Precompute(document, neighbours(config, len(document)), model,
+                         DEFAULT_IDLE_SECONDS).start() if precompute else None
         if job is not None:
             job.join(idle)
             job.cancel()  # the next move stops it; its finished batches stay cached
@@ -100,7 +102,8 @@ def main() -> None:
             "no precompute": drag(document, chunker, start, args.steps, args.idle, False),
             f"precompute, idle {args.idle:g} s": drag(document, chunker, start, args.steps,
                                                       args.idle, True),
-            "precompute, idle 0.2 s": drag(document, chunker, start, args.steps, 0.2, True),
+            "precompute, idle 1 s": drag(document, chunker, start, args.steps, 1.0, True),
+            "precompute, idle 0.3 s": drag(document, chunker, start, args.steps, 0.3, True),
             "precompute, idle until done": drag(document, chunker, start, args.steps, None,
                                                 True),
         }

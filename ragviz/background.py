@@ -20,6 +20,9 @@ from ragviz.embedders import Embedder
 from ragviz.pipeline import Progress, chunk_document, embedding_text, truncation_offsets
 
 THREAD_NAME = "ragviz-precompute"
+# How long the user must stay idle before the job starts: the reruns of a drag come faster,
+# so a drag cancels its jobs before they cost anything.
+DEFAULT_IDLE_SECONDS = 0.5
 
 
 class CancelledError(Exception):
@@ -94,7 +97,7 @@ class Precompute:
     document: str | Corpus
     configs: Sequence[ChunkerConfig]
     embedder: Embedder
-    idle_seconds: float = 0.5
+    idle_seconds: float = DEFAULT_IDLE_SECONDS
     token: CancelToken = field(default_factory=CancelToken)
     finished: list[ChunkerConfig] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)

@@ -14,12 +14,12 @@ import os
 from typing import Any
 
 from ragviz import app_state as state
-from ragviz.background import Precompute, neighbour_values
+from ragviz.background import DEFAULT_IDLE_SECONDS, Precompute, neighbour_values
 from ragviz.chunking import ChunkerConfig
 from ragviz_app.common import SIDES, ss
 
 ENABLED = os.environ.get("RAGVIZ_PRECOMPUTE", "1").strip().lower() not in {"0", "false", "no"}
-IDLE_SECONDS = 0.5  # a drag's reruns come faster than this, so they never start a job
+IDLE_SECONDS = DEFAULT_IDLE_SECONDS
 WAIT_SECONDS = 10.0  # longest a run waits for the background batch in flight
 JOB_KEY = "_precompute"
 SEEN_KEY = "_precompute_seen"  # each side's configuration at the end of the last run
