@@ -36,6 +36,7 @@ bench: $(STAMP)
 	$(PY) bench/memory_shapes.py
 	$(PY) bench/chunking_scaling.py
 	$(PY) bench/chunker_peers.py
+	$(PY) bench/slider_precompute.py
 	bash scripts/ensure_chromium.sh
 	$(PY) bench/browser_timing.py
 	$(PY) bench/ui_latency.py

@@ -65,11 +65,18 @@ def analyse(
     """Chunk every source of the corpus (a plain text is a one-source corpus named "")
     with ``config``, embed through the cache, rank all chunks for every question."""
     document = as_corpus(document)
-    chunking = check_chunk_count(chunk_corpus(document, config, embedder), config)
+    chunking = chunk_document(document, config, embedder)
     vectors = embedder.encode_documents([embedding_text(c) for c in chunking.chunks], progress)
     query_vectors = encode_questions(embedder, questions)
     return analyse_chunked(document, config, embedder, questions, chunking, vectors,
                            query_vectors, settings)
+
+
+def chunk_document(document: str | Corpus, config: ChunkerConfig,
+                   embedder: Embedder | None = None) -> ChunkingResult:
+    """The chunks of every source (no embedding): what the app shows before the vectors
+    exist; refused when they are too many to embed."""
+    return check_chunk_count(chunk_corpus(as_corpus(document), config, embedder), config)
 
 
 def check_chunk_count(chunking: ChunkingResult, config: ChunkerConfig) -> ChunkingResult:

@@ -4,7 +4,8 @@ floor move)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,13 +15,19 @@ from streamlit.delta_generator import DeltaGenerator
 from ragviz import app_state as state
 from ragviz import presentation
 from ragviz.calibration import calibrate_outcomes
-from ragviz.chunking import CHUNKER_NAMES, ChunkerConfig, get_spec
+from ragviz.chunking import CHUNKER_NAMES, ChunkerConfig, ChunkingResult, get_spec
 from ragviz.embedders import Embedder, ModelLoadError
 from ragviz.limits import TOP_K_RANGE
-from ragviz.pipeline import analyse, rescore
+from ragviz.pipeline import (
+    analyse_chunked,
+    chunk_document,
+    embedding_text,
+    encode_questions,
+    rescore,
+)
 from ragviz.questions import LabelledQuestion
 from ragviz.results import Analysis, Metrics, RetrievalSettings
-from ragviz_app import floors
+from ragviz_app import background, floors
 from ragviz_app.common import SIDES, lang, md, ss, tr
 from ragviz_app.session import set_floor
 
@@ -102,29 +109,54 @@ def _hidden(side: str, chunker: str, name: str) -> bool:
     return bool(ss.get(f"{side}_mode", modes[0]) != name)
 
 
-def run_analysis(
-    document: str, config: ChunkerConfig, model: Embedder, questions: list[LabelledQuestion],
-    top_k: int, floor: float,
-) -> Analysis:
-    """analyse() once per document/config/model/questions (memo in the session), then only
-    rescore() when top_k or the floor move; the language is not in the key (sentences are
-    made from the facts at display time)."""
-    key = (model.name, state.document_key(document), config, tuple(questions))
+def memo_key(document: str, config: ChunkerConfig, model: Embedder,
+             questions: list[LabelledQuestion]) -> tuple[Any, ...]:
+    """What an analysis depends on apart from top_k and the floor (not the language:
+    sentences are made from the facts at display time)."""
+    return (model.name, state.document_key(document), config, tuple(questions))
+
+
+def memoised(document: str, config: ChunkerConfig, model: Embedder,
+             questions: list[LabelledQuestion], top_k: int, floor: float) -> Analysis | None:
+    """The analysis already made for these inputs, rescored when top_k or the floor moved
+    (no chunking, no model call), or None."""
+    key = memo_key(document, config, model, questions)
     memo: dict[Any, Analysis] = ss["_memo"]
     base = memo.get(key)
-    if base is None:
-        slot = st.empty()
-        with st.spinner(tr("app.embedding", config=config.label())):
-            base = analyse(document, config, model, questions, RetrievalSettings(top_k, floor),
-                           progress=_progress(slot))
-        slot.empty()
-        memo[key] = base
-        while len(memo) > MEMO_SIZE:
-            memo.pop(next(iter(memo)))
-    if base.top_k == top_k and base.floor == floor:
+    if base is None or (base.top_k == top_k and base.floor == floor):
         return base
     memo[key] = rescore(base, RetrievalSettings(top_k, floor))  # a rerun reuses the decisions
     return memo[key]
+
+
+def run_analysis(
+    document: str, config: ChunkerConfig, model: Embedder, questions: list[LabelledQuestion],
+    top_k: int, floor: float, chunking: ChunkingResult | None = None,
+    progress_slot: DeltaGenerator | None = None,
+) -> Analysis:
+    """The memoised analysis, else chunk (unless ``chunking`` is given), embed with a
+    progress bar (in ``progress_slot`` when given) and judge every question.
+
+    The progress bar is drawn after every batch, and drawing is where Streamlit stops a
+    run the user has left (a new slider move): the batches already embedded stay cached."""
+    found = memoised(document, config, model, questions, top_k, floor)
+    if found is not None:
+        return found
+    if chunking is None:
+        chunking = chunk_document(document, config, model)
+    slot = progress_slot.empty() if progress_slot is not None else st.empty()
+    with st.spinner(tr("app.embedding", config=config.label())):
+        vectors = model.encode_documents([embedding_text(c) for c in chunking.chunks],
+                                         _progress(slot))
+        base = analyse_chunked(document, config, model, questions, chunking, vectors,
+                               encode_questions(model, questions),
+                               RetrievalSettings(top_k, floor))
+    slot.empty()
+    memo: dict[Any, Analysis] = ss["_memo"]
+    memo[memo_key(document, config, model, questions)] = base
+    while len(memo) > MEMO_SIZE:
+        memo.pop(next(iter(memo)))
+    return base
 
 
 def _progress(slot: Any) -> Callable[[int, int], None]:
@@ -146,29 +178,58 @@ def config_inputs(columns: Sequence[DeltaGenerator],
     return configs
 
 
+# Shows the chunks of the sides about to be embedded; returns where each side's progress goes.
+Preview = Callable[[dict[str, ChunkingResult]], dict[str, DeltaGenerator]]
+
+
 def compute(document: str | None, models: dict[str, Embedder],
             questions: list[LabelledQuestion],
-            configs: dict[str, ChunkerConfig | None]) -> Frame:
+            configs: dict[str, ChunkerConfig | None], preview: Preview | None = None) -> Frame:
     """Both analyses, each with its side's model, at the current top_k and its side's
-    floor; a floor that does not exist yet (a first visit) is measured from the labels."""
+    floor. Sides not memoised are chunked first and shown by ``preview`` before any
+    embedding (the background fill of this session stops first); a floor that does not
+    exist yet (a first visit) is measured from the labels."""
     top_k = int(ss.top_k)
     floors.ensure()
+    background.stop()
     frame = Frame(document, models, questions, configs, dict.fromkeys(SIDES), {}, top_k)
     if document is not None:
+        pending: dict[str, ChunkingResult] = {}
         for side in SIDES:
             config = configs[side]
             assert config is not None
-            try:
-                frame.analyses[side] = run_analysis(document, config, models[side], questions,
-                                                    top_k, floors.floor_of(side))
-            except ValueError as error:
-                frame.errors[side] = tr("app.config_error", error=str(error))
-                configs[side] = None
-            except ModelLoadError as error:  # an API that fails while embedding
-                frame.errors[side] = str(error)
-                configs[side] = None
+            with _refusing(frame, side):
+                found = memoised(document, config, models[side], questions, top_k,
+                                 floors.floor_of(side))
+                if found is None:
+                    pending[side] = chunk_document(document, config, models[side])
+                frame.analyses[side] = found
+        if pending:
+            background.wait_stopped()
+        slots = preview(pending) if pending and preview is not None else {}
+        for side, chunking in pending.items():
+            config = configs[side]
+            assert config is not None
+            with _refusing(frame, side):
+                frame.analyses[side] = run_analysis(
+                    document, config, models[side], questions, top_k, floors.floor_of(side),
+                    chunking, slots.get(side))
     _first_floors(frame)
     return frame
+
+
+@contextmanager
+def _refusing(frame: Frame, side: str) -> Iterator[None]:
+    """A configuration the chunker refuses, or an API that fails while embedding, leaves
+    its side without an analysis and with one sentence saying why."""
+    try:
+        yield
+    except ValueError as error:
+        frame.errors[side] = tr("app.config_error", error=str(error))
+        frame.configs[side] = None
+    except ModelLoadError as error:
+        frame.errors[side] = str(error)
+        frame.configs[side] = None
 
 
 def _first_floors(frame: Frame) -> None:
@@ -244,11 +305,21 @@ def floor_controls(frame: Frame, side: str, key: str, per_side: bool) -> None:
                           margin=presentation.format_score(suggestion.margin, lang())))
 
 
-def config_summaries(columns: Sequence[DeltaGenerator], frame: Frame) -> None:
-    """Under each configuration: its error, or its chunk count and metrics (B against A)."""
+def summary_slots(columns: Sequence[DeltaGenerator]) -> dict[str, DeltaGenerator]:
+    """A place under each configuration's widgets for its chunk count and metrics (filled
+    early with the new chunk count and the progress while the scores are recomputed)."""
+    slots: dict[str, DeltaGenerator] = {}
     for side, column in zip(SIDES, columns, strict=True):
-        other = frame.analyses["b" if side == "a" else "a"]
         with column:
+            slots[side] = st.empty()
+    return slots
+
+
+def config_summaries(slots: dict[str, DeltaGenerator], frame: Frame) -> None:
+    """Under each configuration: its error, or its chunk count and metrics (B against A)."""
+    for side in SIDES:
+        other = frame.analyses["b" if side == "a" else "a"]
+        with slots[side].container():
             if side in frame.errors:
                 st.error(md(frame.errors[side]))
             current = frame.analyses[side]

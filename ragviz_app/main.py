@@ -13,10 +13,11 @@ from collections.abc import Callable
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
+from ragviz_app import background, preview
 from ragviz_app import frame as shared_frame
 from ragviz_app.common import ss, tr
 from ragviz_app.frame import Frame
-from ragviz_app.models import load_models
+from ragviz_app.models import load_models, preload_in_background
 from ragviz_app.session import TAB_IDS, init_state, on_tab_change, persist, sync_url, tab_labels
 from ragviz_app.sidebar import sidebar
 from ragviz_app.views import (
@@ -66,11 +67,17 @@ def main() -> None:
     checked = question_editor.edited_questions(tabs["questions"], is_open["questions"])
     n_chars = len(choice.text) if choice.text is not None else 1000
     configs = shared_frame.config_inputs(config_columns, n_chars)
-    frame = shared_frame.compute(choice.text, models, checked, configs)
+    slots = shared_frame.summary_slots(config_columns)
+    document_slot = tabs["chunks"].empty() if is_open["chunks"] else None
+    early = (preview.chunks_first(choice.text, configs, slots, document_slot)
+             if choice.text is not None else None)
+    frame = shared_frame.compute(choice.text, models, checked, configs, early)
     shared_frame.retrieval_controls(controls, frame)
-    shared_frame.config_summaries(config_columns, frame)
+    shared_frame.config_summaries(slots, frame)
     sync_url(workspace.share_panel(frame))
-    draw_tabs(frame, tabs, is_open)
+    draw_tabs(frame, tabs, is_open, document_slot)
+    background.after_run(frame.document, frame.models, frame.configs, n_chars)
+    preload_in_background()
 
 
 def open_tabs() -> tuple[dict[str, DeltaGenerator], dict[str, bool]]:
@@ -82,8 +89,11 @@ def open_tabs() -> tuple[dict[str, DeltaGenerator], dict[str, bool]]:
     return dict(zip(TAB_IDS, tabs, strict=True)), is_open
 
 
-def draw_tabs(frame: Frame, tabs: dict[str, DeltaGenerator], is_open: dict[str, bool]) -> None:
-    """The open tab's view; without a document every tab but the questions says so."""
+def draw_tabs(frame: Frame, tabs: dict[str, DeltaGenerator], is_open: dict[str, bool],
+              document_slot: DeltaGenerator | None = None) -> None:
+    """The open tab's view (the document tab into the place its early chunks were shown,
+    so they are replaced, not repeated); without a document every tab but the questions
+    says so."""
     document = frame.document
     if document is None:
         for tab_id in ("chunks", "calibration", "compare", "why"):
@@ -99,5 +109,6 @@ def draw_tabs(frame: Frame, tabs: dict[str, DeltaGenerator], is_open: dict[str, 
     }
     for tab_id, view in views.items():  # the order the views were always drawn in
         if is_open[tab_id]:
-            with tabs[tab_id]:
+            in_slot = tab_id == "chunks" and document_slot is not None
+            with document_slot.container() if in_slot and document_slot else tabs[tab_id]:
                 view()

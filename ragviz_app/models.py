@@ -9,11 +9,14 @@ it is never put into the link, the workspace, the report or a message.
 from __future__ import annotations
 
 import hashlib
+import os
+import threading
 import time
 from dataclasses import dataclass
 
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
+from streamlit.runtime.scriptrunner import add_script_run_ctx, get_script_run_ctx
 
 from ragviz.embedders import BUNDLED_MODELS, DEFAULT_MODEL, Embedder, ModelLoadError, load_embedder
 from ragviz.openai_embedder import OPENAI_PREFIX, openai_name, parse_openai_name
@@ -24,6 +27,9 @@ PREFIX = {"a": "", "b": "b_"}  # A keeps the session keys it always had
 # A cold start on this kind of machine, measured: minilm-en ~26 s (torch), USE ~5 s.
 LOAD_SECONDS = {"minilm-en": 20, "use-multilingual": 5}
 _LOADED: set[str] = set()  # cache keys this process has loaded (st.cache_resource holds them)
+PRELOAD_ENV = "RAGVIZ_PRELOAD_MODELS"
+_PRELOAD_STARTED: dict[str, float] = {}  # cache key -> when its background load started
+_PRELOAD_LOCK = threading.Lock()
 
 
 @dataclass
@@ -186,23 +192,88 @@ def pick_model(side: str, request: WantedModel) -> Embedder:
 
 
 def loaded_model(name: str) -> Embedder:
-    """The cached model, loaded with a note in the main area the first time."""
+    """The cached model, loaded with a progress bar in the main area the first time (a
+    preload already running is waited for, not repeated)."""
     key = api_key() if name.startswith(OPENAI_PREFIX) else None
     digest = hashlib.sha256(key.encode()).hexdigest() if key else ""
     cache_key = f"{name}\0{digest}"
     if cache_key in _LOADED:
         return get_model(name, digest, key)
     note = st.empty()
-    note.info(loading_text(name))
-    started = time.monotonic()
+    started = _PRELOAD_STARTED.get(cache_key, time.monotonic())
     try:
-        model = get_model(name, digest, key)
+        model = _load_showing_progress(name, digest, key, note, started)
     finally:
         note.empty()
     _LOADED.add(cache_key)
     seconds = time.monotonic() - started
     note.success(tr("app.model_loaded", name=md(display_name(name)), seconds=f"{seconds:.0f}"))
     return model
+
+
+def _load_showing_progress(name: str, digest: str, key: str | None, note: DeltaGenerator,
+                           started: float) -> Embedder:
+    """Load in a helper thread while this run redraws the bar twice a second (time spent
+    against the usual load time). A run the user leaves stops drawing; the load goes on
+    and its model is cached for the next run."""
+    result: list[Embedder] = []
+    failure: list[BaseException] = []
+
+    def load() -> None:
+        try:
+            result.append(get_model(name, digest, key))
+        except BaseException as error:  # handed back to the page's thread
+            failure.append(error)
+
+    loader = threading.Thread(target=load, name=f"ragviz-load-{name}", daemon=True)
+    add_script_run_ctx(loader, get_script_run_ctx())
+    loader.start()
+    expected = LOAD_SECONDS.get(name)
+    while loader.is_alive():
+        elapsed = time.monotonic() - started
+        if expected:
+            note.progress(min(elapsed / expected, 0.99),
+                          text=f"{loading_text(name)} {elapsed:.0f} s")
+        else:
+            note.info(loading_text(name))
+        loader.join(0.5)
+    if failure:
+        raise failure[0]
+    return result[0]
+
+
+def preload_names() -> list[str]:
+    """The models RAGVIZ_PRELOAD_MODELS names (comma-separated; API models are left out:
+    they need a key and a connection the user confirms)."""
+    names = os.environ.get(PRELOAD_ENV, "").split(",")
+    return [n.strip() for n in names if n.strip() and not n.strip().startswith(OPENAI_PREFIX)]
+
+
+def preload_in_background() -> list[threading.Thread]:
+    """Once per server process, after its first page is drawn (so it does not slow that
+    page down), load the models RAGVIZ_PRELOAD_MODELS names in background threads into
+    the same cache the pickers use; returns the threads started by this call."""
+    started: list[threading.Thread] = []
+    with _PRELOAD_LOCK:
+        for name in preload_names():
+            cache_key = f"{name}\0"
+            if cache_key in _PRELOAD_STARTED or cache_key in _LOADED:
+                continue
+            _PRELOAD_STARTED[cache_key] = time.monotonic()
+            thread = threading.Thread(target=_preload, args=(name,), daemon=True,
+                                      name=f"ragviz-preload-{name}")
+            add_script_run_ctx(thread, get_script_run_ctx())
+            thread.start()
+            started.append(thread)
+    return started
+
+
+def _preload(name: str) -> None:
+    try:
+        get_model(name, "", None)
+    except ModelLoadError:
+        return  # the picker says why when the user chooses it
+    _LOADED.add(f"{name}\0")
 
 
 def api_key() -> str | None:

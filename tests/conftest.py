@@ -35,3 +35,13 @@ def seed_doc() -> str:
 def seed_questions() -> list[LabelledQuestion]:
     """The article's seven labelled questions (four answerable, three not)."""
     return parse_questions_csv((SAMPLES / "politica_reembolso.csv").read_text(encoding="utf-8"))
+
+
+@pytest.fixture(autouse=True)
+def _no_background_precompute(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The app's background fill of the cache (ragviz_app.background) is off in-process, so
+    no test counts model calls a background thread made; tests of it switch it back on.
+    Browser tests run their own server, where it stays on."""
+    from ragviz_app import background
+
+    monkeypatch.setattr(background, "ENABLED", False)
