@@ -50,6 +50,10 @@ def editor_form() -> None:
         st.data_editor(
             ss.questions_base, key="questions_editor", num_rows="dynamic",
             width="stretch", hide_index=True,
+            # "ignore" hands each committed cell to the form at once; the default debounces it
+            # by 150 ms, so an Apply clicked sooner (or a click on Apply that commits the open
+            # cell) submitted the table without that edit.
+            on_change="ignore",
             column_config={
                 "question": st.column_config.TextColumn(tr("col.question"), width="large",
                                                           default=""),

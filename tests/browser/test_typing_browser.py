@@ -13,7 +13,14 @@ from ragviz.i18n import t
 from ragviz.questions import read_questions_file
 
 from .conftest import AppPage, download, visible_texts
-from .grid import add_rows, apply_questions, enter_down, select_first_row
+from .grid import (
+    CELL_EDITOR,
+    add_rows,
+    apply_questions,
+    enter_down,
+    next_frame,
+    select_first_row,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -76,4 +83,27 @@ def test_typed_but_not_applied_edits_survive_a_tab_switch(app: AppPage) -> None:
     )
     app.wait_rendered(doc_tab=False)
     assert headings(app) == [f"{n}. {q}" for n, q in enumerate(QUESTIONS[:2], start=1)]
+    app.assert_healthy()
+
+
+
+@pytest.mark.parametrize("commit", ["Enter", "click"])
+def test_an_edit_applied_at_once_is_applied(app: AppPage, commit: str) -> None:
+    """A user types a question and clicks "Apply questions" at once: right after Enter, or
+    with the cell still open (the click commits it). The form must submit that edit: the
+    grid's default hands an Enter-committed cell to the form 150 ms later."""
+    app.open(tab=None)
+    select_first_row(app, 1)
+    app.page.keyboard.press("Enter")
+    cell = app.page.locator(CELL_EDITOR)
+    cell.wait_for()
+    cell.fill(QUESTIONS[0])
+    next_frame(app)
+    if commit == "Enter":
+        cell.press("Enter")
+        cell.wait_for(state="detached")
+    app.page.locator(".st-key-apply_questions button").click()
+    app.page.locator("h4").filter(has_text=QUESTIONS[0]).wait_for()
+    app.wait_rendered(doc_tab=False)
+    assert headings(app)[0] == f"1. {QUESTIONS[0]}"
     app.assert_healthy()
