@@ -99,6 +99,7 @@ class BarsShape:
     large: bool
     with_floor: bool
     with_answer: bool = False
+    keyed: bool = True  # False: no legend, the page shows one key for all charts
 
 
 def score_bars(
@@ -110,14 +111,16 @@ def score_bars(
     description: str = "",
     large: bool = False,
     answer_chunks: Sequence[int] = (),
+    keyed: bool = True,
 ) -> alt.LayerChart:
     """Horizontal bars of one question's score against every chunk, best first; the top_k
     bars (``decision.top_k``) coloured by whether they pass the floor, and the floor drawn
     as a labelled rule (no rule when ``floor`` is None: retrieval without a floor).
     ``large`` is for a projector; ``answer_chunks`` (those holding the expected answer) are
-    outlined in green."""
+    outlined in green; ``keyed=False`` leaves out the legend and the outline's title, for a
+    page that shows :func:`ragviz.render.bars_key` once above many charts."""
     shape, datasets = _bars_parts(decision, chunks, floor, title, lang, description, large,
-                                  answer_chunks)
+                                  answer_chunks, keyed)
     chart = _bars_layers(shape)
     chart.datasets = datasets
     return chart
@@ -132,11 +135,12 @@ def score_bars_spec(
     description: str = "",
     large: bool = False,
     answer_chunks: Sequence[int] = (),
+    keyed: bool = True,
 ) -> dict[str, Any]:
     """``score_bars`` as a Vega-Lite dict, its data-free part built by Altair once per shape
     (Altair takes tens of ms per chart; a floor or top_k move only changes the data)."""
     shape, datasets = _bars_parts(decision, chunks, floor, title, lang, description, large,
-                                  answer_chunks)
+                                  answer_chunks, keyed)
     spec: dict[str, Any] = json.loads(_bars_skeleton(shape))
     spec["datasets"] = datasets
     return spec
@@ -144,13 +148,13 @@ def score_bars_spec(
 
 def _bars_parts(
     decision: Decision, chunks: Sequence[Chunk], floor: float | None, title: str, lang: str,
-    description: str, large: bool, answer_chunks: Sequence[int] = (),
+    description: str, large: bool, answer_chunks: Sequence[int] = (), keyed: bool = True,
 ) -> tuple[BarsShape, dict[str, list[dict[str, Any]]]]:
     """The chart's shape and its two datasets (bars, floor rule)."""
     frame = score_frame(decision, chunks, lang, MAX_BARS)
     frame["answer"] = frame["index"].isin(list(answer_chunks))
     with_answer = bool(frame["answer"].any())
-    if with_answer:
+    if with_answer and keyed:
         title = " · ".join(x for x in (title, t("chart.answer_outline", lang)) if x)
     hidden = len(decision.ranking) - len(frame)
     if hidden > 0 and not title:
@@ -158,7 +162,7 @@ def _bars_parts(
     lowest = min([0.0, *([] if floor is None else [float(floor)]), *frame["score"].tolist()])
     domain = (round(lowest - 0.02, 2) if lowest < 0 else 0.0, 1.0)
     shape = BarsShape(tuple(frame["chunk"].tolist()), domain, title, description or title,
-                      lang, large, floor is not None, with_answer)
+                      lang, large, floor is not None, with_answer, keyed)
     datasets: dict[str, list[dict[str, Any]]] = {
         SCORES_DATA: [{str(k): v for k, v in row.items()} for row in frame.to_dict("records")]}
     if floor is not None:
@@ -187,7 +191,7 @@ def _bars_skeleton(shape: BarsShape) -> str:
 def _bars_layers(shape: BarsShape) -> alt.LayerChart:
     """The score chart's layers reading the named datasets."""
     n = max(1, len(shape.order))
-    step = max(6, min(40 if shape.large else 26, 520 // n))
+    step = max(6, min(40 if shape.large else 20, 520 // n))
     font = 17 if shape.large else 12
     lang = shape.lang
     statuses = [
@@ -199,12 +203,13 @@ def _bars_layers(shape: BarsShape) -> alt.LayerChart:
     base = alt.Chart(alt.NamedData(name=SCORES_DATA))
     bars = base.mark_bar().encode(
         x=alt.X("score:Q", scale=alt.Scale(domain=list(shape.domain)),
-                title=t("chart.score", lang)),
+                title=t("chart.score", lang) if shape.keyed else None),
         y=y,
         color=alt.Color(
             "status:N",
             scale=alt.Scale(domain=statuses, range=[HIT, UNDER_FLOOR, OTHER]),
-            legend=alt.Legend(title=None, orient="bottom", labelLimit=0),
+            legend=(alt.Legend(title=None, orient="bottom", labelLimit=0)
+                    if shape.keyed else None),
         ),
         tooltip=[
             alt.Tooltip("chunk:N"),

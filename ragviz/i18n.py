@@ -632,6 +632,10 @@ STRINGS: dict[str, dict[str, str]] = {
               "nada é recalculado, e as perguntas aplicadas sobrevivem a trocas de aba, idioma, "
               "chunker, parâmetros e modelo.",
     },
+    "app.edit_questions": {
+        "en": "Edit, add, upload or download the questions ({n} in use)",
+        "pt": "Editar, adicionar, enviar ou baixar as perguntas ({n} em uso)",
+    },
     "app.no_questions": {
         "en": "Add a question to the table above to see its scores.",
         "pt": "Adicione uma pergunta à tabela acima para ver seus scores.",
@@ -782,6 +786,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "pt": "contorno verde: o chunk contém a resposta esperada",
     },
     "chart.floor": {"en": "floor {floor}", "pt": "piso {floor}"},
+    "chart.answer_key": {
+        "en": "holds the expected answer", "pt": "contém a resposta esperada",
+    },
     "chart.offset": {"en": "character offset", "pt": "posição (caractere)"},
     "chart.similarity": {
         "en": "similarity to next sentence",

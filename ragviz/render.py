@@ -169,6 +169,23 @@ def legend(lang: str = "en") -> str:
     return f'{STYLE}<div class="rv-legend">{spans}{cut_word}{cut_sentence}</div>'
 
 
+def bars_key(lang: str = "en") -> str:
+    """One key above a page of score bars (drawn without legends, which a half-page chart
+    cut): the three bar colours and the green outline of the chunk holding the answer."""
+    from ragviz.charts import ANSWERABLE, HIT, OTHER, UNDER_FLOOR
+
+    swatch = '<i style="display:inline-block;width:14px;height:12px;margin-right:6px;{}"></i>'
+    items = [
+        (f"background:{HIT}", t("chart.status_context", lang)),
+        (f"background:{UNDER_FLOOR}", t("chart.status_under_floor", lang)),
+        (f"background:{OTHER}", t("chart.status_other", lang)),
+        (f"border:3px solid {ANSWERABLE};height:8px;width:10px", t("chart.answer_key", lang)),
+    ]  # the floor needs no key: its dashed rule is labelled on every chart
+    spans = "".join(f"<span>{swatch.format(style)}{escape(label)}</span>"
+                    for style, label in items)
+    return f'{STYLE}<div class="rv-legend rv-bars-key">{spans}</div>'
+
+
 WALK_STYLE = """
 <style>
 .rv-walk{border-left:8px solid #1d4ed8;background:#eff6ff;padding:18px 26px;border-radius:8px;

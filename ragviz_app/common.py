@@ -38,11 +38,14 @@ def sample_titles(samples: dict[str, Any]) -> Callable[[str], str]:
     return lambda name: str(samples[name].title(language))
 
 
-def side_by_side(analyses: dict[str, Analysis | None]) -> Iterator[tuple[str, Analysis | None]]:
-    """Configurations A and B in two titled columns; the loop body draws into each."""
+def side_by_side(analyses: dict[str, Analysis | None],
+                 titled: bool = True) -> Iterator[tuple[str, Analysis | None]]:
+    """Configurations A and B in two columns (titled, unless the body names its side); the
+    loop body draws into each."""
     for side, column in zip(SIDES, st.columns(2, gap="large"), strict=True):
         with column:
-            st.markdown(f"**{tr(f'app.config_{side}')}**")
+            if titled:
+                st.markdown(f"**{tr(f'app.config_{side}')}**")
             yield side, analyses[side]
 
 

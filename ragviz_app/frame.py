@@ -71,7 +71,10 @@ class Frame:
 
 def config_widgets(side: str, n_chars: int) -> ChunkerConfig:
     """Chunker select and its sliders (ranges fitted to the document) for one side."""
-    chunker = st.selectbox(tr("app.chunker"), CHUNKER_NAMES, key=f"{side}_chunker")
+    title, select = st.columns([3, 2], vertical_alignment="center")
+    title.subheader(tr(f"app.config_{side}"))  # the chunker picker beside it saves a row
+    chunker = select.selectbox(tr("app.chunker"), CHUNKER_NAMES, key=f"{side}_chunker",
+                               label_visibility="collapsed")
     values: dict[str, Any] = {}
     modes = state.semantic_modes(chunker)
     if modes:
@@ -173,7 +176,6 @@ def config_inputs(columns: Sequence[DeltaGenerator],
     configs: dict[str, ChunkerConfig | None] = {}
     for side, column in zip(SIDES, columns, strict=True):
         with column:
-            st.subheader(tr(f"app.config_{side}"))
             configs[side] = config_widgets(side, n_chars)
     return configs
 
@@ -277,15 +279,20 @@ def floor_controls(frame: Frame, side: str, key: str, per_side: bool) -> None:
     ss[key] = min(max(float(ss[key]), low), high)
     model = frame.models[side].name
     label = tr("app.floor_side", side=side.upper(), model=model) if per_side else tr("app.floor")
-    slider_col, button_col = st.columns([2, 1.2])
-    slider_col.slider(label, low, high, step=0.01, key=key, format="%.2f",
-                      help=tr("app.floor_help"), on_change=floors.on_floor_moved,
-                      args=(key, side))
     analysis = frame.analyses[side]
     suggestion = (
         calibrate_outcomes(analysis.outcomes, ss.cost_refusal, ss.cost_answer)
         if analysis is not None and analysis.calibration is not None else None
     )
+    # where the suggestion was measured goes in the floor's tooltip: as a caption under the
+    # button it pushed the first question's bars below the fold
+    measured = "" if suggestion is None else "\n\n" + tr(
+        "app.margin_b" if side == "b" else "app.margin_a",
+        margin=presentation.format_score(suggestion.margin, lang()))
+    slider_col, button_col = st.columns([2, 1.2])
+    slider_col.slider(label, low, high, step=0.01, key=key, format="%.2f",
+                      help=tr("app.floor_help") + measured, on_change=floors.on_floor_moved,
+                      args=(key, side))
     if suggestion is None:
         return
     shown = presentation.format_score(suggestion.floor, lang())
@@ -301,8 +308,6 @@ def floor_controls(frame: Frame, side: str, key: str, per_side: bool) -> None:
     button_col.button(tr("app.apply_floor_b", floor=shown), key=button_key,
                       on_click=set_floor, args=(suggestion.floor, side), type="primary",
                       width="stretch")
-    button_col.caption(tr("app.margin_b" if side == "b" else "app.margin_a",
-                          margin=presentation.format_score(suggestion.margin, lang())))
 
 
 def summary_slots(columns: Sequence[DeltaGenerator]) -> dict[str, DeltaGenerator]:
@@ -324,9 +329,13 @@ def config_summaries(slots: dict[str, DeltaGenerator], frame: Frame) -> None:
                 st.error(md(frame.errors[side]))
             current = frame.analyses[side]
             if current is not None:
-                st.caption(tr("app.chunk_count", n=len(current.chunks),
-                              label=presentation.config_text(current.config, lang())))
-                st.caption(tr("app.models_caption", model=md(frame.models[side].name)))
+                count = tr("app.chunk_count", n=len(current.chunks),
+                           label=presentation.config_text(current.config, lang()))
+                if frame.models["a"] is not frame.models["b"]:  # one model: the sidebar says
+                    count += " · " + tr("app.models_caption", model=md(frame.models[side].name))
+                # the figures after the big ones in its tooltip: as a caption they pushed
+                # the first question's bars below the fold
+                st.caption(count, help=metrics_details(current.metrics))
                 metrics_panel(current.metrics, other.metrics if other and side == "b" else None)
 
 
@@ -345,10 +354,17 @@ def metrics_panel(metrics: Metrics, other: Metrics | None) -> None:
                  delta(metrics.hit_at_1, other.hit_at_1 if other else None))
     second.metric(tr("metric.refusal_recall"), pct(metrics.refusal_recall),
                   delta(metrics.refusal_recall, other.refusal_recall if other else None))
+
+
+def metrics_details(metrics: Metrics) -> str:
+    """The figures after the two big ones: hit@k, MRR, refusal precision and the labels."""
+    def pct(value: float | None) -> str:
+        return "–" if value is None else f"{value:.0%}"
+
     labels = ", ".join(
         f"{presentation.label_name(name, lang())} {count}"
         for name, count in sorted(metrics.labels.items()) if count
     )
-    st.caption(tr("app.metrics_line", k=metrics.top_k, hit_k=pct(metrics.hit_at_k),
-                  mrr=presentation.share(metrics.mrr, lang()),
-                  precision=pct(metrics.refusal_precision), labels=labels or "–"))
+    return tr("app.metrics_line", k=metrics.top_k, hit_k=pct(metrics.hit_at_k),
+              mrr=presentation.share(metrics.mrr, lang()),
+              precision=pct(metrics.refusal_precision), labels=labels or "–")

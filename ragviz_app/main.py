@@ -31,13 +31,16 @@ from ragviz_app.views import (
     workspace,
 )
 
-# Less empty space above the page and a smaller title, so the first screen reaches the
-# numbers; labels of buttons and metrics wrap instead of being cut with an ellipsis on a
-# small screen (1024 px with the sidebar open).
+# Less empty space above the page and between elements, and a smaller title, so the first
+# screen reaches the first question's bars at 1280x800; labels of buttons and metrics wrap
+# instead of being cut with an ellipsis on a small screen (1024 px with the sidebar open).
 LAYOUT_CSS = """<style>
-[data-testid="stMainBlockContainer"]{padding-top:2rem;padding-bottom:2rem}
-[data-testid="stMainBlockContainer"] h1{font-size:2.1rem;padding:0 0 .25rem}
+[data-testid="stMainBlockContainer"]{padding-top:1.25rem;padding-bottom:2rem}
+[data-testid="stMainBlockContainer"] [data-testid="stVerticalBlock"]{gap:.45rem}
+[data-testid="stMetricValue"]{font-size:2rem}
+[data-testid="stMainBlockContainer"] h1{font-size:1.9rem;padding:0 0 .1rem}
 [data-testid="stMainBlockContainer"] h2{font-size:1.55rem;padding:.25rem 0}
+[data-testid="stMainBlockContainer"] h4{padding:.3rem 0 .2rem}
 [data-testid="stSidebarHeader"]{height:2.5rem;margin-bottom:0}
 [data-testid^="stBaseButton"] p,[data-testid^="stBaseButton"] div,
 [data-testid="stMetricLabel"] p,[data-testid="stMetricLabel"] div,
@@ -58,8 +61,7 @@ def main() -> None:
     if ss.walk_on:
         replay.walkthrough_page(models["a"])
         return
-    st.title(tr("app.title"))
-    st.caption(tr("app.subtitle"))
+    st.title(tr("app.title"), help=tr("app.subtitle"))  # a tooltip: the first screen is short
 
     controls = st.container()
     config_columns = st.columns(2, gap="large")

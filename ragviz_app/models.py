@@ -207,7 +207,8 @@ def loaded_model(name: str) -> Embedder:
         note.empty()
     _LOADED.add(cache_key)
     seconds = time.monotonic() - started
-    note.success(tr("app.model_loaded", name=md(display_name(name)), seconds=f"{seconds:.0f}"))
+    # a toast, not a banner: the first screen is for the scores (issue 9)
+    st.toast(tr("app.model_loaded", name=md(display_name(name)), seconds=f"{seconds:.0f}"))
     return model
 
 

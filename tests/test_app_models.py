@@ -96,7 +96,8 @@ def test_a_link_with_two_models_reopens_both_and_an_old_link_means_one() -> None
     old.query_params.update({"model": "minilm-en", "floor": "0.3"})
     rerun(old)
     assert not old.session_state.model_b_on
-    assert "Model: minilm-en" in page_text(old) and WHY not in page_text(old)
+    assert "In use: minilm-en" in page_text(old) and WHY not in page_text(old)
+    assert "Model: " not in page_text(old)  # one model: named once, in the sidebar
     assert len([s for s in old.slider if s.key in {"floor", "floor_b"}]) == 1
 
 
@@ -144,7 +145,7 @@ def test_the_api_model_scores_like_minilm_and_its_key_goes_nowhere(
     downloads.clear()
     rerun(at)
     name = f"openai:{MODEL}@{api_base}"
-    assert f"Model: {name}" in page_text(at)
+    assert f"In use: {name}" in page_text(at)
     assert not at.error, [e.value for e in at.error]
     workspace = next(t for t in downloads if '"format": "ragviz-workspace"' in t)
     assert Workspace.from_json(workspace).settings.model == name
@@ -182,11 +183,11 @@ def test_a_wrong_key_is_one_sentence_and_the_last_model_stays(api_base: str) -> 
     at.text_input(key="api_base").input(api_base)
     at.text_input(key="api_key").input(KEY)
     rerun(at)
-    assert not at.error and f"Model: openai:{MODEL}@{api_base}" in page_text(at)
+    assert not at.error and f"In use: openai:{MODEL}@{api_base}" in page_text(at)
     at.text_input(key="api_key").input("sk-changed-2718")  # the key that worked is replaced
     rerun(at)
     assert [shown(e.value).count("refused the API key") for e in at.error] == [1]
-    assert "Model: use-multilingual" in page_text(at)
+    assert "In use: use-multilingual" in page_text(at)
 
 
 def test_an_api_named_by_a_link_waits_for_connect(api_base: str) -> None:
@@ -194,11 +195,11 @@ def test_an_api_named_by_a_link_waits_for_connect(api_base: str) -> None:
     at.query_params.update({"model": f"openai:{MODEL}@{api_base}"})
     rerun(at)
     assert any("Connect only if you trust it" in w for w in warnings(at))
-    assert "Model: use-multilingual" in page_text(at)
+    assert "In use: use-multilingual" in page_text(at)
     at.text_input(key="api_key").input(KEY)
     at.button(key="api_connect").click()
     rerun(at)
-    assert f"Model: openai:{MODEL}@{api_base}" in page_text(at)
+    assert f"In use: openai:{MODEL}@{api_base}" in page_text(at)
 
 
 def test_loading_a_model_is_shown_in_the_main_area() -> None:
@@ -209,6 +210,6 @@ def test_loading_a_model_is_shown_in_the_main_area() -> None:
     models._LOADED.clear()
     at.radio(key="model_choice").set_value("minilm-en")
     rerun(at)
-    main = [shown(s.value) for s in at.main.success]
-    assert any("Loaded all-MiniLM-L6-v2 in" in text for text in main), main
+    toasts = [shown(toast.value) for toast in at.toast]  # a toast: no banner takes room
+    assert any("Loaded all-MiniLM-L6-v2 in" in text for text in toasts), toasts
     assert not any("Loaded" in s.value for s in at.sidebar.success)

@@ -3,6 +3,8 @@ chunker, and the chunk table with its CSV download, for A and B."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pandas as pd
 import streamlit as st
 
@@ -39,14 +41,20 @@ def chunk_view(analysis: Analysis, model: Embedder) -> None:
         st.altair_chart(charts.similarity_profile(
             analysis.chunking.boundary_similarities, analysis.chunking.breakpoint_threshold,
             lang()), width="stretch")
+    numbers = ("col.start", "col.end", "col.chars", "col.tokens", "col.over_size",
+               "col.truncated")
     rows = [
         {
-            tr("col.index"): c.index, tr("col.start"): c.start, tr("col.end"): c.end,
-            tr("col.chars"): c.chars, tr("col.tokens"): analysis.chunk_tokens[c.index],
-            tr("col.over_size"): c.over_size,
+            tr("col.index"): c.index, tr("col.text"): c.text, tr("col.start"): c.start,
+            tr("col.end"): c.end, tr("col.chars"): c.chars,
+            tr("col.tokens"): analysis.chunk_tokens[c.index], tr("col.over_size"): c.over_size,
             tr("col.truncated"): analysis.truncation[c.index] is not None,
-            tr("col.text"): c.text,
         }
         for c in analysis.chunks
     ]
-    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+    # The text second and wide, the numbers narrow: in a half-page column the text was
+    # squeezed to two characters behind seven auto-sized number columns.
+    widths: dict[str, Any] = {tr(name): st.column_config.Column(width="small")
+                              for name in ("col.index", *numbers)}
+    widths[tr("col.text")] = st.column_config.TextColumn(width="large")
+    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", column_config=widths)

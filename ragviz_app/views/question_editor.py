@@ -30,12 +30,16 @@ from ragviz_app.session import (
 def edited_questions(tab: DeltaGenerator, is_open: bool) -> list[LabelledQuestion]:
     """The applied, checked questions. The editor is drawn even while another tab is open,
     so edits typed but not yet applied stay in it across tab switches."""
-    with tab:
+    in_use = state.frame_questions(ss.questions_base)
+    with tab, st.expander(tr("app.edit_questions", n=len(in_use)), expanded=not in_use,
+                          key="questions_expander", icon=":material/edit:"):
+        # folded by default, so the first screen reaches the scores; always drawn, so
+        # what was typed stays in it while folded or while another tab is open
         editor_form()
         if is_open:
             table_tools()
             table_notes()
-    questions, problems = state.checked_questions(state.frame_questions(ss.questions_base))
+    questions, problems = state.checked_questions(in_use)
     if is_open:
         with tab:
             for problem in problems:

@@ -15,14 +15,17 @@ def questions_tab(frame: Frame) -> None:
     """Every question with A's and B's outcome side by side."""
     if not frame.questions:
         st.info(tr("app.no_questions"))
+        return
+    st.html(render.bars_key(lang()))  # one key for every chart below (they have none)
     for position, question in enumerate(frame.questions):
-        st.divider()
+        if position:
+            st.divider()
         st.markdown(f"#### {position + 1}. {md(question.question)}")
         if question.is_answerable and question.answer:
             st.caption(tr("app.expected", answer=md(question.answer)))
         elif question.is_answerable is False:
             st.caption(tr("app.unanswerable"))
-        for side, current in side_by_side(frame.analyses):
+        for side, current in side_by_side(frame.analyses, titled=False):
             if current is not None and position < len(current.outcomes):
                 question_view(current, position, side)
 
@@ -34,25 +37,28 @@ def question_view(analysis: Analysis, position: int, side: str, show_floor: bool
     decision = outcome.decision
     text, explanation = presentation.outcome_texts(outcome, lang())
     colour = "orange" if decision.refused else "blue"
-    st.markdown(f"{'### ' if large else ''}**:{colour}[{text}]**")
-    if outcome.diagnosis is not None:
-        badges = " ".join(
-            f":{'green' if x == 'ok' else 'red'}-badge[{presentation.label_name(x, lang())}]"
-            for x in outcome.diagnosis.labels
-        )
-        st.markdown(badges)
-        if large:
+    verdict = f"{'### ' if large else ''}**:{colour}[{text}]**"
+    badges = "" if outcome.diagnosis is None else " ".join(
+        f":{'green' if x == 'ok' else 'red'}-badge[{presentation.label_name(x, lang())}]"
+        for x in outcome.diagnosis.labels
+    )
+    if large:  # the replay: verdict, labels and the explanation in big type, then the bars
+        st.markdown(verdict)
+        if badges:
+            st.markdown(badges)
             st.html(render.big_note(explanation))
-        else:
-            st.caption(md(explanation))
+    else:  # side, verdict and labels on one line, the bars right under them
+        st.markdown(f"**{tr(f'app.config_{side}')}** · {verdict} {badges}".strip())
     st.vega_lite_chart(  # the same spec as score_bars, its data-free part built once
         charts.score_bars_spec(decision, analysis.chunks,
                                analysis.floor if show_floor else None, "", lang(),
                                description=f"{side}: {outcome.question.question}", large=large,
                                answer_chunks=outcome.diagnosis.holding_chunks
-                               if outcome.diagnosis is not None else ()),
+                               if outcome.diagnosis is not None else (), keyed=large),
         width="stretch",
     )
+    if badges and not large:
+        st.caption(md(explanation))
     prompt = presentation.prompt_text(outcome, analysis.chunks, lang())
     with st.expander(tr("app.prompt")):
         if prompt is None:

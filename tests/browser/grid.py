@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from .conftest import AppPage
 
 EDITOR = ".st-key-questions_editor"
+EDITOR_FOLD = ".st-key-questions_expander details"
 CELL_EDITOR = "textarea.gdg-input"
 ROW_PX, HEADER_PX = 35, 35
 # The grid keeps an accessible table of the rows it draws; aria-selected follows the cursor.
@@ -29,8 +30,17 @@ def next_frame(app: AppPage) -> None:
     app.page.evaluate(TWO_FRAMES_JS)
 
 
+def open_editor(app: AppPage) -> None:
+    """Unfold the question table (folded by default so the first screen shows the scores)."""
+    fold = app.page.locator(EDITOR_FOLD)
+    if fold.get_attribute("open") is None:
+        fold.locator("summary").click()
+        app.page.locator(EDITOR).wait_for(state="visible")
+
+
 def add_rows(app: AppPage, count: int) -> None:
     """Add ``count`` empty rows with the grid's toolbar button."""
+    open_editor(app)
     add_row = app.page.locator(EDITOR).get_by_role("button", name="Add row")
     for _ in range(count):
         app.page.locator(EDITOR).hover()
@@ -42,6 +52,7 @@ def select_first_row(app: AppPage, rows: int) -> None:
     """Put the grid's cursor on the first question cell: click a drawn row, then ArrowUp
     to the top (after rows were added the grid has scrolled to them). Retried, as a rerun
     can swap the grid for a new one under the click."""
+    open_editor(app)
     editor = app.page.locator(EDITOR)
     for _ in range(8):
         app.wait_idle()

@@ -72,14 +72,17 @@ def test_calibration_chart_numbers_and_apply_button(app: AppPage, screenshot_dir
         ]
         expected[side] = calibrate_outcomes(labelled, 1.0, 1.0)  # the tab's default costs
 
-    # The button above the tabs offers B's floor, with B's margin under it.
+    # The button above the tabs offers B's floor; the floor's tooltip says B's margin.
     top_button = app.page.locator(".st-key-apply_floor button")
     assert top_button.inner_text().strip() == t(
         "app.apply_floor_b", "en", floor=format_score(expected["b"].floor)
     )
-    assert app.page.get_by_text(
-        t("app.margin_b", "en", margin=format_score(expected["b"].margin)), exact=True
-    ).is_visible()
+    app.page.locator('.st-key-floor [data-testid="stTooltipIcon"]').hover()
+    tooltip = app.page.locator('[data-testid="stTooltipContent"]')
+    tooltip.wait_for()
+    assert t("app.margin_b", "en", margin=format_score(expected["b"].margin)) in (
+        tooltip.inner_text())
+    app.page.mouse.move(0, 0)
 
     app.open_tab(t("tab.calibration", "en"))
     app.wait_charts(2)

@@ -3,6 +3,7 @@ either language, in the explorer and in the guided replay."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -25,7 +26,9 @@ CUT_LABELS_JS = """() => {
 
 @pytest.mark.parametrize("lang", ["en", "pt"])
 @pytest.mark.parametrize("query", ["", "walk=1", "walk=6"])
-def test_nothing_is_cut_at_1024x768(app: AppPage, lang: str, query: str) -> None:
+def test_nothing_is_cut_at_1024x768(
+    app: AppPage, lang: str, query: str, screenshot_dir: Path
+) -> None:
     page: Any = app.page
     page.set_viewport_size({"width": 1024, "height": 768})
     page.goto(f"{app.url}/?lang={lang}&{query}")
@@ -33,4 +36,41 @@ def test_nothing_is_cut_at_1024x768(app: AppPage, lang: str, query: str) -> None
     app.assert_no_exception()
     page.wait_for_timeout(1000)  # fonts and columns settle
     page.wait_for_function(IDLE_JS)
+    name = query.replace("=", "") or "explorer"
+    page.screenshot(path=str(screenshot_dir / f"{name}-1024x768-{lang}.png"))
     assert page.evaluate(CUT_LABELS_JS) == []
+
+
+# Where the headline numbers and the first question's two bar charts are drawn, in page
+# pixels before any scroll, so a failure says how far below the fold each one ends.
+FIRST_SCREEN_JS = """() => {
+    const box = e => { const r = e.getBoundingClientRect(); return [r.top, r.bottom]; };
+    const shown = sel => [...document.querySelectorAll(sel)].filter(e => e.checkVisibility());
+    return {
+        metrics: shown('[data-testid="stMetricValue"]').map(box),
+        charts: shown('[data-testid="stVegaLiteChart"]').slice(0, 2).map(box),
+    };
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "pt"])
+def test_the_first_screen_shows_the_numbers_and_the_first_bars(
+    app: AppPage, lang: str, screenshot_dir: Path
+) -> None:
+    """Issue 9: at 1280x800 a first visit sees both configurations' headline numbers and
+    the first question's score bars for A and B without scrolling."""
+    page: Any = app.page
+    page.set_viewport_size({"width": 1280, "height": 800})
+    app.url = f"{app.url}/?lang={lang}"
+    app.open(tab=None)
+    # the script can be done while the browser still draws its last elements: measure once
+    # the four numbers and two charts are all there
+    page.wait_for_function(
+        "() => { const p = (" + FIRST_SCREEN_JS + ")();"
+        " return p.metrics.length == 4 && p.charts.length == 2; }"
+    )
+    page.wait_for_timeout(500)  # columns settle
+    placed = page.evaluate(FIRST_SCREEN_JS)
+    for top, bottom in placed["metrics"] + placed["charts"]:
+        assert top >= 0 and bottom <= 800, placed
+    page.screenshot(path=str(screenshot_dir / f"first-screen-1280x800-{lang}.png"))

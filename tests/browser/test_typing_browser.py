@@ -19,6 +19,7 @@ from .grid import (
     apply_questions,
     enter_down,
     next_frame,
+    open_editor,
     select_first_row,
 )
 
@@ -40,6 +41,7 @@ def type_rows(app: AppPage, questions: list[str]) -> None:
 
 
 def clear_questions(app: AppPage) -> None:
+    open_editor(app)
     app.page.locator(".st-key-clear_questions button").click()
     app.page.get_by_text(t("app.no_questions", "en")).wait_for()
     app.wait_idle()
