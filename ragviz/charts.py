@@ -7,7 +7,7 @@ the browser draws.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import altair as alt
@@ -42,11 +42,13 @@ MAX_BARS = 40  # past this a bar chart is unreadable: the best 40 are drawn, the
 
 
 def score_frame(
-    decision: Decision, chunks: Sequence[Chunk], lang: str = "en", limit: int | None = None
+    decision: Decision, chunks: Sequence[Chunk], lang: str = "en", limit: int | None = None,
+    labels: Mapping[int, str] | None = None,
 ) -> pd.DataFrame:
-    """One row per chunk in ranking order (the first ``limit`` ranks when given): label,
-    score, the score as written (``shown``: three decimals, more when two scores or the
-    floor would otherwise look equal), rank and what retrieval did."""
+    """One row per chunk in ranking order (the first ``limit`` ranks when given): label
+    (``#i``, or ``labels[i]``, e.g. the file the chunk comes from), score, the score as
+    written (``shown``: three decimals, more when two scores or the floor would otherwise
+    look equal), rank and what retrieval did."""
     hits = {h.index for h in decision.hits}
     digits = distinct_digits([*decision.scores, decision.floor], fewest=3)
     top = set(decision.ranking[: decision.top_k])
@@ -62,7 +64,7 @@ def score_frame(
         chunk = by_index.get(index)
         rows.append(
             {
-                "chunk": f"#{index}",
+                "chunk": labels.get(index, f"#{index}") if labels else f"#{index}",
                 "index": index,
                 "score": round(float(decision.scores[index]), 6),
                 "shown": decimal(decision.scores[index], digits, lang),
@@ -83,12 +85,13 @@ def score_bars(
     lang: str = "en",
     description: str = "",
     large: bool = False,
+    labels: Mapping[int, str] | None = None,
 ) -> alt.LayerChart:
     """Horizontal bars of one question's score against every chunk, best first; the top_k
     bars (``decision.top_k``) coloured by whether they pass the floor, and the floor drawn
     as a labelled rule (no rule when ``floor`` is None: retrieval without a floor).
-    ``large`` is for a projector."""
-    frame = score_frame(decision, chunks, lang, MAX_BARS)
+    ``large`` is for a projector; ``labels`` names chunks other than ``#i`` (by file)."""
+    frame = score_frame(decision, chunks, lang, MAX_BARS, labels)
     hidden = len(decision.ranking) - len(frame)
     if hidden > 0 and not title:
         title = t("chart.more_chunks", lang, shown=len(frame), total=len(decision.ranking))

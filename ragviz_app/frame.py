@@ -15,6 +15,7 @@ from ragviz import app_state as state
 from ragviz import presentation
 from ragviz.calibration import calibrate_outcomes
 from ragviz.chunking import CHUNKER_NAMES, ChunkerConfig, get_spec
+from ragviz.corpus import Corpus
 from ragviz.embedders import Embedder
 from ragviz.limits import TOP_K_RANGE
 from ragviz.pipeline import analyse, rescore
@@ -29,10 +30,11 @@ MEMO_SIZE = 8
 
 @dataclass
 class Frame:
-    """What the views read: the document, the model, the checked questions, both
-    configurations (None where invalid), their analyses and the errors that stopped one."""
+    """What the views read: the document (a text, or a corpus of several files), the model,
+    the checked questions, both configurations (None where invalid), their analyses and the
+    errors that stopped one."""
 
-    document: str | None
+    document: str | Corpus | None
     model: Embedder
     questions: list[LabelledQuestion]
     configs: dict[str, ChunkerConfig | None]
@@ -90,8 +92,8 @@ def _hidden(side: str, chunker: str, name: str) -> bool:
 
 
 def run_analysis(
-    document: str, config: ChunkerConfig, model: Embedder, questions: list[LabelledQuestion],
-    top_k: int, floor: float,
+    document: str | Corpus, config: ChunkerConfig, model: Embedder,
+    questions: list[LabelledQuestion], top_k: int, floor: float,
 ) -> Analysis:
     """analyse() once per document/config/model/questions (memo in the session), then only
     rescore() when top_k or the floor move; the language is not in the key (sentences are
@@ -133,7 +135,7 @@ def config_inputs(columns: Sequence[DeltaGenerator],
     return configs
 
 
-def compute(document: str | None, model: Embedder, questions: list[LabelledQuestion],
+def compute(document: str | Corpus | None, model: Embedder, questions: list[LabelledQuestion],
             configs: dict[str, ChunkerConfig | None]) -> Frame:
     """Both analyses at the current top_k and floor; on a first visit (no floor yet) the
     floor is measured from B's labels and both are rescored to it."""

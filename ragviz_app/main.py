@@ -13,6 +13,7 @@ from collections.abc import Callable
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
+from ragviz import app_state as state
 from ragviz_app import frame as shared_frame
 from ragviz_app.common import ss, tr
 from ragviz_app.frame import Frame
@@ -38,9 +39,10 @@ def main() -> None:
     config_columns = st.columns(2, gap="large")
     tabs, is_open = open_tabs()
     checked = questions.edited_questions(tabs["questions"], is_open["questions"])
-    n_chars = len(choice.text) if choice.text is not None else 1000
+    document = choice.analysed
+    n_chars = state.document_chars(document) if document is not None else 1000
     configs = shared_frame.config_inputs(config_columns, n_chars)
-    frame = shared_frame.compute(choice.text, model, checked, configs)
+    frame = shared_frame.compute(document, model, checked, configs)
     shared_frame.retrieval_controls(controls, frame)
     shared_frame.config_summaries(config_columns, frame)
     sync_url(workspace.share_panel(frame))

@@ -29,6 +29,7 @@ TAB_IDS = ("questions", "chunks", "calibration", "compare", "why")
 PARAM_KEYS = (*param_names(), "mode")
 PERSISTENT = (
     "doc_paste", "model_custom", "top_k", "floor", "doc_source", "sample_name", "model_choice",
+    "doc_file",
     "tab",
     "cost_refusal", "cost_answer", "sweep_metric",
     "why_question", "why_answer", "why_answerable", "why_side",
@@ -140,7 +141,8 @@ def on_sample_change() -> None:
     """A new sample brings its own text (also into the paste box), its questions, and the
     two configurations (and model) its demonstration compares."""
     sample = get_sample(ss.sample_name)
-    ss.doc_paste = sample.document()
+    if not sample.is_corpus:  # a multi-file sample has no one text to paste
+        ss.doc_paste = sample.document()
     set_questions(sample.questions())
     ss.pop("sweep_result", None)
     config_a, config_b = sample.configs()

@@ -81,7 +81,8 @@ def question_view(analysis: Analysis, position: int, side: str, show_floor: bool
     st.altair_chart(
         charts.score_bars(decision, analysis.chunks,
                           analysis.floor if show_floor else None, "", lang(),
-                          description=f"{side}: {outcome.question.question}", large=large),
+                          description=f"{side}: {outcome.question.question}", large=large,
+                          labels=state.chunk_labels(analysis)),
         width="stretch",
     )
     prompt = presentation.prompt_text(outcome, analysis.chunks, lang())

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import streamlit as st
 
+from ragviz import app_state as state
 from ragviz import presentation
+from ragviz.corpus import Corpus
 from ragviz.experiments import default_grid, why_failed
 from ragviz.questions import LabelledQuestion
 from ragviz.results import RetrievalSettings
@@ -14,7 +16,7 @@ from ragviz_app.frame import Frame
 from ragviz_app.session import load_into_a
 
 
-def why_tab(frame: Frame, document: str) -> None:
+def why_tab(frame: Frame, document: str | Corpus) -> None:
     st.caption(tr("app.why_intro"))
     first, second = st.columns([3, 2])
     first.text_input(tr("col.question"), key="why_question")
@@ -43,7 +45,7 @@ def why_tab(frame: Frame, document: str) -> None:
         bar.progress(done / max(total, 1), text=tr("app.sweep_count", done=done, total=total))
 
     result = why_failed(document, question, others, frame.model, config,
-                        default_grid(len(document)),
+                        default_grid(state.document_chars(document)),
                         RetrievalSettings(frame.top_k, frame.floor), progress=report)
     bar.empty()
     badges = " ".join(
