@@ -221,3 +221,14 @@ def test_the_background_fill_embeds_a_corpus_at_the_neighbouring_sizes(
     at.slider(key="a_max_chars").set_value(222)
     rerun(at)
     assert sent == []  # every chunk of the six files at 222 came from the cache
+
+
+def test_the_help_center_questions_belong_to_its_files_and_other_files_ask_first() -> None:
+    """A corpus sample's questions adopt its files (no "the document changed" offer); files
+    uploaded next under those questions get the offer, as a new single document does."""
+    at = pick_help_center()
+    sample_questions = [q.question for q in get_sample("help_center").questions()]
+    assert list(at.session_state.questions_base["question"]) == sample_questions
+    assert not [w for w in at.warning if "The document changed" in w.value]
+    at = upload(at, FILES)
+    assert [w for w in at.warning if "The document changed" in w.value]
