@@ -16,9 +16,12 @@ import pandas as pd
 
 from ragviz.chunking import ChunkerConfig, get_spec
 from ragviz.chunking.registry import Param
+from ragviz.convert import suffix_of
+from ragviz.corpus import Corpus, load_files
 from ragviz.documents import MAX_QUESTIONS, InputError, check_document, decode_upload
 from ragviz.limits import FLOOR_RANGE
 from ragviz.questions import LabelledQuestion, check_question
+from ragviz.results import Analysis
 from ragviz.samples import get_sample
 from ragviz.workspace import DEFAULT_CONFIG_A, DEFAULT_CONFIG_B
 
@@ -28,6 +31,8 @@ DEFAULT_SAMPLE = "politica_reembolso"
 DEFAULT_A = DEFAULT_CONFIG_A
 DEFAULT_B = DEFAULT_CONFIG_B
 DEFAULT_TOP_K = 2
+# Uploads that go through the corpus loader even alone: a single .txt/.md stays as today.
+CORPUS_SUFFIXES = (".zip", ".html", ".htm", ".pdf", ".docx")
 
 QUESTION_COLUMNS = ("question", "answer", "answerable")
 
@@ -196,33 +201,67 @@ def config_from_values(chunker: str, values: dict[str, Any], n_chars: int) -> Ch
 @dataclass(frozen=True)
 class DocumentChoice:
     """The document to analyse, or the one sentence that says why there is none; ``notice``
-    tells the user the upload's encoding had to be guessed."""
+    tells the user the upload's encoding had to be guessed. Several files (an upload, a
+    ``.zip``, a multi-file sample) also carry their ``corpus``; ``text`` is then its first
+    file, and ``problems`` holds one sentence per file that could not be read."""
 
     text: str | None
     error: str | None = None
     notice: str | None = None
+    corpus: Corpus | None = None
+    problems: tuple[str, ...] = ()
+
+    @property
+    def multi_file(self) -> bool:
+        return self.corpus is not None and self.corpus.multi_file
+
+    @property
+    def analysed(self) -> str | Corpus | None:
+        """What the pipeline analyses: the corpus when there are several files, else the text."""
+        return self.corpus if self.multi_file else self.text
 
 
 def resolve_document(
     source: str,
     sample_text: str,
     pasted: str,
-    upload: tuple[str, bytes] | None,
+    upload: tuple[str, bytes] | Sequence[tuple[str, bytes]] | None,
     lang: str = "en",
+    sample_corpus: Corpus | None = None,
 ) -> DocumentChoice:
-    """Pick the document from the chosen source and check it (empty, oversize, binary)."""
+    """Pick the document from the chosen source and check it (empty, oversize, binary).
+
+    One ``.txt``/``.md`` (or unknown-type) upload is read as before; several files, a
+    ``.zip`` or an ``.html``/``.pdf``/``.docx`` go through the corpus loader, where a file
+    that cannot be converted gets its sentence and the others load."""
     try:
         if source == "upload":
-            if upload is None:
+            files = [upload] if isinstance(upload, tuple) else list(upload or ())
+            if not files:
                 return DocumentChoice(None, "no-upload")
-            name, data = upload
+            if len(files) > 1 or suffix_of(files[0][0]) in CORPUS_SUFFIXES:
+                return corpus_choice(load_files(files))
+            name, data = files[0]
             decoded = decode_upload(data, name)
-            notice = decoded.notice
-            return DocumentChoice(check_document(decoded.text), None, notice)
+            return DocumentChoice(check_document(decoded.text), None, decoded.notice)
+        if source == "sample" and sample_corpus is not None:
+            return corpus_choice(sample_corpus)
         text = pasted if source == "paste" else sample_text
         return DocumentChoice(check_document(text))
     except InputError as error:
         return DocumentChoice(None, error.localized(lang))
+
+
+def corpus_choice(corpus: Corpus) -> DocumentChoice:
+    """A loaded corpus as a choice: its first file's text, or no document when none loaded
+    (the first problem's sentence then says why)."""
+    problems = tuple(problem.message for problem in corpus.problems)
+    if not corpus.sources:
+        return DocumentChoice(None, problems[0] if problems else "no-upload", None, None,
+                              problems[1:])
+    notices = [f"{s.name}: {s.notice}" for s in corpus.sources if s.notice]
+    return DocumentChoice(corpus.sources[0].text, None, "; ".join(notices) or None, corpus,
+                          problems)
 
 
 def checked_questions(
@@ -242,11 +281,63 @@ def checked_questions(
     return good, problems
 
 
-def document_key(text: str) -> str:
-    """A short fingerprint of the document, so a memo never holds the text twice."""
-    return hashlib.sha1(text.encode("utf-8"), usedforsecurity=False).hexdigest()
+def document_key(document: str | Corpus) -> str:
+    """A short fingerprint of the document (every file's name and text for a corpus), so a
+    memo never holds the text twice."""
+    if isinstance(document, str):
+        return hashlib.sha1(document.encode("utf-8"), usedforsecurity=False).hexdigest()
+    digest = hashlib.sha1(usedforsecurity=False)
+    for source in document.sources:
+        for part in (source.name, source.text):
+            digest.update(len(part).to_bytes(8, "big"))
+            digest.update(part.encode("utf-8", "surrogatepass"))
+    return digest.hexdigest()
+
+
+def document_chars(document: str | Corpus) -> int:
+    """Characters of a document, or of every file of a corpus (sliders fit to it)."""
+    return len(document) if isinstance(document, str) else document.total_chars
 
 
 def slider_floor(value: float) -> float:
     """A calibrated floor as the floor slider can hold it (0.01 steps)."""
     return round(float(value), 2)
+
+
+@dataclass(frozen=True)
+class FileRow:
+    """One file of a corpus in the overview: its size, its chunks under one configuration,
+    and the questions whose top_k holds at least one of its chunks."""
+
+    name: str
+    chars: int
+    chunks: int
+    questions: tuple[str, ...]
+
+    @property
+    def retrieved(self) -> int:
+        return len(self.questions)
+
+
+def corpus_overview(analysis: Analysis) -> list[FileRow]:
+    """Per file, in corpus order: characters, chunks, and for which questions retrieval
+    ranks one of its chunks in the top_k (floor or not: the ranking is what competes)."""
+    picked: dict[str, list[str]] = {source.name: [] for source in analysis.corpus.sources}
+    for outcome in analysis.outcomes:
+        decision = outcome.decision
+        files = {analysis.chunks[i].source for i in decision.ranking[: decision.top_k]}
+        for name in files:
+            picked[name].append(outcome.question.question)
+    return [
+        FileRow(source.name, len(source.text), len(analysis.chunks_of(source.name)),
+                tuple(picked[source.name]))
+        for source in analysis.corpus.sources
+    ]
+
+
+def chunk_labels(analysis: Analysis) -> dict[int, str] | None:
+    """Score-bar labels that name each chunk's file (``faq.md #3``) when there are several
+    files; None keeps the plain ``#i``."""
+    if not analysis.corpus.multi_file:
+        return None
+    return {c.index: f"{c.source} #{c.index}" for c in analysis.chunks}

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
@@ -46,11 +46,13 @@ MAX_BARS = 40  # past this a bar chart is unreadable: the best 40 are drawn, the
 
 
 def score_frame(
-    decision: Decision, chunks: Sequence[Chunk], lang: str = "en", limit: int | None = None
+    decision: Decision, chunks: Sequence[Chunk], lang: str = "en", limit: int | None = None,
+    labels: Mapping[int, str] | None = None,
 ) -> pd.DataFrame:
-    """One row per chunk in ranking order (the first ``limit`` ranks when given): label,
-    score, the score as written (``shown``: three decimals, more when two scores or the
-    floor would otherwise look equal), rank and what retrieval did."""
+    """One row per chunk in ranking order (the first ``limit`` ranks when given): label
+    (``#i``, or ``labels[i]``, e.g. the file the chunk comes from), score, the score as
+    written (``shown``: three decimals, more when two scores or the floor would otherwise
+    look equal), rank and what retrieval did."""
     hits = {h.index for h in decision.hits}
     digits = distinct_digits([*decision.scores, decision.floor], fewest=3)
     top = set(decision.ranking[: decision.top_k])
@@ -66,7 +68,7 @@ def score_frame(
         chunk = by_index.get(index)
         rows.append(
             {
-                "chunk": f"#{index}",
+                "chunk": labels.get(index, f"#{index}") if labels else f"#{index}",
                 "index": index,
                 "score": round(float(decision.scores[index]), 6),
                 "shown": decimal(decision.scores[index], digits, lang),
@@ -112,15 +114,17 @@ def score_bars(
     large: bool = False,
     answer_chunks: Sequence[int] = (),
     keyed: bool = True,
+    labels: Mapping[int, str] | None = None,
 ) -> alt.LayerChart:
     """Horizontal bars of one question's score against every chunk, best first; the top_k
     bars (``decision.top_k``) coloured by whether they pass the floor, and the floor drawn
     as a labelled rule (no rule when ``floor`` is None: retrieval without a floor).
     ``large`` is for a projector; ``answer_chunks`` (those holding the expected answer) are
     outlined in green; ``keyed=False`` leaves out the legend and the outline's title, for a
-    page that shows :func:`ragviz.render.bars_key` once above many charts."""
+    page that shows :func:`ragviz.render.bars_key` once above many charts; ``labels`` names
+    chunks other than ``#i`` (by file)."""
     shape, datasets = _bars_parts(decision, chunks, floor, title, lang, description, large,
-                                  answer_chunks, keyed)
+                                  answer_chunks, keyed, labels)
     chart = _bars_layers(shape)
     chart.datasets = datasets
     return chart
@@ -136,11 +140,12 @@ def score_bars_spec(
     large: bool = False,
     answer_chunks: Sequence[int] = (),
     keyed: bool = True,
+    labels: Mapping[int, str] | None = None,
 ) -> dict[str, Any]:
     """``score_bars`` as a Vega-Lite dict, its data-free part built by Altair once per shape
     (Altair takes tens of ms per chart; a floor or top_k move only changes the data)."""
     shape, datasets = _bars_parts(decision, chunks, floor, title, lang, description, large,
-                                  answer_chunks, keyed)
+                                  answer_chunks, keyed, labels)
     spec: dict[str, Any] = json.loads(_bars_skeleton(shape))
     spec["datasets"] = datasets
     return spec
@@ -149,9 +154,10 @@ def score_bars_spec(
 def _bars_parts(
     decision: Decision, chunks: Sequence[Chunk], floor: float | None, title: str, lang: str,
     description: str, large: bool, answer_chunks: Sequence[int] = (), keyed: bool = True,
+    labels: Mapping[int, str] | None = None,
 ) -> tuple[BarsShape, dict[str, list[dict[str, Any]]]]:
     """The chart's shape and its two datasets (bars, floor rule)."""
-    frame = score_frame(decision, chunks, lang, MAX_BARS)
+    frame = score_frame(decision, chunks, lang, MAX_BARS, labels)
     frame["answer"] = frame["index"].isin(list(answer_chunks))
     with_answer = bool(frame["answer"].any())
     if with_answer and keyed:

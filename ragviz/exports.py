@@ -44,10 +44,13 @@ def _write(
 
 
 def chunks_csv(analysis: Analysis) -> str:
-    """index, start, end, characters, tokens, over size, truncated at, text."""
+    """index, start, end, characters, tokens, over size, truncated at, text; with several
+    files a ``file`` column after the index, since start and end are offsets in that file."""
+    multi_file = analysis.corpus.multi_file
     rows = [
         (
             c.index,
+            *((c.source,) if multi_file else ()),
             c.start,
             c.end,
             c.chars,
@@ -59,8 +62,8 @@ def chunks_csv(analysis: Analysis) -> str:
         )
         for c in analysis.chunks
     ]
-    header = ("index", "start", "end", "characters", "tokens", "over_size", "truncated_at",
-              "heading_path", "text")
+    header = ("index", *(("file",) if multi_file else ()), "start", "end", "characters",
+              "tokens", "over_size", "truncated_at", "heading_path", "text")
     numeric = frozenset({"index", "start", "end", "characters", "tokens", "truncated_at"})
     return _write(header, rows, numeric)
 

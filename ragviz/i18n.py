@@ -455,20 +455,47 @@ STRINGS: dict[str, dict[str, str]] = {
     "app.paste_help": {
         "en": "Up to {limit} characters.", "pt": "Até {limit} caracteres.",
     },
-    "app.upload": {"en": "Text file (.txt, .md)", "pt": "Arquivo de texto (.txt, .md)"},
+    "app.upload": {
+        "en": "Files (.txt, .md, .html, .pdf, .docx, or a .zip of them)",
+        "pt": "Arquivos (.txt, .md, .html, .pdf, .docx ou um .zip deles)",
+    },
     "app.upload_help": {
         "en": "UTF-8 preferred; up to {limit} kB.",
         "pt": "De preferência UTF-8; até {limit} kB.",
     },
     "app.upload_wait": {
-        "en": "Upload a .txt or .md file to analyse it.",
-        "pt": "Envie um arquivo .txt ou .md para analisá-lo.",
+        "en": "Upload one or more files (.txt, .md, .html, .pdf, .docx or .zip) to analyse "
+              "them.",
+        "pt": "Envie um ou mais arquivos (.txt, .md, .html, .pdf, .docx ou .zip) para "
+              "analisá-los.",
     },
     "app.encoding_guessed": {
         "en": "The file is not UTF-8; it was read as {encoding}. Check accented letters.",
         "pt": "O arquivo não é UTF-8; foi lido como {encoding}. Confira os acentos.",
     },
     "app.doc_size": {"en": "{n} characters", "pt": "{n} caracteres"},
+    # the knowledge base in the app (kbapp)
+    "app.corpus_size": {
+        "en": "{files} files, {n} characters", "pt": "{files} arquivos, {n} caracteres",
+    },
+    "app.corpus_overview": {"en": "The files", "pt": "Os arquivos"},
+    "app.corpus_file_pick": {"en": "File to show", "pt": "Arquivo exibido"},
+    "app.corpus_not_shared": {
+        "en": "The workspace and the link do not carry the {files} files of this corpus: "
+              "share the files themselves.",
+        "pt": "O workspace e o link não levam os {files} arquivos deste corpus: "
+              "compartilhe os próprios arquivos.",
+    },
+    "app.corpus_sample_not_shared": {
+        "en": "A workspace holds one document, so none is offered for the {files} files of "
+              "this sample; the link reopens the sample by name.",
+        "pt": "Um workspace guarda um documento, por isso nenhum é oferecido para os {files} "
+              "arquivos deste exemplo; o link reabre o exemplo pelo nome.",
+    },
+    "col.file": {"en": "file", "pt": "arquivo"},
+    "col.chunks": {"en": "chunks", "pt": "chunks"},
+    "col.retrieved": {"en": "in the top {k}", "pt": "no top {k}"},
+    "col.retrieved_for": {"en": "for the questions", "pt": "para as perguntas"},
     "app.model": {"en": "Embedding model", "pt": "Modelo de embedding"},
     "app.model_custom": {"en": "Other model", "pt": "Outro modelo"},
     "app.model_custom_caption": {

@@ -16,6 +16,7 @@ from ragviz import app_state as state
 from ragviz import presentation
 from ragviz.calibration import calibrate_outcomes
 from ragviz.chunking import CHUNKER_NAMES, ChunkerConfig, ChunkingResult, get_spec
+from ragviz.corpus import Corpus
 from ragviz.embedders import Embedder, ModelLoadError
 from ragviz.limits import TOP_K_RANGE
 from ragviz.pipeline import (
@@ -37,10 +38,11 @@ MEMO_SIZE = 8
 
 @dataclass
 class Frame:
-    """What the views read: the document, each side's model, the checked questions, both
-    configurations (None where invalid), their analyses and the errors that stopped one."""
+    """What the views read: the document (a text, or a corpus of several files), each side's
+    model, the checked questions, both configurations (None where invalid), their analyses
+    and the errors that stopped one."""
 
-    document: str | None
+    document: str | Corpus | None
     models: dict[str, Embedder]
     questions: list[LabelledQuestion]
     configs: dict[str, ChunkerConfig | None]
@@ -71,10 +73,13 @@ class Frame:
 
 def config_widgets(side: str, n_chars: int) -> ChunkerConfig:
     """Chunker select and its sliders (ranges fitted to the document) for one side."""
-    title, select = st.columns([3, 2], vertical_alignment="center")
-    title.subheader(tr(f"app.config_{side}"))  # the chunker picker beside it saves a row
-    chunker = select.selectbox(tr("app.chunker"), CHUNKER_NAMES, key=f"{side}_chunker",
-                               label_visibility="collapsed")
+    # the chunker picker beside the title saves a row; on a narrow screen it wraps under
+    # it (LAYOUT_CSS, .st-key-config_head_*) instead of cutting the chunker's name
+    with st.container(key=f"config_head_{side}"):
+        title, select = st.columns([3, 2], vertical_alignment="center")
+        title.subheader(tr(f"app.config_{side}"))
+        chunker = select.selectbox(tr("app.chunker"), CHUNKER_NAMES, key=f"{side}_chunker",
+                                   label_visibility="collapsed")
     values: dict[str, Any] = {}
     modes = state.semantic_modes(chunker)
     if modes:
@@ -112,14 +117,14 @@ def _hidden(side: str, chunker: str, name: str) -> bool:
     return bool(ss.get(f"{side}_mode", modes[0]) != name)
 
 
-def memo_key(document: str, config: ChunkerConfig, model: Embedder,
+def memo_key(document: str | Corpus, config: ChunkerConfig, model: Embedder,
              questions: list[LabelledQuestion]) -> tuple[Any, ...]:
     """What an analysis depends on apart from top_k and the floor (not the language:
     sentences are made from the facts at display time)."""
     return (model.name, state.document_key(document), config, tuple(questions))
 
 
-def memoised(document: str, config: ChunkerConfig, model: Embedder,
+def memoised(document: str | Corpus, config: ChunkerConfig, model: Embedder,
              questions: list[LabelledQuestion], top_k: int, floor: float) -> Analysis | None:
     """The analysis already made for these inputs, rescored when top_k or the floor moved
     (no chunking, no model call), or None."""
@@ -133,8 +138,9 @@ def memoised(document: str, config: ChunkerConfig, model: Embedder,
 
 
 def run_analysis(
-    document: str, config: ChunkerConfig, model: Embedder, questions: list[LabelledQuestion],
-    top_k: int, floor: float, chunking: ChunkingResult | None = None,
+    document: str | Corpus, config: ChunkerConfig, model: Embedder,
+    questions: list[LabelledQuestion], top_k: int, floor: float,
+    chunking: ChunkingResult | None = None,
     progress_slot: DeltaGenerator | None = None,
 ) -> Analysis:
     """The memoised analysis, else chunk (unless ``chunking`` is given), embed with a
@@ -184,7 +190,7 @@ def config_inputs(columns: Sequence[DeltaGenerator],
 Preview = Callable[[dict[str, ChunkingResult]], dict[str, DeltaGenerator]]
 
 
-def compute(document: str | None, models: dict[str, Embedder],
+def compute(document: str | Corpus | None, models: dict[str, Embedder],
             questions: list[LabelledQuestion],
             configs: dict[str, ChunkerConfig | None], preview: Preview | None = None) -> Frame:
     """Both analyses, each with its side's model, at the current top_k and its side's

@@ -13,6 +13,7 @@ from collections.abc import Callable
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
+from ragviz import app_state as state
 from ragviz_app import background, preview
 from ragviz_app import frame as shared_frame
 from ragviz_app.common import ss, tr
@@ -39,7 +40,9 @@ LAYOUT_CSS = """<style>
 [data-testid="stMainBlockContainer"] [data-testid="stVerticalBlock"]{gap:.45rem}
 [data-testid="stMetricValue"]{font-size:2rem}
 [data-testid="stMainBlockContainer"] h1{font-size:1.9rem;padding:0 0 .1rem}
-[data-testid="stMainBlockContainer"] h2{font-size:1.55rem;padding:.25rem 0}
+[data-testid="stMainBlockContainer"] h2{font-size:clamp(1.2rem,1.9vw,1.55rem);padding:.25rem 0}
+[class*="st-key-config_head_"] [data-testid="stHorizontalBlock"]{flex-wrap:wrap;row-gap:.3rem}
+[class*="st-key-config_head_"] [data-testid="stColumn"]{min-width:135px}
 [data-testid="stMainBlockContainer"] h4{padding:.3rem 0 .2rem}
 [data-testid="stSidebarHeader"]{height:2.5rem;margin-bottom:0}
 [data-testid^="stBaseButton"] p,[data-testid^="stBaseButton"] div,
@@ -67,13 +70,14 @@ def main() -> None:
     config_columns = st.columns(2, gap="large")
     tabs, is_open = open_tabs()
     checked = question_editor.edited_questions(tabs["questions"], is_open["questions"])
-    n_chars = len(choice.text) if choice.text is not None else 1000
+    document = choice.analysed  # the corpus when there are several files, else the text
+    n_chars = state.document_chars(document) if document is not None else 1000
     configs = shared_frame.config_inputs(config_columns, n_chars)
     slots = shared_frame.summary_slots(config_columns)
     document_slot = tabs["chunks"].empty() if is_open["chunks"] else None
-    early = (preview.chunks_first(choice.text, configs, slots, document_slot)
-             if choice.text is not None else None)
-    frame = shared_frame.compute(choice.text, models, checked, configs, early)
+    early = (preview.chunks_first(document, configs, slots, document_slot)
+             if document is not None else None)
+    frame = shared_frame.compute(document, models, checked, configs, early)
     shared_frame.retrieval_controls(controls, frame)
     shared_frame.config_summaries(slots, frame)
     sync_url(workspace.share_panel(frame))

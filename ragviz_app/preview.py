@@ -12,7 +12,7 @@ from streamlit.delta_generator import DeltaGenerator
 from ragviz import presentation, render
 from ragviz.chunking import ChunkerConfig, ChunkingResult
 from ragviz.corpus import Corpus, as_corpus
-from ragviz_app.common import SIDES, lang, tr
+from ragviz_app.common import SIDES, lang, ss, tr
 from ragviz_app.frame import Preview
 
 
@@ -38,11 +38,13 @@ def chunks_first(document: str | Corpus, configs: dict[str, ChunkerConfig | None
 
 def highlighted(document: str | Corpus, pending: dict[str, ChunkingResult],
                 document_slot: DeltaGenerator) -> None:
-    """The (first) text highlighted with each re-cut side's new chunks, A left, B right."""
+    """The text highlighted with each re-cut side's new chunks, A left, B right; of a
+    corpus, the file the document tab's picker shows (the first before any pick)."""
     corpus = as_corpus(document)
     if not corpus.sources:
         return
-    first = corpus.sources[0]
+    picked = ss.get("doc_file")
+    first = corpus.source(picked) if picked in corpus.names else corpus.sources[0]
     with document_slot.container():
         for side, column in zip(SIDES, st.columns(2, gap="large"), strict=True):
             if side in pending:

@@ -15,6 +15,7 @@ from ragviz import app_state as state
 from ragviz import links, walkthrough
 from ragviz.chunking import ChunkerConfig, get_spec
 from ragviz.chunking.registry import param_names
+from ragviz.corpus import Corpus
 from ragviz.documents import InputError
 from ragviz.embedders import BUNDLED_MODELS, DEFAULT_MODEL
 from ragviz.i18n import pick_language
@@ -32,7 +33,7 @@ PARAM_KEYS = (*param_names(), "mode")
 PERSISTENT = (
     "doc_paste", "model_custom", "top_k", "floor", "doc_source", "sample_name", "model_choice",
     "floor_b", "model_b_on", "b_model_choice", "b_model_custom", "api_base", "api_model",
-    "b_api_base", "b_api_model", "api_key",
+    "b_api_base", "b_api_model", "api_key", "doc_file",
     "tab",
     "cost_refusal", "cost_answer", "sweep_metric",
     "why_question", "why_answer", "why_answerable", "why_side", "why_pick",
@@ -157,8 +158,11 @@ def on_sample_change() -> None:
     """A new sample brings its own text (also into the paste box), its questions, and the
     two configurations (and model) its demonstration compares."""
     sample = get_sample(ss.sample_name)
-    ss.doc_paste = sample.document()
-    set_questions(sample.questions(), sample.document())
+    if sample.is_corpus:  # no one text to paste; the questions adopt the files when drawn
+        set_questions(sample.questions())
+    else:
+        ss.doc_paste = sample.document()
+        set_questions(sample.questions(), sample.document())
     ss.pop("sweep_result", None)
     config_a, config_b = sample.configs()
     set_config("a", config_a)
@@ -242,7 +246,7 @@ def keep_questions() -> None:
     ss["_questions_doc"] = None
 
 
-def questions_follow(document: str | None) -> bool:
+def questions_follow(document: str | Corpus | None) -> bool:
     """Whether the questions were written for ``document``; questions without a document
     (a CSV, a kept table, no questions at all) adopt it. False: offer to keep or clear."""
     if document is None:

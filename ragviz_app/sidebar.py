@@ -6,9 +6,10 @@ from __future__ import annotations
 import streamlit as st
 
 from ragviz import app_state as state
+from ragviz.corpus import Corpus
 from ragviz.documents import MAX_DOCUMENT_CHARS, MAX_UPLOAD_BYTES
 from ragviz.i18n import LANGUAGE_NAMES, LANGUAGES
-from ragviz.samples import load_samples
+from ragviz.samples import get_sample, load_samples
 from ragviz_app.common import lang, md, sample_titles, ss, tr, translated
 from ragviz_app.models import WantedModel, model_inputs
 from ragviz_app.session import on_sample_change, start_walkthrough
@@ -45,34 +46,45 @@ def document_inputs() -> state.DocumentChoice:
         horizontal=True,
     )
     sample_text = ""
-    upload: tuple[str, bytes] | None = None
+    sample_corpus: Corpus | None = None
+    uploads: list[tuple[str, bytes]] = []
     if ss.doc_source == "sample":
-        samples = {sample.name: sample for sample in load_samples()}
-        st.selectbox(
+        samples = {sample.name: sample for sample in load_samples(corpora=True)}
+        # a radio, not a select: its labels wrap, where a select cut a long title in a
+        # narrow sidebar, and a workshop sees every sample at once
+        st.radio(
             tr("app.sample"), list(samples), key="sample_name",
             on_change=on_sample_change, format_func=sample_titles(samples),
         )
         picked = samples[ss.sample_name]
-        # the full title too: the select cuts a long one in a narrow sidebar
-        st.caption(f"**{md(picked.title(lang()))}** — {picked.demonstrates(lang())}")
-        sample_text = picked.document()
+        st.caption(picked.demonstrates(lang()))
+        if picked.is_corpus:
+            sample_corpus = sample_corpus_of(picked.name)
+        else:
+            sample_text = picked.document()
     elif ss.doc_source == "paste":
         st.text_area(
             tr("app.paste"), key="doc_paste", height=260,
             help=tr("app.paste_help", limit=f"{MAX_DOCUMENT_CHARS:,}"),
         )
     else:
-        file = st.file_uploader(
+        files = st.file_uploader(
             tr("app.upload"), key="doc_upload",  # no type filter: ragviz's own check speaks
             help=tr("app.upload_help", limit=f"{MAX_UPLOAD_BYTES // 1000:,}"),
+            accept_multiple_files=True,
         )
-        if file is not None:
-            upload = (file.name, file.getvalue())
-    choice = state.resolve_document(ss.doc_source, sample_text, ss.get("doc_paste", ""), upload,
-                                    lang())
+        uploads = [(file.name, file.getvalue()) for file in files or ()]
+    choice = state.resolve_document(ss.doc_source, sample_text, ss.get("doc_paste", ""),
+                                    uploads, lang(), sample_corpus)
     _document_notes(choice)
-    document_notice(choice.text)
+    document_notice(choice.analysed)
     return choice
+
+
+@st.cache_resource(show_spinner=False, max_entries=2)
+def sample_corpus_of(name: str) -> Corpus:
+    """A multi-file sample's corpus, converted once per server."""
+    return get_sample(name).corpus()
 
 
 def _document_notes(choice: state.DocumentChoice) -> None:
@@ -80,7 +92,12 @@ def _document_notes(choice: state.DocumentChoice) -> None:
         st.info(tr("app.upload_wait"))
     elif choice.error:
         st.error(md(choice.error))
+    for problem in choice.problems:
+        st.warning(md(problem))
     if choice.notice:
         st.warning(tr("app.encoding_guessed", encoding=md(choice.notice)))
-    if choice.text is not None:
+    if choice.multi_file and choice.corpus is not None:
+        st.caption(tr("app.corpus_size", files=len(choice.corpus.sources),
+                      n=f"{choice.corpus.total_chars:,}"))
+    elif choice.text is not None:
         st.caption(tr("app.doc_size", n=f"{len(choice.text):,}"))

@@ -254,7 +254,7 @@ ROWS: tuple[Row, ...] = (
     Row("document", "app: UTF-16 LE upload with BOM", Upload("n.txt", ("\ufeff" + LATIN).encode("utf-16-le")), "67 characters · warning: The file is not UTF-8; it was read as UTF-16 LE. Check accented letters."),
     Row("document", "app: UTF-16 BE upload without BOM", Upload("n.txt", LATIN.encode("utf-16-be")), "67 characters · warning: The file is not UTF-8; it was read as UTF-16 BE. Check accented letters."),
     Row("document", "app: Latin-1 upload", Upload("l.txt", LATIN.encode("latin-1")), "67 characters · warning: The file is not UTF-8; it was read as Windows-1252. Check accented letters."),
-    Row("document", "app: a PDF upload", Upload("r.pdf", b"%PDF-1.7\n\x00\x01\x02" * 40), "error: The file r.pdf looks binary, not text: upload a .txt or .md file."),
+    Row("document", "app: a PDF upload", Upload("r.pdf", b"%PDF-1.7\n\x00\x01\x02" * 40), "error: r.pdf could not be read: the PDF is damaged or incomplete."),
     Row("document", "app: an int16 array posing as UTF-16", Upload("a.txt", bytes([1, 0, 2, 0, 3, 0]) * 100), "error: The file a.txt looks binary, not text: upload a .txt or .md file."),
     Row("document", "app: upload over the limit", Upload("big.txt", b"a" * 1_500_000), "error: The file big.txt has 1,500,000 bytes (1.5 MB); the limit is 1,000,000 bytes (1 MB)."),
     # --- questions files -------------------------------------------------------------------------

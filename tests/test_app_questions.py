@@ -128,7 +128,7 @@ def test_keeping_the_questions_ends_the_offer() -> None:
 def test_picking_a_sample_loads_its_own_questions_without_asking() -> None:
     at = start()
     other = next(s for s in load_samples() if s.name != app_state.DEFAULT_SAMPLE)
-    at.selectbox(key="sample_name").set_value(other.name)
+    at.radio(key="sample_name").set_value(other.name)
     run(at)
     assert table(at) == [q.question for q in other.questions()]
     assert "were written for the previous one" not in texts(at)

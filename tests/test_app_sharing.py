@@ -70,7 +70,7 @@ def test_a_bad_link_value_is_named_and_the_rest_applies() -> None:
 def test_every_sample_loads_with_its_questions_and_comparison() -> None:
     at = run(AppTest.from_file(APP, default_timeout=TIMEOUT))
     for sample in load_samples():
-        at.selectbox(key="sample_name").set_value(sample.name)
+        at.radio(key="sample_name").set_value(sample.name)
         run(at)
         config_a, config_b = sample.configs()
         assert at.session_state.a_chunker == config_a.chunker

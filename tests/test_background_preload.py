@@ -54,7 +54,7 @@ def test_the_preloaded_model_is_loaded_once_and_shared_with_the_picker(
     assert "minilm-en\0" in models._PRELOAD_STARTED
     at.radio(key="model_choice").set_value("minilm-en")
     rerun(at)  # picked while the preload may still run: waits for it, loads nothing itself
-    assert "Model: minilm-en" in " ".join(shown(c.value) for c in at.caption)
+    assert "In use: minilm-en" in " ".join(shown(c.value) for c in at.caption)
     assert models.preload_in_background() == []  # once per process
     picked = models.get_model("minilm-en", "", None)
     assert loads.count("minilm-en") == 1

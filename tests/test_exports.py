@@ -66,3 +66,22 @@ def test_negative_numbers_stay_numbers_in_numeric_columns(analysis: Analysis) ->
     negative = rescore(analysis, RetrievalSettings(2, -0.5))
     rows = list(csv.DictReader(io.StringIO(results_csv([negative]))))
     assert {r["floor"] for r in rows} == {"-0.50"}
+
+
+def test_a_corpus_chunk_table_names_each_chunks_file_and_its_offsets_point_there(
+    use_model: Embedder,
+) -> None:
+    from ragviz.corpus import load_files
+
+    corpus = load_files([("a.md", b"# Refunds\n\nRefunds take 30 days."),
+                         ("=b.txt", b"Shipping is free over 50 euros.")])
+    result = analyse(corpus, ChunkerConfig("fixed", size=500), use_model, [])
+    rows = list(csv.DictReader(io.StringIO(chunks_csv(result))))
+    assert [r["file"] for r in rows] == ["a.md", "'=b.txt"]  # a formula-like name is guarded
+    for row, source in zip(rows, corpus.sources, strict=True):
+        assert source.text[int(row["start"]):int(row["end"])] == row["text"]
+
+
+def test_a_single_document_chunk_table_has_no_file_column(analysis: Analysis) -> None:
+    header = next(csv.reader(io.StringIO(chunks_csv(analysis))))
+    assert "file" not in header

@@ -8,6 +8,7 @@ import streamlit as st
 
 from ragviz import app_state as state
 from ragviz import charts, presentation
+from ragviz.corpus import Corpus
 from ragviz.embedders import Embedder
 from ragviz.experiments import compare, default_grid, sweep
 from ragviz.questions import LabelledQuestion
@@ -17,7 +18,7 @@ from ragviz_app.frame import Frame
 from ragviz_app.session import load_into_a
 
 
-def compare_tab(frame: Frame, document: str) -> None:
+def compare_tab(frame: Frame, document: str | Corpus) -> None:
     a, b = frame.analyses["a"], frame.analyses["b"]
     if a is not None and b is not None:
         compare_view(a, b)
@@ -47,13 +48,13 @@ def compare_view(a: Analysis, b: Analysis) -> None:
     st.dataframe(styled, hide_index=True, width="stretch")
 
 
-def sweep_view(document: str, model: Embedder, questions: list[LabelledQuestion],
+def sweep_view(document: str | Corpus, model: Embedder, questions: list[LabelledQuestion],
                top_k: int, floor: float) -> None:
     st.subheader(tr("app.sweep"))
     left, right = st.columns([1, 2])
     left.selectbox(tr("app.sweep_metric"), METRIC_NAMES, key="sweep_metric",
                    format_func=translated("metric."))
-    grid = default_grid(len(document))
+    grid = default_grid(state.document_chars(document))
     signature = (model.name, state.document_key(document), tuple(questions), top_k, floor)
     if left.button(tr("app.run_sweep", n=len(grid)), key="run_sweep", type="primary"):
         bar = right.progress(0.0, text=tr("app.sweep_count", done=0, total=len(grid)))

@@ -15,6 +15,7 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from ragviz import app_state as state
+from ragviz.corpus import Corpus
 from ragviz.exports import guard_cell
 from ragviz.questions import LabelledQuestion
 from ragviz_app.common import md, ss, tr
@@ -114,7 +115,7 @@ def questions_csv(questions: list[LabelledQuestion]) -> str:
     return buffer.getvalue()
 
 
-def document_notice(document: str | None) -> None:
+def document_notice(document: str | Corpus | None) -> None:
     """When the document changed under questions written for another, offer to keep them
     (they belong to this document from now on) or clear them."""
     if questions_follow(document):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from ragviz import app_state as state
 from ragviz import charts, presentation, render
 from ragviz.results import Analysis
 from ragviz_app.common import lang, md, side_by_side, tr
@@ -54,7 +55,8 @@ def question_view(analysis: Analysis, position: int, side: str, show_floor: bool
                                analysis.floor if show_floor else None, "", lang(),
                                description=f"{side}: {outcome.question.question}", large=large,
                                answer_chunks=outcome.diagnosis.holding_chunks
-                               if outcome.diagnosis is not None else (), keyed=large),
+                               if outcome.diagnosis is not None else (), keyed=large,
+                               labels=state.chunk_labels(analysis)),
         width="stretch",
     )
     if badges and not large:

@@ -16,6 +16,7 @@ import streamlit as st
 from ragviz import app_state as state
 from ragviz import presentation
 from ragviz.chunking import ChunkerConfig
+from ragviz.corpus import Corpus
 from ragviz.experiments import default_grid, why_failed
 from ragviz.questions import LabelledQuestion
 from ragviz.results import RetrievalSettings, WhyFailed
@@ -27,7 +28,7 @@ FREE = "\x00free"  # the picker's "type another question" option (no question te
 RESULT_KEY = "_why_result"
 
 
-def why_tab(frame: Frame, document: str) -> None:
+def why_tab(frame: Frame, document: str | Corpus) -> None:
     st.caption(tr("app.why_intro"))
     question = picked_question(frame)
     side_col, run_col = st.columns([1, 2])
@@ -77,14 +78,14 @@ def picked_question(frame: Frame) -> LabelledQuestion | None:
     return LabelledQuestion(text, answer, answerable)
 
 
-def why_inputs(frame: Frame, document: str, question: LabelledQuestion | None,
+def why_inputs(frame: Frame, document: str | Corpus, question: LabelledQuestion | None,
                config: ChunkerConfig | None) -> tuple[Any, ...]:
     """Everything the diagnosis depends on: a stored result is shown only for these."""
     return (state.document_key(document), question, tuple(frame.questions), ss.why_side,
             config, frame.model.name, frame.top_k, frame.floor)
 
 
-def diagnose(frame: Frame, document: str, question: LabelledQuestion,
+def diagnose(frame: Frame, document: str | Corpus, question: LabelledQuestion,
              config: ChunkerConfig) -> WhyFailed:
     """why_failed over the default grid, with a progress bar (the other questions must keep
     their outcome under the fix)."""
@@ -95,7 +96,7 @@ def diagnose(frame: Frame, document: str, question: LabelledQuestion,
         bar.progress(done / max(total, 1), text=tr("app.sweep_count", done=done, total=total))
 
     result = why_failed(document, question, others, frame.model_of(ss.why_side), config,
-                        default_grid(len(document)),
+                        default_grid(state.document_chars(document)),
                         RetrievalSettings(frame.top_k, frame.floor_of(ss.why_side)),
                         progress=report)
     bar.empty()

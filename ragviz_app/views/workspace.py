@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 import streamlit as st
 
+from ragviz.corpus import Corpus
 from ragviz.experiments import compare
 from ragviz.exports import results_csv
 from ragviz.report import render_report
@@ -20,9 +21,16 @@ def share_panel(frame: Frame) -> Workspace | None:
     """The panel for the frame as it stands: its workspace, report and results; returns
     the workspace so the page link can carry it."""
     ready = frame.ready()
+    document = frame.document
+    if isinstance(document, Corpus):  # a workspace holds one document: say so, drop nothing
+        with st.sidebar:
+            key = "app.corpus_sample_not_shared" if ss.doc_source == "sample" else (
+                "app.corpus_not_shared")
+            st.info(tr(key, files=len(document.sources)))
+        document = None
     workspace = (
-        Workspace(frame.document, tuple(frame.questions), current_settings())
-        if frame.document is not None else None
+        Workspace(document, tuple(frame.questions), current_settings())
+        if document is not None else None
     )
 
     # Bound now: Streamlit calls the download callables after the run, when the session's

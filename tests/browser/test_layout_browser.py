@@ -18,9 +18,14 @@ CUT_LABELS_JS = """() => {
     const sel = ['[data-testid^="stBaseButton"] p', '[data-testid^="stBaseButton"] div',
                  '[data-testid="stMetricLabel"] p', '[data-testid="stMetricLabel"] div',
                  '[data-testid="stMetricValue"] div', '[data-testid="stWidgetLabel"] p'];
-    return [...document.querySelectorAll(sel.join(','))]
+    const cut = [...document.querySelectorAll(sel.join(','))]
         .filter(e => e.checkVisibility() && e.scrollWidth > e.clientWidth + 1)
         .map(e => e.innerText.trim()).filter(text => text.length > 0);
+    // a select shows its value in an input, which scrolls instead of wrapping
+    const selects = [...document.querySelectorAll('[data-testid="stSelectbox"] input')]
+        .filter(e => e.checkVisibility() && e.scrollWidth > e.clientWidth + 1)
+        .map(e => 'select: ' + e.value);
+    return cut.concat(selects);
 }"""
 
 
