@@ -238,6 +238,9 @@ def test_the_language_select_switches_to_portuguese(app: AppPage) -> None:
         if o.diagnosis is not None and not o.diagnosis.ok
     ]
     assert failing
+    for diagnosis in failing:  # each explanation is drawn under its bars, after them
+        said = diagnosis_text(diagnosis, "pt")
+        app.page.locator(CAPTION).filter(has_text=said).first.wait_for()
     captions = visible_texts(app, CAPTION)
     for diagnosis in failing:
         said = diagnosis_text(diagnosis, "pt")
