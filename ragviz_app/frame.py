@@ -345,11 +345,13 @@ def config_summaries(slots: dict[str, DeltaGenerator], frame: Frame) -> None:
                 metrics_panel(current.metrics, other.metrics if other and side == "b" else None)
 
 
+def pct(value: float | None) -> str:
+    """A share as a whole percentage, "–" when there is nothing to count."""
+    return "–" if value is None else f"{value:.0%}"
+
+
 def metrics_panel(metrics: Metrics, other: Metrics | None) -> None:
     """hit@1 is the number that tells whether the answer comes first: it is the big one."""
-    def pct(value: float | None) -> str:
-        return "–" if value is None else f"{value:.0%}"
-
     def delta(mine: float | None, theirs: float | None) -> str | None:
         if mine is None or theirs is None or abs(mine - theirs) < 1e-9:
             return None
@@ -364,9 +366,6 @@ def metrics_panel(metrics: Metrics, other: Metrics | None) -> None:
 
 def metrics_details(metrics: Metrics) -> str:
     """The figures after the two big ones: hit@k, MRR, refusal precision and the labels."""
-    def pct(value: float | None) -> str:
-        return "–" if value is None else f"{value:.0%}"
-
     labels = ", ".join(
         f"{presentation.label_name(name, lang())} {count}"
         for name, count in sorted(metrics.labels.items()) if count
