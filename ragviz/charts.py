@@ -45,26 +45,26 @@ def _preview(text: str) -> str:
 MAX_BARS = 40  # past this a bar chart is unreadable: the best 40 are drawn, the rest counted
 
 
-def score_frame(
+SCORE_COLUMNS = ("chunk", "index", "score", "shown", "rank", "status", "text")
+
+
+def score_rows(
     decision: Decision, chunks: Sequence[Chunk], lang: str = "en", limit: int | None = None,
     labels: Mapping[int, str] | None = None,
-) -> pd.DataFrame:
+) -> list[dict[str, Any]]:
     """One row per chunk in ranking order (the first ``limit`` ranks when given): label
     (``#i``, or ``labels[i]``, e.g. the file the chunk comes from), score, the score as
     written (``shown``: three decimals, more when two scores or the floor would otherwise
-    look equal), rank and what retrieval did."""
+    look equal), rank and what retrieval did. Plain dicts: the score charts are rebuilt on
+    every floor or top_k move, and a DataFrame per chart cost more than the rest of it."""
     hits = {h.index for h in decision.hits}
     digits = distinct_digits([*decision.scores, decision.floor], fewest=3)
     top = set(decision.ranking[: decision.top_k])
     by_index = {c.index: c for c in chunks}
+    context, under, other = (t(f"chart.status_{x}", lang)
+                             for x in ("context", "under_floor", "other"))
     rows: list[dict[str, Any]] = []
     for rank, index in enumerate(decision.ranking[:limit], start=1):
-        if index in hits:
-            status = t("chart.status_context", lang)
-        elif index in top:
-            status = t("chart.status_under_floor", lang)
-        else:
-            status = t("chart.status_other", lang)
         chunk = by_index.get(index)
         rows.append(
             {
@@ -73,12 +73,20 @@ def score_frame(
                 "score": round(float(decision.scores[index]), 6),
                 "shown": decimal(decision.scores[index], digits, lang),
                 "rank": rank,
-                "status": status,
+                "status": context if index in hits else under if index in top else other,
                 "text": _preview(chunk.text) if chunk is not None else "",
             }
         )
-    return pd.DataFrame(rows, columns=["chunk", "index", "score", "shown", "rank", "status",
-                                       "text"])
+    return rows
+
+
+def score_frame(
+    decision: Decision, chunks: Sequence[Chunk], lang: str = "en", limit: int | None = None,
+    labels: Mapping[int, str] | None = None,
+) -> pd.DataFrame:
+    """:func:`score_rows` as a DataFrame (the Altair chart's inline data)."""
+    return pd.DataFrame(score_rows(decision, chunks, lang, limit, labels),
+                        columns=list(SCORE_COLUMNS))
 
 
 # Dataset names of the score chart: fixed, so the spec (without its data) stays the same when
@@ -157,20 +165,22 @@ def _bars_parts(
     labels: Mapping[int, str] | None = None,
 ) -> tuple[BarsShape, dict[str, list[dict[str, Any]]]]:
     """The chart's shape and its two datasets (bars, floor rule)."""
-    frame = score_frame(decision, chunks, lang, MAX_BARS, labels)
-    frame["answer"] = frame["index"].isin(list(answer_chunks))
-    with_answer = bool(frame["answer"].any())
+    rows = score_rows(decision, chunks, lang, MAX_BARS, labels)
+    holding = set(answer_chunks)
+    for row in rows:
+        row["answer"] = row["index"] in holding
+    with_answer = any(row["answer"] for row in rows)
     if with_answer and keyed:
         title = " · ".join(x for x in (title, t("chart.answer_outline", lang)) if x)
-    hidden = len(decision.ranking) - len(frame)
+    hidden = len(decision.ranking) - len(rows)
     if hidden > 0 and not title:
-        title = t("chart.more_chunks", lang, shown=len(frame), total=len(decision.ranking))
-    lowest = min([0.0, *([] if floor is None else [float(floor)]), *frame["score"].tolist()])
+        title = t("chart.more_chunks", lang, shown=len(rows), total=len(decision.ranking))
+    lowest = min([0.0, *([] if floor is None else [float(floor)]),
+                  *(row["score"] for row in rows)])
     domain = (round(lowest - 0.02, 2) if lowest < 0 else 0.0, 1.0)
-    shape = BarsShape(tuple(frame["chunk"].tolist()), domain, title, description or title,
+    shape = BarsShape(tuple(row["chunk"] for row in rows), domain, title, description or title,
                       lang, large, floor is not None, with_answer, keyed)
-    datasets: dict[str, list[dict[str, Any]]] = {
-        SCORES_DATA: [{str(k): v for k, v in row.items()} for row in frame.to_dict("records")]}
+    datasets: dict[str, list[dict[str, Any]]] = {SCORES_DATA: rows}
     if floor is not None:
         floor_text = decimal(floor, distinct_digits([*decision.scores, floor]), lang)
         datasets[FLOOR_DATA] = [{"floor": round(float(floor), 6),

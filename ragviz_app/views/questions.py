@@ -3,6 +3,9 @@ the score bars against the floor and the prompt (the table above is question_edi
 
 from __future__ import annotations
 
+from typing import Any
+
+import pyarrow as pa
 import streamlit as st
 
 from ragviz import app_state as state
@@ -51,12 +54,12 @@ def question_view(analysis: Analysis, position: int, side: str, show_floor: bool
     else:  # side, verdict and labels on one line, the bars right under them
         st.markdown(f"**{tr(f'app.config_{side}')}** · {verdict} {badges}".strip())
     st.vega_lite_chart(  # the same spec as score_bars, its data-free part built once
-        charts.score_bars_spec(decision, analysis.chunks,
+        arrow_datasets(charts.score_bars_spec(decision, analysis.chunks,
                                analysis.floor if show_floor else None, "", lang(),
                                description=f"{side}: {outcome.question.question}", large=large,
                                answer_chunks=outcome.diagnosis.holding_chunks
                                if outcome.diagnosis is not None else (), keyed=large,
-                               labels=state.chunk_labels(analysis)),
+                               labels=state.chunk_labels(analysis))),
         width="stretch",
     )
     if badges and not large:
@@ -67,3 +70,12 @@ def question_view(analysis: Analysis, position: int, side: str, show_floor: bool
             st.write(tr("app.no_llm_call"))
         else:
             st.code(prompt, language=None, wrap_lines=True)
+
+
+def arrow_datasets(spec: dict[str, Any]) -> dict[str, Any]:
+    """The spec with its named datasets as Arrow tables: Streamlit sends a table as it is,
+    while a list of rows goes through a DataFrame first (most of a floor move's server
+    time, with fourteen charts on the page)."""
+    spec["datasets"] = {name: pa.Table.from_pylist(rows)
+                        for name, rows in spec.get("datasets", {}).items()}
+    return spec
