@@ -61,6 +61,7 @@ from browser_common import (
     stop_server,
     vm_rss_mb,
 )
+from protocol_session import ProtocolSession
 
 CHARTS = 14
 POLL_MS = 100
@@ -184,6 +185,77 @@ async def drive(args: argparse.Namespace, url: str, meter: CpuMeter,
     return found
 
 
+async def protocol_open(session: ProtocolSession, http: Any) -> float | None:
+    """ms from the page request to the first score chart's delta; None on failure."""
+    try:
+        return (await session.open(http))["first_chart"] * 1000
+    except Exception as error:
+        print(f"  protocol load failed: {type(error).__name__}: {str(error)[:120]}",
+              file=sys.stderr)
+        return None
+
+
+async def protocol_move(session: ProtocolSession, value: float) -> float | None:
+    """ms from sending the floor's new value to the end of the rerun; None on failure."""
+    try:
+        return await session.set_slider("floor", value) * 1000
+    except Exception as error:
+        print(f"  protocol move failed: {type(error).__name__}: {str(error)[:120]}",
+              file=sys.stderr)
+        return None
+
+
+async def protocol_contention(warm: ProtocolSession, other: ProtocolSession,
+                              moves: int) -> dict[str, Any]:
+    """Floor moves in ``other`` alone, then while ``warm`` analyses a pasted 200k document."""
+    values = [(0.2, 0.19)[i % 2] for i in range(moves)]
+    alone = [await protocol_move(other, v) for v in values]
+    await warm.set_text("doc_source", "Paste")
+    big = asyncio.create_task(warm.set_text("doc_paste", big_document()))
+    await asyncio.sleep(0.3)  # the big run has started (its script is busy embedding)
+    began = time.perf_counter()
+    busy = [await protocol_move(other, v) for v in values]
+    still_running = not big.done()
+    await big
+    return {"alone": alone, "busy": busy, "busy_s": time.perf_counter() - began,
+            "big_still_running": still_running}
+
+
+async def drive_protocol(args: argparse.Namespace, url: str, meter: CpuMeter,
+                         sampler: RssSampler) -> dict[str, Any]:
+    """The same room with protocol clients (``protocol_session``) in place of browsers:
+    the server's share of the figures, with no rendering on the server's two cores."""
+    import httpx
+
+    found: dict[str, Any] = {}
+    limits = httpx.Limits(max_connections=args.sessions + 1)
+    async with httpx.AsyncClient(timeout=args.timeout, limits=limits) as http:
+        warm = ProtocolSession(url)
+        sessions = [ProtocolSession(url) for _ in range(args.sessions)]
+        rss_before = sampler.server_now()
+        cpu0, own0 = meter.read(), time.process_time()
+        found["warm_load_ms"] = await protocol_open(warm, http)
+        rss_model = sampler.server_now()
+        cpu1, own1 = meter.read(), time.process_time()
+        loads = await asyncio.gather(*(protocol_open(s, http) for s in sessions))
+        rss_sessions = sampler.server_now()
+        cpu2, own2 = meter.read(), time.process_time()
+        moves: list[float | None] = []
+        for value in (0.2, 0.19, 0.2):
+            moves += await asyncio.gather(*(protocol_move(s, value) for s in sessions))
+        cpu3, own3 = meter.read(), time.process_time()
+        if args.contention_moves:
+            found["contention"] = await protocol_contention(warm, sessions[0],
+                                                            args.contention_moves)
+        for session in (warm, *sessions):
+            await session.close()
+    # the clients' CPU is this process's own (there is no browser tree)
+    cpus = [(c[0], own) for c, own in ((cpu0, own0), (cpu1, own1), (cpu2, own2), (cpu3, own3))]
+    found.update(loads=loads, moves=moves, rss=(rss_before, rss_model, rss_sessions),
+                 cpu=tuple(cpus), browsers=0)
+    return found
+
+
 def summary(name: str, values: list[float | None]) -> str:
     done = [v for v in values if v is not None]
     if not done:
@@ -200,19 +272,26 @@ def report(args: argparse.Namespace, found: dict[str, Any], sampler: RssSampler,
     rss_before, rss_model, rss_sessions = found["rss"]
     model_mb = rss_model - rss_before
     per_session_mb = (rss_sessions - rss_model) / n
-    print(f"\nworkshop load: {n} sessions, {found['browsers']} Chromium process(es),"
-          f" {args.pages_per_browser} pages each at most; load before: {load_avg}")
+    clients = "browser"
+    if args.clients == "protocol":
+        clients = "client"
+        print(f"\nworkshop load: {n} sessions as protocol clients (no browser on this machine:"
+              f" the server's share); load before: {load_avg}")
+    else:
+        print(f"\nworkshop load: {n} sessions, {found['browsers']} Chromium process(es),"
+              f" {args.pages_per_browser} pages each at most; load before: {load_avg}")
     warm = found["warm_load_ms"] or float("nan")
     print(f"{'warm-up session first page (cold)':<34} {warm / 1000:6.2f} s   server CPU"
-          f" {cpu1[0] - cpu0[0]:.2f} s, browser CPU {cpu1[1] - cpu0[1]:.2f} s")
+          f" {cpu1[0] - cpu0[0]:.2f} s, {clients} CPU {cpu1[1] - cpu0[1]:.2f} s")
     print(summary("page load (first bars), N at once", found["loads"]), "  goal p95 <= 15 s")
     print(summary("floor move, N at once (x3)", found["moves"]), "  goal p95 <= 5 s")
     print(f"{'server CPU per session':<34} load {(cpu2[0] - cpu1[0]) / n:6.2f} s"
           f"   per move {(cpu3[0] - cpu2[0]) / (3 * n):6.2f} s")
-    print(f"{'browser CPU per session':<34} load {(cpu2[1] - cpu1[1]) / n:6.2f} s"
+    print(f"{clients + ' CPU per session':<34} load {(cpu2[1] - cpu1[1]) / n:6.2f} s"
           f"   per move {(cpu3[1] - cpu2[1]) / (3 * n):6.2f} s")
+    browsers_rss = f"   (browsers peak {sampler.browser_peak:.0f} MB)" if found["browsers"] else ""
     print(f"{'server RSS':<34} peak {sampler.server_peak:7.0f} MB   goal <= 2048 MB"
-          f"   (browsers peak {sampler.browser_peak:.0f} MB)")
+          + browsers_rss)
     loaded_once = per_session_mb < 0.5 * model_mb
     print(f"{'model loaded once':<34} {'yes' if loaded_once else 'NO?'}: first load added"
           f" {model_mb:.0f} MB, each further session {per_session_mb:.1f} MB")
@@ -231,6 +310,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--max-seconds", type=float, default=900.0, help="whole run")
     parser.add_argument("--contention-moves", type=int, default=3)
     parser.add_argument("--chromium", default="/usr/bin/chromium")
+    parser.add_argument("--clients", choices=("browser", "protocol"), default="browser",
+                        help="real Chromium pages, or protocol clients (the server's share)")
     args = parser.parse_args(argv)
     if not 1 <= args.sessions <= 60:
         raise SystemExit("--sessions must be 1..60 on this machine")
@@ -240,8 +321,9 @@ def main(argv: list[str] | None = None) -> None:
         sampler = RssSampler(proc.pid, os.getpid())
         sampler.start()
         try:
+            driver = drive_protocol if args.clients == "protocol" else drive
             found = asyncio.run(asyncio.wait_for(
-                drive(args, url, CpuMeter(proc.pid), sampler), timeout=args.max_seconds))
+                driver(args, url, CpuMeter(proc.pid), sampler), timeout=args.max_seconds))
         finally:
             sampler.stopped.set()
             stop_server(proc)
