@@ -42,6 +42,7 @@ bench: $(STAMP)
 	$(PY) bench/ui_latency.py
 	$(PY) bench/workshop_load.py --sessions 10
 	$(PY) bench/workshop_load.py --sessions 30
+	$(PY) bench/workshop_load.py --sessions 30 --clients protocol
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
