@@ -73,13 +73,33 @@ def select_first_row(app: AppPage, rows: int) -> None:
     raise AssertionError("the question table's first cell could not be selected")
 
 
-def enter_down(app: AppPage, texts: list[str], *, key_by_key: bool = True) -> None:
+def open_cell(app: AppPage, row: int) -> None:
+    """Enter on the selected cell opens its editor. On a loaded machine the grid can miss
+    that Enter (it had no keyboard focus yet, e.g. right after the previous editor closed):
+    then the cursor is still on ``row``, so give the grid focus back and press Enter again.
+    Never a second Enter while the editor may be open: that would store the cell and move."""
+    cell = app.page.locator(CELL_EDITOR)
+    selected = f'[data-testid="glide-cell-1-{row}"][aria-selected="true"]'
+    for _ in range(4):
+        app.page.keyboard.press("Enter")
+        try:
+            cell.wait_for(timeout=8_000)
+            return
+        except PlaywrightError:
+            pass
+        assert app.page.locator(selected).count() == 1, f"the grid's cursor left row {row}"
+        app.page.locator(f"{EDITOR} [data-testid='data-grid-canvas']").focus()
+    raise AssertionError(f"the question table's row {row} did not open for editing")
+
+
+def enter_down(
+    app: AppPage, texts: list[str], *, key_by_key: bool = True, first_row: int = 0
+) -> None:
     """From the selected cell down: Enter opens the cell, the text goes in (key by key with
     no delay, or replacing what the cell held), Enter stores it and moves down."""
     cell = app.page.locator(CELL_EDITOR)
-    for text in texts:
-        app.page.keyboard.press("Enter")
-        cell.wait_for()
+    for row, text in enumerate(texts, start=first_row):
+        open_cell(app, row)
         if key_by_key:
             cell.press_sequentially(text)
         else:
