@@ -25,6 +25,7 @@ Rules, in short:
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 Span = tuple[int, int]
 
@@ -131,6 +132,55 @@ def _cuts(text: str) -> list[int]:
             cuts.append(end)
     cuts.extend(end for end in line_ends if end >= 0)
     return sorted(cuts) if line_ends else cuts
+
+
+def has_line_cuts(text: str, start: int, end: int) -> bool:
+    """True when ``text[start:end]`` (``start`` at a line start) holds a heading or table-row
+    line: their newlines are cuts only a pass from the text's start finds, so ``cuts_after``
+    does not apply there. Only the lines holding a ``#`` or ``|`` are looked at."""
+    for mark in "#|":
+        at = text.find(mark, start, end)
+        while at >= 0:
+            line = max(start, text.rfind("\n", start, at) + 1)
+            if _HEADING_OR_ROW.match(text, line, end):
+                return True
+            line_end = text.find("\n", at, end)
+            at = -1 if line_end < 0 else text.find(mark, line_end, end)
+    return False
+
+
+def cuts_after(text: str, pos: int, endpos: int, until: int | None = None) -> Iterator[int]:
+    """Lazily, the cuts at or after ``pos`` that ``split_sentences(text[start:endpos])``
+    makes, in ``text``'s offsets, for a ``start`` at a line start with no heading or
+    table-row line in ``text[start:endpos]`` (``has_line_cuts``) and ``pos >= start``.
+
+    So a packer can look for a cut near its limit without splitting the whole text. Correct
+    when ``pos`` is ``start``, a cut, or follows a whitespace character: no candidate holds
+    whitespace (a newline candidate is that one character), so none straddles ``pos``, and
+    the regex's lookbehinds see the text before ``pos`` as a whole pass would. With
+    ``until``, stops at the first candidate that starts after it, undecided."""
+    for match in _BOUNDARY.finditer(text, pos, endpos):
+        start, end = match.span()
+        if until is not None and start > until:
+            return
+        stop = text[start]
+        if stop == "\n":
+            if match.group("block") is not None:
+                yield start
+        elif stop in _CJK_STOPS:
+            yield end
+        else:
+            after = match.group("next")
+            if (
+                after
+                and not after.islower()
+                and (
+                    stop != "."
+                    or match.group("word") is not None
+                    or not _after_abbreviation(text, match)
+                )
+            ):
+                yield end
 
 
 def split_sentences(text: str) -> list[Span]:

@@ -9,9 +9,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from ragviz.chunking import markdown
 from ragviz.chunking.base import Chunk
 from ragviz.chunking.fixed import chunk_fixed
 from ragviz.chunking.markdown import chunk_markdown
+from ragviz.chunking.packing import pack_indices
 from ragviz.chunking.recursive import chunk_recursive
 from ragviz.chunking.semantic import chunk_semantic
 from ragviz.chunking.sentence import chunk_sentences
@@ -142,3 +144,37 @@ def test_pathological_documents_keep_the_contract(name: str, chunker: str) -> No
         assert document[chunk.start : chunk.end] == chunk.text and chunk.text
     covered = {i for c in chunks for i in range(c.start, c.end)}
     assert all(i in covered for i, ch in enumerate(document) if not ch.isspace())
+
+
+def packed_sentence_by_sentence(document: str, max_chars: int) -> list[tuple[int, int, str]]:
+    """The markdown chunker's groups with no overlap, the slow way: every block split into
+    all its sentences, then ``pack_indices``; the streaming packer must give the same."""
+    groups = []
+    for section in markdown._sections(document):
+        pieces = [p for unit in section.units for p in markdown._sentences(document, unit)]
+        spans = [(p.start, p.end) for p in pieces]
+        groups.extend(
+            (spans[g[0]][0], spans[g[-1]][1], pieces[g[0]].table_header)
+            for g in pack_indices(spans, max_chars, 0)
+        )
+    return groups
+
+
+long_documents = st.lists(PIECES, max_size=400).map("".join)
+
+
+@settings(suppress_health_check=FIXTURE_OK)
+@given(document=long_documents, max_chars=st.integers(1, 300), window=st.sampled_from([1, 7, 256]))
+def test_markdown_streaming_packer_makes_the_groups_of_packing_every_sentence(
+    document: str, max_chars: int, window: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Searched for at every size here (the chunker does from 400 characters); a small
+    search window makes the packer widen it, as long sentences do at size 1000."""
+    monkeypatch.setattr(markdown, "_LOOK_FOR_CUTS_FROM", 0)
+    monkeypatch.setattr(markdown, "_WINDOW", window)
+    streamed = [
+        group
+        for section in markdown._sections(document)
+        for group in markdown._pack_without_overlap(document, section.units, max_chars)
+    ]
+    assert streamed == packed_sentence_by_sentence(document, max_chars)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from itertools import pairwise
 from typing import Any
@@ -9,7 +10,7 @@ from typing import Any
 import pytest
 
 from ragviz.chunking import ChunkerConfig, make_chunks
-from ragviz.chunking.base import Chunk
+from ragviz.chunking.base import Chunk, make_chunk
 from ragviz.chunking.fixed import chunk_fixed
 from ragviz.chunking.markdown import chunk_markdown
 from ragviz.chunking.recursive import chunk_recursive
@@ -358,3 +359,22 @@ def test_bad_parameters_raise_naming_parameter_and_value(
 def test_both_threshold_and_percentile_is_rejected_with_both_values() -> None:
     with pytest.raises(ValueError, match=r"threshold=0\.5, percentile=50\.0"):
         _semantic(threshold=0.5, percentile=50.0)()
+
+
+def test_make_chunk_builds_the_chunk_the_dataclass_would() -> None:
+    """make_chunk skips Chunk's __init__ for speed: the result must be the same object in
+    every way the code uses one (fields, equality, hash, repr, replace), defaults included."""
+    document = "Reembolso em 7 dias úteis. Fim."
+    built = make_chunk(document, 3, 0, 26, heading_path=("Política",), source="a.md")
+    direct = Chunk(3, 0, 26, document[:26], heading_path=("Política",), source="a.md")
+    assert built == direct and hash(built) == hash(direct) and repr(built) == repr(direct)
+    assert built.over_size is False and built.context_prefix == ""
+    assert dataclasses.replace(built, index=4) == dataclasses.replace(direct, index=4)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        built.text = "changed"  # type: ignore[misc]
+    assert not hasattr(Chunk, "__post_init__"), "make_chunk would skip it"
+
+
+def test_make_chunk_refuses_a_field_chunk_does_not_have() -> None:
+    with pytest.raises(TypeError, match="overlap"):
+        make_chunk("abc", 0, 0, 3, overlap=1)

@@ -9,17 +9,14 @@ table cut into groups of rows gives every group its header through ``context_pre
 from __future__ import annotations
 
 import re
-from bisect import bisect_left, bisect_right
 from collections.abc import Mapping
-from dataclasses import dataclass
-from itertools import accumulate
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ragviz.chunking.base import Chunk, ChunkingResult, make_chunk
 from ragviz.chunking.packing import pack_indices
 from ragviz.chunking.params import PACKED_STEPS, max_chars_param, overlap_units_param
 from ragviz.chunking.registry import ChunkerSpec, register, run_checked
-from ragviz.text import Span, split_sentences, trim_span
+from ragviz.text import Span, cuts_after, has_line_cuts, split_sentences, trim_span
 
 if TYPE_CHECKING:
     from ragviz.embedders import Embedder
@@ -30,6 +27,12 @@ _FENCE = re.compile(r"[ ]{0,3}(`{3,}|~{3,})")
 _MARKER_AT_START = re.compile(r"[ ]{0,3}[#`~]")
 _MARKER_LINE = re.compile(r"\n[ ]{0,3}[#`~]")
 # Matched against a stripped line, so no two whitespace runs meet (linear time).
+# How far before a group's limit the search for its last cut starts (widened when empty).
+_WINDOW = 128
+# Below this size a group holds a sentence or two, so splitting the block into all its
+# sentences costs less than a search per group (measured on the 7 MB bench corpus).
+_LOOK_FOR_CUTS_FROM = 400
+_NON_SPACE = re.compile(r"\S")
 _DELIMITER = re.compile(r"\|?[ \t]*+:?-++:?[ \t]*+(?:\|[ \t]*+:?-++:?[ \t]*+)*+\|?")
 
 
@@ -51,9 +54,9 @@ def is_delimiter_row(line: str) -> bool:
     return _DELIMITER.fullmatch(line.strip()) is not None
 
 
-@dataclass(frozen=True)
-class _Unit:
-    """An indivisible piece of a section, in packing order."""
+class _Unit(NamedTuple):
+    """An indivisible piece of a section, in packing order (a named tuple: thousands are
+    made per megabyte, and a frozen dataclass costs twice as much to build)."""
 
     start: int
     end: int
@@ -64,41 +67,31 @@ class _Unit:
     block: tuple[int, int] | None = None
 
 
-@dataclass(frozen=True)
-class _Section:
+class _Section(NamedTuple):
     start: int
     end: int
     heading_path: tuple[str, ...]
     units: tuple[_Unit, ...]
 
 
-def _lines(document: str) -> list[Span]:
-    """(start, end) of every line, end excluding the newline."""
-    lengths = [len(line) + 1 for line in document.split("\n")]  # with the newline
-    spans = [
-        (start, start + length - 1)
-        for start, length in zip(accumulate(lengths, initial=0), lengths, strict=False)
-    ]
-    if spans[-1][0] == len(document):
-        spans.pop()  # nothing after the last newline (or an empty document)
-    return spans
+def _line_end(document: str, start: int) -> int:
+    """End of the line starting at ``start``, without its newline."""
+    end = document.find("\n", start)
+    return len(document) if end < 0 else end
 
 
-def _special_lines(document: str, lines: list[Span]) -> list[int]:
-    """Indices of the lines that may open a fence, a heading or a table, in order: a fence
+def _special_lines(document: str) -> list[int]:
+    """Starts of the lines that may open a fence, a heading or a table, in order: a fence
     or heading starts (after up to 3 spaces) with ``#``, a backtick or ``~``; a table line
     holds a ``|``. Every other line is plain text, and is skipped without a look."""
-    starts = [start for start, _ in lines]
-    found: set[int] = set()
+    found = {match.start() + 1 for match in _MARKER_LINE.finditer(document)}
     if _MARKER_AT_START.match(document):
         found.add(0)
-    for match in _MARKER_LINE.finditer(document):
-        found.add(bisect_right(starts, match.start() + 1) - 1)
     pipe = document.find("|")
     while pipe >= 0:
-        line = bisect_right(starts, pipe) - 1
-        found.add(line)
-        pipe = document.find("|", lines[line][1])
+        found.add(document.rfind("\n", 0, pipe) + 1)
+        line_end = document.find("\n", pipe)
+        pipe = -1 if line_end < 0 else document.find("|", line_end)
     return sorted(found)
 
 
@@ -126,47 +119,42 @@ def _unit(document: str, start: int, end: int, table_header: str = "") -> list[_
     return [_Unit(a, b, table_header=table_header)] if a < b else []
 
 
-def _fence_end(document: str, lines: list[Span], i: int, marker: str) -> int:
-    """Index of the line that closes the fence opened on line ``i`` (or the last line)."""
-    j = i + 1
-    while j < len(lines):
-        close = _FENCE.match(document, *lines[j])
-        if (
-            close
-            and close.group(1)[0] == marker[0]
-            and len(close.group(1)) >= len(marker)
-            and not document[close.end() : lines[j][1]].strip()
-        ):
-            break
-        j += 1
-    return min(j, len(lines) - 1)
+def _fence_end(document: str, start: int, marker: str) -> int:
+    """End of the fence whose body starts at ``start``: the end of its closing line (a
+    run of at least as many of the same marks, then only whitespace), or of the document."""
+    closing = re.compile(
+        rf"^[ ]{{0,3}}{re.escape(marker[0])}{{{len(marker)},}}[^\S\n]*$", re.MULTILINE
+    )
+    found = closing.search(document, start)
+    return len(document) if found is None else found.end()
 
 
-def _starts_table(document: str, lines: list[Span], i: int) -> bool:
+def _starts_table(document: str, start: int, end: int) -> bool:
     """A line with a pipe followed by a delimiter row."""
-    ls, le = lines[i]
-    if "|" not in document[ls:le] or i + 1 >= len(lines):
+    if end >= len(document) or "|" not in document[start:end]:
         return False
-    below = document[lines[i + 1][0] : lines[i + 1][1]]
+    below = document[end + 1 : _line_end(document, end + 1)]
     return {"-", "|"} <= set(below) and is_delimiter_row(below)
 
 
-def _table_units(document: str, lines: list[Span], i: int, units: list[_Unit]) -> int:
-    """Add a table's units (header with first row, then each row with the header as
-    context) and return the index of the first line after the table."""
-    ls = lines[i][0]
-    header_end = lines[i + 1][1]
-    header = document[ls:header_end].rstrip() + "\n"
-    j = i + 2
+def _table_units(document: str, start: int, end: int, units: list[_Unit]) -> int:
+    """Add the units of the table whose header line is ``start:end`` (header with first
+    row, then each row with the header as context); return where the table ends."""
+    header_end = _line_end(document, end + 1)
+    header = document[start:header_end].rstrip() + "\n"
     rows: list[Span] = []
-    while j < len(lines) and "|" in document[lines[j][0] : lines[j][1]]:
-        rows.append(lines[j])
-        j += 1
+    row_start = header_end + 1
+    while row_start < len(document):
+        row_end = _line_end(document, row_start)
+        if "|" not in document[row_start:row_end]:
+            break
+        rows.append((row_start, row_end))
+        row_start = row_end + 1
     first_end = rows[0][1] if rows else header_end
-    units.extend(_unit(document, ls, first_end))
+    units.extend(_unit(document, start, first_end))
     for rs, re_ in rows[1:]:
         units.extend(_unit(document, rs, re_, table_header=header))
-    return j
+    return rows[-1][1] if rows else header_end
 
 
 def _push_heading(stack: list[tuple[int, str]], level: int, title: str) -> tuple[str, ...]:
@@ -174,67 +162,71 @@ def _push_heading(stack: list[tuple[int, str]], level: int, title: str) -> tuple
     while stack and stack[-1][0] >= level:
         stack.pop()
     stack.append((level, title))
-    return tuple(t for _, t in stack if t)
+    return tuple([t for _, t in stack if t])
 
 
 def _sections(document: str) -> list[_Section]:
-    """Split the document at ATX headings outside fences; classify each section's lines."""
-    lines = _lines(document)
+    """Split the document at ATX headings outside fences; classify each section's lines.
+    Only the special lines are visited; the plain lines between them are text."""
     sections: list[_Section] = []
     stack: list[tuple[int, str]] = []
     path: tuple[str, ...] = ()
     sec_start = 0
     units: list[_Unit] = []
-    text_start: int | None = None
+    text_start = -1  # where the current run of text lines starts; -1 when there is none
 
     def flush_text(upto: int) -> None:
         nonlocal text_start
-        if text_start is not None:
+        if text_start >= 0:
             units.extend(_text_block(document, text_start, upto))
-            text_start = None
+            text_start = -1
 
-    def close_section(upto: int) -> None:
-        flush_text(upto)
-        a, b = trim_span(document, sec_start, upto)
-        if a < b:
-            sections.append(_Section(a, b, path, tuple(units)))
-        units.clear()
-
-    specials = _special_lines(document, lines)
-    k = 0
-    i = 0
-    while i < len(lines):
-        k = bisect_left(specials, i, k)
-        plain_until = specials[k] if k < len(specials) else len(lines)
-        if plain_until > i:  # lines i .. plain_until - 1 are text
-            text_start = lines[i][0] if text_start is None else text_start
-            i = plain_until
-            continue
-        ls, le = lines[i]
-        fence = _FENCE.match(document, ls, le)
+    cursor = 0  # the start of the first line not yet classified
+    for start in _special_lines(document):
+        if start < cursor:
+            continue  # inside a fence or a table already taken
+        if text_start < 0 and start > cursor:
+            text_start = cursor
+        end = _line_end(document, start)
+        cursor = end + 1
+        fence = _FENCE.match(document, start, end)
+        heading = None if fence else parse_heading(document[start:end])
         if fence:
-            flush_text(ls)
-            last = _fence_end(document, lines, i, fence.group(1))
-            units.extend(_unit(document, ls, lines[last][1]))
-            i = last + 1
-            continue
-        heading = parse_heading(document[ls:le])
-        if heading:
-            close_section(ls)
+            flush_text(start)
+            cursor = _fence_end(document, end + 1, fence.group(1))
+            units.extend(_unit(document, start, cursor))
+            cursor += 1
+        elif heading:
+            flush_text(start)
+            _close_section(document, sec_start, start, path, units, sections)
             path = _push_heading(stack, *heading)
-            sec_start = ls
-            units.extend(_unit(document, ls, le))
-            i += 1
-            continue
-        if _starts_table(document, lines, i):
-            flush_text(ls)
-            i = _table_units(document, lines, i, units)
-            continue
-        if text_start is None:
-            text_start = ls
-        i += 1
-    close_section(len(document))
+            sec_start = start
+            units.extend(_unit(document, start, end))
+        elif _starts_table(document, start, end):
+            flush_text(start)
+            cursor = _table_units(document, start, end, units) + 1
+        elif text_start < 0:
+            text_start = start
+    if text_start < 0 and cursor < len(document):
+        text_start = cursor
+    flush_text(len(document))
+    _close_section(document, sec_start, len(document), path, units, sections)
     return sections
+
+
+def _close_section(
+    document: str,
+    start: int,
+    end: int,
+    path: tuple[str, ...],
+    units: list[_Unit],
+    sections: list[_Section],
+) -> None:
+    """Add the section ``start:end`` with the units gathered for it, and empty the list."""
+    a, b = trim_span(document, start, end)
+    if a < b:
+        sections.append(_Section(a, b, path, tuple(units)))
+    units.clear()
 
 
 def _pack(
@@ -253,34 +245,111 @@ def _pack(
     ]
 
 
+class _OpenGroups:
+    """Greedy packing with no overlap, as ``pack_indices`` does it: a piece joins the open
+    group while the group still fits ``max_chars``, else it opens the next group."""
+
+    def __init__(self, max_chars: int) -> None:
+        self.max_chars = max_chars
+        self.groups: list[tuple[int, int, str]] = []
+        self.first = -1  # start of the open group; -1 before the first piece
+        self.end = 0
+        self.header = ""
+
+    def add(self, start: int, end: int, header: str = "") -> None:
+        if self.first >= 0 and end - self.first > self.max_chars:
+            self.groups.append((self.first, self.end, self.header))
+            self.first = -1
+        if self.first < 0:
+            self.first, self.header = start, header
+        self.end = end
+
+    def closed(self) -> list[tuple[int, int, str]]:
+        if self.first >= 0:
+            self.groups.append((self.first, self.end, self.header))
+            self.first = -1
+        return self.groups
+
+
 def _pack_without_overlap(
     document: str, units: tuple[_Unit, ...], max_chars: int
 ) -> list[tuple[int, int, str]]:
     """``pack_indices`` with no overlap, streaming: a text block that fits whole in the
-    current group joins it whole (no cut can fall inside it), so only the blocks a cut
-    falls in are split into sentences. Same groups, far fewer sentence splits."""
-    groups: list[tuple[int, int, str]] = []
-    first = -1  # start of the current group; -1 before the first unit
-    header = ""
-    end = 0
+    open group joins it whole (no cut can fall inside it), and in a block that does not,
+    only the last sentence cut before each group's limit is looked for. Same groups as
+    packing every sentence, without splitting long sections into all their sentences."""
+    groups = _OpenGroups(max_chars)
     for unit in units:
-        pieces: list[Span] = [(unit.start, unit.end)]
-        if unit.block is not None and unit.end - (unit.start if first < 0 else first) > max_chars:
+        group_start = unit.start if groups.first < 0 else groups.first
+        if unit.block is None or unit.end - group_start <= max_chars:
+            groups.add(unit.start, unit.end, unit.table_header)
+        elif max_chars < _LOOK_FOR_CUTS_FROM or has_line_cuts(document, *unit.block):
             block_start, block_end = unit.block
-            pieces = [
-                (block_start + a, block_start + b)
-                for a, b in split_sentences(document[block_start:block_end])
-            ]
-        for piece_start, piece_end in pieces:
-            if first < 0:
-                first, header = piece_start, unit.table_header
-            elif piece_end - first > max_chars:
-                groups.append((first, end, header))
-                first, header = piece_start, unit.table_header
-            end = piece_end
-    if first >= 0:
-        groups.append((first, end, header))
-    return groups
+            for a, b in split_sentences(document[block_start:block_end]):
+                groups.add(block_start + a, block_start + b)
+        else:
+            _add_long_block(document, unit, groups)
+    return groups.closed()
+
+
+def _add_long_block(document: str, unit: _Unit, groups: _OpenGroups) -> None:
+    """Pack a text block that overflows the open group, one group per loop: the open group
+    takes the sentences up to the last cut that fits; a first sentence that alone overflows
+    is its group."""
+    assert unit.block is not None
+    block_end = unit.block[1]
+    pos, start = unit.block[0], unit.start  # the last cut; the next sentence's first character
+    if groups.first < 0:
+        groups.add(start, start)
+    while unit.end - groups.first > groups.max_chars:
+        limit = groups.first + groups.max_chars
+        cut = _last_cut_within(document, pos, start, limit, block_end)
+        if cut is None and groups.first != start:  # the next sentence opens the next group
+            groups.add(start, unit.end)
+            continue
+        if cut is None:  # an over-size sentence, alone
+            cut = next((c for c in cuts_after(document, pos, block_end) if c > start), unit.end)
+        groups.end = _end_before(document, cut)
+        following = _NON_SPACE.search(document, cut, unit.end)
+        if following is None:
+            return
+        pos, start = cut, following.start()
+        groups.add(start, unit.end)  # overflows: closes the group and opens the next
+    groups.end = unit.end
+
+
+def _last_cut_within(document: str, pos: int, start: int, limit: int, end: int) -> int | None:
+    """The last cut after ``start`` whose sentence ends by ``limit``, scanning back from the
+    limit in widening windows that begin after a whitespace character (see ``cuts_after``)."""
+    window = _WINDOW
+    while True:
+        scan = _scan_start(document, pos, limit - window)
+        best = None
+        # A cut after the limit fits only when whitespace alone lies between (a newline's).
+        until = _NON_SPACE.search(document, limit, end)
+        for cut in cuts_after(document, scan, end, end if until is None else until.start()):
+            if cut > limit and not document[limit:cut].isspace():
+                break
+            if cut > start:
+                best = cut
+        if best is not None or scan == pos:
+            return best
+        window *= 4
+
+
+def _scan_start(document: str, pos: int, wanted: int) -> int:
+    """``wanted`` moved back to just after a space or newline, and never before ``pos``."""
+    if wanted <= pos:
+        return pos
+    space = max(document.rfind(" ", pos, wanted), document.rfind("\n", pos, wanted))
+    return pos if space < 0 else space + 1
+
+
+def _end_before(document: str, cut: int) -> int:
+    """The sentence end at a cut: the cut without the whitespace before it."""
+    while document[cut - 1].isspace():
+        cut -= 1
+    return cut
 
 
 def _sections_packed(document: str, max_chars: int, overlap: int) -> list[Chunk]:
