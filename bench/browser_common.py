@@ -109,11 +109,12 @@ def free_port() -> int:
         return port
 
 
-def start_server(log_dir: Path, timeout_s: float = 120) -> tuple[subprocess.Popen[bytes], str]:
+def start_server(log_dir: Path, timeout_s: float = 120,
+                 app: Path = APP) -> tuple[subprocess.Popen[bytes], str]:
     """`streamlit run` on 127.0.0.1 and a free port; returns the process and URL once healthy."""
     port = free_port()
     cmd = [
-        sys.executable, "-m", "streamlit", "run", str(APP),
+        sys.executable, "-m", "streamlit", "run", str(app),
         "--server.headless", "true", "--server.port", str(port),
         "--server.address", "127.0.0.1", "--server.fileWatcherType", "none",
         "--browser.gatherUsageStats", "false",

@@ -16,6 +16,12 @@ How it runs:
    a 200,000-character document (the sample docs repeated) and, while its script runs,
    another session moves the floor ``--contention-moves`` times. Goal: <= 1 s.
 
+5. Peers (browser clients, ``--peers``, on by default): the same N pages at once against two
+   pages that are not ragviz, in the same run: a bare Streamlit page (a title and a line) and
+   fourteen one-layer Altair charts (``bench/peer_pages``). Their load p95 and browser CPU per
+   page say what any Streamlit page, and any page of fourteen charts, costs the two cores when
+   the browsers run beside the server; ragviz's figures are read against them.
+
 Browsers: ``--pages-per-browser`` pages (default 11) share one Chromium process and one
 context (each page is its own Streamlit session), so N=10 (plus the warm-up) is one Chromium
 and N=30 three; the Playwright async API drives them concurrently from one thread; pages
@@ -52,6 +58,7 @@ from browser_common import (
     CHROMIUM_ARGS,
     FIRST_CHART_JS,
     IDLE_NOW_JS,
+    ROOT,
     VIEWPORT,
     WATCH_CHARTS_JS,
     CpuMeter,
@@ -96,13 +103,17 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[max(0, math.ceil(share * len(ordered)) - 1)]
 
 
-async def open_session(page: Any, url: str, timeout_ms: int) -> float | None:
-    """ms from navigation start to the first question's bars; None if it timed out."""
+async def open_session(page: Any, url: str, timeout_ms: int,
+                       drawn: list[float] | None = None) -> float | None:
+    """ms from navigation start to the first question's bars; None if it timed out. The
+    time to every chart drawn and the app idle goes to ``drawn`` (compared with the peers)."""
     try:
         await page.goto(url, timeout=timeout_ms)
         first = await page.wait_for_function(FIRST_CHART_JS, polling=POLL_MS, timeout=timeout_ms)
-        await page.wait_for_function(ALL_CHARTS_IDLE_JS, arg=CHARTS, polling=POLL_MS,
-                                     timeout=timeout_ms)
+        idle = await page.wait_for_function(ALL_CHARTS_IDLE_JS, arg=CHARTS, polling=POLL_MS,
+                                            timeout=timeout_ms)
+        if drawn is not None:
+            drawn.append(float(await idle.json_value()))
         return float(await first.json_value())
     except Exception as error:  # a timed-out or crashed page is counted, not fatal
         print(f"  page load failed: {type(error).__name__}: {str(error)[:120]}", file=sys.stderr)
@@ -168,7 +179,9 @@ async def drive(args: argparse.Namespace, url: str, meter: CpuMeter,
         found["warm_load_ms"] = await open_session(warm, url, timeout_ms)
         rss_model = sampler.server_now()
         cpu1 = meter.read()
-        loads = await asyncio.gather(*(open_session(p, url, timeout_ms) for p in sessions))
+        drawn: list[float] = []
+        loads = await asyncio.gather(*(open_session(p, url, timeout_ms, drawn)
+                                       for p in sessions))
         rss_sessions = sampler.server_now()
         cpu2 = meter.read()
         moves: list[float | None] = []
@@ -180,8 +193,9 @@ async def drive(args: argparse.Namespace, url: str, meter: CpuMeter,
                                                    timeout_ms)
         for browser in browsers:
             await browser.close()
-    found.update(loads=loads, moves=moves, rss=(rss_before, rss_model, rss_sessions),
-                 cpu=(cpu0, cpu1, cpu2, cpu3), browsers=count)
+    found.update(loads=loads, drawn=drawn, moves=moves,
+                 rss=(rss_before, rss_model, rss_sessions), cpu=(cpu0, cpu1, cpu2, cpu3),
+                 browsers=count)
     return found
 
 
@@ -256,6 +270,79 @@ async def drive_protocol(args: argparse.Namespace, url: str, meter: CpuMeter,
     return found
 
 
+PEER_PAGES = {
+    "bare Streamlit page": ROOT / "bench" / "peer_pages" / "bare_page.py",
+    "14 one-layer Altair charts": ROOT / "bench" / "peer_pages" / "fourteen_charts.py",
+}
+PEER_READY_JS = """() => {
+    const app = document.querySelector('[data-testid="stApp"]');
+    const charts = [...document.querySelectorAll('[data-testid="stVegaLiteChart"]')];
+    return !!app && !!document.querySelector('h1')
+        && app.getAttribute('data-test-script-state') === 'notRunning'
+        && charts.every(c => c.querySelector('svg.marks, canvas.marks')) && performance.now();
+}"""
+
+
+async def peer_load(args: argparse.Namespace, url: str, meter: CpuMeter) -> dict[str, Any]:
+    """N pages of a peer app opened at once, as ragviz's are: ms to the page drawn and idle,
+    and the browsers' CPU seconds per page (after one warm-up page)."""
+    from playwright.async_api import async_playwright
+
+    timeout_ms = int(args.timeout * 1000)
+
+    async def open_peer(page: Any) -> float | None:
+        try:
+            await page.goto(url, timeout=timeout_ms)
+            ready = await page.wait_for_function(PEER_READY_JS, polling=POLL_MS,
+                                                 timeout=timeout_ms)
+            return float(await ready.json_value())
+        except Exception as error:
+            print(f"  peer load failed: {type(error).__name__}: {str(error)[:120]}",
+                  file=sys.stderr)
+            return None
+
+    async with async_playwright() as pw:
+        count = math.ceil((args.sessions + 1) / args.pages_per_browser)
+        browsers = [await pw.chromium.launch(executable_path=args.chromium, headless=True,
+                                             args=CHROMIUM_ARGS) for _ in range(count)]
+        contexts = [await b.new_context(viewport=VIEWPORT, locale="en-US") for b in browsers]
+        pages = [await contexts[i % count].new_page() for i in range(args.sessions + 1)]
+        await open_peer(pages[0])
+        cpu0 = meter.read()
+        loads = await asyncio.gather(*(open_peer(p) for p in pages[1:]))
+        cpu1 = meter.read()
+        for browser in browsers:
+            await browser.close()
+    return {"loads": loads, "server_cpu": (cpu1[0] - cpu0[0]) / args.sessions,
+            "browser_cpu": (cpu1[1] - cpu0[1]) / args.sessions}
+
+
+def run_peers(args: argparse.Namespace, tmp: Path) -> dict[str, dict[str, Any]]:
+    found = {}
+    for name, app in PEER_PAGES.items():
+        proc, url = start_server(tmp / name.replace(" ", "_"), app=app)
+        try:
+            found[name] = asyncio.run(asyncio.wait_for(
+                peer_load(args, url, CpuMeter(proc.pid)), timeout=args.max_seconds))
+        finally:
+            stop_server(proc)
+    return found
+
+
+def report_peers(args: argparse.Namespace, ours: dict[str, Any],
+                 peers: dict[str, dict[str, Any]]) -> None:
+    cpu1, cpu2 = ours["cpu"][1], ours["cpu"][2]
+    print(f"\npeers, the same {args.sessions} pages at once in this run (page drawn and idle):")
+    drawn: list[float | None] = list(ours["drawn"])
+    drawn += [None] * (len(ours["loads"]) - len(drawn))  # the pages that timed out
+    print(summary("ragviz default page", drawn),
+          f"  browser CPU per page {(cpu2[1] - cpu1[1]) / args.sessions:5.2f} s")
+    for name, found in peers.items():
+        print(summary(name, found["loads"]),
+              f"  browser CPU per page {found['browser_cpu']:5.2f} s"
+              f" (server {found['server_cpu']:.2f} s)")
+
+
 def summary(name: str, values: list[float | None]) -> str:
     done = [v for v in values if v is not None]
     if not done:
@@ -312,6 +399,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--chromium", default="/usr/bin/chromium")
     parser.add_argument("--clients", choices=("browser", "protocol"), default="browser",
                         help="real Chromium pages, or protocol clients (the server's share)")
+    parser.add_argument("--no-peers", dest="peers", action="store_false",
+                        help="browser clients: skip the peer pages (bare page, 14 charts)")
     args = parser.parse_args(argv)
     if not 1 <= args.sessions <= 60:
         raise SystemExit("--sessions must be 1..60 on this machine")
@@ -327,7 +416,10 @@ def main(argv: list[str] | None = None) -> None:
         finally:
             sampler.stopped.set()
             stop_server(proc)
+        peers = run_peers(args, Path(tmp)) if args.clients == "browser" and args.peers else {}
     report(args, found, sampler, load_avg)
+    if peers:
+        report_peers(args, found, peers)
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@ from streamlit import dataframe_util
 from streamlit.testing.v1 import AppTest
 
 from ragviz.i18n import t
+from ragviz_app.views.questions import prompt_key
 
 APP = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")
 TIMEOUT = 120
@@ -185,9 +186,18 @@ def test_metrics_show_hit_at_1_big(first: AppTest) -> None:
     assert ("answer in 1st chunk (hit@1)", "100%") in values
 
 
-def test_prompt_or_no_llm_call(first_questions: AppTest) -> None:
-    assert any("Excerpts:" in c.value or "Trechos:" in c.value for c in first_questions.code)
-    assert "no LLM call" in page_text(first_questions)
+def test_prompts_are_drawn_only_once_unfolded() -> None:
+    at = open_tab(run_app(), "questions")
+    assert not at.code, "a folded prompt is not sent to the browser"
+    for position in range(7):  # the sample's seven questions, unfolded as by a click
+        for side in ("a", "b"):
+            at.session_state[prompt_key(side, position)] = True
+    rerun(at)
+    prompts = [c.value for c in at.code]
+    refused = page_text(at).count(t("app.no_llm_call", "en"))
+    assert prompts and refused, "the wifi question is refused under the floor: no LLM call"
+    assert len(prompts) + refused == 14
+    assert all("Excerpts:" in p for p in prompts)
 
 
 def test_compare_highlights_flipped_questions(first_compare: AppTest) -> None:
