@@ -161,6 +161,15 @@ async def contention(warm: Any, other: Any, moves: int, timeout_ms: int) -> dict
             "big_still_running": still_running}
 
 
+async def open_pages(pw: Any, args: argparse.Namespace) -> tuple[list[Any], list[Any]]:
+    """N + 1 pages (one to warm up), ``--pages-per-browser`` per Chromium and context."""
+    count = math.ceil((args.sessions + 1) / args.pages_per_browser)
+    browsers = [await pw.chromium.launch(executable_path=args.chromium, headless=True,
+                                         args=CHROMIUM_ARGS) for _ in range(count)]
+    contexts = [await b.new_context(viewport=VIEWPORT, locale="en-US") for b in browsers]
+    return browsers, [await contexts[i % count].new_page() for i in range(args.sessions + 1)]
+
+
 async def drive(args: argparse.Namespace, url: str, meter: CpuMeter,
                 sampler: RssSampler) -> dict[str, Any]:
     from playwright.async_api import async_playwright
@@ -168,11 +177,8 @@ async def drive(args: argparse.Namespace, url: str, meter: CpuMeter,
     timeout_ms = int(args.timeout * 1000)
     found: dict[str, Any] = {}
     async with async_playwright() as pw:
-        count = math.ceil((args.sessions + 1) / args.pages_per_browser)
-        browsers = [await pw.chromium.launch(executable_path=args.chromium, headless=True,
-                                             args=CHROMIUM_ARGS) for _ in range(count)]
-        contexts = [await b.new_context(viewport=VIEWPORT, locale="en-US") for b in browsers]
-        pages = [await contexts[i % count].new_page() for i in range(args.sessions + 1)]
+        browsers, pages = await open_pages(pw, args)
+        count = len(browsers)
         warm, sessions = pages[0], pages[1:]
         rss_before = sampler.server_now()
         cpu0 = meter.read()
@@ -302,11 +308,7 @@ async def peer_load(args: argparse.Namespace, url: str, meter: CpuMeter) -> dict
             return None
 
     async with async_playwright() as pw:
-        count = math.ceil((args.sessions + 1) / args.pages_per_browser)
-        browsers = [await pw.chromium.launch(executable_path=args.chromium, headless=True,
-                                             args=CHROMIUM_ARGS) for _ in range(count)]
-        contexts = [await b.new_context(viewport=VIEWPORT, locale="en-US") for b in browsers]
-        pages = [await contexts[i % count].new_page() for i in range(args.sessions + 1)]
+        browsers, pages = await open_pages(pw, args)
         await open_peer(pages[0])
         cpu0 = meter.read()
         loads = await asyncio.gather(*(open_peer(p) for p in pages[1:]))
