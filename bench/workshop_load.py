@@ -16,7 +16,7 @@ How it runs:
    a 200,000-character document (the sample docs repeated) and, while its script runs,
    another session moves the floor ``--contention-moves`` times. Goal: <= 1 s.
 
-5. Peers (browser clients, ``--peers``, on by default): the same N pages at once against two
+5. Peers (browser clients; on unless ``--no-peers``): the same N pages at once against two
    pages that are not ragviz, in the same run: a bare Streamlit page (a title and a line) and
    fourteen one-layer Altair charts (``bench/peer_pages``). Their load p95 and browser CPU per
    page say what any Streamlit page, and any page of fourteen charts, costs the two cores when

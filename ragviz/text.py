@@ -105,12 +105,18 @@ def _after_abbreviation(text: str, match: re.Match[str]) -> bool:
     return single_dot and _is_abbreviation(text, start)
 
 
-def _cuts(text: str) -> list[int]:
-    """Positions after which a sentence ends, in order.
+def _latin_stop_ends(
+    text: str, match: re.Match[str], stop: str, after: str | None, long_word: str | None
+) -> bool:
+    """A Latin stop ends a sentence unless the next word is lowercase (or there is none),
+    or it is a single dot after an abbreviation or initial."""
+    if not after or after.islower():
+        return False
+    return stop != "." or long_word is not None or not _after_abbreviation(text, match)
 
-    A Latin stop ends a sentence unless the next word is lowercase (or there is none),
-    or it is a single dot after an abbreviation or initial.
-    """
+
+def _cuts(text: str) -> list[int]:
+    """Positions after which a sentence ends, in order (Latin stops: ``_latin_stop_ends``)."""
     cuts: list[int] = []
     line_ends: list[int] = []  # the newlines after heading and table-row lines
     if _HEADING_OR_ROW.match(text):
@@ -124,11 +130,7 @@ def _cuts(text: str) -> list[int]:
                 cuts.append(start)
             if heading is not None:
                 line_ends.append(text.find("\n", end))
-        elif stop in _CJK_STOPS or (
-            after
-            and not after.islower()
-            and (stop != "." or long_word is not None or not _after_abbreviation(text, match))
-        ):
+        elif stop in _CJK_STOPS or _latin_stop_ends(text, match, stop, after, long_word):
             cuts.append(end)
     cuts.extend(end for end in line_ends if end >= 0)
     return sorted(cuts) if line_ends else cuts
@@ -167,20 +169,10 @@ def cuts_after(text: str, pos: int, endpos: int, until: int | None = None) -> It
         if stop == "\n":
             if match.group("block") is not None:
                 yield start
-        elif stop in _CJK_STOPS:
+        elif stop in _CJK_STOPS or _latin_stop_ends(
+            text, match, stop, match.group("next"), match.group("word")
+        ):
             yield end
-        else:
-            after = match.group("next")
-            if (
-                after
-                and not after.islower()
-                and (
-                    stop != "."
-                    or match.group("word") is not None
-                    or not _after_abbreviation(text, match)
-                )
-            ):
-                yield end
 
 
 def split_sentences(text: str) -> list[Span]:

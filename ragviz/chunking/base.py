@@ -72,6 +72,8 @@ class ChunkingResult:
 # with object.__setattr__, which was a quarter of the markdown chunker's time on a 7 MB text.
 _DEFAULTS = {f.name: f.default for f in fields(Chunk) if f.default is not MISSING}
 _OPTIONAL = frozenset(_DEFAULTS)
+if {f.name for f in fields(Chunk)} != {"index", "start", "end", "text"} | _OPTIONAL:
+    raise TypeError("make_chunk fills index, start, end, text and plain defaults only")
 
 
 def make_chunk(document: str, index: int, start: int, end: int, **extra: Any) -> Chunk:

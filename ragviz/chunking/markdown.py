@@ -309,7 +309,7 @@ def _add_long_block(document: str, unit: _Unit, groups: _OpenGroups) -> None:
             continue
         if cut is None:  # an over-size sentence, alone
             cut = next((c for c in cuts_after(document, pos, block_end) if c > start), unit.end)
-        groups.end = _end_before(document, cut)
+        groups.end = trim_span(document, start, cut)[1]  # the sentence's end
         following = _NON_SPACE.search(document, cut, unit.end)
         if following is None:
             return
@@ -321,13 +321,14 @@ def _add_long_block(document: str, unit: _Unit, groups: _OpenGroups) -> None:
 def _last_cut_within(document: str, pos: int, start: int, limit: int, end: int) -> int | None:
     """The last cut after ``start`` whose sentence ends by ``limit``, scanning back from the
     limit in widening windows that begin after a whitespace character (see ``cuts_after``)."""
+    # A cut after the limit fits only when whitespace alone lies between (a newline's).
+    following = _NON_SPACE.search(document, limit, end)
+    until = end if following is None else following.start()
     window = _WINDOW
     while True:
         scan = _scan_start(document, pos, limit - window)
         best = None
-        # A cut after the limit fits only when whitespace alone lies between (a newline's).
-        until = _NON_SPACE.search(document, limit, end)
-        for cut in cuts_after(document, scan, end, end if until is None else until.start()):
+        for cut in cuts_after(document, scan, end, until):
             if cut > limit and not document[limit:cut].isspace():
                 break
             if cut > start:
@@ -343,13 +344,6 @@ def _scan_start(document: str, pos: int, wanted: int) -> int:
         return pos
     space = max(document.rfind(" ", pos, wanted), document.rfind("\n", pos, wanted))
     return pos if space < 0 else space + 1
-
-
-def _end_before(document: str, cut: int) -> int:
-    """The sentence end at a cut: the cut without the whitespace before it."""
-    while document[cut - 1].isspace():
-        cut -= 1
-    return cut
 
 
 def _sections_packed(document: str, max_chars: int, overlap: int) -> list[Chunk]:

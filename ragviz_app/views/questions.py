@@ -69,7 +69,7 @@ def question_view(analysis: Analysis, position: int, side: str, show_floor: bool
 
 def prompt_view(analysis: Analysis, position: int, side: str, large: bool) -> None:
     """The prompt, folded, and drawn only once unfolded (a rerun): fourteen code blocks
-    drawn folded were a sixth of a first page's time in the browser."""
+    drawn folded were about an eighth of a first page's time in the browser."""
     folded = st.expander(tr("app.prompt"), key=prompt_key(side, position, large),
                          on_change="rerun")
     if not folded.open:

@@ -92,13 +92,11 @@ def open_cell(app: AppPage, row: int) -> None:
     raise AssertionError(f"the question table's row {row} did not open for editing")
 
 
-def enter_down(
-    app: AppPage, texts: list[str], *, key_by_key: bool = True, first_row: int = 0
-) -> None:
+def enter_down(app: AppPage, texts: list[str], *, key_by_key: bool = True) -> None:
     """From the selected cell down: Enter opens the cell, the text goes in (key by key with
     no delay, or replacing what the cell held), Enter stores it and moves down."""
     cell = app.page.locator(CELL_EDITOR)
-    for row, text in enumerate(texts, start=first_row):
+    for row, text in enumerate(texts):
         open_cell(app, row)
         if key_by_key:
             cell.press_sequentially(text)
