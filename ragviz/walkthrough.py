@@ -10,6 +10,7 @@ loaded.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
@@ -32,6 +33,7 @@ SENTENCE = DEFAULT_CONFIG_B
 FloorChoice = Literal["none", "calibrated"]
 VARIANT = "variant."  # prefix of the step_values entries that pick a step's text variant
 WALK_PARAM = "walk"  # the URL parameter that holds the open step (1-based)
+STEP_NUMBER = re.compile(r"[0-9]{1,3}")
 
 
 @dataclass(frozen=True)
@@ -118,8 +120,8 @@ def step_variants(fixed: Analysis, sentence: Analysis) -> dict[str, str]:
 def step_from_query(query: Mapping[str, str]) -> int | None:
     """The step (0-based) a link's ``walk`` parameter opens, or None when it names none."""
     raw = query.get(WALK_PARAM, "")
-    if not raw.isdigit() or not 1 <= int(raw) <= len(STEPS):
-        return None
+    if not STEP_NUMBER.fullmatch(raw) or not 1 <= int(raw) <= len(STEPS):
+        return None  # "²" passes str.isdigit() and breaks int(): ASCII digits only
     return int(raw) - 1
 
 

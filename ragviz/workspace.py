@@ -21,7 +21,16 @@ from ragviz.chunking.registry import LEGACY_FIELDS, param_kind
 from ragviz.documents import MAX_DOCUMENT_CHARS, MAX_QUESTIONS, InputError, check_document
 from ragviz.embedders import BUNDLED_MODELS
 from ragviz.i18n import LANGUAGES
-from ragviz.limits import FLOOR_RANGE, MAX_MODEL_CHARS, MODELS_DIR_ENV, TOP_K_RANGE, models_dir
+from ragviz.limits import (
+    DECIMAL_NUMBER,
+    FLOOR_RANGE,
+    MAX_MODEL_CHARS,
+    MAX_INT_DIGITS,
+    MODELS_DIR_ENV,
+    TOP_K_RANGE,
+    WHOLE_NUMBER,
+    models_dir,
+)
 from ragviz.questions import LabelledQuestion, check_question
 
 FORMAT = "ragviz-workspace"
@@ -361,11 +370,14 @@ def settings_from_query(
         values["model_b"] = values["floor_b"] = None  # one model named: it is both sides'
     for key, name, kind in (("k", "top_k", int), ("floor", "floor", float),
                             ("b_floor", "floor_b", float)):
-        if key in query:
-            try:
-                values[name] = kind(query[key])
-            except ValueError:
-                problems.append(f"{key}={query[key]!r} is not a number")
+        raw = query.get(key)
+        if raw is None:
+            continue
+        if (WHOLE_NUMBER if kind is int else DECIMAL_NUMBER).fullmatch(raw) and \
+                len(raw) <= MAX_INT_DIGITS:
+            values[name] = kind(raw)
+        else:
+            problems.append(f"{key}={shorten(raw)} is not a number")
     for key, name in (("model", "model"), ("b_model", "model_b"), ("lang", "language"),
                       ("sample", "sample")):
         if query.get(key):

@@ -106,7 +106,8 @@ def test_step_one_names_the_colours_the_document_draws() -> None:
 
 
 @pytest.mark.parametrize(("raw", "step"), [("1", 0), ("6", 5), ("0", None), ("7", None),
-                                           ("x", None), ("", None), ("-1", None)])
+                                           ("x", None), ("", None), ("-1", None),
+                                           ("²", None), ("٣", None), ("9" * 5000, None)])
 def test_a_links_walk_parameter_names_a_step_or_nothing(raw: str, step: int | None) -> None:
     assert step_from_query({"walk": raw, "k": "2"}) == step
 
