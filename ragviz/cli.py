@@ -33,7 +33,7 @@ from ragviz.chunking import (
 )
 from ragviz.chunking.registry import param_kind, param_names, specs
 from ragviz.convert import TEXT_SUFFIXES, suffix_of
-from ragviz.corpus import Corpus, Source, load_paths
+from ragviz.corpus import Corpus, Source, load_paths, short_name
 from ragviz.documents import (
     MAX_FLOOR,
     MAX_TOP_K,
@@ -142,7 +142,8 @@ def _read_corpus(paths: Sequence[str]) -> Corpus:
         if source.notice:
             sys.stderr.write(terminal_safe(f"ragviz: note: {source.notice}", keep="") + "\n")
     if not corpus.sources:
-        raise UserError("no file could be read from " + ", ".join(map(_shown_name, paths)))
+        shown = (short_name(_shown_name(path)) for path in paths)
+        raise UserError("no file could be read from " + ", ".join(shown))
     return corpus
 
 

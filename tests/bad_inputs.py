@@ -14,6 +14,7 @@ import contextlib
 import io
 import shlex
 import sys
+import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -104,7 +105,7 @@ class Upload:
         shown = f"{len(choice.text or ''):,} characters"
         if choice.notice:
             shown += " · warning: " + t("app.encoding_guessed", "en", encoding=choice.notice)
-        return shown
+        return shown + "".join(f" · warning: {problem}" for problem in choice.problems)
 
 
 @dataclass(frozen=True)
@@ -201,6 +202,17 @@ def qfile(text: str | bytes) -> dict[str, bytes]:
 
 def doc(data: bytes) -> dict[str, bytes]:
     return {"doc.txt": data}
+
+
+def zipped(members: dict[str, bytes], misspelt: tuple[bytes, bytes] = (b"", b"")) -> bytes:
+    """A zip of ``members``; ``misspelt`` replaces bytes in it (e.g. a name's UTF-8 by
+    bytes that are not UTF-8, its flag left saying UTF-8)."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for name, data in members.items():
+            archive.writestr(name, data)
+    old, new = misspelt
+    return buffer.getvalue().replace(old, new) if old else buffer.getvalue()
 
 
 @dataclass(frozen=True)
@@ -332,6 +344,18 @@ ROWS: tuple[Row, ...] = (
     Row("export", "plain text", Cell("Reembolso em 7 dias"), "cell 'Reembolso em 7 dias'"),
     Row("export", "a negative score in a numeric column", Cell("-0.2500", numeric=True), "cell '-0.2500'"),
     Row("export", "a formula in a numeric column", Cell("-1+cmd|x", numeric=True), "cell \"'-1+cmd|x\""),
+)
+
+# Issue 24, round two: archives' member names, links and workspace files.
+BAD_NAME_ZIP = zipped({"bom.txt": DOC, "café.txt": DOC}, ("café".encode(), b"caf\xc3("))
+LONG = "n" * 65_000  # a member name of 65,000 characters: every echo of it is cut
+LONG_NAMES_ZIP = zipped({f"{LONG}{n}.pdf": b"not a pdf" for n in range(3)} | {"bom.txt": DOC})
+CUT = f"{'n' * 55}…{'n' * 19}"
+ROWS += (
+    Row("archive", "a member name flagged UTF-8 that is not UTF-8", cli("chunk a.zip", {"a.zip": BAD_NAME_ZIP}), "exit 0 · ragviz: skipped: A file in a.zip was skipped: its name 'caf\ufffd(.txt' is marked UTF-8 but is not."),
+    Row("archive", "app: a member name flagged UTF-8 that is not UTF-8", Upload("a.zip", BAD_NAME_ZIP), "60 characters · warning: A file in a.zip was skipped: its name 'caf\ufffd(.txt' is marked UTF-8 but is not."),
+    Row("archive", "three unreadable members named by 65,000 characters", cli("chunk a.zip", {"a.zip": LONG_NAMES_ZIP}), "exit 0 · " + "\n".join(f"ragviz: skipped: {CUT}{n}.pdf could not be read: it is named .pdf but its content is not a PDF." for n in range(3))),
+    Row("archive", "app: three unreadable members named by 65,000 characters", Upload("a.zip", LONG_NAMES_ZIP), "60 characters" + "".join(f" · warning: {CUT}{n}.pdf could not be read: it is named .pdf but its content is not a PDF." for n in range(3))),
 )
 
 
