@@ -17,8 +17,14 @@ import pandas as pd
 from ragviz.chunking import ChunkerConfig, get_spec
 from ragviz.chunking.registry import Param
 from ragviz.convert import suffix_of
-from ragviz.corpus import Corpus, load_files
-from ragviz.documents import MAX_QUESTIONS, InputError, check_document, decode_upload
+from ragviz.corpus import Corpus, load_files, short_name
+from ragviz.documents import (
+    MAX_DOCUMENT_CHARS,
+    MAX_QUESTIONS,
+    InputError,
+    check_document,
+    decode_upload,
+)
 from ragviz.limits import FLOOR_RANGE
 from ragviz.questions import LabelledQuestion, check_question
 from ragviz.results import Analysis
@@ -243,13 +249,27 @@ def resolve_document(
                 return corpus_choice(load_files(files))
             name, data = files[0]
             decoded = decode_upload(data, name)
-            return DocumentChoice(check_document(decoded.text), None, decoded.notice)
+            return DocumentChoice(_checked_upload(decoded.text, name), None, decoded.notice)
         if source == "sample" and sample_corpus is not None:
             return corpus_choice(sample_corpus)
         text = pasted if source == "paste" else sample_text
         return DocumentChoice(check_document(text))
     except InputError as error:
         return DocumentChoice(None, error.localized(lang))
+
+
+def _checked_upload(text: str, name: str) -> str:
+    """``check_document`` in an upload's words: a file too long cannot be "pasted shorter"."""
+    try:
+        return check_document(text)
+    except InputError as error:
+        if error.key != "input.long_document":
+            raise
+        name = short_name(name)
+        raise InputError(f"The file {name} has {len(text):,} characters; the limit is "
+                         f"{MAX_DOCUMENT_CHARS:,}. Upload a shorter part of it.",
+                         "input.long_upload", name=name, n=f"{len(text):,}",
+                         limit=f"{MAX_DOCUMENT_CHARS:,}") from None
 
 
 def corpus_choice(corpus: Corpus) -> DocumentChoice:

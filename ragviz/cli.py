@@ -17,7 +17,6 @@ import math
 import os
 import re
 import sys
-import unicodedata
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
@@ -47,13 +46,13 @@ from ragviz.documents import (
 )
 from ragviz.embedders import BUNDLED_MODELS, DEFAULT_MODEL, Embedder, ModelLoadError, load_embedder
 from ragviz.questions import LabelledQuestion, check_question, read_questions_file
+from ragviz.safe_text import visible_controls as terminal_safe
 from ragviz.samples import Sample, get_sample, load_samples
 
 EXIT_USER_ERROR = 2
 SAMPLE_PREFIX = "sample:"  # `ragviz chunk sample:politica_reembolso`: a packaged sample
 # Embedding, override and isolate marks: they reorder what the terminal shows (Trojan Source).
 _JSON_UNSAFE = re.compile("[\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
-_BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
 QUESTIONS_HELP = "a CSV file with question,answer,answerable, or sample:NAME for its questions"
@@ -98,21 +97,6 @@ def _note_encoding(name: str, decoded: DecodedText) -> None:
             terminal_safe(f"ragviz: note: {name} is not UTF-8; read it as {decoded.notice}{check}")
             + "\n"
         )
-
-
-def terminal_safe(text: str, keep: str = "\n\t") -> str:
-    """Text with control characters (ESC, BEL, backspace, CR, C1, bidi overrides) shown as
-    escapes, so a question or document cannot move the cursor or recolour the terminal;
-    the characters in ``keep`` stay, for layout."""
-    return "".join(
-        c if c in keep or not _is_control(c) else (f"\\x{ord(c):02x}" if ord(c) < 0x100
-                                                   else f"\\u{ord(c):04x}")
-        for c in text
-    )
-
-
-def _is_control(char: str) -> bool:
-    return unicodedata.category(char) == "Cc" or char in _BIDI_CONTROLS
 
 
 def _shown_name(path: str) -> str:

@@ -17,6 +17,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "refused: best score {best} is under the floor {floor}",
         "pt": "recusada: o melhor score {best} está abaixo do piso {floor}",
     },
+    "chunking.too_many_chars": {
+        "en": "{config} repeats the text too often: its chunks would hold about {n} characters, more than {times} times the document's {corpus}; choose a smaller overlap (or size).",
+        "pt": "{config} repete o texto vezes demais: seus chunks teriam cerca de {n} caracteres, mais de {times} vezes os {corpus} do documento; escolha uma sobreposição (ou um tamanho) menor.",
+    },
     # --- input limits (ragviz.documents) -----------------------------------------------
     "input.empty_document": {
         "en": "The document is empty: paste text, upload a .txt or .md file, or pick a sample.",
@@ -25,6 +29,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "input.long_document": {
         "en": "The document has {n} characters; the limit is {limit}. Paste a shorter part.",
         "pt": "O documento tem {n} caracteres; o limite é {limit}. Cole um trecho menor.",
+    },
+    "input.long_upload": {
+        "en": "The file {name} has {n} characters; the limit is {limit}. Upload a shorter part of it.",
+        "pt": "O arquivo {name} tem {n} caracteres; o limite é {limit}. Envie um trecho menor dele.",
     },
     "input.big_upload": {
         "en": "The file {name} has {n} bytes ({mb} MB); the limit is {limit} bytes ({limit_mb} MB).",
@@ -534,6 +542,13 @@ STRINGS: dict[str, dict[str, str]] = {
               "confiar nela: os textos e a chave vão para lá.",
     },
     "app.api_connect": {"en": "Connect", "pt": "Conectar"},
+    "app.model_confirm": {
+        "en": "This link or file names the model {name}. Load it only if you trust it: it "
+              "is downloaded from the model hub (or read from the server's models folder).",
+        "pt": "Este link ou arquivo indica o modelo {name}. Carregue-o só se confiar nele: "
+              "ele é baixado do hub de modelos (ou lido da pasta de modelos do servidor).",
+    },
+    "app.model_load": {"en": "Load the model", "pt": "Carregar o modelo"},
     "app.api_incomplete": {
         "en": "Enter the API base URL and the model name; until then the last model stays "
               "in use.",
@@ -590,6 +605,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "app.config_b": {"en": "Configuration B", "pt": "Configuração B"},
     "app.chunker": {"en": "Chunker", "pt": "Chunker"},
     "app.semantic_mode": {"en": "Breakpoint from", "pt": "Ponto de corte por"},
+    "app.imported_moved": {
+        "en": "The link or file sets {name} to {value}; this document's slider cannot hold it and shows {shown}.",
+        "pt": "O link ou arquivo define {name} como {value}; o controle deste documento não comporta esse valor e mostra {shown}.",
+    },
     "app.config_error": {
         "en": "These settings cannot work: {error}. Change the sliders above.",
         "pt": "Estes parâmetros não funcionam: {error}. Ajuste os controles acima.",

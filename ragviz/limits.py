@@ -22,9 +22,23 @@ MAX_INT_DIGITS = 4_000  # int() refuses more than 4,300 digits with advice for p
 
 # Local model folders named by a link or a workspace are accepted only under this folder.
 MODELS_DIR_ENV = "RAGVIZ_MODELS_DIR"
+# owner/name as the Hugging Face hub spells it: no leading dot, slash or tilde, one slash.
+HUB_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*/[A-Za-z0-9][A-Za-z0-9_.-]*")
 
 
 def models_dir() -> Path | None:
     """The configured folder of local models, or None when none is configured."""
     configured = os.environ.get(MODELS_DIR_ENV, "").strip()
     return Path(configured).resolve() if configured else None
+
+
+def in_models_dir(value: str) -> bool:
+    """Whether ``value`` names a path strictly inside the configured folder of models."""
+    root = models_dir()
+    if root is None or "\0" in value:
+        return False
+    try:
+        resolved = Path(value).expanduser().resolve()
+    except (OSError, RuntimeError, ValueError):
+        return False
+    return resolved != root and resolved.is_relative_to(root)

@@ -17,6 +17,7 @@ from ragviz import presentation
 from ragviz.calibration import calibrate_outcomes
 from ragviz.chunking import CHUNKER_NAMES, ChunkerConfig, ChunkingResult, get_spec
 from ragviz.corpus import Corpus
+from ragviz.documents import InputError
 from ragviz.embedders import Embedder, ModelLoadError
 from ragviz.limits import TOP_K_RANGE
 from ragviz.pipeline import (
@@ -30,7 +31,7 @@ from ragviz.questions import LabelledQuestion
 from ragviz.results import Analysis, Metrics, RetrievalSettings
 from ragviz_app import background, floors
 from ragviz_app.common import SIDES, lang, md, ss, tr
-from ragviz_app.session import set_floor
+from ragviz_app.session import moved_import, set_floor
 
 PROGRESS_AFTER = 16  # texts to embed before a progress bar is worth showing (~1 s)
 MEMO_SIZE = 8
@@ -90,6 +91,9 @@ def config_widgets(side: str, n_chars: int) -> ChunkerConfig:
         values["mode"] = ss[f"{side}_mode"]
     specs = state.param_specs(chunker, n_chars)
     shown = [s for s in specs if not _hidden(side, chunker, s.name)]
+    for note in moved_import(side, {f"{side}_{s.name}": (s.label(lang()), s.clamp(
+            ss.get(f"{side}_{s.name}", s.default))) for s in shown}):
+        st.warning(note)
     columns = st.columns(max(1, len(shown)))
     for column, spec in zip(columns, shown, strict=False):
         key = f"{side}_{spec.name}"
@@ -233,7 +237,8 @@ def _refusing(frame: Frame, side: str) -> Iterator[None]:
     try:
         yield
     except ValueError as error:
-        frame.errors[side] = tr("app.config_error", error=str(error))
+        said = error.localized(lang()) if isinstance(error, InputError) else str(error)
+        frame.errors[side] = tr("app.config_error", error=said.rstrip("."))
         frame.configs[side] = None
     except ModelLoadError as error:
         frame.errors[side] = str(error)

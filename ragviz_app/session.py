@@ -122,9 +122,13 @@ def _side_values(side: str) -> dict[str, Any]:
 
 
 def apply_settings(settings: Settings, with_sample: bool = True) -> None:
-    """Put settings (from a link or a workspace) into the widgets."""
+    """Put settings (from a link or a workspace) into the widgets; the chunker values are
+    remembered, so a slider that cannot hold one says so (``moved_import``)."""
     set_config("a", settings.config_a)
     set_config("b", settings.config_b)
+    ss[IMPORTED] = {f"{side}_{name}": value for side, config in
+                    (("a", settings.config_a), ("b", settings.config_b))
+                    for name, value in config.params().items() if value is not None}
     ss.top_k = settings.top_k
     ss.floor = state.slider_floor(settings.floor)
     floors.record(floors.SHARED, settings.model)
@@ -138,6 +142,21 @@ def apply_settings(settings: Settings, with_sample: bool = True) -> None:
         floors.record(floors.OWN_B, settings.model_b)
     if with_sample and settings.sample:
         ss.sample_name = settings.sample
+
+
+IMPORTED = "_imported_params"
+
+
+def moved_import(side: str, shown: dict[str, tuple[str, object]]) -> list[str]:
+    """One sentence per value a link or a workspace gave to ``side`` that its slider had to
+    move to fit this document (``shown``: key -> the slider's label and value), once."""
+    imported: dict[str, object] = ss.get(IMPORTED, {})
+    notes = [tr("app.imported_moved", name=label, value=f"{imported[key]:,}",
+                shown=f"{value:,}")
+             for key, (label, value) in shown.items()
+             if key in imported and imported[key] != value]
+    ss[IMPORTED] = {key: v for key, v in imported.items() if not key.startswith(f"{side}_")}
+    return notes
 
 
 def set_config(side: str, config: ChunkerConfig) -> None:

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ragviz.chunking import CHUNKER_NAMES, ChunkerConfig
-from ragviz.documents import InputError
+from ragviz.documents import InputError, _looks_binary_text
 from ragviz.limits import TOP_K_RANGE
 from ragviz.questions import LabelledQuestion
 from ragviz.workspace import (
@@ -21,7 +21,9 @@ from ragviz.workspace import (
 )
 
 stripped_text = st.text(min_size=1, max_size=80).map(str.strip).filter(bool)
-documents = st.text(min_size=1, max_size=400).filter(lambda s: bool(s.strip()))
+# Text the uploader would take: binary-looking text (NUL, >5% control characters) is refused.
+documents = st.text(min_size=1, max_size=400).filter(
+    lambda s: bool(s.strip()) and not _looks_binary_text(s))
 @st.composite
 def questions(draw: st.DrawFn) -> LabelledQuestion:
     answerable = draw(st.sampled_from([True, False, None]))
