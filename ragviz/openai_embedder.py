@@ -18,9 +18,11 @@ import re
 import time
 from collections.abc import Iterator
 from typing import Any
+from urllib.parse import urlsplit
 
 import numpy as np
 
+from ragviz.documents import shorten
 from ragviz.embedding_base import Embedder, EmbeddingCache, Kind, ModelLoadError, Span, Vectors
 
 OPENAI_PREFIX = "openai:"
@@ -42,18 +44,63 @@ class EmbeddingAPIError(ModelLoadError):
 
 
 def parse_openai_name(name: str) -> tuple[str, str | None]:
-    """``openai:<model>[@<base URL>]`` -> (model, base URL or None)."""
+    """``openai:<model>[@<base URL>]`` -> (model, base URL or None).
+
+    Whatever follows the first ``@`` is the base URL and must pass :func:`check_api_base`:
+    a base that is not ``http(s)://host…`` is refused, never replaced by the default API,
+    so a key typed for a local server cannot travel to another host.
+    """
     rest = name.strip().removeprefix(OPENAI_PREFIX).strip()
-    for scheme in ("@http://", "@https://"):
-        if scheme in rest:
-            model, _, base = rest.partition(scheme)
-            return model.strip(), scheme[1:] + base.strip()
-    return rest, None
+    model, at, base = rest.partition("@")
+    if not at:
+        return rest, None
+    return model.strip(), check_api_base(base)
+
+
+def check_api_base(base: str) -> str:
+    """``base`` without its trailing slash when it is ``http(s)://host[:port][/path]``;
+    else ModelLoadError naming it (credentials blanked out)."""
+    text = base.strip().rstrip("/")
+    shown = shorten(_without_credentials(text), 80)
+    try:
+        parts = urlsplit(text)
+        parts.port  # noqa: B018  (raises ValueError on a port that is not a number)
+    except ValueError:
+        parts = None
+    if parts is None or parts.scheme.lower() not in ("http", "https") or not parts.hostname \
+            or not text.lower().startswith(("http://", "https://")):
+        raise ModelLoadError(
+            f"the API base URL {shown!r} must start with http:// or https:// and name a host "
+            "(e.g. http://localhost:11434/v1); nothing was sent"
+        )
+    if parts.username is not None or parts.password is not None:
+        raise ModelLoadError(
+            f"the API base URL {shown!r} holds a user name or password; remove it and put the "
+            "key in the API key field (or OPENAI_API_KEY)"
+        )
+    if parts.query or parts.fragment:
+        raise ModelLoadError(
+            f"the API base URL {shown!r} holds a query or fragment (?… or #…); give the base "
+            "only, e.g. http://localhost:11434/v1"
+        )
+    return text
+
+
+def _without_credentials(url: str) -> str:
+    """``url`` with anything between ``://`` and an ``@`` of its host part replaced by ``***``."""
+    scheme, sep, rest = url.partition("://")
+    if not sep:
+        return url
+    host, slash, path = rest.partition("/")
+    if "@" in host:
+        host = "***@" + host.rpartition("@")[2]
+    return f"{scheme}{sep}{host}{slash}{path}"
 
 
 def openai_name(model: str, api_base: str | None) -> str:
-    """The option string for ``model`` at ``api_base`` (the base left out when it is OpenAI's)."""
-    base = (api_base or "").rstrip("/")
+    """The option string for ``model`` at ``api_base`` (the base left out when it is OpenAI's);
+    ModelLoadError when the base is not an http(s) URL (see :func:`check_api_base`)."""
+    base = check_api_base(api_base) if api_base and api_base.strip() else ""
     if not base or base == DEFAULT_API_BASE:
         return f"{OPENAI_PREFIX}{model}"
     return f"{OPENAI_PREFIX}{model}@{base}"
@@ -78,9 +125,7 @@ class OpenAIEmbedder(Embedder):
         super().__init__(cache)
         if not model:
             raise ModelLoadError("no model name after openai: (e.g. openai:text-embedding-3-small)")
-        base = (api_base or os.environ.get("OPENAI_BASE_URL") or DEFAULT_API_BASE).rstrip("/")
-        if not base.startswith(("http://", "https://")):
-            raise ModelLoadError(f"the API base URL must start with http:// or https://: {base}")
+        base = check_api_base(api_base or os.environ.get("OPENAI_BASE_URL") or DEFAULT_API_BASE)
         key = api_key or os.environ.get("OPENAI_API_KEY") or None
         if key is None and base == DEFAULT_API_BASE:
             raise ModelLoadError(

@@ -18,7 +18,12 @@ import pytest
 from ragviz import cli
 from ragviz.chunking import ChunkerConfig
 from ragviz.embedders import EmbeddingCache, ModelLoadError, load_embedder
-from ragviz.openai_embedder import OpenAIEmbedder, openai_name, parse_openai_name
+from ragviz.openai_embedder import (
+    OpenAIEmbedder,
+    check_api_base,
+    openai_name,
+    parse_openai_name,
+)
 from ragviz.pipeline import analyse
 from ragviz.questions import LabelledQuestion
 
@@ -219,3 +224,43 @@ def test_openai_name_round_trips() -> None:
     )
     assert parse_openai_name("openai:text-embedding-3-small") == ("text-embedding-3-small", None)
     assert openai_name("m", "https://api.openai.com/v1/") == "openai:m"
+
+
+@pytest.mark.parametrize("typed", ["{host}/v1", "htp://{host}/v1", "ftp://{host}/v1",
+                                   "//{host}/v1", "http:///v1"])
+def test_a_base_url_without_http_never_falls_back_to_another_host(
+    api_base: str, typed: str, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Issue 24 #3: the key typed for the server named must never go to the default API.
+
+    OPENAI_BASE_URL (the default base) points at the test server, which counts requests:
+    before the fix a scheme-less --api-base fell back to it and the key was sent there."""
+    monkeypatch.setenv("OPENAI_BASE_URL", api_base)
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    host = api_base.removeprefix("http://").removesuffix("/v1")
+    doc = str(ROOT / "sample_docs" / "politica_reembolso.txt")
+    before = _control(api_base, "/control/stats")["embedding_requests"]
+    code = cli.main(["search", doc, "--question", "Qual o prazo?", "--model",
+                     f"openai:{MODEL}", "--api-base", typed.format(host=host)])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "must start with http:// or https://" in err and err.count("\n") == 1
+    assert _control(api_base, "/control/stats")["embedding_requests"] == before
+    assert KEY not in err
+
+
+def test_a_model_option_with_a_bad_base_is_refused_not_redirected(api_base: str) -> None:
+    host = api_base.removeprefix("http://")
+    for name in (f"openai:{MODEL}@{host}", f"openai:{MODEL}@ftp://{host}"):
+        message = _error(lambda n=name: load_embedder(n, EmbeddingCache(), api_key=KEY))
+        assert "must start with http:// or https://" in message
+
+
+def test_credentials_and_queries_in_the_base_are_refused_unechoed() -> None:
+    message = _error(lambda: check_api_base("http://alice:s3cr3t-pw@127.0.0.1:9/v1"))
+    assert "s3cr3t-pw" not in message and "alice" not in message
+    assert "user name or password" in message and "http://***@127.0.0.1:9/v1" in message
+    assert "query" in _error(lambda: check_api_base("http://127.0.0.1:9/v1?key=1"))
+    assert "must start with" in _error(lambda: check_api_base("http://127.0.0.1:99999999/v1"))
+    assert check_api_base(" https://api.example.com/v1/ ") == "https://api.example.com/v1"
