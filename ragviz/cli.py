@@ -17,6 +17,7 @@ import math
 import os
 import re
 import sys
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
@@ -45,11 +46,14 @@ from ragviz.documents import (
     shorten,
 )
 from ragviz.embedders import BUNDLED_MODELS, DEFAULT_MODEL, Embedder, ModelLoadError, load_embedder
+from ragviz.embedding_base import Progress
+from ragviz.openai_embedder import REQUEST_TIMEOUT_S
 from ragviz.questions import LabelledQuestion, check_question, read_questions_file
 from ragviz.safe_text import visible_controls as terminal_safe
 from ragviz.samples import Sample, get_sample, load_samples
 
 EXIT_USER_ERROR = 2
+EXIT_INTERRUPTED = 130  # as shells report a Ctrl-C
 SAMPLE_PREFIX = "sample:"  # `ragviz chunk sample:politica_reembolso`: a packaged sample
 # Embedding, override and isolate marks: they reorder what the terminal shows (Trojan Source).
 _JSON_UNSAFE = re.compile("[\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
@@ -329,9 +333,37 @@ def _run_analysis(args: argparse.Namespace, questions: list[LabelledQuestion]) -
     from ragviz.results import RetrievalSettings
 
     corpus = _read_corpus(args.paths)
-    embedder = load_embedder(_model_name(args))
+    name = _model_name(args)
+    if name.startswith("openai:") and _stderr_is_terminal():
+        sys.stderr.write(f"ragviz: connecting to the embedding API (each request waits at "
+                         f"most {REQUEST_TIMEOUT_S:g} s; Ctrl-C stops)\n")
+    embedder = load_embedder(name)
     settings = RetrievalSettings(top_k=args.top_k, floor=args.floor)
-    return analyse(corpus, _config(args), embedder, questions, settings)
+    return analyse(corpus, _config(args), embedder, questions, settings,
+                   progress=_progress(embedder))
+
+
+def _stderr_is_terminal() -> bool:
+    return sys.stderr.isatty()
+
+
+def _progress(embedder: Embedder) -> Progress | None:
+    """Batch-by-batch progress on a terminal's stderr (never in pipes, files or tests'
+    captures), so a slow embedding API is seen working, not hanging."""
+    if not _stderr_is_terminal():
+        return None
+    started = time.monotonic()
+
+    def show(done: int, total: int) -> None:
+        if total == 0:
+            return
+        seconds = time.monotonic() - started
+        end = "\n" if done == total else "\r"
+        sys.stderr.write(f"ragviz: embedded {done:,} of {total:,} chunks with "
+                         f"{terminal_safe(embedder.name, keep='')} ({seconds:.0f} s){end}")
+        sys.stderr.flush()
+
+    return show
 
 
 def cmd_eval(args: argparse.Namespace) -> None:
@@ -633,6 +665,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         args.handler(args)
+    except KeyboardInterrupt:
+        sys.stderr.write(f"\nragviz {args.command}: interrupted\n")
+        return EXIT_INTERRUPTED
     except (UserError, InputError, ModelLoadError, ValueError, OSError) as error:
         message = error.for_cli() if isinstance(error, InputError) else str(error)
         message = message.strip() or type(error).__name__

@@ -7,7 +7,10 @@
   become line breaks, inline ones stay inline, scripts and styles are dropped).
 - ``.pdf``: ``pypdf`` text extraction, pages joined by a blank line (``cryptography`` lets it
   open PDFs that are AES-locked against editing only, which most encrypted PDFs are).
-- ``.docx``: ``python-docx``, paragraphs and table rows in document order.
+- ``.docx``: ``ragviz.docx_text`` (lxml, streamed, bounded; the text python-docx gives),
+  paragraphs and table rows in document order.
+
+No file gives more than ``MAX_FILE_CHARS`` characters (the document limit), whatever its type.
 
 A file that cannot be converted raises :class:`ConversionError` whose message is one
 sentence naming the file and the reason; ``kind`` names the reason for code and translations.
@@ -16,17 +19,22 @@ sentence naming the file and the reason; ``kind`` names the reason for code and 
 from __future__ import annotations
 
 import io
-import logging
 import zipfile
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-from ragviz.documents import InputError, decode_upload
+from ragviz import pdf_text
+from ragviz.documents import MAX_DOCUMENT_CHARS, InputError, decode_upload
+from ragviz.docx_text import DocxFormatError, DocxLimitError, docx_blocks
 
 TEXT_SUFFIXES = (".txt", ".md", ".markdown")
 HTML_SUFFIXES = (".html", ".htm")
-SUPPORTED_SUFFIXES = (*TEXT_SUFFIXES, *HTML_SUFFIXES, ".pdf", ".docx")
+BINARY_SUFFIXES = (".pdf", ".docx")
+SUPPORTED_SUFFIXES = (*TEXT_SUFFIXES, *HTML_SUFFIXES, *BINARY_SUFFIXES)
 MAX_BINARY_FILE_BYTES = 20_000_000  # one PDF or DOCX; text files keep decode_upload's limit
+MAX_FILE_CHARS = MAX_DOCUMENT_CHARS  # the text of one file, whatever its type
+# The unpacked XML of a .docx read at most: ~50x what 200,000 characters need, ~1 s of work.
+MAX_DOCX_XML_BYTES = 10_000_000
 
 
 class ConversionError(ValueError):
@@ -69,6 +77,8 @@ def convert(name: str, data: bytes) -> Converted:
         converted = _convert_text(name, data, html=suffix in HTML_SUFFIXES)
     if not converted.text.strip():
         raise ConversionError(name, "no-text", "it holds no text")
+    if len(converted.text) > MAX_FILE_CHARS:
+        raise _too_long(name)
     return converted
 
 
@@ -109,54 +119,63 @@ def _convert_pdf(name: str, data: bytes) -> Converted:
     _check_binary_size(name, data)
     if b"%PDF-" not in data[:1024]:
         raise ConversionError(name, "mismatch", "it is named .pdf but its content is not a PDF")
-    from pypdf import PdfReader
-    from pypdf.errors import PyPdfError
-
-    logging.getLogger("pypdf").setLevel(logging.ERROR)  # damaged files are reported below
-    try:
-        reader = PdfReader(io.BytesIO(data))
-        if reader.is_encrypted and not _decrypt_without_password(reader):
-            raise ConversionError(name, "encrypted", "the PDF is encrypted with a password")
-        pages = [page.extract_text() or "" for page in reader.pages]
-    except ConversionError:
-        raise
-    except (PyPdfError, ValueError, KeyError, TypeError, AttributeError, OSError):
-        raise ConversionError(name, "corrupt", "the PDF is damaged or incomplete") from None
-    text = "\n\n".join(page.strip("\n") for page in pages if page.strip())
+    read = pdf_text.extract(data, MAX_FILE_CHARS)
+    if read.stopped in _PDF_STOPS and not (read.stopped == "time" and read.pages):
+        kind, reason = _PDF_STOPS[read.stopped]
+        raise ConversionError(name, kind, reason)
+    text = "\n\n".join(page.strip("\n") for page in read.pages if page.strip())
     if not text.strip():
         raise ConversionError(
             name, "no-text-layer", "the PDF has no text layer (scanned or image-only; run OCR "
             "first)"
         )
-    return Converted(text, None)
+    notice = None
+    if read.stopped == "time":
+        notice = (f"only the first {len(read.pages)} of {read.total_pages} pages were read; "
+                  f"the next one took longer than {pdf_text.TIME_BUDGET_S:g} s")
+    return Converted(text, notice)
 
 
-def _decrypt_without_password(reader: object) -> bool:
-    """PDFs locked only against editing open with an empty password; others stay shut."""
-    try:
-        return bool(reader.decrypt(""))  # type: ignore[attr-defined]
-    except Exception:  # pypdf raises DependencyError or others for ciphers it cannot open
-        return False
+_PDF_STOPS = {
+    "time": ("too-slow", f"reading its first page took longer than {pdf_text.TIME_BUDGET_S:g} s "
+             "(a PDF built to be slow?)"),
+    "chars": ("char-limit", f"it holds more than {MAX_FILE_CHARS:,} characters of text, the "
+              "limit for one file; split it into smaller files"),
+    "encrypted": ("encrypted", "the PDF is encrypted with a password"),
+    "bomb": ("bomb", "a compressed part of it unpacks past the safety limit (a decompression "
+             "bomb?)"),
+    "memory": ("bomb", "reading it needed more than "
+               f"{pdf_text.MEMORY_CAP_BYTES // 1_000_000:,} MB of memory"),
+    "corrupt": ("corrupt", "the PDF is damaged or incomplete"),
+}
 
 
 def _convert_docx(name: str, data: bytes) -> Converted:
     _check_binary_size(name, data)
-    if not zipfile.is_zipfile(io.BytesIO(data)):
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(data))
+    except (zipfile.BadZipFile, OSError, ValueError):
         raise ConversionError(
             name, "mismatch", "it is named .docx but its content is not a Word document"
-        )
-    import docx
-    from docx.opc.exceptions import OpcError
-    from docx.table import Table
-
+        ) from None
     try:
-        document = docx.Document(io.BytesIO(data))
-        blocks: list[str] = []
-        for block in document.iter_inner_content():
-            if isinstance(block, Table):
-                blocks.extend(" | ".join(cell.text for cell in row.cells) for row in block.rows)
-            elif block.text.strip():
-                blocks.append(block.text)
-    except (OpcError, ValueError, KeyError, zipfile.BadZipFile, OSError):
+        with archive:
+            blocks = docx_blocks(archive, MAX_DOCX_XML_BYTES, MAX_FILE_CHARS)
+    except DocxLimitError as limit:
+        if limit.kind == "chars":
+            raise _too_long(name) from None
+        raise ConversionError(
+            name, "bomb", f"its text part unpacks to more than {MAX_DOCX_XML_BYTES:,} bytes "
+            "(a decompression bomb?)"
+        ) from None
+    except (DocxFormatError, zipfile.BadZipFile, OSError, RuntimeError, EOFError,
+            NotImplementedError, ValueError):
         raise ConversionError(name, "corrupt", "the Word document is damaged") from None
     return Converted("\n\n".join(blocks), None)
+
+
+def _too_long(name: str) -> ConversionError:
+    return ConversionError(
+        name, "char-limit", f"it holds more than {MAX_FILE_CHARS:,} characters of text, the "
+        "limit for one file; split it into smaller files"
+    )

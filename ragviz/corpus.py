@@ -11,16 +11,26 @@ folders, dotfiles and ``__MACOSX`` skipped). A file that cannot be converted add
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import io
 import sys
+import threading
 import zipfile
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import BinaryIO
 
-from ragviz.convert import SUPPORTED_SUFFIXES, ConversionError, convert, suffix_of
+from ragviz.convert import (
+    BINARY_SUFFIXES,
+    MAX_BINARY_FILE_BYTES,
+    SUPPORTED_SUFFIXES,
+    ConversionError,
+    convert,
+    suffix_of,
+)
+from ragviz.documents import MAX_UPLOAD_BYTES
 from ragviz.zipnames import mend_false_utf8, shown_name
 
 # The limits of one corpus, in one place.
@@ -32,6 +42,10 @@ MAX_ZIP_UNCOMPRESSED_BYTES = 200_000_000  # sum over the members ragviz reads
 # 65,000 characters once made 2.3 MB of messages.
 MAX_NAME_CHARS = 80
 _NAME_TAIL = 24  # the end of a cut name stays: it holds the extension, which decides the type
+MAX_REMEMBERED_UPLOADS = 8  # converted uploads kept for the app's reruns
+
+_LOADED: OrderedDict[tuple[tuple[str, int, bytes], ...], Corpus] = OrderedDict()
+_LOADED_LOCK = threading.Lock()
 
 
 @dataclass(frozen=True)
@@ -100,7 +114,25 @@ class _Entry:
 
 
 def load_files(files: Sequence[tuple[str, bytes]]) -> Corpus:
-    """The corpus of uploaded files ``(name, bytes)``; a ``.zip`` is expanded in place."""
+    """The corpus of uploaded files ``(name, bytes)``; a ``.zip`` is expanded in place.
+
+    The app calls this on every rerun with the same uploads: the corpus is remembered by
+    the files' names and content digests (a few uploads, least recently used dropped), so
+    an archive is expanded and a file converted once, not at every slider step."""
+    key = tuple((name, len(data), hashlib.sha256(data).digest()) for name, data in files)
+    with _LOADED_LOCK:
+        if key in _LOADED:
+            _LOADED.move_to_end(key)
+            return _LOADED[key]
+    corpus = _load_files(files)
+    with _LOADED_LOCK:
+        _LOADED[key] = corpus
+        while len(_LOADED) > MAX_REMEMBERED_UPLOADS:
+            _LOADED.popitem(last=False)
+    return corpus
+
+
+def _load_files(files: Sequence[tuple[str, bytes]]) -> Corpus:
     entries: list[_Entry] = []
     problems: list[Problem] = []
     for name, data in files:
@@ -249,10 +281,14 @@ def _read_members(archive: _Entry, zf: zipfile.ZipFile, members: list[zipfile.Zi
                                     f"{archive.name} was skipped: its path points outside "
                                     "the archive."))
             continue
+        cap = min(member_limit(inner), budget)
+        if cap == 0:  # a type that is not read: convert() names it from its name alone
+            entries.append(_entry(PurePosixPath(inner).name, where, b""))
+            continue
         try:
             with zf.open(info) as member:
-                data = member.read(budget + 1)  # never trust the declared size
-        except (RuntimeError, zipfile.BadZipFile, OSError, NotImplementedError,
+                data = member.read(cap + 1)  # never trust the declared size
+        except (RuntimeError, zipfile.BadZipFile, OSError, NotImplementedError, EOFError,
                 UnicodeDecodeError):  # a local header's name flagged UTF-8 that is not
             problems.append(Problem(where, "corrupt", f"{short_name(inner)} in {archive.name} "
                                     "could not be read: it is encrypted or damaged."))
@@ -262,9 +298,23 @@ def _read_members(archive: _Entry, zf: zipfile.ZipFile, members: list[zipfile.Zi
                 "zip-limit", f"{archive.name} could not be read: it expands past "
                 f"{MAX_ZIP_UNCOMPRESSED_BYTES:,} bytes."
             )
+        if len(data) > cap:
+            problems.append(Problem(where, "too-big", f"{short_name(inner)} in {archive.name} "
+                                    f"was skipped: it unpacks to more than {cap:,} bytes, the "
+                                    "limit for one file."))
+            continue
         budget -= len(data)
         entries.append(_entry(PurePosixPath(inner).name, where, data))
     return entries
+
+
+def member_limit(name: str) -> int:
+    """The most bytes read of one archive member: what its type may hold, nothing for a
+    type that is not read (it only gets its sentence)."""
+    suffix = suffix_of(name)
+    if suffix in BINARY_SUFFIXES:
+        return MAX_BINARY_FILE_BYTES
+    return MAX_UPLOAD_BYTES if suffix in SUPPORTED_SUFFIXES else 0
 
 
 def _unsafe(inner: str) -> bool:

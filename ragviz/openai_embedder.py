@@ -15,12 +15,13 @@ from __future__ import annotations
 import base64
 import os
 import re
-import time
 from collections.abc import Iterator
 from typing import Any
+from urllib.parse import urlsplit
 
 import numpy as np
 
+from ragviz.documents import shorten
 from ragviz.embedding_base import Embedder, EmbeddingCache, Kind, ModelLoadError, Span, Vectors
 
 OPENAI_PREFIX = "openai:"
@@ -29,8 +30,8 @@ MAX_INPUTS_PER_REQUEST = 128
 MAX_CHARS_PER_REQUEST = 200_000  # ~50,000 tokens; OpenAI allows 300,000 tokens per request
 CONNECT_TIMEOUT_S = 5.0
 REQUEST_TIMEOUT_S = 60.0
-RETRIES = 4  # after the first try, on HTTP 429 and 5xx only
-BACKOFF_S = 0.5  # doubled after every retry: 0.5 + 1 + 2 + 4 = 7.5 s at most
+RETRIES = 4  # after the first try; the client waits 0.5, 1, 2, 4 s (or as Retry-After says)
+PROBE_RETRIES = 1  # the load's probe: a wrong URL or a stopped server is named at once
 _NO_KEY = "no-key"  # local servers (Ollama, TEI) ignore the key but the client needs one
 _TOKEN_ESTIMATE = re.compile(r"\w+|[^\w\s]")
 _MODEL_MISSING = re.compile(r"model.*(not (be )?found|does not exist|unknown|not exist)|"
@@ -42,18 +43,63 @@ class EmbeddingAPIError(ModelLoadError):
 
 
 def parse_openai_name(name: str) -> tuple[str, str | None]:
-    """``openai:<model>[@<base URL>]`` -> (model, base URL or None)."""
+    """``openai:<model>[@<base URL>]`` -> (model, base URL or None).
+
+    Whatever follows the first ``@`` is the base URL and must pass :func:`check_api_base`:
+    a base that is not ``http(s)://host…`` is refused, never replaced by the default API,
+    so a key typed for a local server cannot travel to another host.
+    """
     rest = name.strip().removeprefix(OPENAI_PREFIX).strip()
-    for scheme in ("@http://", "@https://"):
-        if scheme in rest:
-            model, _, base = rest.partition(scheme)
-            return model.strip(), scheme[1:] + base.strip()
-    return rest, None
+    model, at, base = rest.partition("@")
+    if not at:
+        return rest, None
+    return model.strip(), check_api_base(base)
+
+
+def check_api_base(base: str) -> str:
+    """``base`` without its trailing slash when it is ``http(s)://host[:port][/path]``;
+    else ModelLoadError naming it (credentials blanked out)."""
+    text = base.strip().rstrip("/")
+    shown = shorten(_without_credentials(text), 80)
+    try:
+        parts = urlsplit(text)
+        parts.port  # noqa: B018  (raises ValueError on a port that is not a number)
+    except ValueError:
+        parts = None
+    if parts is None or parts.scheme.lower() not in ("http", "https") or not parts.hostname \
+            or not text.lower().startswith(("http://", "https://")):
+        raise ModelLoadError(
+            f"the API base URL {shown!r} must start with http:// or https:// and name a host "
+            "(e.g. http://localhost:11434/v1); nothing was sent"
+        )
+    if parts.username is not None or parts.password is not None:
+        raise ModelLoadError(
+            f"the API base URL {shown!r} holds a user name or password; remove it and put the "
+            "key in the API key field (or OPENAI_API_KEY)"
+        )
+    if parts.query or parts.fragment:
+        raise ModelLoadError(
+            f"the API base URL {shown!r} holds a query or fragment (?… or #…); give the base "
+            "only, e.g. http://localhost:11434/v1"
+        )
+    return text
+
+
+def _without_credentials(url: str) -> str:
+    """``url`` with anything between ``://`` and an ``@`` of its host part replaced by ``***``."""
+    scheme, sep, rest = url.partition("://")
+    if not sep:
+        return url
+    host, slash, path = rest.partition("/")
+    if "@" in host:
+        host = "***@" + host.rpartition("@")[2]
+    return f"{scheme}{sep}{host}{slash}{path}"
 
 
 def openai_name(model: str, api_base: str | None) -> str:
-    """The option string for ``model`` at ``api_base`` (the base left out when it is OpenAI's)."""
-    base = (api_base or "").rstrip("/")
+    """The option string for ``model`` at ``api_base`` (the base left out when it is OpenAI's);
+    ModelLoadError when the base is not an http(s) URL (see :func:`check_api_base`)."""
+    base = check_api_base(api_base) if api_base and api_base.strip() else ""
     if not base or base == DEFAULT_API_BASE:
         return f"{OPENAI_PREFIX}{model}"
     return f"{OPENAI_PREFIX}{model}@{base}"
@@ -73,14 +119,11 @@ class OpenAIEmbedder(Embedder):
         *,
         timeout_s: float = REQUEST_TIMEOUT_S,
         retries: int = RETRIES,
-        backoff_s: float = BACKOFF_S,
     ) -> None:
         super().__init__(cache)
         if not model:
             raise ModelLoadError("no model name after openai: (e.g. openai:text-embedding-3-small)")
-        base = (api_base or os.environ.get("OPENAI_BASE_URL") or DEFAULT_API_BASE).rstrip("/")
-        if not base.startswith(("http://", "https://")):
-            raise ModelLoadError(f"the API base URL must start with http:// or https://: {base}")
+        base = check_api_base(api_base or os.environ.get("OPENAI_BASE_URL") or DEFAULT_API_BASE)
         key = api_key or os.environ.get("OPENAI_API_KEY") or None
         if key is None and base == DEFAULT_API_BASE:
             raise ModelLoadError(
@@ -91,9 +134,10 @@ class OpenAIEmbedder(Embedder):
         self.name = openai_name(model, base)
         self.timeout_s = timeout_s
         self.retries = retries
-        self.backoff_s = backoff_s
-        self._client = _client(base, key or _NO_KEY, timeout_s)
-        self._dimension = int(self._request(["dimension probe"]).shape[1])  # fails fast
+        self._client = _client(base, key or _NO_KEY, timeout_s, retries)
+        self._dimension = 0
+        probe = self._client.with_options(max_retries=min(retries, PROBE_RETRIES))
+        self._dimension = int(self._request(["dimension probe"], probe).shape[1])  # fails fast
 
     def __repr__(self) -> str:
         return f"OpenAIEmbedder({self.name!r})"
@@ -112,35 +156,51 @@ class OpenAIEmbedder(Embedder):
             return np.zeros((0, self._dimension), dtype=np.float32)
         return np.concatenate(rows).astype(np.float32, copy=False)
 
-    def _request(self, batch: list[str]) -> Vectors:
-        """One request, retried with exponential backoff on 429 and 5xx answers."""
+    def _request(self, batch: list[str], client: Any = None) -> Vectors:
+        """One request; the official client retries 408, 429 and 5xx answers and lost
+        connections with exponential backoff, honouring the server's Retry-After."""
         import openai
 
-        for attempt in range(self.retries + 1):
-            try:
-                response = self._client.embeddings.create(
-                    model=self.model, input=batch, encoding_format="float"
-                )
-            except openai.APIStatusError as error:
-                if _retryable(error.status_code) and attempt < self.retries:
-                    time.sleep(self.backoff_s * 2**attempt)
-                    continue
-                raise self._explain(error) from None
-            except openai.OpenAIError as error:
-                raise self._explain(error) from None
-            return self._vectors(response, len(batch))
-        raise AssertionError("unreachable: the loop returns or raises")  # pragma: no cover
+        try:
+            response = (client or self._client).embeddings.create(
+                model=self.model, input=batch, encoding_format="float"
+            )
+        except openai.OpenAIError as error:
+            raise self._explain(error) from None
+        return self._vectors(response, len(batch))
 
     def _vectors(self, response: Any, expected: int) -> Vectors:
+        """The response's vectors in input order, or one sentence for what is wrong with
+        them: nothing silently wrong reaches the scores."""
         try:
             items = sorted(response.data, key=lambda item: item.index)
             rows = [_embedding(item.embedding) for item in items]
-            matrix = np.asarray(rows, dtype=np.float32)
         except (AttributeError, TypeError, ValueError):
             raise self._not_an_api() from None
-        if matrix.ndim != 2 or matrix.shape[0] != expected or matrix.shape[1] == 0:
-            raise self._not_an_api()
+        if len(rows) != expected:
+            raise self._bad_vectors(f"{len(rows)} vectors for {expected} texts")
+        lengths = sorted({len(row) for row in rows})
+        if lengths[0] == 0 or len(lengths) > 1:
+            raise self._bad_vectors("vectors of different lengths "
+                                    f"({', '.join(str(n) for n in lengths[:3])})")
+        if self._dimension and lengths[0] != self._dimension:
+            raise self._bad_vectors(f"vectors of {lengths[0]} numbers where its first answer "
+                                    f"had {self._dimension}")
+        try:
+            matrix = np.asarray(rows, dtype=np.float32)
+        except (TypeError, ValueError):
+            raise self._not_an_api() from None
+        if not np.isfinite(matrix).all():
+            raise self._bad_vectors("a vector holding NaN or infinite numbers")
+        if not np.any(matrix, axis=1).all():
+            raise self._bad_vectors("a vector of zeros only")
         return matrix
+
+    def _bad_vectors(self, what: str) -> EmbeddingAPIError:
+        return EmbeddingAPIError(
+            f"the embedding API at {self.api_base} answered with {what}; nothing was scored "
+            f"(check the server and the model {self.model!r})"
+        )
 
     def _not_an_api(self) -> EmbeddingAPIError:
         return EmbeddingAPIError(
@@ -197,14 +257,14 @@ class OpenAIEmbedder(Embedder):
         return " ".join(text.split())[:200]
 
 
-def _client(base: str, key: str, timeout_s: float) -> Any:
+def _client(base: str, key: str, timeout_s: float, retries: int) -> Any:
     try:
         import openai
     except ImportError as error:
         raise ModelLoadError("openai: models need the package openai: pip install openai"
                              ) from error
     timeout = openai.Timeout(timeout_s, connect=min(CONNECT_TIMEOUT_S, timeout_s))
-    return openai.OpenAI(api_key=key, base_url=base, timeout=timeout, max_retries=0)
+    return openai.OpenAI(api_key=key, base_url=base, timeout=timeout, max_retries=retries)
 
 
 def _retryable(status: int) -> bool:

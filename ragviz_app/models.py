@@ -148,8 +148,17 @@ def api_inputs(side: str) -> tuple[str, bool]:
         st.warning(tr("app.api_confirm", base=md(base)))
         st.button(tr("app.api_connect"), key=key_of(side, "api_connect"),
                   on_click=ss.pop, args=(unconfirmed, None))
-        return openai_name(model, base), False
-    return openai_name(model, base), True
+        return api_option(model, base), False
+    return api_option(model, base), True
+
+
+def api_option(model: str, base: str) -> str:
+    """The model option for what was typed; a base that is not an http(s) URL stays in it
+    as typed, so loading refuses it with one sentence (never the default API instead)."""
+    try:
+        return openai_name(model, base)
+    except ModelLoadError:
+        return f"{OPENAI_PREFIX}{model}@{base}"
 
 
 def put_model(side: str, name: str, from_outside: bool = True) -> None:
@@ -323,7 +332,11 @@ def display_name(name: str) -> str:
 
 def loading_text(name: str) -> str:
     if name.startswith(OPENAI_PREFIX):
-        return tr("app.model_connecting", base=md(parse_openai_name(name)[1] or "api.openai.com"))
+        try:
+            base = parse_openai_name(name)[1] or "api.openai.com"
+        except ModelLoadError:
+            base = "?"
+        return tr("app.model_connecting", base=md(base))
     if name in LOAD_SECONDS:
         return tr("app.model_loading_first", name=display_name(name),
                   seconds=LOAD_SECONDS[name])

@@ -22,6 +22,8 @@ from pathlib import Path
 if __name__ == "__main__":  # run as a script: use this checkout's ragviz, not an installed one
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+import bombs
+
 from ragviz.chunking import CHUNKER_NAMES
 from ragviz.cli import main, terminal_safe
 from ragviz.documents import shorten
@@ -269,6 +271,21 @@ ROWS: tuple[Row, ...] = (
     Row("document", "app: a PDF upload", Upload("r.pdf", b"%PDF-1.7\n\x00\x01\x02" * 40), "error: r.pdf could not be read: the PDF is damaged or incomplete."),
     Row("document", "app: an int16 array posing as UTF-16", Upload("a.txt", bytes([1, 0, 2, 0, 3, 0]) * 100), "error: The file a.txt looks binary, not text: upload a .txt or .md file."),
     Row("document", "app: upload over the limit", Upload("big.txt", b"a" * 1_500_000), "error: The file big.txt has 1,500,000 bytes (1.5 MB); the limit is 1,000,000 bytes (1 MB)."),
+    # --- archives, DOCX and PDF internals (issue 24) ----------------------------------------------
+    Row("archive", "DOCX bomb: 300 MB of paragraph XML in 0.9 MB", cli("chunk bomb.docx", {"bomb.docx": bombs.docx_bomb(300)}), "exit 2 · ragviz: skipped: bomb.docx could not be read: it holds more than 200,000 characters of text, the limit for one file; split it into smaller files.\nragviz chunk: no file could be read from bomb.docx"),
+    Row("archive", "DOCX bomb: 11 MB of empty paragraphs", cli("chunk bomb.docx", {"bomb.docx": bombs.docx_bomb(11, bombs.EMPTY_PARAGRAPH)}), "exit 2 · ragviz: skipped: bomb.docx could not be read: its text part unpacks to more than 10,000,000 bytes (a decompression bomb?).\nragviz chunk: no file could be read from bomb.docx"),
+    Row("archive", "DOCX whose XML is not XML, beside a good file", cli("chunk bad.docx doc.txt", {"bad.docx": bombs.docx_xml(b"not xml"), "doc.txt": DOC}), "exit 0 · ragviz: skipped: bad.docx could not be read: the Word document is damaged."),
+    Row("archive", "DOCX with a billion-laughs DTD", cli("chunk bad.docx", {"bad.docx": bombs.docx_xml(bombs.BILLION_LAUGHS)}), "exit 2 · ragviz: skipped: bad.docx could not be read: the Word document is damaged.\nragviz chunk: no file could be read from bad.docx"),
+    Row("archive", "DOCX with 100,000 nested elements", cli("chunk bad.docx", {"bad.docx": bombs.deep_docx(100_000)}), "exit 2 · ragviz: skipped: bad.docx could not be read: it holds no text.\nragviz chunk: no file could be read from bad.docx"),
+    Row("archive", "PDF with 5,000 nested arrays, beside a good file", cli("chunk bad.pdf doc.txt", {"bad.pdf": bombs.pdf_nested_arrays(5_000), "doc.txt": DOC}), "exit 0 · ragviz: skipped: bad.pdf could not be read: the PDF is damaged or incomplete."),
+    Row("archive", "PDF stream past pypdf's 75 MB decompression limit", cli("chunk bomb.pdf", {"bomb.pdf": bombs.pdf_decompression_bomb()}), "exit 2 · ragviz: skipped: bomb.pdf could not be read: a compressed part of it unpacks past the safety limit (a decompression bomb?).\nragviz chunk: no file could be read from bomb.pdf"),
+    Row("archive", "app: PDF CPU bomb (3 pages share 600,000 `0 0 Td`)", Upload("slow.pdf", bombs.pdf_cpu_bomb()), "error: slow.pdf could not be read: reading its first page took longer than 8 s (a PDF built to be slow?)."),
+    Row("archive", "app: one .html over 200,000 characters", Upload("long.html", b"<p>" + b"Refunds take seven days. " * 10_000 + b"</p>"), "error: long.html could not be read: it holds more than 200,000 characters of text, the limit for one file; split it into smaller files."),
+    Row("archive", "zip member inflating to 190 MB beside a good file", cli("chunk kb.zip", {"kb.zip": bombs.zip_bomb_member()}), "exit 0 · ragviz: skipped: bomb.txt in kb.zip was skipped: it unpacks to more than 1,000,000 bytes, the limit for one file."),
+    # --- the embedding API (issue 24) -----------------------------------------------------------
+    Row("api", "--api-base without http://", cli(["search", "doc.txt", "--question", "prazo", "--model", "openai:m", "--api-base", "127.0.0.1:8712/v1"], doc(DOC)), "exit 2 · ragviz search: the API base URL '127.0.0.1:8712/v1' must start with http:// or https:// and name a host (e.g. http://localhost:11434/v1); nothing was sent"),
+    Row("api", "--api-base with ftp://", cli(["search", "doc.txt", "--question", "prazo", "--model", "openai:m", "--api-base", "ftp://127.0.0.1/v1"], doc(DOC)), "exit 2 · ragviz search: the API base URL 'ftp://127.0.0.1/v1' must start with http:// or https:// and name a host (e.g. http://localhost:11434/v1); nothing was sent"),
+    Row("api", "--api-base with user:password@", cli(["search", "doc.txt", "--question", "prazo", "--model", "openai:m", "--api-base", "http://bob:hunter2@127.0.0.1:9/v1"], doc(DOC)), "exit 2 · ragviz search: the API base URL 'http://***@127.0.0.1:9/v1' holds a user name or password; remove it and put the key in the API key field (or OPENAI_API_KEY)"),
     # --- questions files -------------------------------------------------------------------------
     Row("questions", "an empty file", cli(EVAL, qfile("")), "exit 2 · ragviz eval: the questions file is empty: it needs a header row question,answer,answerable"),
     Row("questions", "a header and no question", cli(EVAL, qfile(HEADER)), "exit 2 · ragviz eval: The questions file q.csv has no questions: add one per line under the header question,answer,answerable."),

@@ -6,7 +6,11 @@ string or a list, ``encoding_format`` float or base64 — the official client as
 unless told otherwise), ``GET /v1/models``, Bearer-key checks (401 in OpenAI's error shape),
 404 ``model_not_found`` for an unknown model, and a plain 404 elsewhere (as a web server that
 is not an OpenAI API would answer). ``POST /control/fail`` makes the next N embedding requests
-answer a given status (to exercise retries); ``GET /control/stats`` counts the requests.
+answer a given status (to exercise retries; with a ``retry-after-ms`` header, 50 unless the
+body gives ``retry_after_ms``); ``POST /control/fault`` makes the next N answers wrong in a
+given way (``nan``, ``missing``, ``ragged``, ``dimension``, ``zeros``, ``html``, or
+``slow``: answer after ``seconds``);
+``GET /control/stats`` counts the requests and keeps their arrival times.
 
 Run: ``python tests/openai_server.py --key KEY --model NAME``; it prints ``PORT <n>`` once it
 listens (port 0 picks a free one).
@@ -19,6 +23,7 @@ import base64
 import json
 import sys
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -36,6 +41,10 @@ class _State:
                                          local_files_only=True)
         self.lock = threading.Lock()
         self.failures: list[int] = []
+        self.retry_after_ms = 50
+        self.faults: list[str] = []
+        self.slow_s = 30.0
+        self.arrivals: list[float] = []
         self.embedding_requests = 0
         self.batch_sizes: list[int] = []
         self.encoding_formats: list[str] = []
@@ -56,10 +65,21 @@ class _Handler(BaseHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:
         return
 
-    def _send(self, status: int, payload: dict[str, Any]) -> None:
+    def _send(self, status: int, payload: dict[str, Any], headers: dict[str, str] | None = None
+              ) -> None:
         body = json.dumps(payload).encode()
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def _send_html(self) -> None:
+        body = b"<html><body><h1>Welcome to nginx!</h1></body></html>"
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html")
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
         self.wfile.write(body)
@@ -84,6 +104,7 @@ class _Handler(BaseHTTPRequestHandler):
         elif self.path == "/control/stats":
             state = self.state
             self._send(200, {"embedding_requests": state.embedding_requests,
+                             "arrivals": state.arrivals,
                              "batch_sizes": state.batch_sizes,
                              "encoding_formats": state.encoding_formats})
         elif self.path == "/v1/models":
@@ -98,7 +119,13 @@ class _Handler(BaseHTTPRequestHandler):
         if self.path == "/control/fail":
             body = self._body()
             self.state.failures = [int(body["status"])] * int(body["times"])
+            self.state.retry_after_ms = int(body.get("retry_after_ms", 50))
             self._send(200, {"queued": len(self.state.failures)})
+        elif self.path == "/control/fault":
+            body = self._body()
+            self.state.faults = [str(body["kind"])] * int(body["times"])
+            self.state.slow_s = float(body.get("seconds", 30))
+            self._send(200, {"queued": len(self.state.faults)})
         elif self.path == "/v1/embeddings":
             if self._authorised():
                 self._embeddings(self._body())
@@ -108,9 +135,14 @@ class _Handler(BaseHTTPRequestHandler):
     def _embeddings(self, body: dict[str, Any]) -> None:
         state = self.state
         state.embedding_requests += 1
+        state.arrivals.append(time.monotonic())
+        if state.faults and state.faults[0] == "slow":
+            state.faults.pop(0)
+            time.sleep(state.slow_s)
         if state.failures:
             status = state.failures.pop(0)
-            self._send(status, _error(f"simulated HTTP {status}", "server_error", None))
+            self._send(status, _error(f"simulated HTTP {status}", "server_error", None),
+                       {"retry-after-ms": str(state.retry_after_ms)})
             return
         if body.get("model") != state.model_name:
             self._send(404, _error(f"The model `{body.get('model')}` does not exist or you "
@@ -127,11 +159,31 @@ class _Handler(BaseHTTPRequestHandler):
         state.batch_sizes.append(len(texts))
         state.encoding_formats.append(encoding)
         vectors = state.embed(texts)
+        fault = state.faults.pop(0) if state.faults else None
+        if fault == "html":
+            self._send_html()
+            return
         data = [{"object": "embedding", "index": i, "embedding": _encode(row, encoding)}
-                for i, row in enumerate(vectors)]
+                for i, row in enumerate(_spoil(vectors, fault))]
         tokens = sum(len(t.split()) for t in texts)
         self._send(200, {"object": "list", "data": data, "model": state.model_name,
                          "usage": {"prompt_tokens": tokens, "total_tokens": tokens}})
+
+
+def _spoil(vectors: np.ndarray[Any, Any], fault: str | None) -> list[np.ndarray[Any, Any]]:
+    """The vectors as a faulty server would send them."""
+    rows = list(vectors)
+    if fault == "nan":
+        rows[0] = np.full_like(rows[0], np.nan)
+    elif fault == "missing":
+        rows = rows[:-1]
+    elif fault == "ragged":
+        rows[-1] = rows[-1][:-1]
+    elif fault == "dimension":
+        rows = [row[:-1] for row in rows]
+    elif fault == "zeros":
+        rows[0] = np.zeros_like(rows[0])
+    return rows
 
 
 def _encode(row: np.ndarray[Any, Any], encoding: str) -> Any:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import urllib.request
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -213,3 +214,30 @@ def test_loading_a_model_is_shown_in_the_main_area() -> None:
     toasts = [shown(toast.value) for toast in at.toast]  # a toast: no banner takes room
     assert any("Loaded all-MiniLM-L6-v2 in" in text for text in toasts), toasts
     assert not any("Loaded" in s.value for s in at.sidebar.success)
+
+
+def test_a_base_url_without_http_is_refused_in_the_app(
+    api_base: str, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 24 #3 in the app: a typed base without http:// is one sentence under the picker
+    and nothing reaches the default API (here OPENAI_BASE_URL, the counting test server)."""
+    monkeypatch.setenv("OPENAI_BASE_URL", api_base)
+    before = _stats(api_base)
+    at = run_app(tab=None)
+    at.radio(key="model_choice").set_value("openai")
+    rerun(at)
+    at.text_input(key="api_base").input(api_base.removeprefix("http://"))
+    at.text_input(key="api_model").input(MODEL)
+    at.text_input(key="api_key").input(KEY)
+    rerun(at)
+    errors = [shown(e.value) for e in at.error]
+    assert len(errors) == 1 and "must start with http:// or https://" in errors[0], errors
+    assert "In use: use-multilingual" in page_text(at)
+    assert _stats(api_base) == before
+    assert KEY not in page_text(at)
+
+
+def _stats(api_base: str) -> int:
+    url = api_base.removesuffix("/v1") + "/control/stats"
+    with urllib.request.urlopen(url, timeout=10) as answer:
+        return int(json.load(answer)["embedding_requests"])

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import json
+import os
+import re
 import select
+import signal
 import socket
 import subprocess
 import sys
+import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,7 +22,12 @@ import pytest
 from ragviz import cli
 from ragviz.chunking import ChunkerConfig
 from ragviz.embedders import EmbeddingCache, ModelLoadError, load_embedder
-from ragviz.openai_embedder import OpenAIEmbedder, openai_name, parse_openai_name
+from ragviz.openai_embedder import (
+    OpenAIEmbedder,
+    check_api_base,
+    openai_name,
+    parse_openai_name,
+)
 from ragviz.pipeline import analyse
 from ragviz.questions import LabelledQuestion
 
@@ -162,7 +171,7 @@ def test_unreachable_host_and_unknown_host() -> None:
 
 @pytest.mark.parametrize("status", [429, 500, 503])
 def test_retries_then_succeeds(api_base: str, status: int) -> None:
-    embedder = _embedder(api_base, backoff_s=0.05)
+    embedder = _embedder(api_base)
     _control(api_base, "/control/fail", {"status": status, "times": 2})
     before = _control(api_base, "/control/stats")["embedding_requests"]
     vectors = embedder.encode_documents([f"retry after {status}"])
@@ -171,7 +180,7 @@ def test_retries_then_succeeds(api_base: str, status: int) -> None:
 
 
 def test_retries_are_bounded(api_base: str) -> None:
-    embedder = _embedder(api_base, backoff_s=0.01, retries=2)
+    embedder = _embedder(api_base, retries=2)
     _control(api_base, "/control/fail", {"status": 429, "times": 5})
     message = _error(lambda: embedder.encode_documents(["never answered"]))
     _control(api_base, "/control/fail", {"status": 429, "times": 0})
@@ -219,3 +228,128 @@ def test_openai_name_round_trips() -> None:
     )
     assert parse_openai_name("openai:text-embedding-3-small") == ("text-embedding-3-small", None)
     assert openai_name("m", "https://api.openai.com/v1/") == "openai:m"
+
+
+@pytest.mark.parametrize("typed", ["{host}/v1", "htp://{host}/v1", "ftp://{host}/v1",
+                                   "//{host}/v1", "http:///v1"])
+def test_a_base_url_without_http_never_falls_back_to_another_host(
+    api_base: str, typed: str, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Issue 24 #3: the key typed for the server named must never go to the default API.
+
+    OPENAI_BASE_URL (the default base) points at the test server, which counts requests:
+    before the fix a scheme-less --api-base fell back to it and the key was sent there."""
+    monkeypatch.setenv("OPENAI_BASE_URL", api_base)
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    host = api_base.removeprefix("http://").removesuffix("/v1")
+    doc = str(ROOT / "sample_docs" / "politica_reembolso.txt")
+    before = _control(api_base, "/control/stats")["embedding_requests"]
+    code = cli.main(["search", doc, "--question", "Qual o prazo?", "--model",
+                     f"openai:{MODEL}", "--api-base", typed.format(host=host)])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "must start with http:// or https://" in err and err.count("\n") == 1
+    assert _control(api_base, "/control/stats")["embedding_requests"] == before
+    assert KEY not in err
+
+
+def test_a_model_option_with_a_bad_base_is_refused_not_redirected(api_base: str) -> None:
+    host = api_base.removeprefix("http://")
+    for name in (f"openai:{MODEL}@{host}", f"openai:{MODEL}@ftp://{host}"):
+        message = _error(lambda n=name: load_embedder(n, EmbeddingCache(), api_key=KEY))
+        assert "must start with http:// or https://" in message
+
+
+def test_credentials_and_queries_in_the_base_are_refused_unechoed() -> None:
+    message = _error(lambda: check_api_base("http://alice:s3cr3t-pw@127.0.0.1:9/v1"))
+    assert "s3cr3t-pw" not in message and "alice" not in message
+    assert "user name or password" in message and "http://***@127.0.0.1:9/v1" in message
+    assert "query" in _error(lambda: check_api_base("http://127.0.0.1:9/v1?key=1"))
+    assert "must start with" in _error(lambda: check_api_base("http://127.0.0.1:99999999/v1"))
+    assert check_api_base(" https://api.example.com/v1/ ") == "https://api.example.com/v1"
+
+
+@pytest.mark.parametrize(("fault", "says"), [
+    ("nan", "a vector holding NaN or infinite numbers"),
+    ("missing", "2 vectors for 3 texts"),
+    ("ragged", "vectors of different lengths (383, 384)"),
+    ("dimension", "vectors of 383 numbers where its first answer had 384"),
+    ("zeros", "a vector of zeros only"),
+])
+def test_a_faulty_vector_is_refused_never_scored(api_base: str, fault: str, says: str) -> None:
+    """Issue 24 #8: before, NaN gave "best score nan is under the floor" and exit 0."""
+    embedder = _embedder(api_base)
+    _control(api_base, "/control/fault", {"kind": fault, "times": 1})
+    message = _error(lambda: embedder.encode_documents([f"{fault} one", f"{fault} two",
+                                                        f"{fault} three"]))
+    assert message == (f"the embedding API at {api_base} answered with {says}; nothing was "
+                       f"scored (check the server and the model {MODEL!r})")
+
+
+def test_an_html_page_instead_of_vectors_is_named(api_base: str) -> None:
+    embedder = _embedder(api_base)
+    _control(api_base, "/control/fault", {"kind": "html", "times": 1})
+    message = _error(lambda: embedder.encode_documents(["an html answer"]))
+    assert "answered, but not like an OpenAI embeddings API" in message
+
+
+def test_the_cli_refuses_nan_vectors_with_exit_2(
+    api_base: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    doc = str(ROOT / "sample_docs" / "politica_reembolso.txt")
+    load_embedder(f"openai:{MODEL}@{api_base}", api_key=KEY)  # the probe answers correctly
+    _control(api_base, "/control/fault", {"kind": "nan", "times": 5})
+    code = cli.main(["search", doc, "--question", "Qual o prazo do reembolso?", "--model",
+                     f"openai:{MODEL}", "--api-base", api_base, "--chunker", "fixed",
+                     "--size", "97"])
+    _control(api_base, "/control/fault", {"kind": "nan", "times": 0})
+    assert code == 2
+    assert "NaN or infinite" in capsys.readouterr().err
+
+
+def test_retries_follow_the_servers_retry_after(api_base: str) -> None:
+    """The official client's retry waits as long as the server's retry-after-ms says."""
+    embedder = _embedder(api_base)
+    _control(api_base, "/control/fail", {"status": 429, "times": 1, "retry_after_ms": 1500})
+    before = len(_control(api_base, "/control/stats")["arrivals"])
+    embedder.encode_documents(["retry after one and a half seconds"])
+    arrivals = _control(api_base, "/control/stats")["arrivals"][before:]
+    _control(api_base, "/control/fail", {"status": 429, "times": 0})
+    assert len(arrivals) == 2
+    assert arrivals[1] - arrivals[0] >= 1.4
+
+
+def test_ctrl_c_during_a_slow_api_call_is_one_line_not_a_traceback(api_base: str) -> None:
+    """Issue 24 #16: before, an 86-line KeyboardInterrupt traceback."""
+    _control(api_base, "/control/fault", {"kind": "slow", "times": 1, "seconds": 20})
+    before = len(_control(api_base, "/control/stats")["arrivals"])
+    env = {**os.environ, "OPENAI_API_KEY": KEY}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "ragviz.cli", "search", str(ROOT / "sample_docs" /
+         "politica_reembolso.txt"), "--question", "prazo", "--model", f"openai:{MODEL}",
+         "--api-base", api_base], stderr=subprocess.PIPE, stdout=subprocess.PIPE, env=env,
+        text=True)
+    try:
+        for _ in range(600):  # the request reached the server: the client is waiting
+            if len(_control(api_base, "/control/stats")["arrivals"]) > before:
+                break
+            time.sleep(0.1)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130
+    assert err.strip() == "ragviz search: interrupted"
+
+
+def test_a_terminal_sees_progress_per_batch(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setattr(cli, "_stderr_is_terminal", lambda: True)
+    doc = str(ROOT / "sample_docs" / "politica_reembolso.txt")
+    assert cli.main(["search", doc, "--question", "prazo", "--model", "minilm-en",
+                     "--chunker", "fixed", "--size", "61"]) == 0
+    err = capsys.readouterr().err
+    assert re.search(r"ragviz: embedded (\d+) of \1 chunks with minilm-en \(\d+ s\)\n", err)
