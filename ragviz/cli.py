@@ -79,15 +79,15 @@ def _read_bytes(path: str, what: str) -> tuple[bytes, str]:
         return _sample_bytes(path.removeprefix(SAMPLE_PREFIX), what)
     if path == "-":
         return sys.stdin.buffer.read(), "standard input"
-    file = Path(path)
+    file, shown = Path(path), short_name(path)
     if file.is_dir():
-        raise UserError(f"the {what} {path} is a folder; give a text file")
+        raise UserError(f"the {what} {shown} is a folder; give a text file")
     if not file.is_file():
-        raise UserError(f"the {what} {path} does not exist")
+        raise UserError(f"the {what} {shown} does not exist")
     try:
         return file.read_bytes(), file.name
     except OSError as error:
-        raise UserError(f"cannot read the {what} {path}: {_reason(error)}") from None
+        raise UserError(f"cannot read the {what} {shown}: {_reason(error)}") from None
 
 
 def _reason(error: OSError) -> str:
