@@ -232,7 +232,8 @@ def _expand_zip(archive: _Entry, problems: list[Problem]) -> list[_Entry]:
             problems.append(Problem(name, "bad-name", f"A file in {name} was skipped: its name "
                                     f"{short_name(shown_name(infos[index].orig_filename))!r} "
                                     "is marked UTF-8 but is not."))
-        members = [i for n, i in enumerate(infos) if n not in misnamed and not i.is_dir()
+        members = [i for n, i in enumerate(infos) if n not in misnamed  # no is_dir(): an
+                   and not i.filename.endswith("/")  # empty name makes it raise IndexError
                    and not _skipped_member(i.filename)]
         declared = sum(i.file_size for i in members)
         if declared > MAX_ZIP_UNCOMPRESSED_BYTES:
@@ -288,7 +289,7 @@ def _read_members(archive: _Entry, zf: zipfile.ZipFile, members: list[zipfile.Zi
         try:
             with zf.open(info) as member:
                 data = member.read(cap + 1)  # never trust the declared size
-        except (RuntimeError, zipfile.BadZipFile, OSError, NotImplementedError, EOFError,
+        except (*_BROKEN_ZIP, RuntimeError,  # ValueError: a header offset before the start
                 UnicodeDecodeError):  # a local header's name flagged UTF-8 that is not
             problems.append(Problem(where, "corrupt", f"{short_name(inner)} in {archive.name} "
                                     "could not be read: it is encrypted or damaged."))

@@ -31,7 +31,7 @@ def mend_false_utf8(data: bytes) -> tuple[bytes, frozenset[int]] | None:
     misnamed: set[int] = set()
     position = end - size
     for index in range(count):
-        if position < 0 or data[position:position + 4] != _ENTRY:
+        if position < 0 or position + 46 > len(data) or data[position:position + 4] != _ENTRY:
             return None
         flags = struct.unpack_from("<H", data, position + 8)[0]
         name_length, extra_length, comment_length = struct.unpack_from("<3H", data, position + 28)
