@@ -253,9 +253,10 @@ def _load_showing_progress(name: str, digest: str, key: str | None, note: DeltaG
     if name.startswith(OPENAI_PREFIX):
         with note.container():
             waiting = st.empty()
-            st.button(tr("app.api_cancel"), key=f"api_cancel_{digest_of(name)}",
-                      on_click=cancel_connection,
-                      args=(name,))
+            # unique per load: a run may load the same API twice (its fallback); the click's
+            # callback is found by the id this run gave it
+            st.button(tr("app.api_cancel"), key=f"api_cancel_{time.monotonic_ns()}",
+                      on_click=cancel_connection, args=(name,))
         note = waiting
     while loader.is_alive():
         elapsed = time.monotonic() - started
@@ -268,10 +269,6 @@ def _load_showing_progress(name: str, digest: str, key: str | None, note: DeltaG
     if failure:
         raise failure[0]
     return result[0]
-
-
-def digest_of(name: str) -> str:
-    return hashlib.sha256(name.encode()).hexdigest()[:12]
 
 
 def cancel_connection(name: str) -> None:
