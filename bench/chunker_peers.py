@@ -34,6 +34,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from machine import bench_parser, on_machine
+
 from ragviz.chunking import ChunkerConfig, make_chunks
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -141,11 +143,18 @@ def report_group(title: str, ours: dict[str, Splitter], theirs: dict[str, Splitt
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--mb", type=float, default=7.0)
-    parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--sizes", default="200,1000")
-    args = parser.parse_args(argv)
+    found = bench_parser(__doc__)
+    found.add_argument("--mb", type=float, default=7.0)
+    found.add_argument("--runs", type=int, default=3)
+    found.add_argument("--sizes", default="200,1000")
+    args = found.parse_args(argv)
+    if args.smoke:  # every peer on a small slice, once; a missing peer fails the run
+        args.mb, args.runs, args.sizes = 0.05, 1, "200"
+    with on_machine(args.smoke):
+        compare_all(args)
+
+
+def compare_all(args: argparse.Namespace) -> None:
     text, source = corpus(args.mb)
     print(f"corpus: {source} repeated to {len(text):,} characters"
           f" ({len(text.encode('utf-8')) / 1e6:.2f} MB); best of {args.runs} runs")
@@ -153,6 +162,8 @@ def main(argv: list[str] | None = None) -> None:
         found, missing = peers(size)
         for note in missing:
             print(f"  peer missing: {note}")
+        if missing and args.smoke:
+            raise SystemExit(f"peer missing: {'; '.join(missing)}")
         ours = {
             f"ragviz fixed {size}": ragviz_splitter(ChunkerConfig("fixed", size=size, overlap=0)),
             f"ragviz recursive {size}": ragviz_splitter(

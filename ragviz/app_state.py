@@ -209,7 +209,8 @@ class DocumentChoice:
     """The document to analyse, or the one sentence that says why there is none; ``notice``
     tells the user the upload's encoding had to be guessed. Several files (an upload, a
     ``.zip``, a multi-file sample) also carry their ``corpus``; ``text`` is then its first
-    file, and ``problems`` holds one sentence per file that could not be read."""
+    file, and ``problems`` holds one sentence per file that could not be read or was read
+    with a caveat (another encoding, pages or nested text left out)."""
 
     text: str | None
     error: str | None = None
@@ -279,9 +280,9 @@ def corpus_choice(corpus: Corpus) -> DocumentChoice:
     if not corpus.sources:
         return DocumentChoice(None, problems[0] if problems else "no-upload", None, None,
                               problems[1:])
-    notices = [f"{s.name}: {s.notice}" for s in corpus.sources if s.notice]
-    return DocumentChoice(corpus.sources[0].text, None, "; ".join(notices) or None, corpus,
-                          problems)
+    notices = tuple(s.notice if s.notice.startswith(s.name) else f"{s.name}: {s.notice}"
+                    for s in corpus.sources if s.notice)
+    return DocumentChoice(corpus.sources[0].text, None, None, corpus, problems + notices)
 
 
 def checked_questions(

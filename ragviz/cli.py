@@ -128,7 +128,9 @@ def _read_corpus(paths: Sequence[str]) -> Corpus:
         sys.stderr.write(terminal_safe(f"ragviz: skipped: {problem.message}", keep="") + "\n")
     for source in corpus.sources:
         if source.notice:
-            sys.stderr.write(terminal_safe(f"ragviz: note: {source.notice}", keep="") + "\n")
+            said = source.notice if source.notice.startswith(source.name) else (
+                f"{source.name}: {source.notice}")
+            sys.stderr.write(terminal_safe(f"ragviz: note: {said}", keep="") + "\n")
     if not corpus.sources:
         shown = (short_name(_shown_name(path)) for path in paths)
         raise UserError("no file could be read from " + ", ".join(shown))

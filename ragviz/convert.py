@@ -26,6 +26,7 @@ from pathlib import PurePosixPath
 from ragviz import pdf_text
 from ragviz.documents import MAX_DOCUMENT_CHARS, InputError, decode_upload
 from ragviz.docx_text import DocxFormatError, DocxLimitError, docx_blocks
+from ragviz.html_text import MAX_DEPTH, html_text
 
 TEXT_SUFFIXES = (".txt", ".md", ".markdown")
 HTML_SUFFIXES = (".html", ".htm")
@@ -104,9 +105,16 @@ def _convert_text(name: str, data: bytes, html: bool) -> Converted:
         notice = f"{name} is not UTF-8; it was read as {decoded.encoding}."
     if not html:
         return Converted(decoded.text, notice)
-    from inscriptis import get_text
-
-    return Converted(get_text(decoded.text).strip("\n"), notice)
+    text, too_deep = html_text(decoded.text)
+    text = text.strip("\n")
+    if too_deep and not text.strip():
+        raise ConversionError(name, "too-deep", f"its text sits inside more than {MAX_DEPTH} "
+                              "nested elements, deeper than ragviz reads HTML")
+    if too_deep:
+        cut = (f"text nested more than {MAX_DEPTH} elements deep, and what follows it, was "
+               "left out")
+        notice = f"{notice} Also, {cut}." if notice else f"{cut}."
+    return Converted(text, notice)
 
 
 def _reason(message: str, name: str) -> str:

@@ -575,8 +575,15 @@ STRINGS: dict[str, dict[str, str]] = {
         "pt": "Carregando {name} (só na primeira vez)…",
     },
     "app.model_connecting": {
-        "en": "Connecting to the embedding API at {base}…",
-        "pt": "Conectando à API de embedding em {base}…",
+        "en": "Connecting to the embedding API at {base}… (each request waits at most {timeout} s)",
+        "pt": "Conectando à API de embedding em {base}… (cada requisição espera no máximo {timeout} s)",
+    },
+    "app.api_cancel": {"en": "Cancel", "pt": "Cancelar"},
+    "app.api_cancelled": {
+        "en": "Connecting to the embedding API at {base} was cancelled; the model in use stays. "
+              "Change the URL, model or key, or connect again.",
+        "pt": "A conexão à API de embedding em {base} foi cancelada; o modelo em uso continua. "
+              "Mude a URL, o modelo ou a chave, ou conecte de novo.",
     },
     "app.model_loaded": {
         "en": "Loaded {name} in {seconds} s; it stays loaded while the server runs.",

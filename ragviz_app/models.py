@@ -19,7 +19,12 @@ from streamlit.delta_generator import DeltaGenerator
 from streamlit.runtime.scriptrunner import add_script_run_ctx, get_script_run_ctx
 
 from ragviz.embedders import BUNDLED_MODELS, DEFAULT_MODEL, Embedder, ModelLoadError, load_embedder
-from ragviz.openai_embedder import OPENAI_PREFIX, openai_name, parse_openai_name
+from ragviz.openai_embedder import (
+    OPENAI_PREFIX,
+    REQUEST_TIMEOUT_S,
+    openai_name,
+    parse_openai_name,
+)
 from ragviz_app.common import CUSTOM, SIDES, md, ss, tr
 
 OPENAI = "openai"
@@ -143,6 +148,12 @@ def api_inputs(side: str) -> tuple[str, bool]:
     model = str(ss.get(key_of(side, "api_model"), "")).strip()
     if not base or not model:
         return "", True
+    cancelled = key_of(side, "api_cancelled")
+    if ss.get(cancelled) == api_option(model, base):
+        st.info(tr("app.api_cancelled", base=md(base)))
+        st.button(tr("app.api_connect"), key=key_of(side, "api_reconnect"),
+                  on_click=ss.pop, args=(cancelled, None))
+        return api_option(model, base), False
     unconfirmed = key_of(side, "api_unconfirmed")
     if ss.get(unconfirmed) == (base, model):
         st.warning(tr("app.api_confirm", base=md(base)))
@@ -263,17 +274,35 @@ def _load_showing_progress(name: str, digest: str, key: str | None, note: DeltaG
     add_script_run_ctx(loader, get_script_run_ctx())
     loader.start()
     expected = LOAD_SECONDS.get(name)
+    if name.startswith(OPENAI_PREFIX):
+        with note.container():
+            waiting = st.empty()
+            # unique per load: a run may load the same API twice (its fallback); the click's
+            # callback is found by the id this run gave it
+            st.button(tr("app.api_cancel"), key=f"api_cancel_{time.monotonic_ns()}",
+                      on_click=cancel_connection, args=(name,))
+        note = waiting
     while loader.is_alive():
         elapsed = time.monotonic() - started
         if expected:
             note.progress(min(elapsed / expected, 0.99),
                           text=f"{loading_text(name)} {elapsed:.0f} s")
         else:
-            note.info(loading_text(name))
+            note.info(f"{loading_text(name)} {elapsed:.0f} s")
         loader.join(0.5)
     if failure:
         raise failure[0]
     return result[0]
+
+
+def cancel_connection(name: str) -> None:
+    """Stop waiting for the API ``name``: each side that asks for it keeps its last model
+    until the user connects again (the request itself ends by its timeout, unseen)."""
+    for side in SIDES:
+        base = str(ss.get(key_of(side, "api_base"), "")).strip()
+        model = str(ss.get(key_of(side, "api_model"), "")).strip()
+        if base and model and api_option(model, base) == name:
+            ss[key_of(side, "api_cancelled")] = name
 
 
 def preload_names() -> list[str]:
@@ -336,7 +365,7 @@ def loading_text(name: str) -> str:
             base = parse_openai_name(name)[1] or "api.openai.com"
         except ModelLoadError:
             base = "?"
-        return tr("app.model_connecting", base=md(base))
+        return tr("app.model_connecting", base=md(base), timeout=f"{REQUEST_TIMEOUT_S:g}")
     if name in LOAD_SECONDS:
         return tr("app.model_loading_first", name=display_name(name),
                   seconds=LOAD_SECONDS[name])

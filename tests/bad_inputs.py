@@ -107,7 +107,8 @@ class Upload:
         shown = f"{len(choice.text or ''):,} characters"
         if choice.notice:
             shown += " · warning: " + t("app.encoding_guessed", "en", encoding=choice.notice)
-        return shown + "".join(f" · warning: {problem}" for problem in choice.problems)
+        shown += "".join(f" · warning: {problem}" for problem in choice.problems)
+        return shown
 
 
 @dataclass(frozen=True)
@@ -281,6 +282,8 @@ ROWS: tuple[Row, ...] = (
     Row("archive", "PDF stream past pypdf's 75 MB decompression limit", cli("chunk bomb.pdf", {"bomb.pdf": bombs.pdf_decompression_bomb()}), "exit 2 · ragviz: skipped: bomb.pdf could not be read: a compressed part of it unpacks past the safety limit (a decompression bomb?).\nragviz chunk: no file could be read from bomb.pdf"),
     Row("archive", "app: PDF CPU bomb (3 pages share 600,000 `0 0 Td`)", Upload("slow.pdf", bombs.pdf_cpu_bomb()), "error: slow.pdf could not be read: reading its first page took longer than 8 s (a PDF built to be slow?)."),
     Row("archive", "app: one .html over 200,000 characters", Upload("long.html", b"<p>" + b"Refunds take seven days. " * 10_000 + b"</p>"), "error: long.html could not be read: it holds more than 200,000 characters of text, the limit for one file; split it into smaller files."),
+    Row("archive", "app: HTML with 300 nested divs", Upload("deep.html", b"<p>before</p>" + b"<div>" * 300 + b"deep" + b"</div>" * 300), "6 characters · warning: deep.html: text nested more than 255 elements deep, and what follows it, was left out."),
+    Row("archive", "HTML with 2,000 nested tables", cli("chunk deep.html", {"deep.html": b"<table><tr><td>" * 2000 + b"cell" + b"</td></tr></table>" * 2000}), "exit 2 · ragviz: skipped: deep.html could not be read: its text sits inside more than 255 nested elements, deeper than ragviz reads HTML.\nragviz chunk: no file could be read from deep.html"),
     Row("archive", "zip member inflating to 190 MB beside a good file", cli("chunk kb.zip", {"kb.zip": bombs.zip_bomb_member()}), "exit 0 · ragviz: skipped: bomb.txt in kb.zip was skipped: it unpacks to more than 1,000,000 bytes, the limit for one file."),
     # --- the embedding API (issue 24) -----------------------------------------------------------
     Row("api", "--api-base without http://", cli(["search", "doc.txt", "--question", "prazo", "--model", "openai:m", "--api-base", "127.0.0.1:8712/v1"], doc(DOC)), "exit 2 · ragviz search: the API base URL '127.0.0.1:8712/v1' must start with http:// or https:// and name a host (e.g. http://localhost:11434/v1); nothing was sent"),

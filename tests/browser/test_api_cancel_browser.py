@@ -1,0 +1,31 @@
+"""A slow embedding API can be left in the browser (issue 24 #14): while the app connects,
+a Cancel button stands under the stated timeout; one click and the page works again with the
+model that was in use, without waiting for the server."""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+
+from tests.browser.conftest import AppPage
+from tests.test_openai_embedder import KEY, MODEL, _control
+from tests.test_openai_embedder import api_base as api_base  # the real local API server
+
+
+def test_a_slow_api_connection_can_be_cancelled(app: AppPage, api_base: str) -> None:
+    app.open(tab=None)
+    _control(api_base, "/control/fault", {"kind": "slow", "times": 4, "seconds": 45})
+    page = app.page
+    page.get_by_text("OpenAI-compatible API", exact=False).first.click()
+    page.locator('input[aria-label="API key"]').fill(KEY)
+    page.locator('input[aria-label="API base URL"]').fill(api_base)
+    page.locator('input[aria-label="Model name"]').fill(MODEL)
+    page.locator('input[aria-label="Model name"]').press("Enter")
+    connecting = page.get_by_text("each request waits at most 60 s", exact=False)
+    expect(connecting).to_be_visible(timeout=30_000)
+    page.get_by_role("button", name="Cancel", exact=True).click()
+    expect(page.get_by_text("was cancelled; the model in use stays", exact=False)).to_be_visible(
+        timeout=15_000)
+    expect(page.get_by_text("In use: use-multilingual", exact=False).first).to_be_visible()
+    expect(connecting).to_have_count(0)
+    _control(api_base, "/control/fault", {"kind": "slow", "times": 0})
+    app.assert_no_exception()
