@@ -1,4 +1,4 @@
-"""Peer chunkers (LangChain, Chonkie, semchunk): the library's own chunks, text by text,
+"""Peer chunkers (LangChain, Chonkie, semchunk, LlamaIndex): the library's own chunks, text by text,
 against a direct call of the library, with exact offsets even where it strips or re-joins."""
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from langchain_text_splitters import (
     MarkdownHeaderTextSplitter,
     RecursiveCharacterTextSplitter,
 )
+from llama_index.core.node_parser import SentenceSplitter
 
 from ragviz.chunking import ChunkerConfig, make_chunks, registry
 from ragviz.chunking.base import Chunk
@@ -45,7 +46,9 @@ def _ours(name: str, document: str, embedder: Embedder | None = None,
 
 def _assert_same_texts(document: str, ours: Sequence[Chunk], theirs: Sequence[str]) -> None:
     """Chunk by chunk the library's text; where that text is not in the document verbatim
-    (the library re-joined lines), the document slice with the same words."""
+    (the library re-joined lines), the document slice with the same words. An empty text
+    (LlamaIndex's one chunk of an empty document) is no chunk."""
+    theirs = [text for text in theirs if text]
     assert len(ours) == len(theirs)
     for chunk, text in zip(ours, theirs, strict=True):
         assert document[chunk.start : chunk.end] == chunk.text
@@ -119,6 +122,18 @@ def test_semchunk_is_the_librarys_with_the_models_counter(
     assert [c.text for c in ours] == texts
 
 
+@pytest.mark.parametrize("document", DOCUMENTS, ids=DOC_IDS)
+@pytest.mark.parametrize(("size", "overlap"), [(64, 0), (128, 20)])
+def test_llamaindex_sentence_is_the_librarys_with_the_models_tokenizer(
+    document: str, size: int, overlap: int, use_model: Embedder
+) -> None:
+    theirs = SentenceSplitter(chunk_size=size, chunk_overlap=overlap,
+                              tokenizer=use_model.token_spans).split_text(document)
+    ours = _ours("llamaindex_sentence", document, use_model, chunk_size=size,
+                 chunk_overlap=overlap)
+    _assert_same_texts(document, ours, theirs)
+
+
 PIECES = st.one_of(
     st.sampled_from([" ", "  ", "\n", "\n\n", "\n\n\n", "\r\n", "\t", ". ", "! ", "# H\n",
                      "## Sub\n", "\n### x\n", "```\n", "漢字。", "😀", "\u200b", "- a\n"]),
@@ -145,10 +160,15 @@ def test_peer_offsets_are_exact(name: str, document: str, size: int, share: floa
     assert [c.start for c in chunks] == sorted(c.start for c in chunks)
 
 
+@pytest.mark.parametrize("name", ["semchunk", "llamaindex_sentence"])
 @settings(max_examples=25, deadline=None, suppress_health_check=FIXTURE_OK)
-@given(document=DOCS, size=st.integers(1, 40))
-def test_semchunk_offsets_are_exact(document: str, size: int, use_model: Embedder) -> None:
-    for chunk in _ours("semchunk", document, use_model, chunk_size=size):
+@given(document=DOCS, size=st.integers(2, 40), share=st.sampled_from([0, 0.3]))
+def test_model_counted_peer_offsets_are_exact(
+    name: str, document: str, size: int, share: float, use_model: Embedder
+) -> None:
+    overlap_name = registry.get_spec(name).overlap_axis or ""
+    values = {"chunk_size": size, overlap_name: int(size * share)}
+    for chunk in _ours(name, document, use_model, **values):
         assert chunk.text and document[chunk.start : chunk.end] == chunk.text
 
 
@@ -156,6 +176,18 @@ def test_a_repeated_chunk_is_found_where_it_really_is() -> None:
     document = "ab ab ab ab"  # chunks "ab ab", "ab", "ab": the second "ab" is not at 3
     chunks = _ours("langchain_recursive", document, chunk_size=5, chunk_overlap=0)
     assert [(c.start, c.end) for c in chunks] == [(0, 5), (6, 8), (9, 11)]
+
+
+def test_two_chunks_langchain_starts_at_one_place_are_both_found() -> None:
+    chunks = _ours("langchain_recursive", "0 00", chunk_size=2, chunk_overlap=1)
+    assert [(c.start, c.end) for c in chunks] == [(0, 1), (2, 3), (2, 4)]
+
+
+def test_a_chunk_langchain_gives_out_of_order_is_put_in_document_order() -> None:
+    theirs = langchain_markdown_header.split_documents("0\t00", 2, 0)
+    assert [piece.page_content for piece in theirs] == ["00", "0"]  # LangChain's own order
+    chunks = _ours("langchain_markdown_header", "0\t00", chunk_size=2, chunk_overlap=0)
+    assert [(c.index, c.start, c.text) for c in chunks] == [(0, 0, "0"), (1, 2, "00")]
 
 
 def test_rejoined_text_is_mapped_to_the_slice_with_its_words() -> None:

@@ -1,6 +1,6 @@
-"""Chunkers of other libraries (LangChain, Chonkie, semchunk), one module each, registered
-when their library is installed (``pip install 'ragviz[peers]'``) and named as missing
-otherwise. Their libraries are imported only when one of them chunks."""
+"""Chunkers of other libraries (LangChain, Chonkie, semchunk, LlamaIndex), one module each,
+registered when their library is installed (``pip install 'ragviz[peers]'``) and named as
+missing otherwise. Their libraries are imported only when one of them chunks."""
 
 from __future__ import annotations
 
@@ -11,5 +11,6 @@ from ragviz.chunking.peers import (  # noqa: F401
     langchain_character,
     langchain_markdown_header,
     langchain_recursive,
+    llamaindex_sentence,
     semchunk_chunker,
 )

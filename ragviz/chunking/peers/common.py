@@ -53,16 +53,19 @@ def library_param(name: str, default: int, minimum: int = 0, unit: Unit = CHARAC
 
 
 def register_window(name: str, chunk: ChunkFunction, module: str, *, library: str, call: str,
-                    order: int, size: int, overlap: int,
-                    more: tuple[Param, ...] = ()) -> ChunkerSpec | None:
+                    order: int, size: int, overlap: int, more: tuple[Param, ...] = (),
+                    unit: Unit = CHARACTERS,
+                    overlap_name: str = "chunk_overlap") -> ChunkerSpec | None:
     """A peer whose size and overlap are the library's ``chunk_size`` and ``chunk_overlap``
-    in characters (swept like ragviz's windows), plus ``more`` parameters."""
-    params = (library_param("chunk_size", size, 1),
-              library_param("chunk_overlap", overlap, fits_document=0.5), *more)
+    (semchunk: ``overlap``), in characters or, counted by the model, in tokens (then it needs
+    the model); swept like ragviz's windows; plus ``more`` parameters."""
+    params = (library_param("chunk_size", size, 1, unit),
+              library_param(overlap_name, overlap, unit=unit, fits_document=0.5), *more)
     return register_peer(
-        ChunkerSpec(name=name, params=params, chunk=chunk, size_axis="chunk_size",
-                    overlap_axis="chunk_overlap", size_steps=SIZE_STEPS, overlap_steps=(0, 0.2),
-                    help=f"{library} {call}", order=order, library=library, call=call),
+        ChunkerSpec(name=name, params=params, chunk=chunk, needs_model=unit is not CHARACTERS,
+                    size_axis="chunk_size", overlap_axis=overlap_name, size_steps=SIZE_STEPS,
+                    overlap_steps=(0, 0.2), help=f"{library} {call}", order=order,
+                    library=library, call=call),
         module,
     )
 
@@ -128,21 +131,31 @@ def _in_order(document: str, pieces: list[str], cursor: int) -> Span | None:
 def locate(document: str, texts: Iterable[str], overlap: int) -> list[Span]:
     """Spans of a library's chunk texts in order. Without overlap the next chunk starts
     after the previous one ends; with up to ``overlap`` characters carried, no earlier than
-    that many before it (langchain's own ``add_start_index`` rule, kept exact)."""
+    that many before its end (LangChain's own ``add_start_index`` rule) nor before its start:
+    LangChain can start two chunks at one place ("0 00" at size 2, overlap 1 gives "0", "0",
+    "00"), though never make the same span twice. A text not found after the previous one
+    (LangChain, at a size of 2, can give a chunk out of order) is looked for from the start."""
     spans: list[Span] = []
     cursor = 0
     for text in texts:
-        start, end = find_text(document, text, cursor)
-        spans.append((start, end))
-        cursor = end if overlap <= 0 else max(start + 1, end - overlap)
+        try:
+            span = find_text(document, text, cursor)
+            if spans and span == spans[-1] and span[0] < span[1]:
+                span = find_text(document, text, span[0] + 1)
+        except ValueError:
+            span = find_text(document, text, 0)
+        spans.append(span)
+        cursor = span[1] if overlap <= 0 else max(span[0], span[1] - overlap)
     return spans
 
 
 def chunks_at(document: str, spans: Sequence[Span],
               heading_paths: Sequence[tuple[str, ...]] | None = None) -> tuple[Chunk, ...]:
-    """Chunks from spans (empty spans dropped), with their heading paths if given."""
+    """Chunks from spans in document order (empty spans dropped), with their heading paths."""
+    order = sorted(range(len(spans)), key=lambda i: spans[i][0])  # stable: the library's order
     out: list[Chunk] = []
-    for i, (start, end) in enumerate(spans):
+    for i in order:
+        start, end = spans[i]
         if start >= end:
             continue
         path = heading_paths[i] if heading_paths is not None else ()

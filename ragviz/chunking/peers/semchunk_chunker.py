@@ -7,8 +7,8 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, cast
 
 from ragviz.chunking.base import ChunkingResult
-from ragviz.chunking.peers.common import SIZE_STEPS, chunks_at, library_param, register_peer
-from ragviz.chunking.registry import TOKENS, ChunkerSpec
+from ragviz.chunking.peers.common import chunks_at, register_window
+from ragviz.chunking.registry import TOKENS
 from ragviz.text import Span
 
 if TYPE_CHECKING:
@@ -26,21 +26,5 @@ def _run(document: str, values: Mapping[str, Any], embedder: Embedder | None) ->
     return ChunkingResult(chunks_at(document, cast("list[Span]", offsets)))
 
 
-SPEC = register_peer(
-    ChunkerSpec(
-        name="semchunk",
-        params=(library_param("chunk_size", 128, 1, TOKENS),
-                library_param("overlap", 0, unit=TOKENS, fits_document=0.5)),
-        chunk=_run,
-        needs_model=True,
-        size_axis="chunk_size",
-        overlap_axis="overlap",
-        size_steps=SIZE_STEPS,
-        overlap_steps=(0, 0.2),
-        help="semchunk.chunk with the model's token counter",
-        order=220,
-        library="semchunk",
-        call="semchunk.chunk",
-    ),
-    "semchunk",
-)
+SPEC = register_window("semchunk", _run, "semchunk", library="semchunk", call="semchunk.chunk",
+                       order=220, size=128, overlap=0, unit=TOKENS, overlap_name="overlap")
