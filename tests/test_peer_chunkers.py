@@ -3,6 +3,7 @@ against a direct call of the library, with exact offsets even where it strips or
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from collections.abc import Sequence
@@ -23,6 +24,7 @@ from llama_index.core.node_parser import SentenceSplitter
 from ragviz.chunking import ChunkerConfig, make_chunks, registry
 from ragviz.chunking.base import Chunk
 from ragviz.chunking.peers import common, langchain_markdown_header
+from ragviz.cli import main
 from ragviz.embedders import Embedder
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -224,3 +226,26 @@ def test_the_tooltip_call_uses_the_librarys_names() -> None:
     spec = registry.get_spec("langchain_recursive")
     call = spec.call_text({"chunk_size": 1000, "chunk_overlap": 200})
     assert call == "RecursiveCharacterTextSplitter(chunk_size=1000, chunk_overlap=200)"
+
+
+def test_the_cli_runs_a_peer_with_the_librarys_parameter_names(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    path = ROOT / "sample_docs" / "residents_guide.txt"
+    args = ["chunk", str(path), "--chunker", "langchain_recursive", "--chunk-size", "300",
+            "--chunk-overlap", "50", "--json"]
+    assert main(args) == 0
+    chunks = json.loads(capsys.readouterr().out)["chunks"]
+    document = path.read_text(encoding="utf-8")
+    theirs = RecursiveCharacterTextSplitter(chunk_size=300, chunk_overlap=50).split_text(document)
+    assert [c["text"] for c in chunks] == theirs
+
+
+def test_the_cli_names_a_missing_peer_with_the_install_hint(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(registry, "_MISSING", {"nowhere_chunker": "Nowhere"})
+    path = str(ROOT / "sample_docs" / "residents_guide.txt")
+    assert main(["chunk", path, "--chunker", "nowhere_chunker"]) != 0
+    assert "the nowhere_chunker chunker needs Nowhere: pip install 'ragviz[peers]'" in (
+        capsys.readouterr().err)
