@@ -13,8 +13,9 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet --upgrade pip
 	# torch first and pinned: this resolves to the CPU wheel, never a multi-GB CUDA build.
 	$(PY) -m pip install --quiet torch==2.13.0
-	# bench too: tests/test_bench_smoke.py runs every benchmark once (--smoke).
-	$(PY) -m pip install --quiet -e '.[dev,bench]'
+	# peers and bench: the peer chunkers' tests compare text by text, and
+	# tests/test_bench_smoke.py runs every benchmark once (--smoke).
+	$(PY) -m pip install --quiet -e '.[dev,peers,bench]'
 	touch $(STAMP)
 
 run: $(STAMP)

@@ -31,7 +31,7 @@ from ragviz.chunking import (
     chunk_corpus,
     get_spec,
 )
-from ragviz.chunking.registry import param_kind, param_names, specs
+from ragviz.chunking.registry import PEERS_EXTRA, missing_peers, param_kind, param_names, specs
 from ragviz.convert import TEXT_SUFFIXES, suffix_of
 from ragviz.corpus import Corpus, Source, load_paths, short_name
 from ragviz.documents import (
@@ -558,7 +558,10 @@ def _add_chunker_options(parser: argparse.ArgumentParser) -> None:
     """One option per parameter of any registered chunker; defaults depend on the chunker,
     so they come from its spec in ``_config``."""
     group = parser.add_argument_group("chunker")
-    group.add_argument("--chunker", choices=CHUNKER_NAMES, default="sentence")
+    missing = missing_peers()  # named, so choosing one says how to install it
+    group.add_argument("--chunker", choices=CHUNKER_NAMES + tuple(missing), default="sentence",
+                       help=f"not installed: {', '.join(missing)} (pip install "
+                       f"'{PEERS_EXTRA}')" if missing else None)
     for name in param_names():
         group.add_argument(
             f"--{_flag(name)}", dest=name, type=_number(param_kind(name)), help=_option_help(name)

@@ -611,6 +611,9 @@ STRINGS: dict[str, dict[str, str]] = {
     "app.config_a": {"en": "Configuration A", "pt": "Configuração A"},
     "app.config_b": {"en": "Configuration B", "pt": "Configuração B"},
     "app.chunker": {"en": "Chunker", "pt": "Chunker"},
+    "app.peer_call": {"en": "The same call in your pipeline: `{call}`", "pt": "A mesma chamada no seu pipeline: `{call}`"},
+    "app.peer_param": {"en": "`{name}`: the library's own name for this parameter of {call}.", "pt": "`{name}`: o nome que a própria biblioteca dá a este parâmetro de {call}."},
+    "app.peers_missing": {"en": "The chunkers of {libraries} appear here once installed: pip install '{hint}'", "pt": "Os chunkers de {libraries} aparecem aqui depois de instalados: pip install '{hint}'"},
     "app.semantic_mode": {"en": "Breakpoint from", "pt": "Ponto de corte por"},
     "app.imported_moved": {
         "en": "The link or file sets {name} to {value}; this document's slider cannot hold it and shows {shown}.",

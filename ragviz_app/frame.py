@@ -16,6 +16,7 @@ from ragviz import app_state as state
 from ragviz import presentation
 from ragviz.calibration import calibrate_outcomes
 from ragviz.chunking import CHUNKER_NAMES, ChunkerConfig, ChunkingResult, get_spec
+from ragviz.chunking.registry import PEERS_EXTRA, missing_peers
 from ragviz.corpus import Corpus
 from ragviz.documents import InputError
 from ragviz.embedders import Embedder, ModelLoadError
@@ -80,7 +81,9 @@ def config_widgets(side: str, n_chars: int) -> ChunkerConfig:
         title, select = st.columns([3, 2], vertical_alignment="center")
         title.subheader(tr(f"app.config_{side}"))
         chunker = select.selectbox(tr("app.chunker"), CHUNKER_NAMES, key=f"{side}_chunker",
-                                   label_visibility="collapsed")
+                                   label_visibility="collapsed",
+                                   format_func=lambda name: get_spec(name).title)
+    _peer_notes(side, chunker)
     values: dict[str, Any] = {}
     modes = state.semantic_modes(chunker)
     if modes:
@@ -101,7 +104,7 @@ def config_widgets(side: str, n_chars: int) -> ChunkerConfig:
         with column:
             if spec.integer:
                 st.slider(spec.label(lang()), int(spec.low), int(spec.high),
-                          step=int(spec.step), key=key)
+                          step=int(spec.step), key=key, help=_param_help(chunker, spec.name))
             else:
                 st.slider(
                     spec.label(lang()), float(spec.low), float(spec.high),
@@ -111,6 +114,25 @@ def config_widgets(side: str, n_chars: int) -> ChunkerConfig:
         key = f"{side}_{spec.name}"
         values[spec.name] = ss.get(key, spec.default)
     return state.config_from_values(chunker, values, n_chars)
+
+
+def _peer_notes(side: str, chunker: str) -> None:
+    """Under a peer chunker, its library call with the current values (to copy into a
+    pipeline); under A's picker, the one install hint when peer libraries are missing."""
+    spec = get_spec(chunker)
+    if spec.call:
+        values = {name: ss.get(f"{side}_{name}", spec.param(name).default) for name in spec.names}
+        st.caption(tr("app.peer_call", call=spec.call_text(values)))
+    missing = missing_peers()
+    if side == "a" and missing:
+        libraries = ", ".join(dict.fromkeys(missing.values()))
+        st.caption(tr("app.peers_missing", libraries=libraries, hint=PEERS_EXTRA))
+
+
+def _param_help(chunker: str, name: str) -> str | None:
+    """A peer parameter's tooltip: the library's own name for it, in its call."""
+    spec = get_spec(chunker)
+    return tr("app.peer_param", name=name, call=spec.call.split("(")[0]) if spec.call else None
 
 
 def _hidden(side: str, chunker: str, name: str) -> bool:

@@ -193,6 +193,23 @@ class ChunkerSpec:
     order: int = 100  # position in menus and lists (registration order breaks ties)
     # Position in ``default_grid`` when no chunkers are named (0: not in the default sweep).
     sweep_position: int = 0
+    # A peer library's chunker: the library's name ("LangChain"; "" for ragviz's own) and
+    # the class or function it calls, so a tooltip shows the call to copy into a pipeline.
+    library: str = ""
+    call: str = ""
+
+    @property
+    def title(self) -> str:
+        """The name in the chunker picker: a peer's library and class, so the picker reads
+        grouped by library (``LangChain · CharacterTextSplitter``); ragviz's own name."""
+        if not self.library:
+            return self.name
+        return f"{self.library} · {self.call.split('(')[0]}"
+
+    def call_text(self, values: Mapping[str, object]) -> str:
+        """The library call with these values, e.g. ``TokenChunker(chunk_size=512)``."""
+        inner = ", ".join(f"{name}={values.get(name)!r}" for name in self.names)
+        return f"{self.call}({inner})" if self.call else ""
 
     def param(self, name: str) -> Param:
         for param in self.params:
@@ -245,6 +262,21 @@ class ChunkerSpec:
 
 
 _SPECS: dict[str, ChunkerSpec] = {}
+# Peer chunkers whose library is not installed: chunker name -> library ("LangChain").
+_MISSING: dict[str, str] = {}
+PEERS_EXTRA = "ragviz[peers]"  # the one install hint for every peer library
+
+
+def register_missing(name: str, library: str) -> None:
+    """Name a peer chunker whose library is not installed, so interfaces can say how to
+    get it instead of not knowing the name."""
+    if name not in _SPECS:
+        _MISSING[name] = library
+
+
+def missing_peers() -> dict[str, str]:
+    """Peer chunkers not available here, with their library."""
+    return dict(_MISSING)
 
 
 def register(spec: ChunkerSpec) -> ChunkerSpec:
@@ -267,6 +299,10 @@ def get_spec(name: str) -> ChunkerSpec:
     try:
         return _SPECS[name]
     except (KeyError, TypeError):
+        if isinstance(name, str) and name in _MISSING:
+            raise ValueError(
+                f"the {name} chunker needs {_MISSING[name]}: pip install '{PEERS_EXTRA}'"
+            ) from None
         known = ", ".join(_SPECS)
         raise ValueError(f"chunker must be one of {known}, got {shorten(name)}") from None
 
