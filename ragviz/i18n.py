@@ -736,6 +736,12 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     # --- the question table (typing) -----------------------------------------------------
     "app.apply_questions": {"en": "Apply questions", "pt": "Aplicar perguntas"},
+    "app.questions_not_applied": {
+        "en": "The table holds edits not applied yet: the scores still use the previous "
+              "questions. Click “Apply questions” to use them.",
+        "pt": "A tabela tem edições ainda não aplicadas: as pontuações ainda usam as "
+              "perguntas anteriores. Clique em “Aplicar perguntas” para usá-las.",
+    },
     "app.clear_questions": {"en": "Clear questions", "pt": "Limpar perguntas"},
     "app.clear_questions_short": {"en": "Clear questions", "pt": "Limpar perguntas"},
     "app.keep_questions": {"en": "Keep questions", "pt": "Manter perguntas"},

@@ -19,7 +19,15 @@ from ragviz_app import frame as shared_frame
 from ragviz_app.common import ss, tr
 from ragviz_app.frame import Frame
 from ragviz_app.models import load_models, preload_in_background
-from ragviz_app.session import TAB_IDS, init_state, on_tab_change, persist, sync_url, tab_labels
+from ragviz_app.session import (
+    TAB_IDS,
+    init_state,
+    keep_typed_questions,
+    on_tab_change,
+    persist,
+    sync_url,
+    tab_labels,
+)
 from ragviz_app.sidebar import sidebar
 from ragviz_app.views import (
     calibration,
@@ -58,6 +66,7 @@ def main() -> None:
     st.set_page_config(page_title="ragviz", layout="wide")
     st.html(LAYOUT_CSS)
     init_state()
+    keep_typed_questions()  # before any callback-free redraw can drop the grid's edits
     persist()
     choice, wanted = sidebar()
     models = load_models(wanted)
