@@ -264,13 +264,30 @@ STRINGS: dict[str, dict[str, str]] = {
         "meio de uma frase: o chunk #{winner} termina em “{winner_end}”.",
     },
     "walk.cut.title": {"en": "2 · The answer is cut away", "pt": "2 · A resposta fica cortada"},
+    "walk.cut.subject": {"en": "it says “{word}”", "pt": "ele diz “{word}”"},
+    "walk.cut.no_subject": {"en": "it does not even say “{word}”",
+                            "pt": "ele nem diz “{word}”"},
     "walk.cut.body": {
-        "en": "“Qual o prazo do reembolso?” is won by chunk #{winner} ({winner_score}): it says "
-        "“Reembolso” but not the deadline. “7 dias úteis” sits in chunk #{holder}. With top_k = 1 the "
-        "model gets the subject without the answer and rightly says the excerpt gives no deadline.",
-        "pt": "“Qual o prazo do reembolso?” é vencida pelo chunk #{winner} ({winner_score}): ele diz "
-        "“Reembolso”, mas não o prazo. “7 dias úteis” está no chunk #{holder}. Com top_k = 1 o modelo "
-        "recebe o assunto sem a resposta e diz, com razão, que o trecho não informa prazo.",
+        "en": "“Qual o prazo do reembolso?” is won by chunk #{winner} ({winner_score}): "
+        "{cut_subject}, and the deadline it holds, “{other_answer}”, answers another question "
+        "(“{other_question}”). The refund's “{refund_answer}” sits in chunk #{holder}. With "
+        "top_k = 1 the model gets a deadline, the wrong one: it may well answer "
+        "“{other_answer}”, a wrong answer rather than a refusal.",
+        "pt": "“Qual o prazo do reembolso?” é vencida pelo chunk #{winner} ({winner_score}): "
+        "{cut_subject}, e o prazo que ele traz, “{other_answer}”, responde outra pergunta "
+        "(“{other_question}”). O “{refund_answer}” do reembolso está no chunk #{holder}. Com "
+        "top_k = 1 o modelo recebe um prazo, o errado: é bem possível que responda "
+        "“{other_answer}”, uma resposta errada em vez de uma recusa.",
+    },
+    "walk.cut.body_no_other": {
+        "en": "“Qual o prazo do reembolso?” is won by chunk #{winner} ({winner_score}): "
+        "{cut_subject}, but holds none of the labelled answers; the refund's "
+        "“{refund_answer}” sits in chunk #{holder}. With top_k = 1 the model gets a context "
+        "without the answer: it can only refuse or guess.",
+        "pt": "“Qual o prazo do reembolso?” é vencida pelo chunk #{winner} ({winner_score}): "
+        "{cut_subject}, mas não traz nenhuma das respostas rotuladas; o “{refund_answer}” do "
+        "reembolso está no chunk #{holder}. Com top_k = 1 o modelo recebe um contexto sem a "
+        "resposta: só pode recusar ou chutar.",
     },
     "walk.cut.body_found": {
         "en": "“Qual o prazo do reembolso?” is won by chunk #{winner} ({winner_score}), and with this "

@@ -115,3 +115,31 @@ def test_the_step_rides_in_the_query_next_to_the_other_parameters() -> None:
     query = {"a": "fixed", "k": "2", "walk": "1"}
     assert step_query(query, 3) == {"a": "fixed", "k": "2", "walk": "4"}
     assert step_query(query, None) == {"a": "fixed", "k": "2"}
+
+
+@pytest.mark.parametrize("model_name", ["use-multilingual", "minilm-en"])
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_cut_step_says_what_the_winning_chunk_really_holds(
+    request: pytest.FixtureRequest, seed_doc: str, seed_questions: list[LabelledQuestion],
+    model_name: str, lang: str,
+) -> None:
+    """Issue 19, high 2: step 2 said chunk #1 holds "Reembolso" but no deadline and that the
+    model "rightly says the excerpt gives no deadline"; the chunk holds the boleto's "até três
+    dias úteis", so a model would plausibly answer that: a wrong answer, not a refusal. Each
+    claim of the sentence is checked against the chunk on screen, on both bundled models."""
+    model = request.getfixturevalue("use_model" if model_name == "use-multilingual"
+                                    else "minilm_model")
+    fixed = rescore(analyse(seed_doc, FIXED, model, seed_questions), RetrievalSettings(1, 0.0))
+    sentence = analyse(seed_doc, SENTENCE, model, seed_questions)
+    values = step_values(fixed, sentence, lang)
+    body = STEPS[1].body(lang, values)
+    winner = fixed.chunks[fixed.outcomes[REFUND_QUESTION].decision.ranking[0]].text
+    refund = seed_questions[REFUND_QUESTION].answer
+    assert refund not in winner, "the article's story: the refund deadline is cut away"
+    others = [q.answer for q in seed_questions
+              if q.is_answerable and q.answer and q.answer != refund and q.answer in winner]
+    assert others == ["até três dias úteis"]
+    assert f"“{others[0]}”" in body, "the deadline the chunk does hold is named"
+    assert ("“Reembolso”" in body) == ("Reembolso" in winner)
+    for untrue in ("rightly", "com razão", "no deadline", "não informa prazo"):
+        assert untrue not in body, untrue
