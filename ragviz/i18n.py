@@ -143,6 +143,28 @@ STRINGS: dict[str, dict[str, str]] = {
             "então a pergunta é recusada."
         ),
     },
+    "diagnosis.answer_below_floor": {
+        "en": (
+            "Chunk {chunk} holds the answer and ranks {rank}, inside top_k = {top_k}, but "
+            "scores {score}, {gap} under the floor {floor}: the floor keeps it out of the "
+            "context. Lower the floor; a larger top_k changes nothing."
+        ),
+        "pt": (
+            "O chunk {chunk} contém a resposta e fica em {rank}º, dentro do top_k = {top_k}, "
+            "mas tem score {score}, {gap} abaixo do piso {floor}: o piso o deixa fora do "
+            "contexto. Baixe o piso; um top_k maior não muda nada."
+        ),
+    },
+    "diagnosis.answer_below_floor_outside": {
+        "en": (
+            "Its score {score} is also {gap} under the floor {floor}: a larger top_k alone "
+            "would not bring chunk {chunk} into the context."
+        ),
+        "pt": (
+            "O score dele, {score}, também fica {gap} abaixo do piso {floor}: só aumentar o "
+            "top_k não traria o chunk {chunk} ao contexto."
+        ),
+    },
     "diagnosis.false_context": {
         "en": (
             "The document does not answer this, yet chunk {chunk} scores {score}, at or above "
