@@ -235,12 +235,12 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": (
             "No floor separates the groups: the highest unanswerable best score ({highest}) "
             "reaches the lowest answerable one ({lowest}). The floor {floor} minimises the "
-            "cost, with {false_refusals} false refusal(s) and {false_answers} false answer(s)."
+            "cost, with {false_refusals} and {false_answers}."
         ),
         "pt": (
             "Nenhum piso separa os grupos: o maior melhor score das sem resposta ({highest}) "
             "alcança o menor das respondíveis ({lowest}). O piso {floor} minimiza o custo, com "
-            "{false_refusals} recusa(s) indevida(s) e {false_answers} resposta(s) indevida(s)."
+            "{false_refusals} e {false_answers}."
         ),
     },
     "why.already_ok": {
@@ -267,6 +267,11 @@ STRINGS: dict[str, dict[str, str]] = {
             "rotulada que está certa agora."
         ),
     },
+    # --- counts with their words: "<key>.one" for 1, "<key>" otherwise (``count``) ------
+    "count.false_refusals": {"en": "{n} false refusals", "pt": "{n} recusas indevidas"},
+    "count.false_refusals.one": {"en": "{n} false refusal", "pt": "{n} recusa indevida"},
+    "count.false_answers": {"en": "{n} false answers", "pt": "{n} respostas indevidas"},
+    "count.false_answers.one": {"en": "{n} false answer", "pt": "{n} resposta indevida"},
     # --- guided replay of the article (ragviz.walkthrough) ------------------------------
     "walk.fixed.title": {"en": "1 · Fixed-size chunks", "pt": "1 · Chunks de tamanho fixo"},
     "walk.fixed.body": {
@@ -364,11 +369,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Each dot is one labelled question's best score. The lowest answerable scores {lowest}, "
         "the highest unanswerable {highest}: with this model the groups overlap (margin {margin}) "
         "and no floor separates them. The floor at {floor} costs the fewest errors: "
-        "{false_refusals} false refusals, {false_answers} false answers.",
+        "{false_refusals}, {false_answers}.",
         "pt": "Cada ponto é o melhor score de uma pergunta rotulada. A menor respondível pontua "
         "{lowest}, a maior sem resposta {highest}: com este modelo os grupos se sobrepõem (margem "
         "{margin}) e nenhum piso os separa. O piso em {floor} é o que custa menos erros: "
-        "{false_refusals} recusas indevidas, {false_answers} respostas indevidas.",
+        "{false_refusals}, {false_answers}.",
     },
     "walk.refused.title": {"en": "6 · Refused instead of invented", "pt": "6 · Recusa em vez de invenção"},
     "walk.refused.body": {
@@ -641,8 +646,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "pt": "Pergunta cujo melhor score fica abaixo do piso é recusada (sem chamar o LLM).",
     },
     "app.apply_floor": {"en": "Apply suggested floor", "pt": "Aplicar piso sugerido"},
-    "app.apply_floor_b": {
-        "en": "Apply suggested floor ({floor})", "pt": "Aplicar piso sugerido ({floor})",
+    "app.apply_floor_side": {
+        "en": "Apply the floor suggested by {side}'s labels ({floor})",
+        "pt": "Aplicar o piso sugerido pelos rótulos de {side} ({floor})",
     },
     "app.margin_a": {
         "en": "measured on A's labelled questions; margin {margin}",
@@ -898,6 +904,11 @@ def t(key: str, lang: str = "en", **values: object) -> str:
     entry = STRINGS[key]
     template = entry.get(lang) or entry["en"]
     return template.format(**values) if values else template
+
+
+def count(n: int, key: str, lang: str = "en") -> str:
+    """``n`` with its word in agreement: ``key + ".one"`` for one, ``key`` for any other."""
+    return t(f"{key}.one" if n == 1 else key, lang, n=n)
 
 
 def pick_language(accept_language: str | None) -> str:

@@ -31,7 +31,7 @@ from ragviz.diagnosis import (
     UNANSWERABLE,
     Diagnosis,
 )
-from ragviz.i18n import STRINGS, t
+from ragviz.i18n import STRINGS, count, t
 from ragviz.results import QuestionOutcome, WhyFailed
 from ragviz.retrieval import Decision, build_prompt
 
@@ -296,8 +296,8 @@ def calibration_message(calibration: Calibration, language: str = "en") -> str:
     margin = format_score(calibration.margin, language)
     key = "calibration.separable" if calibration.separable else "calibration.overlap"
     return t(key, language, floor=floor, lowest=lowest, highest=highest, margin=margin,
-             false_refusals=calibration.false_refusals,
-             false_answers=calibration.false_answers)
+             false_refusals=count(calibration.false_refusals, "count.false_refusals", language),
+             false_answers=count(calibration.false_answers, "count.false_answers", language))
 
 
 def why_failed_text(result: WhyFailed, language: str = "en") -> str:

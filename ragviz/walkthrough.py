@@ -15,12 +15,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from ragviz.chunking import ChunkerConfig
-from ragviz.i18n import t
+from ragviz.i18n import count, t
 from ragviz.presentation import decimal
 from ragviz.render import boundary_kind
 from ragviz.workspace import DEFAULT_CONFIG_A, DEFAULT_CONFIG_B
 
 if TYPE_CHECKING:
+    from ragviz.calibration import Calibration
     from ragviz.questions import LabelledQuestion
     from ragviz.results import Analysis
 
@@ -91,14 +92,29 @@ def step_values(fixed: Analysis, sentence: Analysis, language: str = "en") -> di
         "wifi_best": _score(wifi.best_score),
         "wifi_hits": str(len(wifi.hits)),
         "n_answerable": str(sum(o.question.is_answerable is True for o in sentence.outcomes)),
-        "lowest": _score(calibration.lowest_answerable if calibration else None),
-        "highest": _score(calibration.highest_unanswerable if calibration else None),
-        "margin": _score(calibration.margin if calibration else None),
-        "floor": _score(calibration.floor if calibration else None),
-        "false_refusals": str(calibration.false_refusals if calibration else 0),
-        "false_answers": str(calibration.false_answers if calibration else 0),
+        **_calibration_values(calibration, language),
         **_cut_facts(fixed, language),
         **step_variants(fixed, sentence),
+    }
+
+
+def _calibration_values(calibration: Calibration | None, language: str) -> dict[str, str]:
+    """The measured step's numbers, with as many decimals as make the shown margin the
+    difference of the shown scores (0.48 and 0.52 must not give a margin of -0.03)."""
+    if calibration is None:
+        return {"lowest": "—", "highest": "—", "margin": "—", "floor": "—",
+                "false_refusals": count(0, "count.false_refusals", language),
+                "false_answers": count(0, "count.false_answers", language)}
+    low, high = calibration.lowest_answerable, calibration.highest_unanswerable
+    digits = next((d for d in range(2, 6)
+                   if round(round(low, d) - round(high, d), d) == round(low - high, d)), 6)
+    return {
+        "lowest": decimal(low, digits, language),
+        "highest": decimal(high, digits, language),
+        "margin": decimal(low - high, digits, language),
+        "floor": decimal(calibration.floor, max(digits, 2), language),
+        "false_refusals": count(calibration.false_refusals, "count.false_refusals", language),
+        "false_answers": count(calibration.false_answers, "count.false_answers", language),
     }
 
 

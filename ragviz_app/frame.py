@@ -310,8 +310,11 @@ def floor_controls(frame: Frame, side: str, key: str, per_side: bool) -> None:
                   key=f"recalibrate_{key}", on_click=set_floor, args=(suggestion.floor, side),
                   type="primary")
         return
+    if state.slider_floor(suggestion.floor) == state.slider_floor(float(ss[key])):
+        return  # the floor already is the suggestion: no button that would change nothing
     button_key = "apply_floor" if key == floors.SHARED else "apply_own_floor_b"
-    button_col.button(tr("app.apply_floor_b", floor=shown), key=button_key,
+    button_col.button(tr("app.apply_floor_side", side=side.upper(), floor=shown),
+                      key=button_key,
                       on_click=set_floor, args=(suggestion.floor, side), type="primary",
                       width="stretch")
 

@@ -490,3 +490,14 @@ def test_switching_language_reruns_no_chunking_embedding_or_scoring(
     text = page_text(at)
     assert "recusada: o melhor score 0,10 está abaixo do piso 0,19" in text
     assert "-badge[superada]" in text and "-badge[outranked]" not in text
+
+
+def test_the_suggested_floor_button_says_whose_and_hides_when_already_applied() -> None:
+    """Issue 19, low 11: the top "Apply suggested floor" used B's suggestion without saying
+    so, and showed when the floor already equalled it (as on a first visit)."""
+    at = run_app(tab=None)
+    assert not [b for b in at.button if b.key == "apply_floor"], "the floor already is it"
+    at.slider(key="floor").set_value(0.5)
+    rerun(at)
+    label = at.button(key="apply_floor").label
+    assert label == t("app.apply_floor_side", "en", side="B", floor="0.19")
