@@ -268,6 +268,12 @@ STRINGS: dict[str, dict[str, str]] = {
         ),
     },
     # --- counts with their words: "<key>.one" for 1, "<key>" otherwise (``count``) ------
+    "count.answerable_refused": {"en": "{n} answerable questions refused",
+                                 "pt": "{n} perguntas respondíveis recusadas"},
+    "count.answerable_refused.one": {"en": "{n} answerable question refused",
+                                     "pt": "{n} pergunta respondível recusada"},
+    "app.of_answerable": {"en": " (of {total}): the floor's cost",
+                          "pt": " (de {total}): o custo do piso"},
     "count.false_refusals": {"en": "{n} false refusals", "pt": "{n} recusas indevidas"},
     "count.false_refusals.one": {"en": "{n} false refusal", "pt": "{n} recusa indevida"},
     "count.false_answers": {"en": "{n} false answers", "pt": "{n} respostas indevidas"},

@@ -18,6 +18,7 @@ from ragviz.calibration import calibrate_outcomes
 from ragviz.chunking import CHUNKER_NAMES, ChunkerConfig, ChunkingResult, get_spec
 from ragviz.corpus import Corpus
 from ragviz.embedders import Embedder, ModelLoadError
+from ragviz.i18n import count
 from ragviz.limits import TOP_K_RANGE
 from ragviz.pipeline import (
     analyse_chunked,
@@ -365,6 +366,9 @@ def metrics_panel(metrics: Metrics, other: Metrics | None) -> None:
                  delta(metrics.hit_at_1, other.hit_at_1 if other else None))
     second.metric(tr("metric.refusal_recall"), pct(metrics.refusal_recall),
                   delta(metrics.refusal_recall, other.refusal_recall if other else None))
+    if metrics.answerable:  # the floor's cost, next to what it refuses rightly
+        st.caption(count(metrics.answerable_refused, "count.answerable_refused", lang())
+                   + tr("app.of_answerable", total=metrics.answerable))
 
 
 def metrics_details(metrics: Metrics) -> str:

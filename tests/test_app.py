@@ -501,3 +501,18 @@ def test_the_suggested_floor_button_says_whose_and_hides_when_already_applied() 
     rerun(at)
     label = at.button(key="apply_floor").label
     assert label == t("app.apply_floor_side", "en", side="B", floor="0.19")
+
+
+def test_the_headline_counts_answerable_questions_the_floor_refuses() -> None:
+    """Issue 19, medium 7: B showed "hit@1 100%" while an answerable question was refused by
+    the floor; the floor's cost is counted next to the unanswerable refused."""
+    at = run_app(tab=None)
+    at.slider(key="floor").set_value(0.5)
+    rerun(at)
+    captions = [c.value for c in at.caption]
+    assert any(c.startswith("1 answerable question refused (of 4)") for c in captions) or any(
+        re.match(r"[2-4] answerable questions refused \(of 4\)", c) for c in captions), captions
+    at.slider(key="floor").set_value(0.0)
+    rerun(at)
+    assert sum("0 answerable questions refused (of 4)" in c for c in
+               [c.value for c in at.caption]) == 2, "A and B both say it"
