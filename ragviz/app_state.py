@@ -30,7 +30,7 @@ DEFAULT_SAMPLE = "politica_reembolso"
 # The article's before and after: fixed 120-character windows vs. sentences with overlap.
 DEFAULT_A = DEFAULT_CONFIG_A
 DEFAULT_B = DEFAULT_CONFIG_B
-DEFAULT_TOP_K = 2
+DEFAULT_TOP_K = 1  # the article's failure on the first screen: A sends only the cut chunk
 # Uploads that go through the corpus loader even alone: a single .txt/.md stays as today.
 CORPUS_SUFFIXES = (".zip", ".html", ".htm", ".pdf", ".docx")
 

@@ -268,12 +268,14 @@ STRINGS: dict[str, dict[str, str]] = {
         ),
     },
     # --- counts with their words: "<key>.one" for 1, "<key>" otherwise (``count``) ------
-    "count.answerable_refused": {"en": "{n} answerable questions refused",
-                                 "pt": "{n} perguntas respondíveis recusadas"},
-    "count.answerable_refused.one": {"en": "{n} answerable question refused",
-                                     "pt": "{n} pergunta respondível recusada"},
-    "app.of_answerable": {"en": " (of {total}): the floor's cost",
-                          "pt": " (de {total}): o custo do piso"},
+    "app.answerable_refused": {"en": "{n} of {total} answerable refused",
+                               "pt": "{n} de {total} respondíveis recusadas"},
+    "app.answerable_refused_help": {
+        "en": "Answerable questions the floor refuses: the floor's cost, next to the "
+              "unanswerable ones it refuses rightly.",
+        "pt": "Perguntas respondíveis que o piso recusa: o custo do piso, ao lado das sem "
+              "resposta que ele recusa com razão.",
+    },
     "count.false_refusals": {"en": "{n} false refusals", "pt": "{n} recusas indevidas"},
     "count.false_refusals.one": {"en": "{n} false refusal", "pt": "{n} recusa indevida"},
     "count.false_answers": {"en": "{n} false answers", "pt": "{n} respostas indevidas"},

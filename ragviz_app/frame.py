@@ -18,7 +18,6 @@ from ragviz.calibration import calibrate_outcomes
 from ragviz.chunking import CHUNKER_NAMES, ChunkerConfig, ChunkingResult, get_spec
 from ragviz.corpus import Corpus
 from ragviz.embedders import Embedder, ModelLoadError
-from ragviz.i18n import count
 from ragviz.limits import TOP_K_RANGE
 from ragviz.pipeline import (
     analyse_chunked,
@@ -367,8 +366,8 @@ def metrics_panel(metrics: Metrics, other: Metrics | None) -> None:
     second.metric(tr("metric.refusal_recall"), pct(metrics.refusal_recall),
                   delta(metrics.refusal_recall, other.refusal_recall if other else None))
     if metrics.answerable:  # the floor's cost, next to what it refuses rightly
-        st.caption(count(metrics.answerable_refused, "count.answerable_refused", lang())
-                   + tr("app.of_answerable", total=metrics.answerable))
+        st.caption(tr("app.answerable_refused", n=metrics.answerable_refused,
+                      total=metrics.answerable), help=tr("app.answerable_refused_help"))
 
 
 def metrics_details(metrics: Metrics) -> str:
