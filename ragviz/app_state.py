@@ -335,9 +335,22 @@ def corpus_overview(analysis: Analysis) -> list[FileRow]:
     ]
 
 
+FILE_LABEL_CHARS = 16  # a file name in a bar label: longer ones are cut in the middle
+
+
 def chunk_labels(analysis: Analysis) -> dict[int, str] | None:
-    """Score-bar labels that name each chunk's file (``faq.md #3``) when there are several
-    files; None keeps the plain ``#i``."""
+    """Score-bar labels that name each chunk's file (``#3 faq.md``) when there are several
+    files; None keeps the plain ``#i``. The number comes first and the file is abbreviated,
+    so a cut label never hides the chunk the explanation names."""
     if not analysis.corpus.multi_file:
         return None
-    return {c.index: f"{c.source} #{c.index}" for c in analysis.chunks}
+    return {c.index: f"#{c.index} {short_name(c.source)}" for c in analysis.chunks}
+
+
+def short_name(name: str, limit: int = FILE_LABEL_CHARS) -> str:
+    """``name`` in at most ``limit`` characters, its middle replaced by "…" (the start and
+    the extension are what tell files apart)."""
+    if len(name) <= limit:
+        return name
+    tail = max(4, limit // 3)
+    return f"{name[:limit - tail - 1]}…{name[-tail:]}"
