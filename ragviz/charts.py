@@ -479,7 +479,7 @@ def sweep_heatmap(sweep: SweepResult, metric: str, lang: str = "en") -> alt.Laye
     )
     cells = base.mark_rect(stroke="#fff").encode(
         color=alt.Color("value:Q", scale=alt.Scale(domain=[0, 1], scheme="blues"),
-                        title=metric),
+                        title=t(f"metric.{metric}", lang)),  # its name, not the raw key
         tooltip=["config:N", alt.Tooltip("value:Q", format=".3f"), "chunks:Q"],
     )
     text = base.mark_text(fontSize=13).encode(

@@ -164,7 +164,8 @@ def test_a_zip_of_files_loads_like_the_files() -> None:
 
 @pytest.mark.parametrize("name", ["<img src=x onerror=alert(1)>.md", "a*b*_c_.txt"])
 def test_file_names_reach_the_page_escaped(name: str) -> None:
-    at = upload(run_app_top_2(), {name: b"A short note about refunds.", "other.txt": b"Other text."})
+    files = {name: b"A short note about refunds.", "other.txt": b"Other text."}
+    at = upload(run_app_top_2(), files)
     assert not [h for h in at.get("html") if "<img src=x" in h.proto.body]
     assert name in overview_tables(at)[0]["file"].tolist()
 
