@@ -51,7 +51,8 @@ LAYOUT_CSS = """<style>
 [data-testid="stMainBlockContainer"] h1{font-size:clamp(1.3rem,2.1vw,1.9rem);padding:0 0 .3rem}
 [data-testid="stMainBlockContainer"] h4{font-size:clamp(1.05rem,1.6vw,1.25rem)}
 .rv-bars-key{font-size:.85rem;row-gap:0}
-[class*="st-key-config_head_"] h3{font-size:clamp(1.1rem,1.7vw,1.5rem);padding:.2rem 0 .3rem}
+[class*="st-key-config_head_"] h3{font-size:clamp(1.1rem,1.7vw,1.5rem);padding:.5rem 0 .6rem;
+line-height:1.4}
 [data-testid="stMetricLabel"] p{font-size:.85rem;line-height:1.25}
 [data-testid="stMainBlockContainer"] h2{font-size:clamp(1.2rem,1.9vw,1.55rem);padding:.25rem 0}
 [class*="st-key-config_head_"] [data-testid="stHorizontalBlock"]{flex-wrap:wrap;row-gap:.3rem}
