@@ -36,7 +36,7 @@ DEFAULT_SAMPLE = "politica_reembolso"
 # The article's before and after: fixed 120-character windows vs. sentences with overlap.
 DEFAULT_A = DEFAULT_CONFIG_A
 DEFAULT_B = DEFAULT_CONFIG_B
-DEFAULT_TOP_K = 2
+DEFAULT_TOP_K = 1  # the article's failure on the first screen: A sends only the cut chunk
 # Uploads that go through the corpus loader even alone: a single .txt/.md stays as today.
 CORPUS_SUFFIXES = (".zip", ".html", ".htm", ".pdf", ".docx")
 
@@ -356,9 +356,16 @@ def corpus_overview(analysis: Analysis) -> list[FileRow]:
     ]
 
 
+FILE_LABEL_CHARS = 16  # a file name in a bar label: longer ones are cut in the middle
+
+
 def chunk_labels(analysis: Analysis) -> dict[int, str] | None:
-    """Score-bar labels that name each chunk's file (``faq.md #3``) when there are several
-    files; None keeps the plain ``#i``."""
+    """Score-bar labels that name each chunk's file (``#3 faq.md``) when there are several
+    files; None keeps the plain ``#i``. The number comes first and the file is abbreviated,
+    so a cut label never hides the chunk the explanation names."""
     if not analysis.corpus.multi_file:
         return None
-    return {c.index: f"{c.source} #{c.index}" for c in analysis.chunks}
+    return {c.index: f"#{c.index} {short_name(c.source, FILE_LABEL_CHARS)}"
+            for c in analysis.chunks}
+
+

@@ -215,7 +215,10 @@ def _bars_layers(shape: BarsShape) -> alt.LayerChart:
         t("chart.status_under_floor", lang),
         t("chart.status_other", lang),
     ]
-    y = alt.Y("chunk:N", sort=list(shape.order), title=None)
+    # every bar labelled (no overlap culling), the font fitted to the bar's step
+    y = alt.Y("chunk:N", sort=list(shape.order), title=None,
+              axis=alt.Axis(labelOverlap=False, labelFontSize=min(font, step - 1),
+                            labelLimit=220))
     base = alt.Chart(alt.NamedData(name=SCORES_DATA))
     bars = base.mark_bar().encode(
         x=alt.X("score:Q", scale=alt.Scale(domain=list(shape.domain)),
@@ -476,7 +479,7 @@ def sweep_heatmap(sweep: SweepResult, metric: str, lang: str = "en") -> alt.Laye
     )
     cells = base.mark_rect(stroke="#fff").encode(
         color=alt.Color("value:Q", scale=alt.Scale(domain=[0, 1], scheme="blues"),
-                        title=metric),
+                        title=t(f"metric.{metric}", lang)),  # its name, not the raw key
         tooltip=["config:N", alt.Tooltip("value:Q", format=".3f"), "chunks:Q"],
     )
     text = base.mark_text(fontSize=13).encode(

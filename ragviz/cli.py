@@ -668,6 +668,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_app(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
+    # the model library's "Loading weights" bars are not ragviz's output: keep stderr for
+    # ragviz's own sentences (set before the library is imported, when a model is chosen)
+    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
     try:
         args.handler(args)
     except KeyboardInterrupt:

@@ -176,12 +176,13 @@ def _add_folder(entries: list[_Entry], problems: list[Problem], folder: Path, ra
                                 ".md, .html, .pdf, .docx or .zip and were not read."))
 
 
-def short_name(name: str) -> str:
-    """``name`` as messages, tables and labels show it: cut in the middle past
-    MAX_NAME_CHARS characters, its end (and extension) kept."""
-    if len(name) <= MAX_NAME_CHARS:
+def short_name(name: str, limit: int = MAX_NAME_CHARS) -> str:
+    """``name`` as messages, tables and labels show it: cut in the middle past ``limit``
+    characters, its start and its end (with the extension) kept: they tell files apart."""
+    if len(name) <= limit:
         return name
-    return name[: MAX_NAME_CHARS - _NAME_TAIL - 1] + "…" + name[-_NAME_TAIL:]
+    tail = min(_NAME_TAIL, max(4, limit // 3))
+    return name[: limit - tail - 1] + "…" + name[-tail:]
 
 
 def _entry(name: str, path: str, data: bytes) -> _Entry:

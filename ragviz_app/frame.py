@@ -337,8 +337,11 @@ def floor_controls(frame: Frame, side: str, key: str, per_side: bool) -> None:
                   key=f"recalibrate_{key}", on_click=set_floor, args=(suggestion.floor, side),
                   type="primary")
         return
+    if state.slider_floor(suggestion.floor) == state.slider_floor(float(ss[key])):
+        return  # the floor already is the suggestion: no button that would change nothing
     button_key = "apply_floor" if key == floors.SHARED else "apply_own_floor_b"
-    button_col.button(tr("app.apply_floor_b", floor=shown), key=button_key,
+    button_col.button(tr("app.apply_floor_side", side=side.upper(), floor=shown),
+                      key=button_key,
                       on_click=set_floor, args=(suggestion.floor, side), type="primary",
                       width="stretch")
 
@@ -389,6 +392,9 @@ def metrics_panel(metrics: Metrics, other: Metrics | None) -> None:
                  delta(metrics.hit_at_1, other.hit_at_1 if other else None))
     second.metric(tr("metric.refusal_recall"), pct(metrics.refusal_recall),
                   delta(metrics.refusal_recall, other.refusal_recall if other else None))
+    if metrics.answerable:  # the floor's cost, next to what it refuses rightly
+        st.caption(tr("app.answerable_refused", n=metrics.answerable_refused,
+                      total=metrics.answerable), help=tr("app.answerable_refused_help"))
 
 
 def metrics_details(metrics: Metrics) -> str:

@@ -65,8 +65,8 @@ def side_models() -> dict[str, str]:
 
 
 def model_inputs() -> dict[str, WantedModel]:
-    """A's picker, the switch that gives B its own model, B's picker, and the API key
-    field when a side uses the API."""
+    """A's picker, the switch that gives B its own model, and B's picker (a side that uses
+    an API shows its URL, model and key together)."""
     st.subheader(tr("app.model"))
     own_b = bool(ss.get("model_b_on"))
     if own_b:
@@ -79,9 +79,6 @@ def model_inputs() -> dict[str, WantedModel]:
         wanted["b"] = model_picker("b")
     else:
         wanted["b"] = wanted["a"]
-    if any(ss.get(key_of(side, "model_choice")) == OPENAI for side in SIDES[: 1 + own_b]):
-        st.text_input(tr("app.api_key"), key="api_key", type="password",
-                      help=tr("app.api_key_help"), autocomplete="off")
     return wanted
 
 
@@ -144,6 +141,11 @@ def api_inputs(side: str) -> tuple[str, bool]:
                   placeholder="http://localhost:11434/v1")
     st.text_input(tr("app.api_model"), key=key_of(side, "api_model"),
                   placeholder="text-embedding-3-small")
+    if side == "a" or ss.get(key_of("a", "model_choice")) != OPENAI:
+        # the key right under the URL and model it goes with (one key for both sides):
+        # apart from them, a user typed URL and model first and met a 401 before the key
+        st.text_input(tr("app.api_key"), key="api_key", type="password",
+                      help=tr("app.api_key_help"), autocomplete="off")
     base = str(ss.get(key_of(side, "api_base"), "")).strip()
     model = str(ss.get(key_of(side, "api_model"), "")).strip()
     if not base or not model:
