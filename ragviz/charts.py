@@ -19,6 +19,7 @@ import pandas as pd
 from ragviz.chunking.base import Chunk
 from ragviz.chunking.registry import overlap_text
 from ragviz.i18n import t
+from ragviz.palette import ANSWERABLE, FLOOR, HIT, OTHER, UNANSWERABLE, UNDER_FLOOR
 from ragviz.presentation import config_text, decimal, distinct_digits, format_score, numbers
 from ragviz.retrieval import Decision
 
@@ -26,13 +27,7 @@ if TYPE_CHECKING:
     from ragviz.calibration import Calibration
     from ragviz.results import QuestionOutcome, SweepResult
 
-HIT = "#1d4ed8"
-UNDER_FLOOR = "#f59e0b"
-OTHER = "#cbd5e1"
-FLOOR = "#dc2626"
 STRIP_HEIGHT = 160  # the calibration strip's plot height (its current-floor label sits at it)
-ANSWERABLE = "#16a34a"
-UNANSWERABLE = "#9333ea"
 
 _PREVIEW = 90
 

@@ -172,7 +172,7 @@ def legend(lang: str = "en") -> str:
 def bars_key(lang: str = "en") -> str:
     """One key above a page of score bars (drawn without legends, which a half-page chart
     cut): the three bar colours and the green outline of the chunk holding the answer."""
-    from ragviz.charts import ANSWERABLE, HIT, OTHER, UNDER_FLOOR
+    from ragviz.palette import ANSWERABLE, HIT, OTHER, UNDER_FLOOR
 
     swatch = '<i style="display:inline-block;width:14px;height:12px;margin-right:6px;{}"></i>'
     items = [
