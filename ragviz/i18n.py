@@ -557,6 +557,11 @@ STRINGS: dict[str, dict[str, str]] = {
     "col.retrieved": {"en": "in the top {k}", "pt": "no top {k}"},
     "col.retrieved_for": {"en": "for the questions", "pt": "para as perguntas"},
     "app.model": {"en": "Embedding model", "pt": "Modelo de embedding"},
+    "app.scorer": {"en": "Scorer", "pt": "Pontuação"},
+    "app.scorer_help": {
+        "en": "How each chunk is scored against each question (the floor is on its scale).",
+        "pt": "Como cada chunk é pontuado para cada pergunta (o piso fica na escala dele).",
+    },
     "app.model_custom": {"en": "Other model", "pt": "Outro modelo"},
     "app.model_custom_caption": {
         "en": "any sentence-transformers id or local folder",

@@ -23,7 +23,7 @@ from ragviz.evaluation.pipeline import (
     encode_questions,
     rescore,
 )
-from ragviz.evaluation.results import Analysis, Metrics, RetrievalSettings
+from ragviz.evaluation.results import Analysis, Metrics
 from ragviz.inputs.corpus import Corpus
 from ragviz.inputs.documents import InputError
 from ragviz.inputs.limits import TOP_K_RANGE
@@ -31,7 +31,7 @@ from ragviz.inputs.questions import LabelledQuestion
 from ragviz.present import presentation
 from ragviz_app import app_state as state
 from ragviz_app import background, floors
-from ragviz_app.common import SIDES, lang, md, ss, tr
+from ragviz_app.common import SIDES, lang, md, retrieval, scale_of, scorer_name, ss, tr
 from ragviz_app.session import moved_import, set_floor
 
 PROGRESS_AFTER = 16  # texts to embed before a progress bar is worth showing (~1 s)
@@ -147,7 +147,7 @@ def memo_key(document: str | Corpus, config: ChunkerConfig, model: Embedder,
              questions: list[LabelledQuestion]) -> tuple[Any, ...]:
     """What an analysis depends on apart from top_k and the floor (not the language:
     sentences are made from the facts at display time)."""
-    return (model.name, state.document_key(document), config, tuple(questions))
+    return (model.name, state.document_key(document), config, tuple(questions), scorer_name())
 
 
 def memoised(document: str | Corpus, config: ChunkerConfig, model: Embedder,
@@ -159,7 +159,7 @@ def memoised(document: str | Corpus, config: ChunkerConfig, model: Embedder,
     base = memo.get(key)
     if base is None or (base.top_k == top_k and base.floor == floor):
         return base
-    memo[key] = rescore(base, RetrievalSettings(top_k, floor))  # a rerun reuses the decisions
+    memo[key] = rescore(base, retrieval(top_k, floor))  # a rerun reuses the decisions
     return memo[key]
 
 
@@ -185,7 +185,7 @@ def run_analysis(
                                          _progress(slot))
         base = analyse_chunked(document, config, model, questions, chunking, vectors,
                                encode_questions(model, questions),
-                               RetrievalSettings(top_k, floor))
+                               retrieval(top_k, floor))
     slot.empty()
     memo: dict[Any, Analysis] = ss["_memo"]
     memo[memo_key(document, config, model, questions)] = base
@@ -284,7 +284,7 @@ def _first_floors(frame: Frame) -> None:
         current = frame.analyses[side]
         if current is not None:
             frame.analyses[side] = rescore(
-                current, RetrievalSettings(frame.top_k, floors.floor_of(side)))
+                current, retrieval(frame.top_k, floors.floor_of(side)))
 
 
 def retrieval_controls(container: DeltaGenerator, frame: Frame) -> None:
@@ -308,7 +308,8 @@ def floor_controls(frame: Frame, side: str, key: str, per_side: bool) -> None:
     floor was set on another model, a warning and the measured floor to apply."""
     judged = [frame.analyses[s] for s in ((side,) if per_side else SIDES)]
     scores = [s for a in judged if a is not None for o in a.outcomes for s in o.decision.scores]
-    low, high = state.floor_range(scores)
+    scale = scale_of(frame.analyses[side])
+    low, high = state.floor_range(scores, scale)
     ss[key] = min(max(float(ss[key]), low), high)
     model = frame.models[side].name
     label = tr("app.floor_side", side=side.upper(), model=model) if per_side else tr("app.floor")
@@ -323,7 +324,7 @@ def floor_controls(frame: Frame, side: str, key: str, per_side: bool) -> None:
         "app.margin_b" if side == "b" else "app.margin_a",
         margin=presentation.format_score(suggestion.margin, lang()))
     slider_col, button_col = st.columns([2, 1.2])
-    slider_col.slider(label, low, high, step=0.01, key=key, format="%.2f",
+    slider_col.slider(label, low, high, step=scale.step, key=key, format="%.2f",
                       help=tr("app.floor_help") + measured, on_change=floors.on_floor_moved,
                       args=(key, side))
     if suggestion is None:

@@ -56,6 +56,7 @@ from ragviz.inputs.documents import (
 )
 from ragviz.inputs.questions import LabelledQuestion, check_question, read_questions_file
 from ragviz.present.safe_text import visible_controls as terminal_safe
+from ragviz.retrieval.scorers import DEFAULT_SCORER, scorer_names
 from ragviz.share.samples import Sample, get_sample, load_samples
 
 EXIT_USER_ERROR = 2
@@ -346,7 +347,7 @@ def _run_analysis(args: argparse.Namespace, questions: list[LabelledQuestion]) -
         sys.stderr.write(f"ragviz: connecting to the embedding API (each request waits at "
                          f"most {REQUEST_TIMEOUT_S:g} s; Ctrl-C stops)\n")
     embedder = load_embedder(name)
-    settings = RetrievalSettings(top_k=args.top_k, floor=args.floor)
+    settings = RetrievalSettings(top_k=args.top_k, floor=args.floor, scorer=args.scorer)
     return analyse(corpus, _config(args), embedder, questions, settings,
                    progress=_progress(embedder))
 
@@ -623,6 +624,12 @@ PATHS_HELP = ("files (.txt, .md, .html, .pdf, .docx, .zip), folders, - for stand
               "input, or sample:NAME for a bundled sample; several make one corpus")
 
 
+def _add_scorer_option(parser: argparse.ArgumentParser) -> None:
+    """``--scorer``, its choices read from the scorer registry when the parser is built."""
+    parser.add_argument("--scorer", choices=scorer_names(), default=DEFAULT_SCORER,
+                        help=f"how chunks are scored (default {DEFAULT_SCORER})")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="ragviz", description="See why retrieval returns the wrong passage."
@@ -640,6 +647,7 @@ def build_parser() -> argparse.ArgumentParser:
     search.add_argument("--questions", help=QUESTIONS_HELP)
     search.add_argument("--top-k", dest="top_k", type=TOP_K, default=2, help=TOP_K_HELP)
     search.add_argument("--floor", type=FLOOR, default=-1.0, help=FLOOR_HELP)
+    _add_scorer_option(search)
     _add_chunker_options(search)
     search.set_defaults(handler=cmd_search)
 
@@ -657,6 +665,7 @@ def build_parser() -> argparse.ArgumentParser:
         )
         parser_.add_argument("--top-k", dest="top_k", type=TOP_K, default=2, help=TOP_K_HELP)
         parser_.add_argument("--floor", type=FLOOR, default=-1.0, help=FLOOR_HELP)
+        _add_scorer_option(parser_)
         _add_chunker_options(parser_)
         parser_.set_defaults(handler=handler)
     calibrate.add_argument("--cost-false-refusal", type=_cost, default=1.0, help=COST_HELP)

@@ -20,7 +20,8 @@ from ragviz.evaluation.metrics import compute_metrics, outcome_calibration
 from ragviz.evaluation.results import Analysis, QuestionOutcome, RetrievalSettings, Vectors
 from ragviz.inputs.corpus import Corpus, as_corpus
 from ragviz.inputs.questions import LabelledQuestion
-from ragviz.retrieval.decision import cosine_scores, decide
+from ragviz.retrieval.decision import decide
+from ragviz.retrieval.scorers import get_scorer
 
 Progress = Callable[[int, int], None]
 # Chunks of one configuration over the whole corpus (see README "Input limits" for how long
@@ -114,10 +115,9 @@ def analyse_chunked(
     corpus = as_corpus(document)
     chunks = chunking.chunks
     truncation = truncation_offsets(chunks, embedder)
-    score_rows = [
-        tuple(float(s) for s in cosine_scores(query_vectors[i], chunk_vectors))
-        for i in range(len(questions))
-    ]
+    scorer = get_scorer(settings.scorer)
+    score_rows = scorer.score_rows(scorer.prepare(chunks, chunk_vectors),
+                                   [q.question for q in questions], query_vectors)
     outcomes = _outcomes(corpus, chunks, questions, score_rows, truncation, settings)
     return Analysis(
         document=corpus.sources[0].text if corpus.sources else "",
@@ -137,7 +137,10 @@ def analyse_chunked(
 
 def rescore(analysis: Analysis, settings: RetrievalSettings) -> Analysis:
     """New decisions, diagnoses and metrics for another top_k or floor, reusing the scores
-    already computed."""
+    already computed (another scorer means new scores: ``analyse`` again)."""
+    if settings.scorer != analysis.settings.scorer:
+        raise ValueError(f"rescore keeps the scorer {analysis.settings.scorer!r}; "
+                         f"analyse again for {settings.scorer!r}")
     score_rows = [outcome.decision.scores for outcome in analysis.outcomes]
     questions = [outcome.question for outcome in analysis.outcomes]
     outcomes = _outcomes(analysis.corpus, analysis.chunks, questions, score_rows,

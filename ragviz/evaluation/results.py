@@ -22,6 +22,7 @@ from ragviz.evaluation.diagnosis import OK, Diagnosis
 from ragviz.inputs.corpus import Corpus, Source
 from ragviz.inputs.questions import LabelledQuestion
 from ragviz.retrieval.decision import Decision, Hit
+from ragviz.retrieval.scorers import DEFAULT_SCORER, get_scorer
 
 METRIC_NAMES: tuple[str, ...] = ("hit_at_1", "hit_at_k", "mrr", "refusal_precision",
                                  "refusal_recall")
@@ -30,10 +31,12 @@ Vectors = npt.NDArray[np.float32]
 
 @dataclass(frozen=True)
 class RetrievalSettings:
-    """How many chunks retrieval hands on (top_k) and the score they must reach (floor)."""
+    """How many chunks retrieval hands on (top_k), the score they must reach (floor) and
+    the registered scorer that gives the scores (``ragviz.retrieval.scorers``)."""
 
     top_k: int = 2
     floor: float = 0.0
+    scorer: str = DEFAULT_SCORER
 
     def __post_init__(self) -> None:
         if isinstance(self.top_k, bool) or not isinstance(self.top_k, int) or self.top_k < 1:
@@ -41,6 +44,7 @@ class RetrievalSettings:
         if not math.isfinite(self.floor):
             raise ValueError(f"floor must be a finite number, got {self.floor}")
         object.__setattr__(self, "floor", float(self.floor))
+        get_scorer(self.scorer)  # ValueError naming the registered scorers
 
 
 @dataclass(frozen=True)
@@ -295,6 +299,8 @@ class Analysis:
             "model": self.model,
             "top_k": self.top_k,
             "floor": self.floor,
+            # named only when it is not cosine, so output written before scorers reads the same
+            **({} if self.settings.scorer == DEFAULT_SCORER else {"scorer": self.settings.scorer}),
             "chunks": [chunk.to_dict() for chunk in self.chunks],
             "sources": [{"name": s.name, "chars": len(s.text)} for s in self.corpus.sources],
             "chunk_tokens": list(self.chunk_tokens),

@@ -1,4 +1,4 @@
-"""Scores, ranking, the decision with a floor, and prompt assembly.
+"""Ranking, the decision with a floor, and prompt assembly (scores come from ``scorers``).
 
 ``top_k`` alone always returns k chunks because cosine similarity is never zero; the floor
 is what lets retrieval say "not found". Ties are broken by chunk order so every result is
@@ -10,9 +10,6 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-
-import numpy as np
-import numpy.typing as npt
 
 from ragviz.chunking.base import Chunk
 
@@ -66,15 +63,6 @@ class Decision:
     def rank_of(self, chunk_index: int) -> int:
         """1-based rank of a chunk."""
         return self.ranking.index(chunk_index) + 1
-
-
-def cosine_scores(
-    query: npt.NDArray[np.float32], chunk_vectors: npt.NDArray[np.float32]
-) -> npt.NDArray[np.float32]:
-    """Scores of one unit query vector against unit chunk rows (dot product = cosine)."""
-    if chunk_vectors.shape[0] == 0:
-        return np.zeros(0, dtype=np.float32)
-    return np.asarray(chunk_vectors @ query, dtype=np.float32)
 
 
 def rank(scores: Sequence[float]) -> tuple[int, ...]:

@@ -8,13 +8,13 @@ import streamlit as st
 
 from ragviz.embedding.models import Embedder
 from ragviz.evaluation.experiments import compare, default_grid, sweep
-from ragviz.evaluation.results import METRIC_NAMES, Analysis, RetrievalSettings, SweepResult
+from ragviz.evaluation.results import METRIC_NAMES, Analysis, SweepResult
 from ragviz.inputs.corpus import Corpus
 from ragviz.inputs.questions import LabelledQuestion
 from ragviz.present import presentation
 from ragviz_app import app_state as state
 from ragviz_app import charts
-from ragviz_app.common import lang, ss, tr, translated
+from ragviz_app.common import lang, retrieval, ss, tr, translated
 from ragviz_app.frame import Frame
 from ragviz_app.session import load_into_a
 
@@ -64,7 +64,7 @@ def sweep_view(document: str | Corpus, model: Embedder, questions: list[Labelled
             bar.progress(done / max(total, 1), text=tr("app.sweep_count", done=done, total=total))
 
         ss.sweep_result = (signature, sweep(document, questions, model, grid,
-                                            RetrievalSettings(top_k, floor), progress=report))
+                                            retrieval(top_k, floor), progress=report))
         bar.empty()
     stored = ss.get("sweep_result")
     if stored is None:
