@@ -18,9 +18,17 @@ import pandas as pd
 
 from ragviz.chunking.base import Chunk
 from ragviz.chunking.registry import overlap_text
+from ragviz.evaluation.measures import get_metric
 from ragviz.i18n import t
 from ragviz.present.palette import ANSWERABLE, FLOOR, HIT, OTHER, UNANSWERABLE, UNDER_FLOOR
-from ragviz.present.presentation import config_text, decimal, distinct_digits, format_score, numbers
+from ragviz.present.presentation import (
+    config_text,
+    decimal,
+    distinct_digits,
+    format_score,
+    metric_label,
+    numbers,
+)
 from ragviz.retrieval.decision import Decision
 from ragviz.retrieval.scorers import CosineScorer, ScoreScale
 
@@ -478,9 +486,12 @@ def sweep_heatmap(sweep: SweepResult, metric: str, lang: str = "en") -> alt.Laye
         y=alt.Y("row:N", title=None, sort=list(dict.fromkeys(frame["row"].tolist())),
                 axis=alt.Axis(labelLimit=260, labelFontSize=13)),
     )
+    # the darker the better: reversed for a metric where lower is better
+    reverse = not get_metric(metric).higher_is_better
     cells = base.mark_rect(stroke="#fff").encode(
-        color=alt.Color("value:Q", scale=alt.Scale(domain=[0, 1], scheme="blues"),
-                        title=t(f"metric.{metric}", lang)),  # its name, not the raw key
+        color=alt.Color("value:Q", scale=alt.Scale(domain=[0, 1], scheme="blues",
+                                                   reverse=reverse),
+                        title=metric_label(metric, lang)),  # its name, not the raw key
         tooltip=["config:N", alt.Tooltip("value:Q", format=".3f"), "chunks:Q"],
     )
     text = base.mark_text(fontSize=13).encode(

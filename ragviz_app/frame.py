@@ -16,6 +16,7 @@ from ragviz.chunking import CHUNKER_NAMES, ChunkerConfig, ChunkingResult, get_sp
 from ragviz.chunking.registry import PEERS_EXTRA, missing_peers
 from ragviz.embedding.models import Embedder, ModelLoadError
 from ragviz.evaluation.calibration import calibrate_outcomes
+from ragviz.evaluation.measures import metric_names
 from ragviz.evaluation.pipeline import (
     analyse_chunked,
     chunk_document,
@@ -381,6 +382,9 @@ def pct(value: float | None) -> str:
     return "–" if value is None else f"{value:.0%}"
 
 
+FEATURED = ("hit_at_1", "refusal_recall")  # the two big numbers of the panel
+
+
 def metrics_panel(metrics: Metrics, other: Metrics | None) -> None:
     """hit@1 is the number that tells whether the answer comes first: it is the big one."""
     def delta(mine: float | None, theirs: float | None) -> str | None:
@@ -399,11 +403,15 @@ def metrics_panel(metrics: Metrics, other: Metrics | None) -> None:
 
 
 def metrics_details(metrics: Metrics) -> str:
-    """The figures after the two big ones: hit@k, MRR, refusal precision and the labels."""
+    """The figures after the two big ones: every other registered metric (hit@k, MRR,
+    refusal precision…) and the labels."""
     labels = ", ".join(
         f"{presentation.label_name(name, lang())} {count}"
         for name, count in sorted(metrics.labels.items()) if count
     )
-    return tr("app.metrics_line", k=metrics.top_k, hit_k=pct(metrics.hit_at_k),
-              mrr=presentation.share(metrics.mrr, lang()),
-              precision=pct(metrics.refusal_precision), labels=labels or "–")
+    figures = [
+        f"{presentation.metric_label(name, lang(), short=True, k=metrics.top_k)} "
+        f"{presentation.metric_text(name, metrics.values.get(name), lang())}"
+        for name in metric_names() if name not in FEATURED
+    ]
+    return " · ".join([*figures, tr("app.metrics_labels", labels=labels or "–")])

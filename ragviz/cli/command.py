@@ -41,6 +41,7 @@ from ragviz.embedding.models import (
     load_embedder,
 )
 from ragviz.embedding.openai_api import REQUEST_TIMEOUT_S
+from ragviz.evaluation.measures import metric_names
 from ragviz.inputs.convert import TEXT_SUFFIXES, suffix_of
 from ragviz.inputs.corpus import Corpus, Source, load_paths, short_name
 from ragviz.inputs.documents import (
@@ -376,7 +377,7 @@ def _progress(embedder: Embedder) -> Progress | None:
 
 
 def cmd_eval(args: argparse.Namespace) -> None:
-    from ragviz.present.presentation import diagnosis_text, label_name, share
+    from ragviz.present.presentation import diagnosis_text, label_name, metric_label, share
 
     analysis = _run_analysis(args, _labelled(args))
     rows = []
@@ -415,9 +416,8 @@ def cmd_eval(args: argparse.Namespace) -> None:
         files = f" from {len(analysis.corpus.sources)} files" if analysis.corpus.multi_file else ""
         lines = [
             f"{analysis.config.label()} on {analysis.model}: {len(analysis.chunks)} chunks{files}",
-            f"hit@1 {fmt(m.hit_at_1)}  hit@{analysis.top_k} {fmt(m.hit_at_k)}  "
-            f"MRR {fmt(m.mrr)}  refusal precision {fmt(m.refusal_precision)}  "
-            f"recall {fmt(m.refusal_recall)}",
+            "  ".join(f"{metric_label(name, args.lang, short=True, k=analysis.top_k)} "
+                      f"{fmt(m.values.get(name))}" for name in metric_names()),
         ]
         for row in rows:
             names = ", ".join(label_name(label, args.lang) for label in row["labels"])

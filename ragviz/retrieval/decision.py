@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ragviz.chunking.base import Chunk
+from ragviz.chunking.spans import difference
 
 PROMPT_TEMPLATES: dict[str, str] = {
     "pt": (
@@ -91,7 +92,7 @@ def excerpts(chunks: Sequence[Chunk], hits: Sequence[Hit]) -> list[str]:
     by_index = {c.index: c for c in chunks}
     for hit in hits:
         chunk = by_index[hit.index]
-        pieces = _uncovered(chunk.start, chunk.end, covered)
+        pieces = difference((chunk.start, chunk.end), covered)
         covered.append((chunk.start, chunk.end))
         text = " … ".join(
             chunk.text[a - chunk.start : b - chunk.start].strip() for a, b in pieces
@@ -100,22 +101,6 @@ def excerpts(chunks: Sequence[Chunk], hits: Sequence[Hit]) -> list[str]:
             # Table rows cut away from their header carry it: the model reads it too.
             out.append(chunk.context_prefix + text if chunk.context_prefix else text)
     return out
-
-
-def _uncovered(start: int, end: int, covered: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
-    pieces = [(start, end)]
-    for c_start, c_end in covered:
-        nxt: list[tuple[int, int]] = []
-        for a, b in pieces:
-            if c_end <= a or c_start >= b:
-                nxt.append((a, b))
-                continue
-            if a < c_start:
-                nxt.append((a, c_start))
-            if c_end < b:
-                nxt.append((c_end, b))
-        pieces = nxt
-    return [(a, b) for a, b in pieces if b > a]
 
 
 def build_prompt(
