@@ -17,13 +17,7 @@ from ragviz.chunking.registry import PEERS_EXTRA, missing_peers
 from ragviz.embedding.models import Embedder, ModelLoadError
 from ragviz.evaluation.calibration import calibrate_outcomes
 from ragviz.evaluation.measures import metric_names
-from ragviz.evaluation.pipeline import (
-    analyse_chunked,
-    chunk_document,
-    embedding_text,
-    encode_questions,
-    rescore,
-)
+from ragviz.evaluation.pipeline import analyse, chunk_document, rescore
 from ragviz.evaluation.results import Analysis, Metrics
 from ragviz.inputs.corpus import Corpus
 from ragviz.inputs.documents import InputError
@@ -178,15 +172,10 @@ def run_analysis(
     found = memoised(document, config, model, questions, top_k, floor)
     if found is not None:
         return found
-    if chunking is None:
-        chunking = chunk_document(document, config, model)
     slot = progress_slot.empty() if progress_slot is not None else st.empty()
     with st.spinner(tr("app.embedding", config=config.label())):
-        vectors = model.encode_documents([embedding_text(c) for c in chunking.chunks],
-                                         _progress(slot))
-        base = analyse_chunked(document, config, model, questions, chunking, vectors,
-                               encode_questions(model, questions),
-                               retrieval(top_k, floor))
+        base = analyse(document, config, model, questions, retrieval(top_k, floor),
+                       _progress(slot), chunking)
     slot.empty()
     memo: dict[Any, Analysis] = ss["_memo"]
     memo[memo_key(document, config, model, questions)] = base

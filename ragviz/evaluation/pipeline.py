@@ -62,15 +62,28 @@ def analyse(
     questions: Sequence[LabelledQuestion],
     settings: RetrievalSettings = DEFAULT_SETTINGS,
     progress: Progress | None = None,
+    chunking: ChunkingResult | None = None,
+    query_vectors: Vectors | None = None,
 ) -> Analysis:
     """Chunk every source of the corpus (a plain text is a one-source corpus named "")
-    with ``config``, embed through the cache, rank all chunks for every question."""
+    with ``config``, embed through the cache, rank all chunks for every question: the one
+    copy of that sequence (the app passes the chunks it already shows, a sweep the question
+    vectors it shares across the grid)."""
     document = as_corpus(document)
-    chunking = chunk_document(document, config, embedder)
-    vectors = embedder.encode_documents([embedding_text(c) for c in chunking.chunks], progress)
-    query_vectors = encode_questions(embedder, questions)
+    if chunking is None:
+        chunking = chunk_document(document, config, embedder)
+    vectors = embed_chunks(chunking, embedder, progress)
+    if query_vectors is None:
+        query_vectors = encode_questions(embedder, questions)
     return analyse_chunked(document, config, embedder, questions, chunking, vectors,
                            query_vectors, settings)
+
+
+def embed_chunks(chunking: ChunkingResult, embedder: Embedder,
+                 progress: Progress | None = None) -> Vectors:
+    """The vectors of the chunks' embedding texts, through the embedder's cache (progress
+    is called after every batch: raising there stops the job, finished batches stay)."""
+    return embedder.encode_documents([embedding_text(c) for c in chunking.chunks], progress)
 
 
 def chunk_document(document: str | Corpus, config: ChunkerConfig,
