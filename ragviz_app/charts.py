@@ -19,7 +19,7 @@ import pandas as pd
 from ragviz.chunking.base import Chunk
 from ragviz.chunking.registry import overlap_text
 from ragviz.evaluation.measures import get_metric
-from ragviz.i18n import t
+from ragviz.i18n import STRINGS, t
 from ragviz.present.palette import ANSWERABLE, FLOOR, HIT, OTHER, UNANSWERABLE, UNDER_FLOOR
 from ragviz.present.presentation import (
     config_text,
@@ -231,7 +231,7 @@ def _bars_layers(shape: BarsShape) -> alt.LayerChart:
     base = alt.Chart(alt.NamedData(name=SCORES_DATA))
     bars = base.mark_bar().encode(
         x=alt.X("score:Q", scale=alt.Scale(domain=list(shape.domain)),
-                title=t(shape.axis_label, lang) if shape.keyed else None),
+                title=_label(shape.axis_label, lang) if shape.keyed else None),
         y=y,
         color=alt.Color(
             "status:N",
@@ -263,6 +263,12 @@ def _bars_layers(shape: BarsShape) -> alt.LayerChart:
             labelFontSize=font
         )
     return chart
+
+
+def _label(key: str, lang: str) -> str:
+    """A catalog text, or ``key`` itself when the catalog has none (a scorer added without
+    one)."""
+    return t(key, lang) if key in STRINGS else key
 
 
 def _floor_rule(font: int) -> list[Any]:

@@ -131,3 +131,8 @@ def test_the_score_chart_takes_its_domain_and_axis_label_from_the_scale(
     x = next(layer["encoding"]["x"] for layer in spec["layer"]
              if layer["encoding"].get("x", {}).get("field") == "score")
     assert (x["scale"]["domain"], x["title"]) == ([0.0, 10.0], "shared words")
+    unlabelled = ScoreScale(0.0, 5.0, 1.0, "words in common")  # no catalog entry: as written
+    spec = score_bars_spec(decide([3.0, 1.0], 1, 2.0), chunks, 2.0, "t", scale=unlabelled)
+    x = next(layer["encoding"]["x"] for layer in spec["layer"]
+             if layer["encoding"].get("x", {}).get("field") == "score")
+    assert x["title"] == "words in common"

@@ -26,7 +26,8 @@ DEFAULT_SCORER = "cosine"
 @dataclass(frozen=True)
 class ScoreScale:
     """Where a scorer's scores live: the floor's range and step, and the axis label (a
-    catalog key of ``ragviz.i18n``, so the label is written in the reader's language)."""
+    catalog key of ``ragviz.i18n``, so the label is written in the reader's language; a
+    label the catalog does not hold is shown as written)."""
 
     low: float
     high: float
