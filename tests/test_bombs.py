@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import random
 import zipfile
+import zlib
 from collections.abc import Callable
 from typing import Any
 
@@ -146,7 +147,9 @@ def test_pages_read_before_the_time_budget_are_kept_and_the_cut_is_said() -> Non
         return b"<< /Type /Page /Parent 2 0 R /Contents %d 0 R %s >>" % (contents, FONT)
 
     def stream(content: bytes) -> bytes:
-        return b"<< /Length %d >>\nstream\n%s\nendstream" % (len(content), content)
+        packed = zlib.compress(content, 9)
+        return b"<< /Length %d /Filter /FlateDecode >>\nstream\n%s\nendstream" % (
+            len(packed), packed)
 
     data = pdf([b"<< /Type /Catalog /Pages 2 0 R >>",
                 b"<< /Type /Pages /Kids [5 0 R 6 0 R] /Count 2 >>",
