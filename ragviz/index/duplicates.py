@@ -1,0 +1,54 @@
+"""Exact and near-duplicate chunks (the same FAQ imported twice): grouped on the stored
+vectors, compared block by block so ten thousand chunks never need a full square matrix."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from ragviz.index.base import Vector
+
+DUPLICATE_COSINE = 0.98
+_BLOCK = 1024
+
+
+def duplicate_groups(vectors: Vector, texts: Sequence[str]) -> tuple[int, ...]:
+    """A group number per chunk (the lowest index of its copies), -1 for a chunk with no
+    copy; copies have the same text or unit vectors with cosine >= ``DUPLICATE_COSINE``."""
+    parent = list(range(len(texts)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    def join(i: int, j: int) -> None:
+        a, b = root(i), root(j)
+        if a != b:
+            parent[max(a, b)] = min(a, b)
+
+    first: dict[str, int] = {}
+    for i, text in enumerate(texts):
+        join(first.setdefault(text, i), i)
+    for low in range(0, len(texts), _BLOCK):
+        sims = vectors[low:low + _BLOCK] @ vectors.T
+        for a, b in zip(*np.nonzero(sims >= DUPLICATE_COSINE), strict=True):
+            if low + int(a) < int(b):
+                join(low + int(a), int(b))
+    roots = [root(i) for i in range(len(texts))]
+    sizes = np.bincount(roots, minlength=len(texts)) if roots else np.zeros(0, dtype=int)
+    return tuple(r if sizes[r] > 1 else -1 for r in roots)
+
+
+def crowding(top: Sequence[int], groups: Sequence[int]) -> tuple[int, ...]:
+    """The chunks of ``top`` that share a duplicate group with another chunk of ``top``."""
+    seen = [groups[i] for i in top if groups[i] >= 0]
+    return tuple(i for i in top if groups[i] >= 0 and seen.count(groups[i]) > 1)
+
+
+def duplicate_count(groups: Sequence[int]) -> tuple[int, int]:
+    """(groups of copies, chunks in them)."""
+    grouped = [g for g in groups if g >= 0]
+    return len(set(grouped)), len(grouped)
