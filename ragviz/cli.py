@@ -48,6 +48,7 @@ from ragviz.documents import (
 )
 from ragviz.embedders import BUNDLED_MODELS, DEFAULT_MODEL, Embedder, ModelLoadError, load_embedder
 from ragviz.embedding_base import Progress
+from ragviz.index.command import add_eval_options, add_index_parser
 from ragviz.openai_embedder import REQUEST_TIMEOUT_S
 from ragviz.questions import LabelledQuestion, check_question, read_questions_file
 from ragviz.samples import Sample, get_sample, load_samples
@@ -386,7 +387,8 @@ def _progress(embedder: Embedder) -> Progress | None:
 def cmd_eval(args: argparse.Namespace) -> None:
     from ragviz.presentation import diagnosis_text, label_name, share
 
-    analysis = _run_analysis(args, _labelled(args))
+    index_run = _index_run(args)  # None without --index
+    analysis = index_run.result.analysis if index_run else _run_analysis(args, _labelled(args))
     rows = []
     for outcome in analysis.outcomes:
         diagnosis = outcome.diagnosis
@@ -414,6 +416,7 @@ def cmd_eval(args: argparse.Namespace) -> None:
         "metrics": analysis.metrics.to_dict(),
         "questions": rows,
     }
+    notes = index_run.decorate(payload) if index_run else []
 
     def fmt(value: float | None) -> str:
         return "n/a" if value is None else share(value, args.lang)
@@ -421,8 +424,8 @@ def cmd_eval(args: argparse.Namespace) -> None:
     def text() -> str:
         m = analysis.metrics
         files = f" from {len(analysis.corpus.sources)} files" if analysis.corpus.multi_file else ""
-        lines = [
-            f"{analysis.config.label()} on {analysis.model}: {len(analysis.chunks)} chunks{files}",
+        lines = [*notes,
+            f"{payload['chunker']} on {analysis.model}: {len(analysis.chunks)} chunks{files}",
             f"hit@1 {fmt(m.hit_at_1)}  hit@{analysis.top_k} {fmt(m.hit_at_k)}  "
             f"MRR {fmt(m.mrr)}  refusal precision {fmt(m.refusal_precision)}  "
             f"recall {fmt(m.refusal_recall)}",
@@ -435,6 +438,23 @@ def cmd_eval(args: argparse.Namespace) -> None:
         return "\n".join(lines) + "\n"
 
     _emit(args, payload, text)
+
+
+def _index_run(args: argparse.Namespace) -> Any:
+    """``eval --index``: the production index's chunks on its stored vectors."""
+    if not getattr(args, "index", None):
+        if not args.paths:
+            raise UserError("give the document files, or a production index with --index")
+        return None
+    from ragviz.index.command import run_index_eval
+    from ragviz.results import RetrievalSettings
+
+    questions = _labelled(args)
+    sources = _read_corpus(args.sources) if args.sources else None
+    embedder = load_embedder(_model_name(args))
+    return run_index_eval(args, questions, embedder, sources,
+                          RetrievalSettings(top_k=args.top_k, floor=args.floor),
+                          _progress(embedder))
 
 
 def cmd_calibrate(args: argparse.Namespace) -> None:
@@ -578,6 +598,10 @@ def _add_chunker_options(parser: argparse.ArgumentParser) -> None:
         group.add_argument(
             f"--{_flag(name)}", dest=name, type=_number(param_kind(name)), help=_option_help(name)
         )
+    _add_model_options(parser)
+
+
+def _add_model_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--model",
         help=f"{', '.join(BUNDLED_MODELS)} (default {DEFAULT_MODEL}), "
@@ -657,7 +681,8 @@ def build_parser() -> argparse.ArgumentParser:
         (calibrate, cmd_calibrate),
         (report, cmd_report),
     ):
-        parser_.add_argument("paths", nargs="+", metavar="path", help=PATHS_HELP)
+        parser_.add_argument("paths", nargs="*" if parser_ is evaluate else "+",
+                             metavar="path", help=PATHS_HELP)
         parser_.add_argument(
             "--questions", required=True, help=QUESTIONS_HELP
         )
@@ -665,6 +690,8 @@ def build_parser() -> argparse.ArgumentParser:
         parser_.add_argument("--floor", type=FLOOR, default=-1.0, help=FLOOR_HELP)
         _add_chunker_options(parser_)
         parser_.set_defaults(handler=handler)
+    add_eval_options(evaluate)
+    add_index_parser(sub, _add_model_options, _emit, _model)
     calibrate.add_argument("--cost-false-refusal", type=_cost, default=1.0, help=COST_HELP)
     calibrate.add_argument("--cost-false-answer", type=_cost, default=1.0, help=COST_HELP)
     report.add_argument("--html", required=True, help="where to write the report")
@@ -686,6 +713,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr.write(f"\nragviz {args.command}: interrupted\n")
         return EXIT_INTERRUPTED
     except (UserError, InputError, ModelLoadError, ValueError, OSError) as error:
+        # IndexInputError is a ValueError: its message is already the one sentence
         message = error.for_cli() if isinstance(error, InputError) else str(error)
         message = message.strip() or type(error).__name__
         sys.stderr.write(terminal_safe(f"ragviz {args.command}: {message}", keep="") + "\n")
