@@ -249,3 +249,16 @@ def test_eval_needs_paths_or_index(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_index_sentences_in_both_languages() -> None:
     assert languages() == {"en", "pt"}
+
+
+def test_near_copies_found_on_vectors_exact_copies_past_the_limit(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from ragviz.index import duplicates
+
+    vectors = np.array([[1.0, 0.0], [0.999, 0.04], [0.0, 1.0], [0.0, 1.0]], dtype=np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    texts = ["Refund in 7 days.", "Refund in 7 days!", "Chat", "Chat"]
+    assert duplicates.duplicate_groups(vectors, texts) == (0, 0, 2, 2)
+    assert duplicates.crowding((0, 2, 1), (0, 0, 2, 2)) == (0, 1)
+    monkeypatch.setattr(duplicates, "NEAR_DUPLICATE_LIMIT", 3)
+    assert duplicates.duplicate_groups(vectors, texts) == (-1, -1, 2, 2)

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ragviz.index.base import IndexInputError, LoadedIndex
-from ragviz.index.duplicates import duplicate_count, duplicate_groups
+from ragviz.index.duplicates import duplicate_count, duplicate_groups, near_searched
 from ragviz.index.messages import say
 from ragviz.index.open import open_index
 
@@ -128,6 +128,7 @@ def summary(loaded: LoadedIndex, embedder: Any) -> dict[str, Any]:
     groups = duplicate_groups(stored, texts) if stored is not None else duplicate_groups(
         np.zeros((len(texts), 1), dtype=np.float32), texts)
     out["duplicate_groups"], out["duplicate_chunks"] = duplicate_count(groups)
+    out["near_duplicates_searched"] = stored is not None and near_searched(len(texts))
     if embedder is not None and stored is not None:
         check_dimension(stored, embedder)
         fresh = embedder.encode_documents(texts)
@@ -144,7 +145,8 @@ def summary_text(item: dict[str, Any]) -> str:
              f"{item['dimension'] or 'none stored'}",
              "  chunk characters: " + "  ".join(f"{k} {v:,}" for k, v in sizes.items()),
              f"  duplicates: {item['duplicate_chunks']:,} chunks in "
-             f"{item['duplicate_groups']:,} groups of copies"]
+             f"{item['duplicate_groups']:,} groups of copies"
+             + ("" if item["near_duplicates_searched"] else " (exact copies only)")]
     if "vector_mismatch_share" in item:
         lines.append(f"  vector mismatch with {item['model']}: "
                      f"{item['vector_mismatch_share']:.0%} of the chunks")

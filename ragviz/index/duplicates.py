@@ -10,7 +10,10 @@ import numpy as np
 from ragviz.index.base import Vector
 
 DUPLICATE_COSINE = 0.98
-_BLOCK = 1024
+# Near copies are searched among at most this many chunks (the search is quadratic: 20,000
+# chunks is 400 million cosines); past it only exact copies (same text) are grouped.
+NEAR_DUPLICATE_LIMIT = 20_000
+_CELLS = 8_000_000  # cosines computed at once (32 MB of float32)
 
 
 def duplicate_groups(vectors: Vector, texts: Sequence[str]) -> tuple[int, ...]:
@@ -32,14 +35,21 @@ def duplicate_groups(vectors: Vector, texts: Sequence[str]) -> tuple[int, ...]:
     first: dict[str, int] = {}
     for i, text in enumerate(texts):
         join(first.setdefault(text, i), i)
-    for low in range(0, len(texts), _BLOCK):
-        sims = vectors[low:low + _BLOCK] @ vectors.T
+    count = len(texts) if near_searched(len(texts)) else 0
+    block = max(1, _CELLS // max(count, 1))
+    for low in range(0, count, block):
+        sims = vectors[low:low + block] @ vectors.T
         for a, b in zip(*np.nonzero(sims >= DUPLICATE_COSINE), strict=True):
             if low + int(a) < int(b):
                 join(low + int(a), int(b))
     roots = [root(i) for i in range(len(texts))]
     sizes = np.bincount(roots, minlength=len(texts)) if roots else np.zeros(0, dtype=int)
     return tuple(r if sizes[r] > 1 else -1 for r in roots)
+
+
+def near_searched(count: int) -> bool:
+    """Whether near copies are looked for among ``count`` chunks (else exact ones only)."""
+    return count <= NEAR_DUPLICATE_LIMIT
 
 
 def crowding(top: Sequence[int], groups: Sequence[int]) -> tuple[int, ...]:
