@@ -446,6 +446,8 @@ def _index_run(args: argparse.Namespace) -> Any:
         if not args.paths:
             raise UserError("give the document files, or a production index with --index")
         return None
+    if args.paths:
+        raise UserError("with --index, give the files the index was built from with --sources")
     from ragviz.index.command import run_index_eval
     from ragviz.results import RetrievalSettings
 

@@ -348,6 +348,7 @@ ROWS: tuple[Row, ...] = (
     Row("index", "a JSONL with no readable line", cli("index x.jsonl", {"x.jsonl": b"{broken\n"}), "exit 2 · ragviz index: x.jsonl holds no readable chunk: x.jsonl line 1 is not valid JSON (Expecting property name enclosed in double quotes)"),
     Row("index", "a JSONL with a broken line among good ones", cli("index x.jsonl", {"x.jsonl": b'{"text": "a"}\n{broken\n'}, stdout_line=True), "exit 0 · stdout: x.jsonl line 2 is not valid JSON (Expecting property name enclosed in double quotes); it was left out"),
     Row("index", "a NaN in a CSV export's vector", cli("index c.csv", {"c.csv": b'text,vector\na,"[NaN, 1.0]"\n'}), "exit 2 · ragviz index: c.csv row 1: the stored vector holds NaN or infinite values; rebuild that chunk's vector"),
+    Row("index", "eval with document paths and --index", cli("eval doc.txt --index x.jsonl --questions q.csv", qfile(HEADER + "prazo?,7 dias,yes\n")), "exit 2 · ragviz eval: with --index, give the files the index was built from with --sources"),
     Row("index", "eval with neither files nor --index", cli("eval --questions q.csv", qfile(HEADER + "prazo?,7 dias,yes\n")), "exit 2 · ragviz eval: give the document files, or a production index with --index"),
     # --- CSV exports ---------------------------------------------------------------------------
     Row("export", "=HYPERLINK formula", Cell('=HYPERLINK("http://x","y")'), "cell '\\'=HYPERLINK(\"http://x\",\"y\")'"),

@@ -113,7 +113,7 @@ def run_index_eval(args: argparse.Namespace, questions: Any, embedder: Any, sour
 def summary(loaded: LoadedIndex, embedder: Any) -> dict[str, Any]:
     """What one collection holds: count, dimension, chunk sizes, copies, and with a
     model the share of stored vectors that do not match their text."""
-    from ragviz.index.analysis import check_dimension, stored_matrix
+    from ragviz.index.analysis import MISMATCH_COSINE, check_dimension, stored_matrix
 
     sizes = np.array([len(c.text) for c in loaded.chunks])
     stored = stored_matrix(loaded)
@@ -132,7 +132,7 @@ def summary(loaded: LoadedIndex, embedder: Any) -> dict[str, Any]:
     if embedder is not None and stored is not None:
         check_dimension(stored, embedder)
         fresh = embedder.encode_documents(texts)
-        share = float(np.mean(np.sum(stored * fresh, axis=1) < 0.99))
+        share = float(np.mean(np.sum(stored * fresh, axis=1) < MISMATCH_COSINE))
         out["model"], out["vector_mismatch_share"] = embedder.name, round(share, 6)
     return out
 
