@@ -30,13 +30,14 @@ lint: $(STAMP)
 # Benchmarks print figures next to issue 11's goals; they assert nothing. The bench extra
 # holds the chunker peers; the browser benches need Debian's chromium (scripts/ensure_chromium.sh).
 bench: $(STAMP)
-	$(PY) -m pip install --quiet -e '.[dev,bench]'
+	$(PY) -m pip install --quiet -e '.[dev,index,bench]'
 	$(PY) bench/embedding_cache.py
 	$(PY) bench/embedding_path.py
 	$(PY) bench/memory_shapes.py
 	$(PY) bench/chunking_scaling.py
 	$(PY) bench/chunker_peers.py
 	$(PY) bench/slider_precompute.py
+	$(PY) bench/index_load.py
 	bash scripts/ensure_chromium.sh
 	$(PY) bench/browser_timing.py
 	$(PY) bench/ui_latency.py
