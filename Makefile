@@ -13,7 +13,9 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet --upgrade pip
 	# torch first and pinned: this resolves to the CPU wheel, never a multi-GB CUDA build.
 	$(PY) -m pip install --quiet torch==2.13.0
-	$(PY) -m pip install --quiet -e '.[dev,index]'
+	# peers, index and bench: the peer chunkers' tests compare text by text, the index tests
+	# use a real Chroma, and tests/test_bench_smoke.py runs every benchmark once (--smoke).
+	$(PY) -m pip install --quiet -e '.[dev,peers,index,bench]'
 	touch $(STAMP)
 
 run: $(STAMP)
@@ -27,23 +29,27 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff check ragviz ragviz_app tests streamlit_app.py bench
 	$(VENV)/bin/mypy
 
-# Benchmarks print figures next to issue 11's goals; they assert nothing. The bench extra
-# holds the chunker peers; the browser benches need Debian's chromium (scripts/ensure_chromium.sh).
+# Benchmarks print figures next to issue 11's goals with the machine's cores, load average and
+# date; they assert nothing (docs/benchmarks.md holds a run). The bench extra holds what they
+# import; the browser benches need Debian's chromium (scripts/ensure_chromium.sh).
+# `make bench BENCH_FLAGS=--smoke` runs each once, tiny (what `make test` checks).
+BENCH_FLAGS ?=
 bench: $(STAMP)
-	$(PY) -m pip install --quiet -e '.[dev,index,bench]'
-	$(PY) bench/embedding_cache.py
-	$(PY) bench/embedding_path.py
-	$(PY) bench/memory_shapes.py
-	$(PY) bench/chunking_scaling.py
-	$(PY) bench/chunker_peers.py
-	$(PY) bench/slider_precompute.py
-	$(PY) bench/index_load.py
 	bash scripts/ensure_chromium.sh
-	$(PY) bench/browser_timing.py
-	$(PY) bench/ui_latency.py
-	$(PY) bench/workshop_load.py --sessions 10
-	$(PY) bench/workshop_load.py --sessions 30
-	$(PY) bench/workshop_load.py --sessions 30 --clients protocol
+	$(PY) bench/embedding_cost.py $(BENCH_FLAGS)
+	$(PY) bench/embedding_cache.py $(BENCH_FLAGS)
+	$(PY) bench/embedding_path.py $(BENCH_FLAGS)
+	$(PY) bench/memory_shapes.py $(BENCH_FLAGS)
+	$(PY) bench/chunking_scaling.py $(BENCH_FLAGS)
+	$(PY) bench/hostile_files.py $(BENCH_FLAGS)
+	$(PY) bench/index_load.py $(BENCH_FLAGS)
+	$(PY) bench/chunker_peers.py $(BENCH_FLAGS)
+	$(PY) bench/slider_precompute.py $(BENCH_FLAGS)
+	$(PY) bench/browser_timing.py $(BENCH_FLAGS)
+	$(PY) bench/ui_latency.py $(BENCH_FLAGS)
+	$(PY) bench/workshop_load.py --sessions 10 $(BENCH_FLAGS)
+	$(PY) bench/workshop_load.py --sessions 30 $(BENCH_FLAGS)
+	$(PY) bench/workshop_load.py --sessions 30 --clients protocol $(BENCH_FLAGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -31,6 +31,8 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # the Chromium flags live with the browser tests
+from machine import bench_parser, on_machine  # noqa: E402
+
 from tests.browser.chromium import CHROMIUM_ARGS  # noqa: E402
 
 APP = ROOT / "streamlit_app.py"
@@ -150,11 +152,17 @@ def questions_tab_ms(page: Any, tab: str, back: str, charts: int) -> float:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--chromium", default="/usr/bin/chromium")
-    args = parser.parse_args(argv)
+    found = bench_parser(__doc__)
+    found.add_argument("--runs", type=int, default=5)
+    found.add_argument("--chromium", default="/usr/bin/chromium")
+    args = found.parse_args(argv)
+    if args.smoke:
+        args.runs = 1
+    with on_machine(args.smoke):
+        measure(args)
 
+
+def measure(args: argparse.Namespace) -> None:
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory(prefix="ragviz-bench-") as tmp:
@@ -166,7 +174,9 @@ def main(argv: list[str] | None = None) -> None:
                 )
                 context = browser.new_context(viewport={"width": 1600, "height": 1000})
                 cold = first_render_ms(context, url)
-                loads = [first_render_ms(context, url) for _ in range(args.runs)]
+                # a smoke run opens no extra page: the cold load stands in for them
+                loads = [first_render_ms(context, url)
+                         for _ in range(0 if args.smoke else args.runs)] or [cold]
 
                 page = context.new_page()
                 page.goto(url)

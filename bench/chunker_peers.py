@@ -5,9 +5,21 @@ RecursiveCharacterTextSplitter, chonkie and semchunk at the same size; markdown 
 fast as langchain's MarkdownTextSplitter; the sentence chunker at >= 10 MB/s, next to the
 article's own sentence regex (which has no abbreviation handling).
 
-The corpus is the spec article (``../shared/seed/000_83e5f4a51228e27c.txt`` beside the repo, or
-one folder further up for a worktree; read at run time, never copied in) repeated to ~7 MB;
-without it, the bundled sample documents are repeated instead. Sizes are in characters everywhere:
+Two corpora, each a row of every table:
+
+- varied (the first row, issue 22): real text that installs with the project's dependencies,
+  no download: the sample documents, then the licence, README, METADATA and documentation files
+  (.md, .rst, .txt) of the venv's site-packages, then the docstrings of its Python modules, in
+  sorted path order, each file capped at 100,000 characters, the whole at ``--mb`` MB: prose,
+  markdown, changelogs, legal text, API docs and code examples, as people feed a RAG index.
+  Each file is chunked on its own, as the app chunks a corpus (so one file's unclosed code
+  fence does not swallow the files after it).
+- repeated: the spec article (``../shared/seed/000_83e5f4a51228e27c.txt`` beside the repo, or
+  one folder further up for a worktree; read at run time, never copied in) repeated to ``--mb``
+  MB; without it, the sample documents repeated. A repeated short text is not representative
+  (the same few paragraph shapes): kept as the second row only.
+
+Sizes are in characters everywhere:
 
 - ragviz: ``make_chunks(document, ChunkerConfig(...))``, the public entry; its chunks carry
   ``start``/``end``.
@@ -29,10 +41,14 @@ the ``bench`` extra (``pip install -e '.[bench]'``); a missing peer is reported,
 from __future__ import annotations
 
 import argparse
+import ast
 import re
+import sysconfig
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
+
+from machine import bench_parser, on_machine
 
 from ragviz.chunking import ChunkerConfig, make_chunks
 
@@ -45,16 +61,87 @@ SAMPLES = ROOT / "sample_docs"
 ARTICLE_SENTENCE_RE = re.compile(r"(?<=[.!?])\s+")
 
 Splitter = Callable[[str], int]  # returns the number of chunks, so the work is not optimised out
+FILE_CAP = 100_000  # characters taken from one file, so no single licence dominates
+DOC_SUFFIXES = {".md", ".rst", ".txt"}
+DOC_NAMES = ("LICENSE", "LICENCE", "COPYING", "NOTICE", "README", "METADATA", "CHANGELOG")
+# Word lists and machine files, not prose.
+NOT_PROSE = re.compile(r"vocab|merges|RECORD|top_level|entry_points|requirements|SOURCES"
+                       r"|dependency_links|installer|/tests?/|/_vendor/|\.dist-info/WHEEL", re.I)
+
+
+def _site_files() -> list[Path]:
+    site = Path(sysconfig.get_paths()["purelib"])
+    return sorted(site.rglob("*"), key=lambda p: p.as_posix())
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")[:FILE_CAP]
+    except (UnicodeDecodeError, OSError):
+        return ""
+
+
+def _documents(files: list[Path]) -> Iterator[str]:
+    """The licence, README and documentation files, in path order."""
+    for path in files:
+        named = path.name.upper().startswith(DOC_NAMES) or path.suffix.lower() in DOC_SUFFIXES
+        if named and path.is_file() and not NOT_PROSE.search(path.as_posix()):
+            text = _read(path)
+            if len(text) > 500 and text.count(" ") > len(text) // 20:
+                yield text
+
+
+def _docstrings(files: list[Path]) -> Iterator[str]:
+    """Module, class and function docstrings of the installed Python files, in path order."""
+    for path in files:
+        if path.suffix != ".py" or NOT_PROSE.search(path.as_posix()):
+            continue
+        try:
+            tree = ast.parse(_read(path) if path.stat().st_size < FILE_CAP else "")
+        except (SyntaxError, ValueError, OSError):
+            continue
+        nodes = (n for n in ast.walk(tree) if isinstance(
+            n, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef))
+        found = [doc for node in nodes if (doc := ast.get_docstring(node)) and len(doc) > 80]
+        if found:
+            yield "\n\n".join(found)
+
+
+def varied_corpus(megabytes: float) -> tuple[list[str], str]:
+    """Sample documents, then site-packages' documentation files, then docstrings, to the cap."""
+    want = int(megabytes * 1_000_000)
+    files = _site_files()
+    samples = sorted(SAMPLES.rglob("*.txt")) + sorted(SAMPLES.rglob("*.md"))
+    parts: list[str] = []
+    seen: set[str] = set()  # the same licence shipped by many packages is taken once
+    size = 0
+    counts = {"samples": 0, "documentation files": 0, "files' docstrings": 0}
+    sources = (("samples", (p.read_text(encoding="utf-8") for p in samples)),
+               ("documentation files", _documents(files)),
+               ("files' docstrings", _docstrings(files)))
+    for kind, texts in sources:
+        for text in texts:
+            if size >= want:
+                break
+            if text in seen:
+                continue
+            seen.add(text)
+            parts.append(text)
+            counts[kind] += 1
+            size += len(text.encode("utf-8")) + 2
+    described = ", ".join(f"{n} {kind}" for kind, n in counts.items())
+    return parts, f"varied: {described} from site-packages"
 
 
 def corpus(megabytes: float) -> tuple[str, str]:
     """The article (or the sample docs) repeated to ``megabytes`` MB; returns it and its source."""
     article = next((path for path in ARTICLE_CANDIDATES if path.exists()), None)
     if article is not None:
-        base, source = article.read_text(encoding="utf-8"), f"the article {article.name}"
+        base, source = article.read_text(encoding="utf-8"), f"repeated: the article {article.name}"
     else:
         parts = sorted(SAMPLES.glob("*.txt")) + sorted(SAMPLES.glob("*.md"))
-        base, source = "\n\n".join(p.read_text(encoding="utf-8") for p in parts), "sample_docs"
+        base = "\n\n".join(p.read_text(encoding="utf-8") for p in parts)
+        source = "repeated: sample_docs"
     want = int(megabytes * 1_000_000)
     unit = len(base.encode("utf-8"))
     return base * max(1, round(want / unit)), source
@@ -111,25 +198,26 @@ def peers(size: int) -> tuple[dict[str, Splitter], list[str]]:
     return found, missing
 
 
-def best_seconds(split: Splitter, text: str, runs: int) -> tuple[float, int]:
-    """Best wall time of ``runs`` runs (after a warm-up on a slice) and the chunk count."""
-    split(text[:20_000])
+def best_seconds(split: Splitter, documents: list[str], runs: int) -> tuple[float, int]:
+    """Best wall time of ``runs`` runs over every document (after a warm-up on a slice) and
+    the chunk count."""
+    split(documents[0][:20_000])
     best, count = float("inf"), 0
     for _ in range(runs):
         began = time.perf_counter()
-        count = split(text)
+        count = sum(split(document) for document in documents)
         best = min(best, time.perf_counter() - began)
     return best, count
 
 
 def report_group(title: str, ours: dict[str, Splitter], theirs: dict[str, Splitter],
-                 text: str, runs: int) -> None:
+                 documents: list[str], runs: int) -> None:
     """One block of the table: every ragviz row, then every peer with ragviz's ratio to it."""
-    megabytes = len(text.encode("utf-8")) / 1_000_000
+    megabytes = sum(len(d.encode("utf-8")) for d in documents) / 1_000_000
     print(f"\n{title}")
     timings: dict[str, tuple[float, int]] = {}
     for name, split in {**ours, **theirs}.items():
-        timings[name] = best_seconds(split, text, runs)
+        timings[name] = best_seconds(split, documents, runs)
         seconds, count = timings[name]
         print(f"  {name:<24} {seconds * 1000:9.0f} ms  {megabytes / seconds:7.1f} MB/s"
               f"  {count:>8} chunks")
@@ -138,37 +226,58 @@ def report_group(title: str, ours: dict[str, Splitter], theirs: dict[str, Splitt
                            for peer in theirs)
         if ratios:
             print(f"  -> {mine} speed vs peers (>1: ragviz faster): {ratios}")
+            fastest = min(theirs, key=lambda peer: timings[peer][0])
+            print(f"  => {mine}: fastest peer ({fastest}) time / ragviz time = "
+                  f"{timings[fastest][0] / timings[mine][0]:.2f}")
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--mb", type=float, default=7.0)
-    parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--sizes", default="200,1000")
-    args = parser.parse_args(argv)
-    text, source = corpus(args.mb)
-    print(f"corpus: {source} repeated to {len(text):,} characters"
-          f" ({len(text.encode('utf-8')) / 1e6:.2f} MB); best of {args.runs} runs")
+    found = bench_parser(__doc__)
+    found.add_argument("--mb", type=float, default=6.0)
+    found.add_argument("--runs", type=int, default=3)
+    found.add_argument("--sizes", default="200,1000")
+    args = found.parse_args(argv)
+    if args.smoke:  # every peer on a small slice, once; a missing peer fails the run
+        args.mb, args.runs, args.sizes = 0.05, 1, "200"
+    with on_machine(args.smoke):
+        compare_all(args)
+
+
+def compare_all(args: argparse.Namespace) -> None:
+    repeated, source = corpus(args.mb)
+    for documents, about in (varied_corpus(args.mb), ([repeated], source)):
+        chars = sum(len(d) for d in documents)
+        megabytes = sum(len(d.encode("utf-8")) for d in documents) / 1e6
+        print(f"\n=== corpus {about}: {chars:,} characters ({megabytes:.2f} MB) in "
+              f"{len(documents)} document(s); best of {args.runs} runs")
+        run_corpus(documents, args)
+
+
+def run_corpus(documents: list[str], args: argparse.Namespace) -> None:
+    """Every table on one corpus: per size fixed / recursive and markdown, then sentences."""
+    runs = args.runs
     for size in (int(s) for s in args.sizes.split(",")):
         found, missing = peers(size)
         for note in missing:
             print(f"  peer missing: {note}")
+        if missing and args.smoke:
+            raise SystemExit(f"peer missing: {'; '.join(missing)}")
         ours = {
             f"ragviz fixed {size}": ragviz_splitter(ChunkerConfig("fixed", size=size, overlap=0)),
             f"ragviz recursive {size}": ragviz_splitter(
                 ChunkerConfig("recursive", size=size, overlap=0)),
         }
         theirs = {n: s for n, s in found.items() if "markdown" not in n}
-        report_group(f"size {size} characters: fixed / recursive", ours, theirs, text, args.runs)
+        report_group(f"size {size} characters: fixed / recursive", ours, theirs, documents, runs)
         markdown = {f"ragviz markdown {size}": ragviz_splitter(
             ChunkerConfig("markdown", max_chars=size, overlap_sentences=0))}
         report_group(f"size {size} characters: markdown", markdown,
-                     {n: s for n, s in found.items() if "markdown" in n}, text, args.runs)
+                     {n: s for n, s in found.items() if "markdown" in n}, documents, runs)
     sentence = {"ragviz sentence 1000": ragviz_splitter(
         ChunkerConfig("sentence", max_chars=1000, overlap_sentences=0))}
     regex = {"article regex re.split": lambda t: len(ARTICLE_SENTENCE_RE.split(t))}
     report_group("sentences (goal: ragviz >= 10 MB/s; the regex has no abbreviation handling)",
-                 sentence, regex, text, args.runs)
+                 sentence, regex, documents, runs)
 
 
 if __name__ == "__main__":

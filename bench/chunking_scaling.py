@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import time
 
+from machine import bench_parser, on_machine
+
 from ragviz.chunking import ChunkerConfig, make_chunks
 
 PROSE = "O prazo do estorno é de até 7 dias úteis. Pedidos cancelados não geram devolução. "
@@ -23,7 +25,13 @@ def seconds(document: str, chunker: str) -> float:
 
 
 def main() -> None:
-    for n in (20_000, 200_000):
+    args = bench_parser(__doc__).parse_args()
+    with on_machine(args.smoke):
+        scale((2_000,) if args.smoke else (20_000, 200_000))
+
+
+def scale(lengths: tuple[int, ...]) -> None:
+    for n in lengths:
         prose = (PROSE * (n // len(PROSE) + 1))[:n]
         for chunker in ("sentence", "recursive", "markdown"):
             peer = seconds(prose, chunker)

@@ -13,6 +13,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from machine import bench_parser, on_machine
+
 from ragviz.chunking import ChunkerConfig
 from ragviz.embedders import EmbeddingCache, UseMultilingual
 from ragviz.experiments import default_grid, sweep
@@ -33,9 +35,17 @@ def timed(fn: Callable[[], object], repeat: int = 3) -> float:
 
 
 def main() -> None:
+    args = bench_parser(__doc__).parse_args()
+    with on_machine(args.smoke):
+        measure(args.smoke)
+
+
+def measure(smoke: bool) -> None:
+    """The sweep and the floor change; a smoke run sweeps two configurations once."""
     document = (SAMPLES / "politica_reembolso.txt").read_text(encoding="utf-8")
     questions = parse_questions_csv((SAMPLES / "politica_reembolso.csv").read_text("utf-8"))
-    grid = default_grid(len(document))
+    grid = default_grid(len(document))[: 2 if smoke else None]
+    repeat = 1 if smoke else 5
 
     model = UseMultilingual(cache=EmbeddingCache())
     model.encode_documents(["warm-up"])
@@ -63,10 +73,10 @@ def main() -> None:
         model.cache.clear()
         analyse(document, config, model, questions, RetrievalSettings(floor=0.19))
 
-    full = timed(cold_analyse, repeat=5)
+    full = timed(cold_analyse, repeat=repeat)
     floored = RetrievalSettings(floor=0.19)
-    warm = timed(lambda: analyse(document, config, model, questions, floored), repeat=5)
-    quick = timed(lambda: rescore(base, RetrievalSettings(top_k=2, floor=0.19)), repeat=5)
+    warm = timed(lambda: analyse(document, config, model, questions, floored), repeat=repeat)
+    quick = timed(lambda: rescore(base, RetrievalSettings(top_k=2, floor=0.19)), repeat=repeat)
     print("floor change on the seed sample")
     print(f"  analyse, empty cache: {full * 1000:8.2f} ms")
     print(f"  analyse, warm cache:  {warm * 1000:8.2f} ms   speed-up x{full / warm:.1f}")

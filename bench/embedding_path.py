@@ -14,6 +14,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from machine import bench_parser, on_machine
+
 from ragviz.chunking import ChunkerConfig, make_chunks
 from ragviz.embedders import Embedder, EmbeddingCache, UseMultilingual, load_embedder
 
@@ -110,14 +112,20 @@ def compare(name: str, texts: list[str], slices: int = 6) -> None:
 
 
 def main() -> None:
-    texts = corpus_chunks()
+    args = bench_parser(__doc__).parse_args()
+    with on_machine(args.smoke):
+        measure(4_000 if args.smoke else CORPUS_CHARS, 2 if args.smoke else 6)
+
+
+def measure(total_chars: int, slices: int) -> None:
+    texts = corpus_chunks(total_chars)
     chars = sum(map(len, texts))
     print(f"embedding path on {len(texts):,} distinct chunks, {chars:,} characters "
           "(goal: ratio <= 1.10)")
     print(f"  {'model':<18}{'raw s':>8}{'ragviz s':>10}{'ratio':>8}{'cpu ratio':>10}"
           f"{'raw c/s':>10}{'ragviz c/s':>12}")
     for name in ("use-multilingual", "minilm-en"):
-        compare(name, texts)
+        compare(name, texts, slices)
 
 
 if __name__ == "__main__":

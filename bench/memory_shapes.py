@@ -17,6 +17,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from machine import bench_parser, on_machine
+
 from ragviz.documents import MAX_DOCUMENT_CHARS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -63,21 +65,31 @@ def idle_mb(model: str) -> float:
 
 
 def main() -> None:
+    args = bench_parser(__doc__).parse_args()
+    with on_machine(args.smoke):
+        if args.smoke:  # one small document, one model, one chunker
+            measure(2_000, MODELS[:1], CHUNKERS[:1], 1)
+        else:
+            measure(MAX_DOCUMENT_CHARS, MODELS, CHUNKERS, None)
+
+
+def measure(size: int, models: tuple[str, ...], chunkers: tuple[str, ...],
+            shape_count: int | None) -> None:
     with tempfile.TemporaryDirectory() as folder:
         questions = Path(folder) / "q.csv"
         questions.write_text(QUESTIONS, encoding="utf-8")
         paths = {}
-        for shape, text in shapes().items():
+        for shape, text in list(shapes(size).items())[:shape_count]:
             paths[shape] = Path(folder) / f"{shape.replace(' ', '_')}.txt"
             paths[shape].write_text(text, encoding="utf-8")
-        print(f"peak RSS above idle, ragviz eval on {MAX_DOCUMENT_CHARS:,}-character documents "
+        print(f"peak RSS above idle, ragviz eval on {size:,}-character documents "
               "(goal < 600 MB)")
         print(f"  {'model':<18}{'shape':<16}{'chunker':<10}{'MB above idle':>14}{'s':>7}")
-        for model in MODELS:
+        for model in models:
             idle = idle_mb(model)
             print(f"  {model:<18}{'(idle)':<16}{'':<10}{idle:>11.0f} MB")
             for shape, path in paths.items():
-                for chunker in CHUNKERS:
+                for chunker in chunkers:
                     command = [sys.executable, "-m", "ragviz.cli", "eval", str(path),
                                "--questions", str(questions), "--chunker", chunker,
                                "--model", model]

@@ -18,6 +18,8 @@ import threading
 import time
 from pathlib import Path
 
+from machine import bench_parser, on_machine
+
 from ragviz import app_state as state
 from ragviz.background import DEFAULT_IDLE_SECONDS, Precompute, neighbour_values
 from ragviz.chunking import ChunkerConfig
@@ -89,24 +91,29 @@ def drag(document: str, chunker: str, start: int, steps: int, idle: float | None
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--chars", type=int, default=50_000)
-    parser.add_argument("--steps", type=int, default=10)
-    parser.add_argument("--idle", type=float, default=3.0, help="seconds idle after a step")
-    args = parser.parse_args()
+    found = bench_parser(__doc__)
+    found.add_argument("--chars", type=int, default=50_000)
+    found.add_argument("--steps", type=int, default=10)
+    found.add_argument("--idle", type=float, default=3.0, help="seconds idle after a step")
+    args = found.parse_args()
+    if args.smoke:  # one step of one chunker on a small document
+        args.chars, args.steps = 3_000, 1
+    with on_machine(args.smoke):
+        drags(args)
+
+
+def drags(args: argparse.Namespace) -> None:
     document = bench_document(args.chars)
     print(f"slider drag: size +1 x {args.steps} steps on a {len(document):,}-character "
           f"document, idle {args.idle:g} s after each step (use-multilingual)")
-    for chunker, start in (("fixed", 400), ("recursive", 400)):
-        runs = {
-            "no precompute": drag(document, chunker, start, args.steps, args.idle, False),
-            f"precompute, idle {args.idle:g} s": drag(document, chunker, start, args.steps,
-                                                      args.idle, True),
-            "precompute, idle 1 s": drag(document, chunker, start, args.steps, 1.0, True),
-            "precompute, idle 0.3 s": drag(document, chunker, start, args.steps, 0.3, True),
-            "precompute, idle until done": drag(document, chunker, start, args.steps, None,
-                                                True),
-        }
+    idles = [] if args.smoke else [args.idle, 1.0, 0.3]  # a smoke run: the two ends only
+    for chunker, start in (("fixed", 400), ("recursive", 400))[: 1 if args.smoke else 2]:
+        runs = {"no precompute": drag(document, chunker, start, args.steps, args.idle, False)}
+        for idle in dict.fromkeys(idles):
+            runs[f"precompute, idle {idle:g} s"] = drag(document, chunker, start, args.steps,
+                                                        idle, True)
+        runs["precompute, idle until done"] = drag(document, chunker, start, args.steps, None,
+                                                   True)
         peer = statistics.median(runs["no precompute"][1])
         for name, (rate, seconds) in runs.items():
             median = statistics.median(seconds)

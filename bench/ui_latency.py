@@ -51,6 +51,7 @@ from browser_common import (
     stop_server,
 )
 from browser_timing import RENDERED_JS, slider_change_ms
+from machine import bench_parser, on_machine
 
 TIMEOUT_MS = 180_000
 BIG_TIMEOUT_MS = 600_000
@@ -120,7 +121,8 @@ def big_steps(page: Any, steps: int) -> tuple[list[float], list[float]]:
     return to_chunks, to_idle
 
 
-def small_document_rows(context: Any, url: str, meter: CpuMeter, runs: int) -> list[Row]:
+def first_page_rows(context: Any, url: str, meter: CpuMeter, runs: int) -> list[Row]:
+    """The first page after the server starts, then ``runs`` fresh pages on a warm server."""
     rows: list[Row] = []
     (cold, cold_full), server, browser = measured(meter, 1, lambda: list(first_page(context, url)))
     rows.append(("first page after server start: first bars", [cold], server, browser, "<= 8 s"))
@@ -135,6 +137,13 @@ def small_document_rows(context: Any, url: str, meter: CpuMeter, runs: int) -> l
     rows.append(("first page (warm server): first bars", loads, server, browser, "<= 8 s"))
     rows.append(("first page (warm server): 14 charts", [p[1] for p in pages], server, browser,
                  ""))
+    return rows
+
+
+def small_document_rows(context: Any, url: str, meter: CpuMeter, runs: int,
+                        smoke: bool = False) -> list[Row]:
+    """First pages, then floor, top_k and size steps on one page (a smoke run: that page only)."""
+    rows = [] if smoke else first_page_rows(context, url, meter, runs)
     page = context.new_page()
     page.goto(url)
     page.wait_for_function(ALL_CHARTS_IDLE_JS, arg=CHARTS, polling="raf", timeout=TIMEOUT_MS)
@@ -189,13 +198,19 @@ def print_table(rows: list[Row], flush: bool = False) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--runs", type=int, default=10)
-    parser.add_argument("--big-steps", type=int, default=3)
-    parser.add_argument("--skip-big", action="store_true")
-    parser.add_argument("--chromium", default="/usr/bin/chromium")
-    args = parser.parse_args(argv)
+    found = bench_parser(__doc__)
+    found.add_argument("--runs", type=int, default=10)
+    found.add_argument("--big-steps", type=int, default=3)
+    found.add_argument("--skip-big", action="store_true")
+    found.add_argument("--chromium", default="/usr/bin/chromium")
+    args = found.parse_args(argv)
+    if args.smoke:  # one of each step on the sample; the 200k document's embedding is minutes
+        args.runs, args.skip_big = 1, True
+    with on_machine(args.smoke):
+        measure(args)
 
+
+def measure(args: argparse.Namespace) -> None:
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory(prefix="ragviz-bench-") as tmp:
@@ -206,7 +221,8 @@ def main(argv: list[str] | None = None) -> None:
                 browser = pw.chromium.launch(executable_path=args.chromium, headless=True,
                                              args=CHROMIUM_ARGS)
                 context = browser.new_context(viewport=VIEWPORT, locale="en-US")
-                print_table(small_document_rows(context, url, meter, args.runs), flush=True)
+                print_table(small_document_rows(context, url, meter, args.runs, args.smoke),
+                            flush=True)
                 if not args.skip_big:
                     print_table(big_document_rows(context, url, meter, args.big_steps))
                 browser.close()

@@ -68,6 +68,7 @@ from browser_common import (
     stop_server,
     vm_rss_mb,
 )
+from machine import bench_parser, on_machine
 from protocol_session import ProtocolSession
 
 CHARTS = 14
@@ -392,20 +393,27 @@ def report(args: argparse.Namespace, found: dict[str, Any], sampler: RssSampler,
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sessions", type=int, default=10)
-    parser.add_argument("--pages-per-browser", type=int, default=11)
-    parser.add_argument("--timeout", type=float, default=240.0, help="seconds per wait")
-    parser.add_argument("--max-seconds", type=float, default=900.0, help="whole run")
-    parser.add_argument("--contention-moves", type=int, default=3)
-    parser.add_argument("--chromium", default="/usr/bin/chromium")
-    parser.add_argument("--clients", choices=("browser", "protocol"), default="browser",
+    found = bench_parser(__doc__)
+    found.add_argument("--sessions", type=int, default=10)
+    found.add_argument("--pages-per-browser", type=int, default=11)
+    found.add_argument("--timeout", type=float, default=240.0, help="seconds per wait")
+    found.add_argument("--max-seconds", type=float, default=900.0, help="whole run")
+    found.add_argument("--contention-moves", type=int, default=3)
+    found.add_argument("--chromium", default="/usr/bin/chromium")
+    found.add_argument("--clients", choices=("browser", "protocol"), default="browser",
                         help="real Chromium pages, or protocol clients (the server's share)")
-    parser.add_argument("--no-peers", dest="peers", action="store_false",
+    found.add_argument("--no-peers", dest="peers", action="store_false",
                         help="browser clients: skip the peer pages (bare page, 14 charts)")
-    args = parser.parse_args(argv)
+    args = found.parse_args(argv)
     if not 1 <= args.sessions <= 60:
         raise SystemExit("--sessions must be 1..60 on this machine")
+    if args.smoke:  # one session, no 200k paste, no peer servers
+        args.sessions, args.contention_moves, args.peers = 1, 0, False
+    with on_machine(args.smoke):
+        room(args)
+
+
+def room(args: argparse.Namespace) -> None:
     load_avg = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
     with tempfile.TemporaryDirectory(prefix="ragviz-workshop-") as tmp:
         proc, url = start_server(Path(tmp))

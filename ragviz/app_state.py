@@ -17,8 +17,14 @@ import pandas as pd
 from ragviz.chunking import ChunkerConfig, get_spec
 from ragviz.chunking.registry import Param
 from ragviz.convert import suffix_of
-from ragviz.corpus import Corpus, load_files
-from ragviz.documents import MAX_QUESTIONS, InputError, check_document, decode_upload
+from ragviz.corpus import Corpus, load_files, short_name
+from ragviz.documents import (
+    MAX_DOCUMENT_CHARS,
+    MAX_QUESTIONS,
+    InputError,
+    check_document,
+    decode_upload,
+)
 from ragviz.limits import FLOOR_RANGE
 from ragviz.questions import LabelledQuestion, check_question
 from ragviz.results import Analysis
@@ -30,7 +36,7 @@ DEFAULT_SAMPLE = "politica_reembolso"
 # The article's before and after: fixed 120-character windows vs. sentences with overlap.
 DEFAULT_A = DEFAULT_CONFIG_A
 DEFAULT_B = DEFAULT_CONFIG_B
-DEFAULT_TOP_K = 2
+DEFAULT_TOP_K = 1  # the article's failure on the first screen: A sends only the cut chunk
 # Uploads that go through the corpus loader even alone: a single .txt/.md stays as today.
 CORPUS_SUFFIXES = (".zip", ".html", ".htm", ".pdf", ".docx")
 
@@ -244,13 +250,27 @@ def resolve_document(
                 return corpus_choice(load_files(files))
             name, data = files[0]
             decoded = decode_upload(data, name)
-            return DocumentChoice(check_document(decoded.text), None, decoded.notice)
+            return DocumentChoice(_checked_upload(decoded.text, name), None, decoded.notice)
         if source == "sample" and sample_corpus is not None:
             return corpus_choice(sample_corpus)
         text = pasted if source == "paste" else sample_text
         return DocumentChoice(check_document(text))
     except InputError as error:
         return DocumentChoice(None, error.localized(lang))
+
+
+def _checked_upload(text: str, name: str) -> str:
+    """``check_document`` in an upload's words: a file too long cannot be "pasted shorter"."""
+    try:
+        return check_document(text)
+    except InputError as error:
+        if error.key != "input.long_document":
+            raise
+        name = short_name(name)
+        raise InputError(f"The file {name} has {len(text):,} characters; the limit is "
+                         f"{MAX_DOCUMENT_CHARS:,}. Upload a shorter part of it.",
+                         "input.long_upload", name=name, n=f"{len(text):,}",
+                         limit=f"{MAX_DOCUMENT_CHARS:,}") from None
 
 
 def corpus_choice(corpus: Corpus) -> DocumentChoice:
@@ -336,9 +356,16 @@ def corpus_overview(analysis: Analysis) -> list[FileRow]:
     ]
 
 
+FILE_LABEL_CHARS = 16  # a file name in a bar label: longer ones are cut in the middle
+
+
 def chunk_labels(analysis: Analysis) -> dict[int, str] | None:
-    """Score-bar labels that name each chunk's file (``faq.md #3``) when there are several
-    files; None keeps the plain ``#i``."""
+    """Score-bar labels that name each chunk's file (``#3 faq.md``) when there are several
+    files; None keeps the plain ``#i``. The number comes first and the file is abbreviated,
+    so a cut label never hides the chunk the explanation names."""
     if not analysis.corpus.multi_file:
         return None
-    return {c.index: f"{c.source} #{c.index}" for c in analysis.chunks}
+    return {c.index: f"#{c.index} {short_name(c.source, FILE_LABEL_CHARS)}"
+            for c in analysis.chunks}
+
+

@@ -19,6 +19,7 @@ import pandas as pd
 from ragviz.chunking.base import Chunk
 from ragviz.chunking.registry import overlap_text
 from ragviz.i18n import t
+from ragviz.palette import ANSWERABLE, FLOOR, HIT, OTHER, UNANSWERABLE, UNDER_FLOOR
 from ragviz.presentation import config_text, decimal, distinct_digits, format_score, numbers
 from ragviz.retrieval import Decision
 
@@ -26,13 +27,7 @@ if TYPE_CHECKING:
     from ragviz.calibration import Calibration
     from ragviz.results import QuestionOutcome, SweepResult
 
-HIT = "#1d4ed8"
-UNDER_FLOOR = "#f59e0b"
-OTHER = "#cbd5e1"
-FLOOR = "#dc2626"
 STRIP_HEIGHT = 160  # the calibration strip's plot height (its current-floor label sits at it)
-ANSWERABLE = "#16a34a"
-UNANSWERABLE = "#9333ea"
 
 _PREVIEW = 90
 
@@ -215,7 +210,10 @@ def _bars_layers(shape: BarsShape) -> alt.LayerChart:
         t("chart.status_under_floor", lang),
         t("chart.status_other", lang),
     ]
-    y = alt.Y("chunk:N", sort=list(shape.order), title=None)
+    # every bar labelled (no overlap culling), the font fitted to the bar's step
+    y = alt.Y("chunk:N", sort=list(shape.order), title=None,
+              axis=alt.Axis(labelOverlap=False, labelFontSize=min(font, step - 1),
+                            labelLimit=220))
     base = alt.Chart(alt.NamedData(name=SCORES_DATA))
     bars = base.mark_bar().encode(
         x=alt.X("score:Q", scale=alt.Scale(domain=list(shape.domain)),
@@ -476,7 +474,7 @@ def sweep_heatmap(sweep: SweepResult, metric: str, lang: str = "en") -> alt.Laye
     )
     cells = base.mark_rect(stroke="#fff").encode(
         color=alt.Color("value:Q", scale=alt.Scale(domain=[0, 1], scheme="blues"),
-                        title=metric),
+                        title=t(f"metric.{metric}", lang)),  # its name, not the raw key
         tooltip=["config:N", alt.Tooltip("value:Q", format=".3f"), "chunks:Q"],
     )
     text = base.mark_text(fontSize=13).encode(

@@ -18,7 +18,6 @@ import os
 import re
 import sys
 import time
-import unicodedata
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
@@ -32,9 +31,9 @@ from ragviz.chunking import (
     chunk_corpus,
     get_spec,
 )
-from ragviz.chunking.registry import param_kind, param_names, specs
+from ragviz.chunking.registry import PEERS_EXTRA, missing_peers, param_kind, param_names, specs
 from ragviz.convert import TEXT_SUFFIXES, suffix_of
-from ragviz.corpus import Corpus, Source, load_paths
+from ragviz.corpus import Corpus, Source, load_paths, short_name
 from ragviz.documents import (
     MAX_FLOOR,
     MAX_TOP_K,
@@ -51,6 +50,7 @@ from ragviz.embedding_base import Progress
 from ragviz.index.command import add_eval_options, add_index_parser
 from ragviz.openai_embedder import REQUEST_TIMEOUT_S
 from ragviz.questions import LabelledQuestion, check_question, read_questions_file
+from ragviz.safe_text import visible_controls as terminal_safe
 from ragviz.samples import Sample, get_sample, load_samples
 
 EXIT_USER_ERROR = 2
@@ -58,7 +58,6 @@ EXIT_INTERRUPTED = 130  # as shells report a Ctrl-C
 SAMPLE_PREFIX = "sample:"  # `ragviz chunk sample:politica_reembolso`: a packaged sample
 # Embedding, override and isolate marks: they reorder what the terminal shows (Trojan Source).
 _JSON_UNSAFE = re.compile("[\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
-_BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
 QUESTIONS_HELP = "a CSV file with question,answer,answerable, or sample:NAME for its questions"
@@ -81,15 +80,15 @@ def _read_bytes(path: str, what: str) -> tuple[bytes, str]:
         return _sample_bytes(path.removeprefix(SAMPLE_PREFIX), what)
     if path == "-":
         return sys.stdin.buffer.read(), "standard input"
-    file = Path(path)
+    file, shown = Path(path), short_name(path)
     if file.is_dir():
-        raise UserError(f"the {what} {path} is a folder; give a text file")
+        raise UserError(f"the {what} {shown} is a folder; give a text file")
     if not file.is_file():
-        raise UserError(f"the {what} {path} does not exist")
+        raise UserError(f"the {what} {shown} does not exist")
     try:
         return file.read_bytes(), file.name
     except OSError as error:
-        raise UserError(f"cannot read the {what} {path}: {_reason(error)}") from None
+        raise UserError(f"cannot read the {what} {shown}: {_reason(error)}") from None
 
 
 def _reason(error: OSError) -> str:
@@ -103,21 +102,6 @@ def _note_encoding(name: str, decoded: DecodedText) -> None:
             terminal_safe(f"ragviz: note: {name} is not UTF-8; read it as {decoded.notice}{check}")
             + "\n"
         )
-
-
-def terminal_safe(text: str, keep: str = "\n\t") -> str:
-    """Text with control characters (ESC, BEL, backspace, CR, C1, bidi overrides) shown as
-    escapes, so a question or document cannot move the cursor or recolour the terminal;
-    the characters in ``keep`` stay, for layout."""
-    return "".join(
-        c if c in keep or not _is_control(c) else (f"\\x{ord(c):02x}" if ord(c) < 0x100
-                                                   else f"\\u{ord(c):04x}")
-        for c in text
-    )
-
-
-def _is_control(char: str) -> bool:
-    return unicodedata.category(char) == "Cc" or char in _BIDI_CONTROLS
 
 
 def _shown_name(path: str) -> str:
@@ -149,7 +133,8 @@ def _read_corpus(paths: Sequence[str]) -> Corpus:
                 f"{source.name}: {source.notice}")
             sys.stderr.write(terminal_safe(f"ragviz: note: {said}", keep="") + "\n")
     if not corpus.sources:
-        raise UserError("no file could be read from " + ", ".join(map(_shown_name, paths)))
+        shown = (short_name(_shown_name(path)) for path in paths)
+        raise UserError("no file could be read from " + ", ".join(shown))
     return corpus
 
 
@@ -595,7 +580,10 @@ def _add_chunker_options(parser: argparse.ArgumentParser) -> None:
     """One option per parameter of any registered chunker; defaults depend on the chunker,
     so they come from its spec in ``_config``."""
     group = parser.add_argument_group("chunker")
-    group.add_argument("--chunker", choices=CHUNKER_NAMES, default="sentence")
+    missing = missing_peers()  # named, so choosing one says how to install it
+    group.add_argument("--chunker", choices=CHUNKER_NAMES + tuple(missing), default="sentence",
+                       help=f"not installed: {', '.join(missing)} (pip install "
+                       f"'{PEERS_EXTRA}')" if missing else None)
     for name in param_names():
         group.add_argument(
             f"--{_flag(name)}", dest=name, type=_number(param_kind(name)), help=_option_help(name)
@@ -709,6 +697,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_app(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
+    # the model library's "Loading weights" bars are not ragviz's output: keep stderr for
+    # ragviz's own sentences (set before the library is imported, when a model is chosen)
+    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
     try:
         args.handler(args)
     except KeyboardInterrupt:

@@ -10,6 +10,7 @@ folders, dotfiles and ``__MACOSX`` skipped). A file that cannot be converted add
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import io
 import sys
@@ -30,12 +31,17 @@ from ragviz.convert import (
     suffix_of,
 )
 from ragviz.documents import MAX_UPLOAD_BYTES
+from ragviz.zipnames import mend_false_utf8, shown_name
 
 # The limits of one corpus, in one place.
 MAX_CORPUS_CHARS = 2_000_000
 MAX_CORPUS_FILES = 200
 MAX_ZIP_MEMBERS = 2_000  # entries listed in one archive, folders included
 MAX_ZIP_UNCOMPRESSED_BYTES = 200_000_000  # sum over the members ragviz reads
+# A name longer than this is cut in the middle wherever it is shown: 35 member names of
+# 65,000 characters once made 2.3 MB of messages.
+MAX_NAME_CHARS = 80
+_NAME_TAIL = 24  # the end of a cut name stays: it holds the extension, which decides the type
 MAX_REMEMBERED_UPLOADS = 8  # converted uploads kept for the app's reruns
 
 _LOADED: OrderedDict[tuple[tuple[str, int, bytes], ...], Corpus] = OrderedDict()
@@ -130,7 +136,7 @@ def _load_files(files: Sequence[tuple[str, bytes]]) -> Corpus:
     entries: list[_Entry] = []
     problems: list[Problem] = []
     for name, data in files:
-        _add_entry(entries, problems, _Entry(PurePosixPath(name).name, name, data))
+        _add_entry(entries, problems, _entry(PurePosixPath(name).name, name, data))
     return _build(entries, problems)
 
 
@@ -147,9 +153,10 @@ def load_paths(paths: Sequence[str], stdin: BinaryIO | None = None) -> Corpus:
         if path.is_dir():
             _add_folder(entries, problems, path, raw)
         elif path.is_file():
-            _add_entry(entries, problems, _Entry(path.name, raw, path.read_bytes()))
+            _add_entry(entries, problems, _entry(path.name, raw, path.read_bytes()))
         else:
-            problems.append(Problem(raw, "missing", f"{raw} could not be read: no such file."))
+            problems.append(Problem(raw, "missing",
+                                    f"{short_name(raw)} could not be read: no such file."))
     return _build(entries, problems)
 
 
@@ -162,10 +169,25 @@ def _add_folder(entries: list[_Entry], problems: list[Problem], folder: Path, ra
             other += 1
             continue
         relative = file.relative_to(folder).as_posix()
-        _add_entry(entries, problems, _Entry(file.name, relative, file.read_bytes()))
+        _add_entry(entries, problems, _entry(file.name, relative, file.read_bytes()))
     if other:
-        problems.append(Problem(raw, "unsupported", f"{other:,} file(s) in {raw} are not .txt, "
+        problems.append(Problem(raw, "unsupported", f"{other:,} file(s) in {short_name(raw)} "
+                                "are not .txt, "
                                 ".md, .html, .pdf, .docx or .zip and were not read."))
+
+
+def short_name(name: str, limit: int = MAX_NAME_CHARS) -> str:
+    """``name`` as messages, tables and labels show it: cut in the middle past ``limit``
+    characters, its start and its end (with the extension) kept: they tell files apart."""
+    if len(name) <= limit:
+        return name
+    tail = min(_NAME_TAIL, max(4, limit // 3))
+    return name[: limit - tail - 1] + "…" + name[-tail:]
+
+
+def _entry(name: str, path: str, data: bytes) -> _Entry:
+    """An entry whose name and path are short enough to be shown (see ``short_name``)."""
+    return _Entry(short_name(name), short_name(path), data)
 
 
 def _walk(folder: Path) -> Iterable[Path]:
@@ -199,12 +221,7 @@ class _ZipRefusedError(Exception):
 def _expand_zip(archive: _Entry, problems: list[Problem]) -> list[_Entry]:
     """Members of the archive worth reading; the whole archive is refused past a limit."""
     name = archive.name
-    try:
-        zf = zipfile.ZipFile(io.BytesIO(archive.data))
-    except (zipfile.BadZipFile, OSError):
-        raise _ZipRefusedError(
-            "corrupt", f"{name} could not be read: it is not a valid zip archive."
-        ) from None
+    zf, misnamed = _open_zip(archive)
     with zf:
         infos = zf.infolist()
         if len(infos) > MAX_ZIP_MEMBERS:
@@ -212,7 +229,13 @@ def _expand_zip(archive: _Entry, problems: list[Problem]) -> list[_Entry]:
                 "zip-limit", f"{name} could not be read: it lists {len(infos):,} entries and "
                 f"the limit is {MAX_ZIP_MEMBERS:,}."
             )
-        members = [i for i in infos if not i.is_dir() and not _skipped_member(i.filename)]
+        for index in sorted(misnamed):
+            problems.append(Problem(name, "bad-name", f"A file in {name} was skipped: its name "
+                                    f"{short_name(shown_name(infos[index].orig_filename))!r} "
+                                    "is marked UTF-8 but is not."))
+        members = [i for n, i in enumerate(infos) if n not in misnamed  # no is_dir(): an
+                   and not i.filename.endswith("/")  # empty name makes it raise IndexError
+                   and not _skipped_member(i.filename)]
         declared = sum(i.file_size for i in members)
         if declared > MAX_ZIP_UNCOMPRESSED_BYTES:
             raise _ZipRefusedError(
@@ -221,6 +244,26 @@ def _expand_zip(archive: _Entry, problems: list[Problem]) -> list[_Entry]:
             )
         members.sort(key=lambda i: i.filename)
         return _read_members(archive, zf, members, problems)
+
+
+_BROKEN_ZIP = (zipfile.BadZipFile, OSError, NotImplementedError, ValueError, EOFError)
+
+
+def _open_zip(archive: _Entry) -> tuple[zipfile.ZipFile, frozenset[int]]:
+    """The archive, opened; names flagged UTF-8 that are not are mended first (see
+    ``ragviz.zipnames``), and their positions in ``infolist()`` come back to be named."""
+    try:
+        return zipfile.ZipFile(io.BytesIO(archive.data)), frozenset()
+    except UnicodeDecodeError:
+        mended = mend_false_utf8(archive.data)
+        if mended is not None:
+            with contextlib.suppress(*_BROKEN_ZIP, UnicodeDecodeError):
+                return zipfile.ZipFile(io.BytesIO(mended[0])), mended[1]
+    except _BROKEN_ZIP:
+        pass
+    raise _ZipRefusedError(
+        "corrupt", f"{archive.name} could not be read: it is not a valid zip archive."
+    )
 
 
 def _skipped_member(filename: str) -> bool:
@@ -236,19 +279,21 @@ def _read_members(archive: _Entry, zf: zipfile.ZipFile, members: list[zipfile.Zi
         inner = info.filename.replace("\\", "/")
         where = f"{archive.name}/{inner}"
         if _unsafe(inner):
-            problems.append(Problem(where, "unsafe-path", f"{inner} in {archive.name} was "
-                                    "skipped: its path points outside the archive."))
+            problems.append(Problem(where, "unsafe-path", f"{short_name(inner)} in "
+                                    f"{archive.name} was skipped: its path points outside "
+                                    "the archive."))
             continue
         cap = min(member_limit(inner), budget)
         if cap == 0:  # a type that is not read: convert() names it from its name alone
-            entries.append(_Entry(PurePosixPath(inner).name, where, b""))
+            entries.append(_entry(PurePosixPath(inner).name, where, b""))
             continue
         try:
             with zf.open(info) as member:
                 data = member.read(cap + 1)  # never trust the declared size
-        except (RuntimeError, zipfile.BadZipFile, OSError, NotImplementedError, EOFError):
-            problems.append(Problem(where, "corrupt", f"{inner} in {archive.name} could not "
-                                    "be read: it is encrypted or damaged."))
+        except (*_BROKEN_ZIP, RuntimeError,  # ValueError: a header offset before the start
+                UnicodeDecodeError):  # a local header's name flagged UTF-8 that is not
+            problems.append(Problem(where, "corrupt", f"{short_name(inner)} in {archive.name} "
+                                    "could not be read: it is encrypted or damaged."))
             continue
         if len(data) > budget:
             raise _ZipRefusedError(
@@ -256,12 +301,12 @@ def _read_members(archive: _Entry, zf: zipfile.ZipFile, members: list[zipfile.Zi
                 f"{MAX_ZIP_UNCOMPRESSED_BYTES:,} bytes."
             )
         if len(data) > cap:
-            problems.append(Problem(where, "too-big", f"{inner} in {archive.name} was skipped: "
-                                    f"it unpacks to more than {cap:,} bytes, the limit for "
-                                    "one file."))
+            problems.append(Problem(where, "too-big", f"{short_name(inner)} in {archive.name} "
+                                    f"was skipped: it unpacks to more than {cap:,} bytes, the "
+                                    "limit for one file."))
             continue
         budget -= len(data)
-        entries.append(_Entry(PurePosixPath(inner).name, where, data))
+        entries.append(_entry(PurePosixPath(inner).name, where, data))
     return entries
 
 

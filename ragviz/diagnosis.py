@@ -101,6 +101,15 @@ class Diagnosis:
     outranked: Outranked | None = None
     files: int = 1  # how many files the corpus has (the answer was looked for in each)
     best_source: str = ""  # the file of best_chunk
+    answer_score: float | None = None  # the score of the best chunk holding the answer
+    top_k: int = 0  # the top_k the decision used
+
+    @property
+    def floor_gap(self) -> float | None:
+        """How far the answer's chunk scores under the floor (None: not under it)."""
+        if self.answer_score is None or self.answer_score >= self.floor:
+            return None
+        return self.floor - self.answer_score
 
     @property
     def primary(self) -> str:
@@ -125,6 +134,8 @@ class Diagnosis:
             "outranked": None if self.outranked is None else self.outranked.to_dict(),
             "files": self.files,
             "best_source": self.best_source,
+            "answer_score": self.answer_score,
+            "top_k": self.top_k,
         }
 
 
@@ -171,6 +182,7 @@ def _best(decision: Decision, chunks: Sequence[Chunk], files: int) -> dict[str, 
         "best_chunk": best,
         "best_score": decision.best_score if best is not None else None,
         "floor": decision.floor,
+        "top_k": decision.top_k,
         "best_source": source,
         "files": files,
     }
@@ -201,13 +213,27 @@ def _diagnose_answerable(
         labels.append(ANSWER_SPLIT)
     elif not _readable(holding, span, truncation):
         labels.append(ANSWER_TRUNCATED)
-    elif rank is not None and rank > 1:
-        outranked = _outranked(chunks, decision, rank)
-        labels.append(OUTRANKED_BY_OTHER_DOCUMENT if outranked.other_document else OUTRANKED)
-    if decision.refused:
+    elif rank is not None:
+        outranked = _outranked(chunks, decision, rank) if rank > 1 else None
+        labels += _rank_labels(decision, rank, outranked)
+    if decision.refused and BELOW_FLOOR not in labels:
         labels.append(BELOW_FLOOR)
+    answer_score = None if rank is None else decision.scores[decision.ranking[rank - 1]]
     return Diagnosis(tuple(labels) or (OK,), span, holding, rank, ANSWERABLE, shown, **best,
-                     split_between=split, outranked=outranked)
+                     split_between=split, outranked=outranked, answer_score=answer_score)
+
+
+def _rank_labels(decision: Decision, rank: int, outranked: Outranked | None) -> list[str]:
+    """Labels of a readable answer chunk at ``rank``, in the order of what to change first.
+    Inside top_k but under the floor, the floor is what keeps it out (raising top_k changes
+    nothing), so ``below-floor`` leads; outside top_k, being outranked leads, and the floor
+    follows when it would keep the chunk out too."""
+    under = decision.scores[decision.ranking[rank - 1]] < decision.floor
+    floor = [BELOW_FLOOR] if under else []
+    if outranked is None:
+        return floor
+    beaten = OUTRANKED_BY_OTHER_DOCUMENT if outranked.other_document else OUTRANKED
+    return [*floor, beaten] if rank <= decision.top_k else [beaten, *floor]
 
 
 def _answer_span(

@@ -71,6 +71,7 @@ from ragviz.embedding_base import (
 from ragviz.embedding_base import (
     reading_windows as reading_windows,
 )
+from ragviz.limits import HUB_ID, in_models_dir
 
 DEFAULT_MODEL = "use-multilingual"
 BUNDLED_MODELS: dict[str, str] = {
@@ -332,23 +333,58 @@ def _load_from_hub(model_id: str, cache: EmbeddingCache | None) -> SentenceTrans
         raise
     except Exception:
         pass  # not in the local cache: download it if the hub can be reached
+    _check_hub_reachable(model_id)
+    try:
+        model = _load_sentence_transformer(model_id, local_only=False)
+    except Exception as error:
+        raise _hub_error(model_id, error) from error
+    return SentenceTransformerEmbedder(model, model_id, cache)
+
+
+def _check_hub_reachable(model_id: str) -> None:
     if not hub_reachable():
         raise ModelLoadError(
             f"cannot download {model_id!r}: this machine has no access to the model hub "
             "(offline). Use a bundled model (use-multilingual, minilm-en), a local model "
             "folder, or download the model once on a machine with network access."
         )
+
+
+def _hub_error(model_id: str, error: Exception) -> ModelLoadError:
+    text = f"{type(error).__name__}: {error}"
+    if "RepositoryNotFound" in text or "404" in text or "is not a valid model" in text:
+        return ModelLoadError(
+            f"unknown model id {model_id!r}: no such sentence-transformers model on the hub; "
+            "check the spelling, e.g. sentence-transformers/paraphrase-multilingual-MiniLM-L12-v2"
+        )
+    return ModelLoadError(f"could not load {model_id!r}: {error}")
+
+
+# Files a snapshot of a hub model skips: other frameworks' copies of the same weights.
+_OTHER_FORMATS = ["onnx/*", "openvino/*", "*.h5", "*.msgpack", "*.ot", "*.tflite", "coreml/*"]
+
+
+def _load_hub_snapshot(model_id: str, cache: EmbeddingCache | None) -> SentenceTransformerEmbedder:
+    """A hub model loaded from its folder in the hub's cache (downloaded there first when
+    the hub can be reached), never from a folder the id names beside the server's working
+    directory: sentence-transformers tries ``owner/name`` as a relative path first."""
     try:
-        model = _load_sentence_transformer(model_id, local_only=False)
+        from huggingface_hub import snapshot_download
+    except ImportError as error:
+        raise ModelLoadError("this model needs sentence-transformers and torch: "
+                             "pip install sentence-transformers torch==2.13.0") from error
+    try:
+        folder = snapshot_download(model_id, local_files_only=True)
+    except Exception:
+        _check_hub_reachable(model_id)
+        try:
+            folder = snapshot_download(model_id, ignore_patterns=_OTHER_FORMATS)
+        except Exception as error:
+            raise _hub_error(model_id, error) from error
+    try:
+        model = _load_sentence_transformer(folder, local_only=True)
     except Exception as error:
-        text = f"{type(error).__name__}: {error}"
-        if "RepositoryNotFound" in text or "404" in text or "is not a valid model" in text:
-            raise ModelLoadError(
-                f"unknown model id {model_id!r}: no such sentence-transformers model on the hub; "
-                "check the spelling, e.g. "
-                "sentence-transformers/paraphrase-multilingual-MiniLM-L12-v2"
-            ) from error
-        raise ModelLoadError(f"could not load {model_id!r}: {error}") from error
+        raise _hub_error(model_id, error) from error
     return SentenceTransformerEmbedder(model, model_id, cache)
 
 
@@ -360,10 +396,15 @@ BUNDLED_ALIASES: dict[str, str] = {
 
 
 def load_embedder(
-    name: str = DEFAULT_MODEL, cache: EmbeddingCache | None = None, *, api_key: str | None = None
+    name: str = DEFAULT_MODEL, cache: EmbeddingCache | None = None, *, api_key: str | None = None,
+    shared: bool = False,
 ) -> Embedder:
     """The model called ``name``: a bundled name or alias, a local folder, a hub id, or
-    ``openai:<model>[@<base URL>]`` (``api_key`` is only read by that last kind)."""
+    ``openai:<model>[@<base URL>]`` (``api_key`` is only read by that last kind).
+
+    ``shared``: the name came from a link or a workspace file, so it is never tried as a
+    path on the server (a folder only inside RAGVIZ_MODELS_DIR) and every other failure
+    reads the same whatever exists there."""
     name = name.strip()
     if not name:
         raise ModelLoadError("no model given; pick use-multilingual, minilm-en or a model id")
@@ -375,6 +416,8 @@ def load_embedder(
         return UseMultilingual(cache)
     if BUNDLED_ALIASES.get(name.lower(), name) == "minilm-en":
         return load_minilm(cache)
+    if shared:
+        return _load_shared(name, cache)
     path = Path(name).expanduser()
     if path.exists() or name.startswith((".", "/", "~")):
         if not path.exists():
@@ -385,3 +428,12 @@ def load_embedder(
             f"{name!r} is neither a bundled model, a local folder nor a hub id (owner/name)"
         )
     return _load_from_hub(name, cache)
+
+
+def _load_shared(name: str, cache: EmbeddingCache | None) -> SentenceTransformerEmbedder:
+    """A model named by a link or a workspace file (see ``load_embedder``)."""
+    if in_models_dir(name):
+        return _load_from_path(Path(name).expanduser().resolve(), cache)
+    if not HUB_ID.fullmatch(name):
+        raise ModelLoadError(f"{name!r} is neither a bundled model nor a hub id (owner/name)")
+    return _load_hub_snapshot(name, cache)

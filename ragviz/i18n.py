@@ -17,6 +17,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "refused: best score {best} is under the floor {floor}",
         "pt": "recusada: o melhor score {best} está abaixo do piso {floor}",
     },
+    "chunking.too_many_chars": {
+        "en": "{config} repeats the text too often: its chunks would hold about {n} characters, more than {times} times the document's {corpus}; choose a smaller overlap (or size).",
+        "pt": "{config} repete o texto vezes demais: seus chunks teriam cerca de {n} caracteres, mais de {times} vezes os {corpus} do documento; escolha uma sobreposição (ou um tamanho) menor.",
+    },
     # --- input limits (ragviz.documents) -----------------------------------------------
     "input.empty_document": {
         "en": "The document is empty: paste text, upload a .txt or .md file, or pick a sample.",
@@ -25,6 +29,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "input.long_document": {
         "en": "The document has {n} characters; the limit is {limit}. Paste a shorter part.",
         "pt": "O documento tem {n} caracteres; o limite é {limit}. Cole um trecho menor.",
+    },
+    "input.long_upload": {
+        "en": "The file {name} has {n} characters; the limit is {limit}. Upload a shorter part of it.",
+        "pt": "O arquivo {name} tem {n} caracteres; o limite é {limit}. Envie um trecho menor dele.",
     },
     "input.big_upload": {
         "en": "The file {name} has {n} bytes ({mb} MB); the limit is {limit} bytes ({limit_mb} MB).",
@@ -143,6 +151,28 @@ STRINGS: dict[str, dict[str, str]] = {
             "então a pergunta é recusada."
         ),
     },
+    "diagnosis.answer_below_floor": {
+        "en": (
+            "Chunk {chunk} holds the answer and ranks {rank}, inside top_k = {top_k}, but "
+            "scores {score}, {gap} under the floor {floor}: the floor keeps it out of the "
+            "context. Lower the floor; a larger top_k changes nothing."
+        ),
+        "pt": (
+            "O chunk {chunk} contém a resposta e fica em {rank}º, dentro do top_k = {top_k}, "
+            "mas tem score {score}, {gap} abaixo do piso {floor}: o piso o deixa fora do "
+            "contexto. Baixe o piso; um top_k maior não muda nada."
+        ),
+    },
+    "diagnosis.answer_below_floor_outside": {
+        "en": (
+            "Its score {score} is also {gap} under the floor {floor}: a larger top_k alone "
+            "would not bring chunk {chunk} into the context."
+        ),
+        "pt": (
+            "O score dele, {score}, também fica {gap} abaixo do piso {floor}: só aumentar o "
+            "top_k não traria o chunk {chunk} ao contexto."
+        ),
+    },
     "diagnosis.false_context": {
         "en": (
             "The document does not answer this, yet chunk {chunk} scores {score}, at or above "
@@ -216,12 +246,12 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": (
             "No floor separates the groups: the highest unanswerable best score ({highest}) "
             "reaches the lowest answerable one ({lowest}). The floor {floor} minimises the "
-            "cost, with {false_refusals} false refusal(s) and {false_answers} false answer(s)."
+            "cost, with {false_refusals} and {false_answers}."
         ),
         "pt": (
             "Nenhum piso separa os grupos: o maior melhor score das sem resposta ({highest}) "
             "alcança o menor das respondíveis ({lowest}). O piso {floor} minimiza o custo, com "
-            "{false_refusals} recusa(s) indevida(s) e {false_answers} resposta(s) indevida(s)."
+            "{false_refusals} e {false_answers}."
         ),
     },
     "why.already_ok": {
@@ -248,6 +278,19 @@ STRINGS: dict[str, dict[str, str]] = {
             "rotulada que está certa agora."
         ),
     },
+    # --- counts with their words: "<key>.one" for 1, "<key>" otherwise (``count``) ------
+    "app.answerable_refused": {"en": "{n} of {total} answerable refused",
+                               "pt": "{n} de {total} respondíveis recusadas"},
+    "app.answerable_refused_help": {
+        "en": "Answerable questions the floor refuses: the floor's cost, next to the "
+              "unanswerable ones it refuses rightly.",
+        "pt": "Perguntas respondíveis que o piso recusa: o custo do piso, ao lado das sem "
+              "resposta que ele recusa com razão.",
+    },
+    "count.false_refusals": {"en": "{n} false refusals", "pt": "{n} recusas indevidas"},
+    "count.false_refusals.one": {"en": "{n} false refusal", "pt": "{n} recusa indevida"},
+    "count.false_answers": {"en": "{n} false answers", "pt": "{n} respostas indevidas"},
+    "count.false_answers.one": {"en": "{n} false answer", "pt": "{n} resposta indevida"},
     # --- guided replay of the article (ragviz.walkthrough) ------------------------------
     "walk.fixed.title": {"en": "1 · Fixed-size chunks", "pt": "1 · Chunks de tamanho fixo"},
     "walk.fixed.body": {
@@ -267,13 +310,30 @@ STRINGS: dict[str, dict[str, str]] = {
         "meio de uma frase: o chunk #{winner} termina em “{winner_end}”.",
     },
     "walk.cut.title": {"en": "2 · The answer is cut away", "pt": "2 · A resposta fica cortada"},
+    "walk.cut.subject": {"en": "it says “{word}”", "pt": "ele diz “{word}”"},
+    "walk.cut.no_subject": {"en": "it does not even say “{word}”",
+                            "pt": "ele nem diz “{word}”"},
     "walk.cut.body": {
-        "en": "“Qual o prazo do reembolso?” is won by chunk #{winner} ({winner_score}): it says "
-        "“Reembolso” but not the deadline. “7 dias úteis” sits in chunk #{holder}. With top_k = 1 the "
-        "model gets the subject without the answer and rightly says the excerpt gives no deadline.",
-        "pt": "“Qual o prazo do reembolso?” é vencida pelo chunk #{winner} ({winner_score}): ele diz "
-        "“Reembolso”, mas não o prazo. “7 dias úteis” está no chunk #{holder}. Com top_k = 1 o modelo "
-        "recebe o assunto sem a resposta e diz, com razão, que o trecho não informa prazo.",
+        "en": "“Qual o prazo do reembolso?” is won by chunk #{winner} ({winner_score}): "
+        "{cut_subject}, and the deadline it holds, “{other_answer}”, answers another question "
+        "(“{other_question}”). The refund's “{refund_answer}” sits in chunk #{holder}. With "
+        "top_k = 1 the model gets a deadline, the wrong one: it may well answer "
+        "“{other_answer}”, a wrong answer rather than a refusal.",
+        "pt": "“Qual o prazo do reembolso?” é vencida pelo chunk #{winner} ({winner_score}): "
+        "{cut_subject}, e o prazo que ele traz, “{other_answer}”, responde outra pergunta "
+        "(“{other_question}”). O “{refund_answer}” do reembolso está no chunk #{holder}. Com "
+        "top_k = 1 o modelo recebe um prazo, o errado: é bem possível que responda "
+        "“{other_answer}”, uma resposta errada em vez de uma recusa.",
+    },
+    "walk.cut.body_no_other": {
+        "en": "“Qual o prazo do reembolso?” is won by chunk #{winner} ({winner_score}): "
+        "{cut_subject}, but holds none of the labelled answers; the refund's "
+        "“{refund_answer}” sits in chunk #{holder}. With top_k = 1 the model gets a context "
+        "without the answer: it can only refuse or guess.",
+        "pt": "“Qual o prazo do reembolso?” é vencida pelo chunk #{winner} ({winner_score}): "
+        "{cut_subject}, mas não traz nenhuma das respostas rotuladas; o “{refund_answer}” do "
+        "reembolso está no chunk #{holder}. Com top_k = 1 o modelo recebe um contexto sem a "
+        "resposta: só pode recusar ou chutar.",
     },
     "walk.cut.body_found": {
         "en": "“Qual o prazo do reembolso?” is won by chunk #{winner} ({winner_score}), and with this "
@@ -328,11 +388,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Each dot is one labelled question's best score. The lowest answerable scores {lowest}, "
         "the highest unanswerable {highest}: with this model the groups overlap (margin {margin}) "
         "and no floor separates them. The floor at {floor} costs the fewest errors: "
-        "{false_refusals} false refusals, {false_answers} false answers.",
+        "{false_refusals}, {false_answers}.",
         "pt": "Cada ponto é o melhor score de uma pergunta rotulada. A menor respondível pontua "
         "{lowest}, a maior sem resposta {highest}: com este modelo os grupos se sobrepõem (margem "
         "{margin}) e nenhum piso os separa. O piso em {floor} é o que custa menos erros: "
-        "{false_refusals} recusas indevidas, {false_answers} respostas indevidas.",
+        "{false_refusals}, {false_answers}.",
     },
     "walk.refused.title": {"en": "6 · Refused instead of invented", "pt": "6 · Recusa em vez de invenção"},
     "walk.refused.body": {
@@ -537,6 +597,13 @@ STRINGS: dict[str, dict[str, str]] = {
               "confiar nela: os textos e a chave vão para lá.",
     },
     "app.api_connect": {"en": "Connect", "pt": "Conectar"},
+    "app.model_confirm": {
+        "en": "This link or file names the model {name}. Load it only if you trust it: it "
+              "is downloaded from the model hub (or read from the server's models folder).",
+        "pt": "Este link ou arquivo indica o modelo {name}. Carregue-o só se confiar nele: "
+              "ele é baixado do hub de modelos (ou lido da pasta de modelos do servidor).",
+    },
+    "app.model_load": {"en": "Load the model", "pt": "Carregar o modelo"},
     "app.api_incomplete": {
         "en": "Enter the API base URL and the model name; until then the last model stays "
               "in use.",
@@ -599,7 +666,14 @@ STRINGS: dict[str, dict[str, str]] = {
     "app.config_a": {"en": "Configuration A", "pt": "Configuração A"},
     "app.config_b": {"en": "Configuration B", "pt": "Configuração B"},
     "app.chunker": {"en": "Chunker", "pt": "Chunker"},
+    "app.peer_call": {"en": "The same call in your pipeline: `{call}`", "pt": "A mesma chamada no seu pipeline: `{call}`"},
+    "app.peer_param": {"en": "`{name}`: the library's own name for this parameter of {call}.", "pt": "`{name}`: o nome que a própria biblioteca dá a este parâmetro de {call}."},
+    "app.peers_missing": {"en": "The chunkers of {libraries} appear here once installed: pip install '{hint}'", "pt": "Os chunkers de {libraries} aparecem aqui depois de instalados: pip install '{hint}'"},
     "app.semantic_mode": {"en": "Breakpoint from", "pt": "Ponto de corte por"},
+    "app.imported_moved": {
+        "en": "The link or file sets {name} to {value}; this document's slider cannot hold it and shows {shown}.",
+        "pt": "O link ou arquivo define {name} como {value}; o controle deste documento não comporta esse valor e mostra {shown}.",
+    },
     "app.config_error": {
         "en": "These settings cannot work: {error}. Change the sliders above.",
         "pt": "Estes parâmetros não funcionam: {error}. Ajuste os controles acima.",
@@ -612,8 +686,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "pt": "Pergunta cujo melhor score fica abaixo do piso é recusada (sem chamar o LLM).",
     },
     "app.apply_floor": {"en": "Apply suggested floor", "pt": "Aplicar piso sugerido"},
-    "app.apply_floor_b": {
-        "en": "Apply suggested floor ({floor})", "pt": "Aplicar piso sugerido ({floor})",
+    "app.apply_floor_side": {
+        "en": "Apply the floor suggested by {side}'s labels ({floor})",
+        "pt": "Aplicar o piso sugerido pelos rótulos de {side} ({floor})",
     },
     "app.margin_a": {
         "en": "measured on A's labelled questions; margin {margin}",
@@ -746,6 +821,12 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     # --- the question table (typing) -----------------------------------------------------
     "app.apply_questions": {"en": "Apply questions", "pt": "Aplicar perguntas"},
+    "app.questions_not_applied": {
+        "en": "The table holds edits not applied yet: the scores still use the previous "
+              "questions. Click “Apply questions” to use them.",
+        "pt": "A tabela tem edições ainda não aplicadas: as pontuações ainda usam as "
+              "perguntas anteriores. Clique em “Aplicar perguntas” para usá-las.",
+    },
     "app.clear_questions": {"en": "Clear questions", "pt": "Limpar perguntas"},
     "app.clear_questions_short": {"en": "Clear questions", "pt": "Limpar perguntas"},
     "app.keep_questions": {"en": "Keep questions", "pt": "Manter perguntas"},
@@ -863,6 +944,11 @@ def t(key: str, lang: str = "en", **values: object) -> str:
     entry = STRINGS[key]
     template = entry.get(lang) or entry["en"]
     return template.format(**values) if values else template
+
+
+def count(n: int, key: str, lang: str = "en") -> str:
+    """``n`` with its word in agreement: ``key + ".one"`` for one, ``key`` for any other."""
+    return t(f"{key}.one" if n == 1 else key, lang, n=n)
 
 
 def pick_language(accept_language: str | None) -> str:

@@ -47,8 +47,9 @@ MAX_QUERY_CHARS = 7_500
 # compressed on every rerun just to find that out.
 MAX_PLAIN_BYTES = 40 * MAX_QUERY_CHARS
 MAX_PARAM_DIGITS = 12  # more digits than any slider holds: named, never parsed
-INTEGER = re.compile(rf"[+-]?\d{{1,{MAX_PARAM_DIGITS}}}")
-DECIMAL = re.compile(rf"[+-]?(\d{{1,{MAX_PARAM_DIGITS}}}(\.\d{{0,12}})?|\.\d{{1,12}})")
+# ASCII digits only: "\d" also takes "٣" and "３", which no link ragviz makes holds.
+INTEGER = re.compile(rf"[+-]?[0-9]{{1,{MAX_PARAM_DIGITS}}}")
+DECIMAL = re.compile(rf"[+-]?([0-9]{{1,{MAX_PARAM_DIGITS}}}(\.[0-9]{{0,12}})?|\.[0-9]{{1,12}})")
 BASE64URL = re.compile(r"[A-Za-z0-9_-]*")
 FLOAT_PARAMS = {"threshold", "percentile"}
 PARAM_NAMES = sorted({name for names in CHUNKER_PARAMS.values() for name in names})

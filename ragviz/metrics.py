@@ -22,7 +22,7 @@ def compute_metrics(outcomes: Sequence[QuestionOutcome]) -> Metrics:
     """Metrics from the pipeline's outcomes (unlabelled questions are ignored)."""
     top_k = outcomes[0].decision.top_k if outcomes else 1
     ranks: list[int | None] = []
-    unanswerable_refused = unanswerable = answerable = refusals = 0
+    unanswerable_refused = unanswerable = answerable = answerable_refused = refusals = 0
     for outcome in outcomes:
         label = outcome.question.is_answerable
         if label is None:
@@ -31,6 +31,7 @@ def compute_metrics(outcomes: Sequence[QuestionOutcome]) -> Metrics:
         refusals += refused
         if label:
             answerable += 1
+            answerable_refused += refused
             if outcome.question.answer.strip() and outcome.diagnosis is not None:
                 ranks.append(outcome.diagnosis.answer_rank)
         else:
@@ -47,6 +48,7 @@ def compute_metrics(outcomes: Sequence[QuestionOutcome]) -> Metrics:
         unanswerable=unanswerable,
         labels=label_counts(o.diagnosis for o in outcomes),
         top_k=top_k,
+        answerable_refused=answerable_refused,
     )
 
 

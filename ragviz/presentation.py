@@ -31,7 +31,7 @@ from ragviz.diagnosis import (
     UNANSWERABLE,
     Diagnosis,
 )
-from ragviz.i18n import STRINGS, t
+from ragviz.i18n import STRINGS, count, t
 from ragviz.results import QuestionOutcome, WhyFailed
 from ragviz.retrieval import Decision, build_prompt
 
@@ -140,9 +140,19 @@ def question_numbers(decision: Decision, diagnosis: Diagnosis | None = None) -> 
     values = [decision.floor]
     if decision.ranking:
         values.append(decision.best_score)
-    if diagnosis is not None and diagnosis.outranked is not None:
+    if diagnosis is not None:
+        values += _diagnosis_numbers(diagnosis)
+    return values
+
+
+def _diagnosis_numbers(diagnosis: Diagnosis) -> list[float]:
+    """The numbers a diagnosis says beyond the best score and the floor."""
+    values: list[float] = []
+    if diagnosis.outranked is not None:
         lost = diagnosis.outranked
         values += [lost.score, lost.winner_score, lost.gap]
+    if diagnosis.floor_gap is not None and diagnosis.answer_score is not None:
+        values += [diagnosis.answer_score, diagnosis.floor_gap]
     return values
 
 
@@ -194,6 +204,9 @@ def _label_sentence(diagnosis: Diagnosis, label: str, digits: int, language: str
         return _ok_sentence(diagnosis, best, language)
     if label == FALSE_CONTEXT and diagnosis.files > 1:
         return t("diagnosis.false_context_files", language, **best)
+    if label == BELOW_FLOOR and diagnosis.floor_gap is not None and diagnosis.best_score \
+            is not None and diagnosis.best_score >= diagnosis.floor:
+        return _answer_below_floor(diagnosis, best, digits, language)
     if label in (BELOW_FLOOR, FALSE_CONTEXT):
         return t(f"diagnosis.{label.replace('-', '_')}", language, **best)
     if label == ANSWER_NOT_IN_DOCUMENT and diagnosis.files > 1:
@@ -222,6 +235,21 @@ def _label_sentence(diagnosis: Diagnosis, label: str, digits: int, language: str
     raise ValueError(f"no sentence for the diagnosis label {label!r}")
 
 
+def _answer_below_floor(diagnosis: Diagnosis, best: dict[str, str], digits: int,
+                        language: str) -> str:
+    """The answer's chunk is under the floor while another chunk passes it: inside top_k
+    the floor alone keeps it out; outside, a larger top_k alone would not bring it in."""
+    rank = diagnosis.answer_rank or 0
+    chunk = diagnosis.outranked.chunk if diagnosis.outranked else diagnosis.best_chunk
+    source = diagnosis.outranked.source if diagnosis.outranked else diagnosis.best_source
+    key = "diagnosis.answer_below_floor" if rank <= diagnosis.top_k \
+        else "diagnosis.answer_below_floor_outside"
+    return t(key, language, chunk=_in_file(chunk_name(chunk or 0), source, diagnosis),
+             rank=rank, top_k=diagnosis.top_k, floor=best["floor"],
+             score=decimal(diagnosis.answer_score or 0.0, digits, language),
+             gap=decimal(diagnosis.floor_gap or 0.0, digits, language))
+
+
 def diagnosis_sentences(
     diagnosis: Diagnosis, language: str = "en", digits: int | None = None
 ) -> tuple[str, ...]:
@@ -231,10 +259,7 @@ def diagnosis_sentences(
         values = [diagnosis.floor]
         if diagnosis.best_score is not None:
             values.append(diagnosis.best_score)
-        if diagnosis.outranked is not None:
-            lost = diagnosis.outranked
-            values += [lost.score, lost.winner_score, lost.gap]
-        digits = distinct_digits(values)
+        digits = distinct_digits(values + _diagnosis_numbers(diagnosis))
     return tuple(_label_sentence(diagnosis, label, digits, language)
                  for label in diagnosis.labels)
 
@@ -271,8 +296,8 @@ def calibration_message(calibration: Calibration, language: str = "en") -> str:
     margin = format_score(calibration.margin, language)
     key = "calibration.separable" if calibration.separable else "calibration.overlap"
     return t(key, language, floor=floor, lowest=lowest, highest=highest, margin=margin,
-             false_refusals=calibration.false_refusals,
-             false_answers=calibration.false_answers)
+             false_refusals=count(calibration.false_refusals, "count.false_refusals", language),
+             false_answers=count(calibration.false_answers, "count.false_answers", language))
 
 
 def why_failed_text(result: WhyFailed, language: str = "en") -> str:

@@ -172,7 +172,7 @@ def legend(lang: str = "en") -> str:
 def bars_key(lang: str = "en") -> str:
     """One key above a page of score bars (drawn without legends, which a half-page chart
     cut): the three bar colours and the green outline of the chunk holding the answer."""
-    from ragviz.charts import ANSWERABLE, HIT, OTHER, UNDER_FLOOR
+    from ragviz.palette import ANSWERABLE, HIT, OTHER, UNDER_FLOOR
 
     swatch = '<i style="display:inline-block;width:14px;height:12px;margin-right:6px;{}"></i>'
     items = [
@@ -193,6 +193,8 @@ color:#111827;font-family:ui-sans-serif,system-ui,sans-serif}
 .rv-walk .rv-step{font-size:1.1rem;color:#1e40af;font-weight:600;margin:0}
 .rv-walk h1{font-size:2.6rem;line-height:1.15;margin:.2rem 0 .6rem;color:#111827}
 .rv-walk p{font-size:1.55rem;line-height:1.5;margin:0}
+@media (max-height:820px){.rv-walk{padding:10px 20px}
+.rv-walk h1{font-size:1.8rem;margin:.1rem 0 .3rem}.rv-walk p{font-size:1.25rem;line-height:1.4}}
 </style>
 """
 

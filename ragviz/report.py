@@ -11,8 +11,8 @@ from collections.abc import Sequence
 from html import escape
 
 from ragviz.calibration import Calibration
-from ragviz.charts import FLOOR, HIT, OTHER, UNDER_FLOOR
 from ragviz.i18n import t
+from ragviz.palette import FLOOR, HIT, OTHER, UNDER_FLOOR
 from ragviz.presentation import (
     calibration_message,
     config_text,

@@ -62,6 +62,7 @@ class Metrics:
     unanswerable: int
     labels: dict[str, int]
     top_k: int = 1
+    answerable_refused: int = 0  # answerable questions the floor refused: its cost
 
     def value(self, name: str) -> float | None:
         if name not in METRIC_NAMES:

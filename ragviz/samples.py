@@ -25,7 +25,9 @@ from ragviz.corpus import Corpus, load_paths
 from ragviz.questions import LabelledQuestion, parse_questions_csv
 
 MANIFEST = "samples.json"
-CHECKOUT_DIR = Path(__file__).resolve().parent.parent / "sample_docs"
+# The folder that holds the ragviz package (found by name, so it does not depend on where
+# this module sits inside the package).
+CHECKOUT_DIR = Path(str(resources.files("ragviz"))).resolve().parent / "sample_docs"
 
 
 def packaged_dir() -> Path:

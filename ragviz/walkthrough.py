@@ -10,21 +10,25 @@ loaded.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from ragviz.chunking import ChunkerConfig
-from ragviz.i18n import t
+from ragviz.i18n import count, t
 from ragviz.presentation import decimal
 from ragviz.render import boundary_kind
 from ragviz.workspace import DEFAULT_CONFIG_A, DEFAULT_CONFIG_B
 
 if TYPE_CHECKING:
+    from ragviz.calibration import Calibration
+    from ragviz.questions import LabelledQuestion
     from ragviz.results import Analysis
 
 SAMPLE = "politica_reembolso"
 REFUND_QUESTION = 0  # "Qual o prazo do reembolso?" in the sample's questions file
+REFUND_SUBJECT = "Reembolso"  # the refund section's heading word, the question's subject
 WIFI_QUESTION = 4  # "Qual a senha do wifi do escritório?"
 FIXED = DEFAULT_CONFIG_A
 SENTENCE = DEFAULT_CONFIG_B
@@ -32,6 +36,7 @@ SENTENCE = DEFAULT_CONFIG_B
 FloorChoice = Literal["none", "calibrated"]
 VARIANT = "variant."  # prefix of the step_values entries that pick a step's text variant
 WALK_PARAM = "walk"  # the URL parameter that holds the open step (1-based)
+STEP_NUMBER = re.compile(r"[0-9]{1,3}")
 
 
 @dataclass(frozen=True)
@@ -89,14 +94,58 @@ def step_values(fixed: Analysis, sentence: Analysis, language: str = "en") -> di
         "wifi_best": _score(wifi.best_score),
         "wifi_hits": str(len(wifi.hits)),
         "n_answerable": str(sum(o.question.is_answerable is True for o in sentence.outcomes)),
-        "lowest": _score(calibration.lowest_answerable if calibration else None),
-        "highest": _score(calibration.highest_unanswerable if calibration else None),
-        "margin": _score(calibration.margin if calibration else None),
-        "floor": _score(calibration.floor if calibration else None),
-        "false_refusals": str(calibration.false_refusals if calibration else 0),
-        "false_answers": str(calibration.false_answers if calibration else 0),
+        **_calibration_values(calibration, language),
+        **_cut_facts(fixed, language),
         **step_variants(fixed, sentence),
     }
+
+
+def _calibration_values(calibration: Calibration | None, language: str) -> dict[str, str]:
+    """The measured step's numbers, with as many decimals as make the shown margin the
+    difference of the shown scores (0.48 and 0.52 must not give a margin of -0.03)."""
+    if calibration is None:
+        return {"lowest": "—", "highest": "—", "margin": "—", "floor": "—",
+                "false_refusals": count(0, "count.false_refusals", language),
+                "false_answers": count(0, "count.false_answers", language)}
+    low, high = calibration.lowest_answerable, calibration.highest_unanswerable
+    digits = next((d for d in range(2, 6)
+                   if round(round(low, d) - round(high, d), d) == round(low - high, d)), 6)
+    return {
+        "lowest": decimal(low, digits, language),
+        "highest": decimal(high, digits, language),
+        "margin": decimal(low - high, digits, language),
+        "floor": decimal(calibration.floor, max(digits, 2), language),
+        "false_refusals": count(calibration.false_refusals, "count.false_refusals", language),
+        "false_answers": count(calibration.false_answers, "count.false_answers", language),
+    }
+
+
+def _cut_facts(fixed: Analysis, language: str) -> dict[str, str]:
+    """What the chunk that wins the refund question under fixed chunks holds: the subject
+    word or not, and another labelled question's answer (the article's chunk #1 holds the
+    boleto's "até três dias úteis": a deadline, the wrong one)."""
+    other = _other_answer(fixed)
+    subject = "subject" if REFUND_SUBJECT in _refund_winner(fixed) else "no_subject"
+    return {
+        "refund_answer": fixed.outcomes[REFUND_QUESTION].question.answer,
+        "cut_subject": t(f"walk.cut.{subject}", language, word=REFUND_SUBJECT),
+        "other_answer": other.answer if other else "",
+        "other_question": other.question if other else "",
+    }
+
+
+def _refund_winner(analysis: Analysis) -> str:
+    """The text of the chunk that wins the refund question."""
+    return analysis.chunks[analysis.outcomes[REFUND_QUESTION].decision.ranking[0]].text
+
+
+def _other_answer(analysis: Analysis) -> LabelledQuestion | None:
+    """The first other answerable question whose whole answer the refund's winner holds."""
+    winner = _refund_winner(analysis)
+    refund = analysis.outcomes[REFUND_QUESTION].question
+    return next((o.question for o in analysis.outcomes
+                 if o.question.is_answerable and o.question.answer
+                 and o.question != refund and o.question.answer in winner), None)
 
 
 def step_variants(fixed: Analysis, sentence: Analysis) -> dict[str, str]:
@@ -108,7 +157,7 @@ def step_variants(fixed: Analysis, sentence: Analysis) -> dict[str, str]:
     return {
         VARIANT + "fixed": ""
         if boundary_kind(fixed.document, winner.end) == "word" else "_whole",
-        VARIANT + "cut": "_found" if _answer_first(fixed) else "",
+        VARIANT + "cut": _cut_variant(fixed),
         VARIANT + "sentence": "" if _answer_first(sentence) else "_missed",
         VARIANT + "measured": "" if calibration is None or calibration.separable else "_overlap",
         VARIANT + "refused": "" if wifi.refused else "_answered",
@@ -118,8 +167,8 @@ def step_variants(fixed: Analysis, sentence: Analysis) -> dict[str, str]:
 def step_from_query(query: Mapping[str, str]) -> int | None:
     """The step (0-based) a link's ``walk`` parameter opens, or None when it names none."""
     raw = query.get(WALK_PARAM, "")
-    if not raw.isdigit() or not 1 <= int(raw) <= len(STEPS):
-        return None
+    if not STEP_NUMBER.fullmatch(raw) or not 1 <= int(raw) <= len(STEPS):
+        return None  # "²" passes str.isdigit() and breaks int(): ASCII digits only
     return int(raw) - 1
 
 
@@ -127,6 +176,14 @@ def step_query(query: Mapping[str, str], step: int | None) -> dict[str, str]:
     """``query`` with the open step in it (None: without any), every other parameter kept."""
     kept = {key: value for key, value in query.items() if key != WALK_PARAM}
     return kept if step is None else {**kept, WALK_PARAM: str(step + 1)}
+
+
+def _cut_variant(fixed: Analysis) -> str:
+    """The answer wins anyway; the winner holds another question's answer (the article's
+    case: a wrong answer is likely); or it holds no labelled answer at all."""
+    if _answer_first(fixed):
+        return "_found"
+    return "" if _other_answer(fixed) is not None else "_no_other"
 
 
 def _answer_first(analysis: Analysis) -> bool:

@@ -13,23 +13,36 @@ import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
-from pathlib import Path
 from typing import Any
 
 from ragviz.chunking import ChunkerConfig, check_config, get_spec
 from ragviz.chunking.registry import LEGACY_FIELDS, param_kind
-from ragviz.documents import MAX_DOCUMENT_CHARS, MAX_QUESTIONS, InputError, check_document
+from ragviz.documents import (
+    MAX_DOCUMENT_CHARS,
+    MAX_QUESTIONS,
+    InputError,
+    _looks_binary_text,
+    check_document,
+)
 from ragviz.embedders import BUNDLED_MODELS
 from ragviz.i18n import LANGUAGES
-from ragviz.limits import FLOOR_RANGE, MAX_MODEL_CHARS, MODELS_DIR_ENV, TOP_K_RANGE, models_dir
+from ragviz.limits import (
+    DECIMAL_NUMBER,
+    FLOOR_RANGE,
+    HUB_ID,
+    MAX_INT_DIGITS,
+    MAX_MODEL_CHARS,
+    MODELS_DIR_ENV,
+    TOP_K_RANGE,
+    WHOLE_NUMBER,
+    in_models_dir,
+)
 from ragviz.questions import LabelledQuestion, check_question
 
 FORMAT = "ragviz-workspace"
 VERSION = 1
 MAX_WORKSPACE_BYTES = 2 * MAX_DOCUMENT_CHARS + 500_000
 MAX_TOP_K = TOP_K_RANGE[1]
-# owner/name as the Hugging Face hub spells it: no leading dot, slash or tilde, one slash.
-HUB_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*/[A-Za-z0-9][A-Za-z0-9_.-]*")
 # openai:<model>[@http(s)://host[:port][/path]]: no spaces, quotes, user:password@ or query.
 OPENAI_NAME = re.compile(
     r"openai:[A-Za-z0-9][A-Za-z0-9_.:/-]*(@https?://[A-Za-z0-9.-]+(:\d{1,5})?(/[A-Za-z0-9_./-]*)?)?"
@@ -118,7 +131,7 @@ def check_model(value: str) -> str:
     """
     if not value.strip() or len(value) > MAX_MODEL_CHARS:
         raise InputError(f"model must be a name of 1 to {MAX_MODEL_CHARS} characters")
-    if value in BUNDLED_MODELS or HUB_ID.fullmatch(value) or _in_models_dir(value):
+    if value in BUNDLED_MODELS or HUB_ID.fullmatch(value) or in_models_dir(value):
         return value
     if OPENAI_NAME.fullmatch(value):
         return value
@@ -126,17 +139,6 @@ def check_model(value: str) -> str:
         f"model {shorten(value)} is not a bundled model or a hub id (owner/name); "
         f"local model folders are accepted only inside the folder {MODELS_DIR_ENV} names"
     )
-
-
-def _in_models_dir(value: str) -> bool:
-    root = models_dir()
-    if root is None or "\0" in value:
-        return False
-    try:
-        resolved = Path(value).expanduser().resolve()
-    except (OSError, RuntimeError, ValueError):
-        return False
-    return resolved != root and resolved.is_relative_to(root)
 
 
 def shorten(value: object, limit: int = 40) -> str:
@@ -193,6 +195,9 @@ class Workspace:
         _only(data, {"format", "version", "document", "questions", "settings"}, "workspace")
         raw_document = _typed(data, "document", str, "workspace")
         document = check_document(_encodable(raw_document, "document"))
+        if _looks_binary_text(document):  # the rule the CLI and the uploader refuse text by
+            raise InputError("the document looks binary, not text: it holds NUL or mostly "
+                             "control characters")
         raw_questions = _typed(data, "questions", list, "workspace")
         if len(raw_questions) > MAX_QUESTIONS:
             raise InputError(f"{len(raw_questions)} questions; the limit is {MAX_QUESTIONS}")
@@ -361,11 +366,14 @@ def settings_from_query(
         values["model_b"] = values["floor_b"] = None  # one model named: it is both sides'
     for key, name, kind in (("k", "top_k", int), ("floor", "floor", float),
                             ("b_floor", "floor_b", float)):
-        if key in query:
-            try:
-                values[name] = kind(query[key])
-            except ValueError:
-                problems.append(f"{key}={query[key]!r} is not a number")
+        raw = query.get(key)
+        if raw is None:
+            continue
+        if (WHOLE_NUMBER if kind is int else DECIMAL_NUMBER).fullmatch(raw) and \
+                len(raw) <= MAX_INT_DIGITS:
+            values[name] = kind(raw)
+        else:
+            problems.append(f"{key}={shorten(raw)} is not a number")
     for key, name in (("model", "model"), ("b_model", "model_b"), ("lang", "language"),
                       ("sample", "sample")):
         if query.get(key):

@@ -11,6 +11,7 @@ import streamlit as st
 
 from ragviz.i18n import LANGUAGES, t
 from ragviz.results import Analysis
+from ragviz.safe_text import visible_controls
 
 SIDES = ("a", "b")
 CUSTOM = "custom"
@@ -50,10 +51,12 @@ def side_by_side(analyses: dict[str, Analysis | None],
 
 
 def md(text: str) -> str:
-    """User text shown through Markdown: backslash-escape every ASCII punctuation mark
-    (CommonMark allows it for all of them), so no link, image, heading, emphasis, entity
-    or HTML can come out of what the user typed."""
-    return "".join("\\" + char if char in _PUNCTUATION else char for char in text)
+    """User text shown through Markdown: control characters and bidi overrides shown as
+    escapes, as the CLI shows them (a heading never reads reversed), then every ASCII
+    punctuation mark backslash-escaped (CommonMark allows it for all of them), so no link,
+    image, heading, emphasis, entity or HTML can come out of what the user typed."""
+    shown = visible_controls(text)
+    return "".join("\\" + char if char in _PUNCTUATION else char for char in shown)
 
 
 _PUNCTUATION = frozenset(string.punctuation)

@@ -16,7 +16,9 @@ from ragviz import app_state as state
 from ragviz import presentation
 from ragviz.calibration import calibrate_outcomes
 from ragviz.chunking import CHUNKER_NAMES, ChunkerConfig, ChunkingResult, get_spec
+from ragviz.chunking.registry import PEERS_EXTRA, missing_peers
 from ragviz.corpus import Corpus
+from ragviz.documents import InputError
 from ragviz.embedders import Embedder, ModelLoadError
 from ragviz.limits import TOP_K_RANGE
 from ragviz.pipeline import (
@@ -30,7 +32,7 @@ from ragviz.questions import LabelledQuestion
 from ragviz.results import Analysis, Metrics, RetrievalSettings
 from ragviz_app import background, floors
 from ragviz_app.common import SIDES, lang, md, ss, tr
-from ragviz_app.session import set_floor
+from ragviz_app.session import moved_import, set_floor
 
 PROGRESS_AFTER = 16  # texts to embed before a progress bar is worth showing (~1 s)
 MEMO_SIZE = 8
@@ -79,7 +81,9 @@ def config_widgets(side: str, n_chars: int) -> ChunkerConfig:
         title, select = st.columns([3, 2], vertical_alignment="center")
         title.subheader(tr(f"app.config_{side}"))
         chunker = select.selectbox(tr("app.chunker"), CHUNKER_NAMES, key=f"{side}_chunker",
-                                   label_visibility="collapsed")
+                                   label_visibility="collapsed",
+                                   format_func=lambda name: get_spec(name).title)
+    _peer_notes(side, chunker)
     values: dict[str, Any] = {}
     modes = state.semantic_modes(chunker)
     if modes:
@@ -90,6 +94,9 @@ def config_widgets(side: str, n_chars: int) -> ChunkerConfig:
         values["mode"] = ss[f"{side}_mode"]
     specs = state.param_specs(chunker, n_chars)
     shown = [s for s in specs if not _hidden(side, chunker, s.name)]
+    for note in moved_import(side, {f"{side}_{s.name}": (s.label(lang()), s.clamp(
+            ss.get(f"{side}_{s.name}", s.default))) for s in shown}):
+        st.warning(note)
     columns = st.columns(max(1, len(shown)))
     for column, spec in zip(columns, shown, strict=False):
         key = f"{side}_{spec.name}"
@@ -97,7 +104,7 @@ def config_widgets(side: str, n_chars: int) -> ChunkerConfig:
         with column:
             if spec.integer:
                 st.slider(spec.label(lang()), int(spec.low), int(spec.high),
-                          step=int(spec.step), key=key)
+                          step=int(spec.step), key=key, help=_param_help(chunker, spec.name))
             else:
                 st.slider(
                     spec.label(lang()), float(spec.low), float(spec.high),
@@ -107,6 +114,25 @@ def config_widgets(side: str, n_chars: int) -> ChunkerConfig:
         key = f"{side}_{spec.name}"
         values[spec.name] = ss.get(key, spec.default)
     return state.config_from_values(chunker, values, n_chars)
+
+
+def _peer_notes(side: str, chunker: str) -> None:
+    """Under a peer chunker, its library call with the current values (to copy into a
+    pipeline); under A's picker, the one install hint when peer libraries are missing."""
+    spec = get_spec(chunker)
+    if spec.call:
+        values = {name: ss.get(f"{side}_{name}", spec.param(name).default) for name in spec.names}
+        st.caption(tr("app.peer_call", call=spec.call_text(values)))
+    missing = missing_peers()
+    if side == "a" and missing:
+        libraries = ", ".join(dict.fromkeys(missing.values()))
+        st.caption(tr("app.peers_missing", libraries=libraries, hint=PEERS_EXTRA))
+
+
+def _param_help(chunker: str, name: str) -> str | None:
+    """A peer parameter's tooltip: the library's own name for it, in its call."""
+    spec = get_spec(chunker)
+    return tr("app.peer_param", name=name, call=spec.call.split("(")[0]) if spec.call else None
 
 
 def _hidden(side: str, chunker: str, name: str) -> bool:
@@ -233,7 +259,8 @@ def _refusing(frame: Frame, side: str) -> Iterator[None]:
     try:
         yield
     except ValueError as error:
-        frame.errors[side] = tr("app.config_error", error=str(error))
+        said = error.localized(lang()) if isinstance(error, InputError) else str(error)
+        frame.errors[side] = tr("app.config_error", error=said.rstrip("."))
         frame.configs[side] = None
     except ModelLoadError as error:
         frame.errors[side] = str(error)
@@ -310,8 +337,11 @@ def floor_controls(frame: Frame, side: str, key: str, per_side: bool) -> None:
                   key=f"recalibrate_{key}", on_click=set_floor, args=(suggestion.floor, side),
                   type="primary")
         return
+    if state.slider_floor(suggestion.floor) == state.slider_floor(float(ss[key])):
+        return  # the floor already is the suggestion: no button that would change nothing
     button_key = "apply_floor" if key == floors.SHARED else "apply_own_floor_b"
-    button_col.button(tr("app.apply_floor_b", floor=shown), key=button_key,
+    button_col.button(tr("app.apply_floor_side", side=side.upper(), floor=shown),
+                      key=button_key,
                       on_click=set_floor, args=(suggestion.floor, side), type="primary",
                       width="stretch")
 
@@ -362,6 +392,9 @@ def metrics_panel(metrics: Metrics, other: Metrics | None) -> None:
                  delta(metrics.hit_at_1, other.hit_at_1 if other else None))
     second.metric(tr("metric.refusal_recall"), pct(metrics.refusal_recall),
                   delta(metrics.refusal_recall, other.refusal_recall if other else None))
+    if metrics.answerable:  # the floor's cost, next to what it refuses rightly
+        st.caption(tr("app.answerable_refused", n=metrics.answerable_refused,
+                      total=metrics.answerable), help=tr("app.answerable_refused_help"))
 
 
 def metrics_details(metrics: Metrics) -> str:

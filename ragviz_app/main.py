@@ -19,7 +19,15 @@ from ragviz_app import frame as shared_frame
 from ragviz_app.common import ss, tr
 from ragviz_app.frame import Frame
 from ragviz_app.models import load_models, preload_in_background
-from ragviz_app.session import TAB_IDS, init_state, on_tab_change, persist, sync_url, tab_labels
+from ragviz_app.session import (
+    TAB_IDS,
+    init_state,
+    keep_typed_questions,
+    on_tab_change,
+    persist,
+    sync_url,
+    tab_labels,
+)
 from ragviz_app.sidebar import sidebar
 from ragviz_app.views import (
     calibration,
@@ -32,18 +40,24 @@ from ragviz_app.views import (
     workspace,
 )
 
-# Less empty space above the page and between elements, and a smaller title, so the first
-# screen reaches the first question's bars at 1280x800; labels of buttons and metrics wrap
-# instead of being cut with an ellipsis on a small screen (1024 px with the sidebar open).
+# Less empty space above the page and between elements (less on a short screen), and a
+# smaller title, so the first screen reaches the first question's bars at 1024x768 (a
+# projector, sidebar open) and 1280x800; labels of buttons and metrics wrap instead of
+# being cut with an ellipsis on a small screen.
 LAYOUT_CSS = """<style>
-[data-testid="stMainBlockContainer"]{padding-top:1.25rem;padding-bottom:2rem}
-[data-testid="stMainBlockContainer"] [data-testid="stVerticalBlock"]{gap:.45rem}
-[data-testid="stMetricValue"]{font-size:2rem}
-[data-testid="stMainBlockContainer"] h1{font-size:1.9rem;padding:0 0 .1rem}
+[data-testid="stMainBlockContainer"]{padding-top:clamp(.5rem,1.5vh,1.25rem);padding-bottom:2rem}
+[data-testid="stMainBlockContainer"] [data-testid="stVerticalBlock"]{gap:clamp(.25rem,.5vh,.45rem)}
+[data-testid="stMetricValue"]{font-size:clamp(1.5rem,2.6vw,2rem)}
+[data-testid="stMainBlockContainer"] h1{font-size:clamp(1.3rem,2.1vw,1.9rem);padding:0 0 .3rem}
+[data-testid="stMainBlockContainer"] h4{font-size:clamp(1.05rem,1.6vw,1.25rem)}
+.rv-bars-key{font-size:.85rem;row-gap:0}
+[class*="st-key-config_head_"] h3{font-size:clamp(1.1rem,1.7vw,1.5rem);padding:.5rem 0 .6rem;
+line-height:1.4}
+[data-testid="stMetricLabel"] p{font-size:.85rem;line-height:1.25}
 [data-testid="stMainBlockContainer"] h2{font-size:clamp(1.2rem,1.9vw,1.55rem);padding:.25rem 0}
 [class*="st-key-config_head_"] [data-testid="stHorizontalBlock"]{flex-wrap:wrap;row-gap:.3rem}
 [class*="st-key-config_head_"] [data-testid="stColumn"]{min-width:135px}
-[data-testid="stMainBlockContainer"] h4{padding:.3rem 0 .2rem}
+[data-testid="stMainBlockContainer"] h4{padding:.3rem 0 .35rem}
 [data-testid="stSidebarHeader"]{height:2.5rem;margin-bottom:0}
 [data-testid^="stBaseButton"] p,[data-testid^="stBaseButton"] div,
 [data-testid="stMetricLabel"] p,[data-testid="stMetricLabel"] div,
@@ -58,6 +72,7 @@ def main() -> None:
     st.set_page_config(page_title="ragviz", layout="wide")
     st.html(LAYOUT_CSS)
     init_state()
+    keep_typed_questions()  # before any callback-free redraw can drop the grid's edits
     persist()
     choice, wanted = sidebar()
     models = load_models(wanted)

@@ -35,6 +35,7 @@ _LOADED: set[str] = set()  # cache keys this process has loaded (st.cache_resour
 PRELOAD_ENV = "RAGVIZ_PRELOAD_MODELS"
 _PRELOAD_STARTED: dict[str, float] = {}  # cache key -> when its background load started
 _PRELOAD_LOCK = threading.Lock()
+SHARED_MARK = "+shared"  # in a model's cache key: the name came from a link or a file
 
 
 @dataclass
@@ -45,6 +46,7 @@ class WantedModel:
     name: str
     slot: DeltaGenerator
     armed: bool = True
+    shared: bool = False  # named by a link or a workspace file: see load_embedder(shared=)
 
 
 def key_of(side: str, name: str) -> str:
@@ -63,8 +65,8 @@ def side_models() -> dict[str, str]:
 
 
 def model_inputs() -> dict[str, WantedModel]:
-    """A's picker, the switch that gives B its own model, B's picker, and the API key
-    field when a side uses the API."""
+    """A's picker, the switch that gives B its own model, and B's picker (a side that uses
+    an API shows its URL, model and key together)."""
     st.subheader(tr("app.model"))
     own_b = bool(ss.get("model_b_on"))
     if own_b:
@@ -77,9 +79,6 @@ def model_inputs() -> dict[str, WantedModel]:
         wanted["b"] = model_picker("b")
     else:
         wanted["b"] = wanted["a"]
-    if any(ss.get(key_of(side, "model_choice")) == OPENAI for side in SIDES[: 1 + own_b]):
-        st.text_input(tr("app.api_key"), key="api_key", type="password",
-                      help=tr("app.api_key_help"), autocomplete="off")
     return wanted
 
 
@@ -87,7 +86,8 @@ def on_model_b_toggle() -> None:
     """B starts from A's model and A's floor (the floor then says which model it was set
     on); back to one model, A's floor is the floor of both."""
     if ss.get("model_b_on"):
-        for name in ("model_choice", "model_custom", "api_base", "api_model", "active_model"):
+        for name in ("model_choice", "model_custom", "api_base", "api_model", "active_model",
+                     "model_shared", "model_unconfirmed"):
             if name in ss:
                 ss[key_of("b", name)] = ss[name]
     ss.pop(key_of("b", "api_unconfirmed"), None)
@@ -111,11 +111,28 @@ def model_picker(side: str) -> WantedModel:
         st.text_input(tr("app.model_id"), key=key_of(side, "model_custom"),
                       placeholder=tr("app.model_placeholder"))
         name = str(ss.get(key_of(side, "model_custom"), "")).strip()
+        armed = confirmed(side, name)
     elif choice == OPENAI:
         name, armed = api_inputs(side)
     else:
         name = str(choice)
-    return WantedModel(name, st.container(), armed)
+    return WantedModel(name, st.container(), armed, is_shared(side, name))
+
+
+def is_shared(side: str, name: str) -> bool:
+    """Whether ``name`` is the one a link or a workspace file put in (not one typed)."""
+    return bool(name) and ss.get(key_of(side, "model_shared")) == name
+
+
+def confirmed(side: str, name: str) -> bool:
+    """A model a link or a file names waits, like an API, until the user loads it."""
+    unconfirmed = key_of(side, "model_unconfirmed")
+    if not name or ss.get(unconfirmed) != name:
+        return True
+    st.warning(tr("app.model_confirm", name=md(name)))
+    st.button(tr("app.model_load"), key=key_of(side, "model_confirm"),
+              on_click=ss.pop, args=(unconfirmed, None))
+    return False
 
 
 def api_inputs(side: str) -> tuple[str, bool]:
@@ -124,6 +141,11 @@ def api_inputs(side: str) -> tuple[str, bool]:
                   placeholder="http://localhost:11434/v1")
     st.text_input(tr("app.api_model"), key=key_of(side, "api_model"),
                   placeholder="text-embedding-3-small")
+    if side == "a" or ss.get(key_of("a", "model_choice")) != OPENAI:
+        # the key right under the URL and model it goes with (one key for both sides):
+        # apart from them, a user typed URL and model first and met a 401 before the key
+        st.text_input(tr("app.api_key"), key="api_key", type="password",
+                      help=tr("app.api_key_help"), autocomplete="off")
     base = str(ss.get(key_of(side, "api_base"), "")).strip()
     model = str(ss.get(key_of(side, "api_model"), "")).strip()
     if not base or not model:
@@ -167,6 +189,8 @@ def put_model(side: str, name: str, from_outside: bool = True) -> None:
     else:
         ss[key_of(side, "model_choice")] = CUSTOM
         ss[key_of(side, "model_custom")] = name
+        if from_outside:
+            ss[key_of(side, "model_shared")] = ss[key_of(side, "model_unconfirmed")] = name
 
 
 def load_models(wanted: dict[str, WantedModel]) -> dict[str, Embedder]:
@@ -196,13 +220,13 @@ def pick_model(side: str, request: WantedModel) -> Embedder:
                              OPENAI else "app.model_empty"))
     elif request.armed:
         try:
-            model = loaded_model(request.name)
+            model = loaded_model(request.name, request.shared)
             ss[active] = model.name if request.name in BUNDLED_MODELS else request.name
             return model
         except ModelLoadError as error:
             failure = str(error)
     try:
-        fallback = loaded_model(str(ss[active]))
+        fallback = loaded_model(str(ss[active]), is_shared(side, str(ss[active])))
     except ModelLoadError:  # the model that worked fails now too (e.g. its API key changed)
         ss[active] = DEFAULT_MODEL
         fallback = loaded_model(DEFAULT_MODEL)
@@ -211,11 +235,13 @@ def pick_model(side: str, request: WantedModel) -> Embedder:
     return fallback
 
 
-def loaded_model(name: str) -> Embedder:
+def loaded_model(name: str, shared: bool = False) -> Embedder:
     """The cached model, loaded with a progress bar in the main area the first time (a
-    preload already running is waited for, not repeated)."""
+    preload already running is waited for, not repeated); ``shared``: named by a link."""
     key = api_key() if name.startswith(OPENAI_PREFIX) else None
     digest = hashlib.sha256(key.encode()).hexdigest() if key else ""
+    if shared:
+        digest += SHARED_MARK
     cache_key = f"{name}\0{digest}"
     if cache_key in _LOADED:
         return get_model(name, digest, key)
@@ -324,8 +350,9 @@ def api_key() -> str | None:
 @st.cache_resource(show_spinner=False, max_entries=6)
 def get_model(name: str, key_digest: str, _api_key: str | None) -> Embedder:
     """One model object per server and name (and per API key, by its digest only, so one
-    session's key never serves another's); embeddings are shared through its cache."""
-    return load_embedder(name, api_key=_api_key)
+    session's key never serves another's; a name from a link is marked, as it loads
+    differently); embeddings are shared through its cache."""
+    return load_embedder(name, api_key=_api_key, shared=key_digest.endswith(SHARED_MARK))
 
 
 def display_name(name: str) -> str:

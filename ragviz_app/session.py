@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pandas as pd
 import streamlit as st
 
 from ragviz import app_state as state
@@ -122,9 +123,13 @@ def _side_values(side: str) -> dict[str, Any]:
 
 
 def apply_settings(settings: Settings, with_sample: bool = True) -> None:
-    """Put settings (from a link or a workspace) into the widgets."""
+    """Put settings (from a link or a workspace) into the widgets; the chunker values are
+    remembered, so a slider that cannot hold one says so (``moved_import``)."""
     set_config("a", settings.config_a)
     set_config("b", settings.config_b)
+    ss[IMPORTED] = {f"{side}_{name}": value for side, config in
+                    (("a", settings.config_a), ("b", settings.config_b))
+                    for name, value in config.params().items() if value is not None}
     ss.top_k = settings.top_k
     ss.floor = state.slider_floor(settings.floor)
     floors.record(floors.SHARED, settings.model)
@@ -138,6 +143,21 @@ def apply_settings(settings: Settings, with_sample: bool = True) -> None:
         floors.record(floors.OWN_B, settings.model_b)
     if with_sample and settings.sample:
         ss.sample_name = settings.sample
+
+
+IMPORTED = "_imported_params"
+
+
+def moved_import(side: str, shown: dict[str, tuple[str, object]]) -> list[str]:
+    """One sentence per value a link or a workspace gave to ``side`` that its slider had to
+    move to fit this document (``shown``: key -> the slider's label and value), once."""
+    imported: dict[str, object] = ss.get(IMPORTED, {})
+    notes = [tr("app.imported_moved", name=label, value=f"{imported[key]:,}",
+                shown=f"{value:,}")
+             for key, (label, value) in shown.items()
+             if key in imported and imported[key] != value]
+    ss[IMPORTED] = {key: v for key, v in imported.items() if not key.startswith(f"{side}_")}
+    return notes
 
 
 def set_config(side: str, config: ChunkerConfig) -> None:
@@ -225,15 +245,43 @@ def set_questions(questions: list[LabelledQuestion], document: str | None = None
     """Replace the question table (sample, workspace, CSV) and drop any pending edits; the
     questions now belong to ``document`` (None: to whatever document is in use)."""
     ss.questions_base = state.questions_frame(questions)
+    ss.pop("questions_draft", None)
     ss.pop("questions_editor", None)
     ss["_questions_doc"] = None if document is None else state.document_key(document)
 
 
-def apply_question_edits() -> None:
-    """The "Apply questions" button: the editor's pending edits become the table. The editor
-    sits in a form, so typing never reruns the app; only this button sends the edits."""
+def shown_questions() -> pd.DataFrame:
+    """The table the editor shows: the applied one, or the rows typed but not applied."""
+    shown: pd.DataFrame = ss.get("questions_draft", ss.questions_base)
+    return shown
+
+
+def keep_typed_questions() -> None:
+    """Fold the edits the grid holds into the draft it shows, before anything is drawn.
+
+    The grid does not rerun the app while typing (``on_change="ignore"``); its edits reach
+    the server with the next rerun, whatever control starts it. A language switch renames
+    its columns and the guided replay does not draw it, and either way the browser would
+    start an empty grid: so the edits are kept here, shown as the grid's data, until
+    "Apply questions" makes them the table."""
     edits = ss.get("questions_editor")
-    ss.questions_base = state.apply_table_edits(ss.questions_base, edits)
+    if not edits or not any(edits.get(part) for part in
+                            ("edited_rows", "added_rows", "deleted_rows")):
+        return
+    draft = state.apply_table_edits(shown_questions(), edits)
+    if draft.equals(ss.questions_base):
+        ss.pop("questions_draft", None)
+    else:
+        ss.questions_draft = draft
+    ss.pop("questions_editor", None)  # the draft is the grid's data now: no edits pending
+
+
+def apply_question_edits() -> None:
+    """The "Apply questions" button: the rows typed (kept draft and the grid's pending
+    edits) become the table every view reads."""
+    edits = ss.get("questions_editor")
+    ss.questions_base = state.apply_table_edits(shown_questions(), edits)
+    ss.pop("questions_draft", None)
     ss.pop("questions_editor", None)  # the new table is the editor's data: no edits pending
 
 

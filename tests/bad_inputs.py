@@ -14,6 +14,7 @@ import contextlib
 import io
 import shlex
 import sys
+import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -206,6 +207,17 @@ def doc(data: bytes) -> dict[str, bytes]:
     return {"doc.txt": data}
 
 
+def zipped(members: dict[str, bytes], misspelt: tuple[bytes, bytes] = (b"", b"")) -> bytes:
+    """A zip of ``members``; ``misspelt`` replaces bytes in it (e.g. a name's UTF-8 by
+    bytes that are not UTF-8, its flag left saying UTF-8)."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for name, data in members.items():
+            archive.writestr(name, data)
+    old, new = misspelt
+    return buffer.getvalue().replace(old, new) if old else buffer.getvalue()
+
+
 @dataclass(frozen=True)
 class Row:
     area: str
@@ -361,6 +373,31 @@ ROWS: tuple[Row, ...] = (
     Row("export", "plain text", Cell("Reembolso em 7 dias"), "cell 'Reembolso em 7 dias'"),
     Row("export", "a negative score in a numeric column", Cell("-0.2500", numeric=True), "cell '-0.2500'"),
     Row("export", "a formula in a numeric column", Cell("-1+cmd|x", numeric=True), "cell \"'-1+cmd|x\""),
+)
+
+# Issue 24, round two: archives' member names, links and workspace files.
+BAD_NAME_ZIP = zipped({"bom.txt": DOC, "café.txt": DOC}, ("café".encode(), b"caf\xc3("))
+LONG = "n" * 65_000  # a member name of 65,000 characters: every echo of it is cut
+LONG_NAMES_ZIP = zipped({f"{LONG}{n}.pdf": b"not a pdf" for n in range(3)} | {"bom.txt": DOC})
+CUT = f"{'n' * 55}…{'n' * 19}"
+BINARY_DOC = "the document looks binary, not text: it holds NUL or mostly control characters"
+
+
+def workspace_json(document: str) -> bytes:
+    from ragviz.workspace import Workspace
+
+    return Workspace(document).to_json().encode()
+
+
+ROWS += (
+    Row("archive", "a member name flagged UTF-8 that is not UTF-8", cli("chunk a.zip", {"a.zip": BAD_NAME_ZIP}), "exit 0 · ragviz: skipped: A file in a.zip was skipped: its name 'caf\ufffd(.txt' is marked UTF-8 but is not."),
+    Row("archive", "app: a member name flagged UTF-8 that is not UTF-8", Upload("a.zip", BAD_NAME_ZIP), "60 characters · warning: A file in a.zip was skipped: its name 'caf\ufffd(.txt' is marked UTF-8 but is not."),
+    Row("archive", "three unreadable members named by 65,000 characters", cli("chunk a.zip", {"a.zip": LONG_NAMES_ZIP}), "exit 0 · " + "\n".join(f"ragviz: skipped: {CUT}{n}.pdf could not be read: it is named .pdf but its content is not a PDF." for n in range(3))),
+    Row("document", "app: an upload over the character limit (200,001 characters)", Upload("long.txt", b"a" * 200_001), "error: The file long.txt has 200,001 characters; the limit is 200,000. Upload a shorter part of it."),
+    Row("workspace", "a document of NUL characters only", WorkspaceFile(workspace_json("\x00" * 50)), f"error: {BINARY_DOC}"),
+    Row("workspace", "a document of control characters only", WorkspaceFile(workspace_json("".join(map(chr, range(1, 9))) * 50)), f"error: {BINARY_DOC}"),
+    Row("options", "fixed windows of 150,000 characters every 10 (overlap 149,990)", cli("chunk doc.txt --chunker fixed --size 150000 --overlap 149990", doc(b"palavra " * 24_000)), "exit 2 · ragviz chunk: fixed(size=150000, overlap=149990) repeats the text too often: its chunks would hold about 630,150,000 characters, more than 20 times the document's 192,000; choose a smaller overlap (or size)."),
+    Row("archive", "app: three unreadable members named by 65,000 characters", Upload("a.zip", LONG_NAMES_ZIP), "60 characters" + "".join(f" · warning: {CUT}{n}.pdf could not be read: it is named .pdf but its content is not a PDF." for n in range(3))),
 )
 
 

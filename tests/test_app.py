@@ -126,7 +126,8 @@ def test_a_visitor_first_sees_every_question_with_its_bars_and_outcome() -> None
         assert question in text
     assert sum(1 for spec, _ in charts(at) if spec.get("description", "").startswith("a: ")) == 7
     assert sum(1 for spec, _ in charts(at) if spec.get("description", "").startswith("b: ")) == 7
-    assert "context: chunks 1, 2" in text
+    # top_k 1 by default (issue 19): A sends only chunk #1, the subject without the deadline
+    assert "**Configuration A** · **:blue[context: chunk 1]** :red-badge[outranked]" in text
     assert "refused: best score 0.10 is under the floor 0.19" in text
 
 
@@ -490,3 +491,27 @@ def test_switching_language_reruns_no_chunking_embedding_or_scoring(
     text = page_text(at)
     assert "recusada: o melhor score 0,10 está abaixo do piso 0,19" in text
     assert "-badge[superada]" in text and "-badge[outranked]" not in text
+
+
+def test_the_suggested_floor_button_says_whose_and_hides_when_already_applied() -> None:
+    """Issue 19, low 11: the top "Apply suggested floor" used B's suggestion without saying
+    so, and showed when the floor already equalled it (as on a first visit)."""
+    at = run_app(tab=None)
+    assert not [b for b in at.button if b.key == "apply_floor"], "the floor already is it"
+    at.slider(key="floor").set_value(0.5)
+    rerun(at)
+    label = at.button(key="apply_floor").label
+    assert label == t("app.apply_floor_side", "en", side="B", floor="0.19")
+
+
+def test_the_headline_counts_answerable_questions_the_floor_refuses() -> None:
+    """Issue 19, medium 7: B showed "hit@1 100%" while an answerable question was refused by
+    the floor; the floor's cost is counted next to the unanswerable refused."""
+    at = run_app(tab=None)
+    at.slider(key="floor").set_value(0.5)
+    rerun(at)
+    captions = [c.value for c in at.caption]
+    assert any(re.fullmatch(r"[1-4] of 4 answerable refused", c) for c in captions), captions
+    at.slider(key="floor").set_value(0.0)
+    rerun(at)
+    assert [c.value for c in at.caption].count("0 of 4 answerable refused") == 2, "A and B"

@@ -80,13 +80,13 @@ def test_a_top_k_move_rescores_without_the_model_and_keeps_every_chart_spec(
     at = open_tab(run_app(), "questions")
     before = _skeletons(at)
     spec, data = score_chart(at, "b", PRAZO)
-    assert layer_data(spec, data, "bar")["status"].tolist().count("sent as context") == 2
+    assert layer_data(spec, data, "bar")["status"].tolist().count("sent as context") == 1
     model_calls.clear()
-    at.slider(key="top_k").set_value(1)
+    at.slider(key="top_k").set_value(2)
     rerun(at)
     assert model_calls == []
     spec, data = score_chart(at, "b", PRAZO)
-    assert layer_data(spec, data, "bar")["status"].tolist().count("sent as context") == 1
+    assert layer_data(spec, data, "bar")["status"].tolist().count("sent as context") == 2
     assert _skeletons(at) == before
 
 

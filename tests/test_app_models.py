@@ -241,3 +241,28 @@ def _stats(api_base: str) -> int:
     url = api_base.removesuffix("/v1") + "/control/stats"
     with urllib.request.urlopen(url, timeout=10) as answer:
         return int(json.load(answer)["embedding_requests"])
+
+
+def _keys_in_order(node: Any) -> list[str]:
+    """The widget keys under ``node`` in the order the page draws them."""
+    keys: list[str] = []
+    for child in getattr(node, "children", {}).values():
+        key = getattr(child, "key", None)
+        if isinstance(key, str):
+            keys.append(key)
+        keys += _keys_in_order(child)
+    return keys
+
+
+def test_the_api_url_model_and_key_sit_together() -> None:
+    """Issue 19, medium 8: the key field sat apart from the base URL and model name (under
+    the B switch), so a user typed those first and met a 401 before seeing the key."""
+    at = run_app(tab=None)
+    at.radio(key="model_choice").set_value("openai")
+    rerun(at)
+    keys = _keys_in_order(at.sidebar)
+    start = keys.index("api_base")
+    assert keys[start:start + 3] == ["api_base", "api_model", "api_key"], keys
+    at.toggle(key="model_b_on").set_value(True)
+    rerun(at)
+    assert _keys_in_order(at.sidebar).count("api_key") == 1, "one key for both sides"

@@ -247,3 +247,26 @@ def test_why_loads_the_fix_into_b_and_forgets_the_old_document() -> None:
     assert picker.value == "How long do returns last?"
     assert PRAZO not in picker.options
     assert "Diagnosis of" not in texts(at)
+
+
+def test_rows_typed_but_not_applied_are_kept_and_said_until_applied() -> None:
+    """Issue 19, high 1 (server side): the grid's edits reach the server with any rerun;
+    they are kept as the grid's data (and the page says they are not applied) through a
+    language switch and the guided replay, then "Apply questions" applies them."""
+    at = start()
+    at.session_state["questions_editor"] = {
+        "edited_rows": {}, "added_rows": [{"question": "Typed, kept?", "answer": ""}],
+        "deleted_rows": []}
+    at.selectbox(key="lang").set_value("pt")
+    run(at)
+    assert t("app.questions_not_applied", "pt") in texts(at)
+    at.toggle(key="walk_on").set_value(True)
+    run(at)
+    at.toggle(key="walk_on").set_value(False)
+    run(at)
+    assert "Typed, kept?" not in table(at), "not applied yet"
+    assert "Typed, kept?" in list(at.data_editor(key="questions_editor").value["question"])
+    at.button(key="apply_questions").click()
+    run(at)
+    assert table(at)[-1] == "Typed, kept?"
+    assert t("app.questions_not_applied", "pt") not in texts(at)

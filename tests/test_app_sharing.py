@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from ragviz import app_state
 from ragviz.i18n import t
 from ragviz.samples import load_samples
 from ragviz.walkthrough import STEPS
@@ -110,7 +111,7 @@ def test_the_guided_replay_walks_the_article_and_keeps_the_users_work() -> None:
     assert at.session_state.tab == t("tab.questions", "en"), "back on the tab the user left"
     assert at.session_state.doc_paste == "My own document. It stays."
     assert at.session_state.doc_source == "paste"
-    assert at.session_state.top_k == 2
+    assert at.session_state.top_k == app_state.DEFAULT_TOP_K
     assert "Does my edit stay?" in list(at.data_editor(key="questions_editor").value["question"])
 
 
@@ -122,7 +123,7 @@ def test_portuguese_interface_and_explanations() -> None:
     open_tab(at, "questions", "pt")
     text = page_text(at)
     assert "Configuração A" in text
-    assert "contexto: chunks" in text
+    assert "contexto: chunk 1" in text
     assert "fica dividida entre os chunks" in text  # the answer-split explanation
     assert "straddles" not in text
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -117,6 +118,10 @@ def test_sweep_heatmap_has_a_cell_per_configuration(
     cells = next(rows for layer, rows in layers if _mark(layer) == "rect")
     assert len(cells) == 4
     assert {c["config"] for c in cells} == {c.label() for c in grid}
+    # issue 19, low 13: the legend said the raw key "hit_at_1"
+    legend = json.dumps(sweep_heatmap(result, "hit_at_1", "pt").to_dict(), ensure_ascii=False)
+    assert "hit_at_1" not in legend.replace('"metric": "hit_at_1"', "")
+    assert "resposta no 1º chunk (hit@1)" in legend
 
 
 def test_similarity_profile_draws_the_threshold() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -199,3 +200,20 @@ def test_eval_explanations_are_english_by_default_and_portuguese_on_request(
     text = capsys.readouterr().out
     assert "[resposta-dividida]" in text and "[answer-split]" not in text  # label names
     assert "hit@1 0," in text  # decimal comma
+
+
+def test_text_output_ends_with_a_newline(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 19, low 13: the text output lacked a final newline (the prompt glued to it)."""
+    assert main(["chunk", DOC, *FIXED]) == 0
+    out = capsys.readouterr().out
+    assert out.endswith("\n") and not out.endswith("\n\n")
+
+
+def test_the_model_librarys_progress_bars_stay_off_stderr() -> None:
+    """Issue 19, low 13: "Loading weights" bars from the model library reached stderr."""
+    env = {k: v for k, v in os.environ.items() if k != "HF_HUB_DISABLE_PROGRESS_BARS"}
+    done = subprocess.run(
+        [sys.executable, "-m", "ragviz.cli", "search", DOC, "--question", "prazo?",
+         "--model", "minilm-en"], capture_output=True, text=True, env=env, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "Loading weights" not in done.stderr and "it/s" not in done.stderr, done.stderr

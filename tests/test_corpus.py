@@ -7,6 +7,8 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ragviz import corpus as corpus_module
 from ragviz.convert import ConversionError, convert
@@ -270,3 +272,31 @@ def test_a_folder_of_all_five_formats_loads_in_sorted_order(
     assert corpus.source("c_page.html").text == "Page\n\nHTML body."
     assert "within 30 days of the first payment" in corpus.source("d_policy.pdf").text
     assert corpus.source("e_memo.docx").text == "Memo\n\nWord body."
+
+
+def _misnamed_zip() -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("bom.txt", "Reembolso em 7 dias úteis.")
+        archive.writestr("café.txt", "Frete grátis.")
+    return buffer.getvalue().replace("café".encode(), b"caf\xc3(")
+
+
+def test_a_name_flagged_utf8_that_is_not_skips_that_member_only() -> None:
+    corpus = load_files([("a.zip", _misnamed_zip())])
+    assert corpus.names == ("bom.txt",)
+    assert [p.kind for p in corpus.problems] == ["bad-name"]
+
+
+@given(st.lists(st.tuples(st.integers(0, 400), st.integers(0, 255)), min_size=1, max_size=6))
+@settings(max_examples=200, deadline=None)
+def test_a_damaged_archive_with_a_misnamed_member_never_raises(
+    changes: list[tuple[int, int]],
+) -> None:
+    """Bytes of the directory and its end record changed: no exception escapes the loader
+    (the mending walks the directory itself, so it must stop at any bad offset)."""
+    data = bytearray(_misnamed_zip())
+    for offset, value in changes:
+        data[len(data) - 1 - offset % len(data)] = value
+    corpus = load_files([("a.zip", bytes(data))])
+    assert all(len(problem.message) < 300 for problem in corpus.problems)

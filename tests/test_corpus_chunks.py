@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from ragviz.chunking import ChunkerConfig, chunk_corpus, get_spec, make_chunks, specs
+from ragviz.chunking import ChunkerConfig, chunk_corpus, corpus_chunks, get_spec, make_chunks, specs
 from ragviz.corpus import Corpus, Source, as_corpus, load_paths
+from ragviz.documents import InputError
 from ragviz.embedders import Embedder
 from ragviz.experiments import sweep, why_failed
 from ragviz.pipeline import MAX_CHUNKS, analyse
@@ -63,3 +64,28 @@ def test_sweep_and_why_failed_take_a_corpus(use_model: Embedder) -> None:
     found = why_failed(HELP_CENTER, question, others, use_model, grid[0], grid)
     assert found.diagnosis.primary == "outranked-by-other-document"
     assert found.fix is None  # neither configuration fixes a loss to another file
+
+
+def test_windows_that_would_repeat_the_text_are_refused_before_they_are_made() -> None:
+    """Issue 24 #15: 150,000-character windows every 10 characters made 2.9 GB of chunks."""
+    corpus = as_corpus("palavra " * 25_000)
+    config = ChunkerConfig.create("fixed", size=150_000, overlap=149_990)
+    with pytest.raises(InputError) as refused:
+        chunk_corpus(corpus, config)
+    assert "choose a smaller overlap" in str(refused.value)
+    assert "escolha uma sobreposição" in refused.value.localized("pt")
+    assert len(chunk_corpus(corpus, ChunkerConfig.create("fixed", size=120, overlap=60)).chunks)
+
+
+def test_any_chunker_whose_chunks_repeat_the_text_too_often_is_refused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Overlaps counted in sentences are not estimated before chunking: the characters the
+    chunks hold are counted as each file is chunked (here with the bound lowered to 1x)."""
+    monkeypatch.setattr(corpus_chunks, "MAX_CHUNK_REPEAT", 1)
+    monkeypatch.setattr(corpus_chunks, "MIN_CHUNK_CHARS", 0)
+    corpus = as_corpus("Uma frase curta. " * 50)
+    with pytest.raises(InputError, match="repeats the text too often"):
+        chunk_corpus(corpus, ChunkerConfig.create("sentence", max_chars=60, overlap_sentences=2))
+    assert chunk_corpus(corpus, ChunkerConfig.create("sentence", max_chars=60,
+                                                     overlap_sentences=0)).chunks

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
+import pytest
+
 from ragviz.chunking.base import Chunk, make_chunk
 from ragviz.corpus import Corpus, Source
 from ragviz.diagnosis import LABELS, Diagnosis, about, diagnose, label_counts
@@ -286,3 +288,53 @@ def run_unanswerable_two_files(scores: Sequence[float]) -> Diagnosis:
     result = diagnose(TWO_FILES, chunks, decide(scores, 2, 0.4), UNANSWERABLE, [None] * 4)
     assert result is not None
     return result
+
+
+# Issue 19, high 3: which label a ranking earns, every case. The answer is in chunk #1 of
+# politica.txt; the winner is #0 (same file) or #3 (entrega.txt). "in top_k" and "above
+# floor" are about the answer's chunk. The primary label names what to change: the floor
+# when the answer's chunk is inside top_k but under it (raising top_k changes nothing).
+PRECEDENCE = [
+    # rank, in top_k, above floor, winner's file, labels
+    (1, True, True, "-", ("ok",)),
+    (1, True, False, "-", ("below-floor",)),
+    (2, True, True, "same", ("outranked",)),
+    (2, True, True, "other", ("outranked-by-other-document",)),
+    (2, True, False, "same", ("below-floor", "outranked")),
+    (2, True, False, "other", ("below-floor", "outranked-by-other-document")),
+    (2, False, True, "same", ("outranked",)),
+    (2, False, True, "other", ("outranked-by-other-document",)),
+    (2, False, False, "same", ("outranked", "below-floor")),
+    (2, False, False, "other", ("outranked-by-other-document", "below-floor")),
+]
+
+
+@pytest.mark.parametrize(("rank", "in_top_k", "above", "winner_file", "labels"), PRECEDENCE)
+def test_label_precedence_table(
+    rank: int, in_top_k: bool, above: bool, winner_file: str, labels: tuple[str, ...]
+) -> None:
+    winner = 3 if winner_file == "other" else 0
+    scores = [0.1, 0.6, 0.1, 0.1]
+    if rank == 2:
+        scores[winner] = 0.9
+    floor = 0.4 if above else 0.7
+    chunks = [replace(c, source="politica.txt") for c in cut(SENTENCE_CUTS)]
+    chunks.append(Chunk(3, 0, len(OTHER), OTHER, source="entrega.txt"))
+    decision = decide(scores, 2 if in_top_k else 1, floor)
+    assert decision.rank_of(1) == rank
+    result = diagnose(TWO_FILES, chunks, decision, ANSWERABLE, [None] * 4)
+    assert result is not None and result.labels == labels
+    sentences = diagnosis_sentences(result)
+    assert len(sentences) == len(labels)
+    if labels[0] == "below-floor" and rank == 2:  # the floor named, not top_k as the fix
+        assert "under the floor 0.70" in sentences[0]
+        assert "a larger top_k changes nothing" in sentences[0]
+
+
+def test_an_answer_inside_top_k_under_the_floor_names_the_floor_and_the_gap() -> None:
+    """The issue's case: top_k 2, floor 0.42, the answer's chunk ranks 2 with 0.35."""
+    result = run(SENTENCE_CUTS, [0.5, 0.35, 0.1], floor=0.42, top_k=2)
+    assert result.primary == "below-floor"
+    text = diagnosis_sentences(result)[0]
+    assert "0.07 under the floor 0.42" in text and "#1" in text and "top_k" in text
+    assert "0,07 abaixo do piso 0,42" in diagnosis_sentences(result, "pt")[0]

@@ -66,3 +66,13 @@ def test_keys_built_at_run_time_exist() -> None:
     wanted += [f"app.direction_{d}" for d in ("fixed", "broken", "changed")]
     assert LABELS
     assert [key for key in wanted if key not in STRINGS] == []
+
+
+def test_counts_agree_with_their_words() -> None:
+    """Issue 19, low 10: "1 respostas" (one count, a plural word)."""
+    from ragviz.i18n import count
+
+    assert count(1, "count.false_answers", "pt") == "1 resposta indevida"
+    assert count(2, "count.false_answers", "pt") == "2 respostas indevidas"
+    assert count(0, "count.false_refusals", "en") == "0 false refusals"
+    assert count(1, "count.false_refusals", "en") == "1 false refusal"

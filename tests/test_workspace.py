@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ragviz.chunking import CHUNKER_NAMES, ChunkerConfig
-from ragviz.documents import InputError
+from ragviz.chunking import CHUNKER_NAMES, ChunkerConfig, get_spec
+from ragviz.documents import InputError, _looks_binary_text
 from ragviz.limits import TOP_K_RANGE
 from ragviz.questions import LabelledQuestion
 from ragviz.workspace import (
@@ -21,7 +21,9 @@ from ragviz.workspace import (
 )
 
 stripped_text = st.text(min_size=1, max_size=80).map(str.strip).filter(bool)
-documents = st.text(min_size=1, max_size=400).filter(lambda s: bool(s.strip()))
+# Text the uploader would take: binary-looking text (NUL, >5% control characters) is refused.
+documents = st.text(min_size=1, max_size=400).filter(
+    lambda s: bool(s.strip()) and not _looks_binary_text(s))
 @st.composite
 def questions(draw: st.DrawFn) -> LabelledQuestion:
     answerable = draw(st.sampled_from([True, False, None]))
@@ -31,13 +33,15 @@ def questions(draw: st.DrawFn) -> LabelledQuestion:
 
 @st.composite
 def configs(draw: st.DrawFn) -> ChunkerConfig:
-    """Valid configurations only (overlap < size; one semantic breakpoint rule)."""
+    """Valid configurations only (overlap < size; one semantic breakpoint rule). A peer's
+    overlap is drawn below its own size parameter (semchunk's ``overlap`` pairs with its
+    ``chunk_size``, not with ``size``)."""
     size = draw(st.integers(1, 5000))
     threshold = draw(st.one_of(st.none(), st.floats(-1, 1, allow_nan=False)))
     percentile = (
         None if threshold is not None else draw(st.one_of(st.none(), st.floats(0, 100)))
     )
-    return ChunkerConfig(
+    config = ChunkerConfig(
         chunker=draw(st.sampled_from(CHUNKER_NAMES)),
         size=size,
         overlap=draw(st.integers(0, size - 1)),
@@ -46,6 +50,11 @@ def configs(draw: st.DrawFn) -> ChunkerConfig:
         threshold=threshold,
         percentile=percentile,
     )
+    spec = get_spec(config.chunker)
+    if spec.overlap_is_share() and spec.size_axis != "size":
+        limit = int(config.get(spec.size_axis or "") or 1)
+        config = config.with_values(**{spec.overlap_axis or "": draw(st.integers(0, limit - 1))})
+    return config
 
 
 all_settings = st.builds(

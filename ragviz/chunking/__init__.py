@@ -6,7 +6,17 @@ place that names them. Everything else asks the registry.
 
 from __future__ import annotations
 
-from ragviz.chunking import fixed, markdown, paragraph, recursive, semantic, sentence, tokens  # noqa: F401
+# peers: the chunkers of other libraries, registered when their library is installed.
+from ragviz.chunking import (  # noqa: F401
+    fixed,
+    markdown,
+    paragraph,
+    peers,
+    recursive,
+    semantic,
+    sentence,
+    tokens,
+)
 from ragviz.chunking.base import Chunk, ChunkingResult
 from ragviz.chunking.corpus_chunks import chunk_corpus
 from ragviz.chunking.registry import (

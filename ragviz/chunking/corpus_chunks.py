@@ -11,7 +11,8 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ragviz.chunking.base import Chunk, ChunkingResult
-from ragviz.chunking.registry import ChunkerConfig, make_chunks
+from ragviz.chunking.registry import ChunkerConfig, get_spec, make_chunks
+from ragviz.documents import InputError
 
 if TYPE_CHECKING:
     from ragviz.corpus import Corpus
@@ -26,11 +27,18 @@ def chunk_corpus(
     The semantic chunker's boundary similarities are offsets into one text, so they are
     kept only when the corpus has a single source; notes are gathered from every source.
     """
+    lengths = [len(source.text) for source in corpus.sources]
+    limit = chunk_chars_limit(sum(lengths))
+    check_window_chars(config, lengths, limit)
     chunks: list[Chunk] = []
     notes: list[str] = []
     results: list[ChunkingResult] = []
+    total = 0
     for source in corpus.sources:
         result = make_chunks(source.text, config, embedder)
+        total += sum(len(c.text) for c in result.chunks)
+        if total > limit:
+            raise _too_many_chars(config, total, sum(lengths))
         results.append(result)
         offset = len(chunks)
         chunks.extend(replace(c, index=offset + position, source=source.name)
@@ -40,3 +48,40 @@ def chunk_corpus(
         return replace(results[0], chunks=tuple(chunks))
     threshold = results[0].breakpoint_threshold if results else None
     return ChunkingResult(tuple(chunks), (), threshold, tuple(notes))
+
+
+# All chunks together may hold this many times the corpus's characters (overlap repeats
+# text): fixed windows of 150,000 characters every 10 once made 4,901 chunks, 2.9 GB.
+MAX_CHUNK_REPEAT = 20
+MIN_CHUNK_CHARS = 1_000_000  # a short document may repeat more: it stays small anyway
+
+
+def chunk_chars_limit(corpus_chars: int) -> int:
+    """How many characters all the chunks of a corpus of ``corpus_chars`` may hold."""
+    return max(MAX_CHUNK_REPEAT * corpus_chars, MIN_CHUNK_CHARS)
+
+
+def check_window_chars(config: ChunkerConfig, lengths: list[int], limit: int) -> None:
+    """Refuse, before any chunk is made, windows whose overlap would repeat the text past
+    ``limit``: ``1 + ceil((n - size) / step)`` windows of at most ``size`` units each (a
+    unit is a character or a token, and a token holds at least one character)."""
+    spec = get_spec(config.chunker)
+    if not spec.overlap_is_share():
+        return  # overlaps counted in sentences or paragraphs repeat the text 11 times at most
+    size = config.get(spec.size_axis or "")
+    overlap = config.get(spec.overlap_axis or "") or 0
+    if size is None:
+        return
+    step = max(1, int(size - overlap))
+    total = sum((1 + -(-max(0, n - int(size)) // step)) * min(int(size), n) for n in lengths)
+    if total > limit:
+        raise _too_many_chars(config, total, sum(lengths))
+
+
+def _too_many_chars(config: ChunkerConfig, total: int, corpus_chars: int) -> InputError:
+    label, n, corpus = config.label(), f"{total:,}", f"{corpus_chars:,}"
+    return InputError(
+        f"{label} repeats the text too often: its chunks would hold about {n} characters, "
+        f"more than {MAX_CHUNK_REPEAT} times the document's {corpus}; choose a smaller "
+        "overlap (or size).",
+        "chunking.too_many_chars", config=label, n=n, times=MAX_CHUNK_REPEAT, corpus=corpus)

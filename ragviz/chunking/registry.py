@@ -14,6 +14,7 @@ from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any, Literal
 
 from ragviz.chunking.base import ChunkingResult
+from ragviz.limits import DECIMAL_NUMBER, MAX_INT_DIGITS, WHOLE_NUMBER
 
 if TYPE_CHECKING:
     from ragviz.embedders import Embedder
@@ -120,15 +121,9 @@ class Param:
 
     def parse(self, raw: str) -> Number:
         """A link's text value, checked; ValueError (short, naming it) if unusable."""
-        text = raw.strip()
-        try:
-            value: Number = int(text) if self.kind == "int" else float(text)
-        except ValueError:
-            if self.kind == "int" and text.lstrip("+-").isdigit():
-                sign = -1 if text.startswith("-") else 1
-                value = sign * math.inf  # too many digits for int(): certainly out of range
-            else:
-                raise ValueError(f"{self.name}={shorten(raw)} is not a number") from None
+        value = _strict_number(raw.strip(), self.kind == "int")
+        if value is None:
+            raise ValueError(f"{self.name}={shorten(raw)} is not a number")
         return self.check(value)
 
     def clamp(self, value: object, low: Number | None = None, high: Number | None = None) -> Number:
@@ -152,17 +147,23 @@ def _as_number(value: object) -> Number | None:
     if isinstance(value, int):
         return value  # kept exact: float(10**400) would overflow
     if isinstance(value, str):
-        text = value.strip()
-        if text.lstrip("+-").isdigit():
-            if len(text) > 300:  # past float range and int()'s digit limit
-                return -math.inf if text.startswith("-") else math.inf
-            return int(text)
-        value = text
+        return _strict_number(value.strip(), whole=False)
     try:
         number = float(value)  # type: ignore[arg-type]
     except (TypeError, ValueError, OverflowError):
         return None
     return None if math.isnan(number) else number
+
+
+def _strict_number(text: str, whole: bool) -> Number | None:
+    """A number spelled in ASCII digits (``"12"``, ``"-0.5"``; a whole number is kept exact),
+    else None: ``"²"``, ``"٣"``, ``"1_000"``, ``"nan"`` and ``"1e5"`` are no slider's value.
+    A whole number of over MAX_INT_DIGITS digits is certainly out of range: infinite."""
+    if WHOLE_NUMBER.fullmatch(text):
+        if len(text) > MAX_INT_DIGITS:
+            return -math.inf if text.startswith("-") else math.inf
+        return int(text)
+    return None if whole or not DECIMAL_NUMBER.fullmatch(text) else float(text)
 
 
 ChunkFunction = Callable[[str, Mapping[str, Any], "Embedder | None"], ChunkingResult]
@@ -192,6 +193,23 @@ class ChunkerSpec:
     order: int = 100  # position in menus and lists (registration order breaks ties)
     # Position in ``default_grid`` when no chunkers are named (0: not in the default sweep).
     sweep_position: int = 0
+    # A peer library's chunker: the library's name ("LangChain"; "" for ragviz's own) and
+    # the class or function it calls, so a tooltip shows the call to copy into a pipeline.
+    library: str = ""
+    call: str = ""
+
+    @property
+    def title(self) -> str:
+        """The name in the chunker picker: a peer's library and class, so the picker reads
+        grouped by library (``LangChain · CharacterTextSplitter``); ragviz's own name."""
+        if not self.library:
+            return self.name
+        return f"{self.library} · {self.call.split('(')[0]}"
+
+    def call_text(self, values: Mapping[str, object]) -> str:
+        """The library call with these values, e.g. ``TokenChunker(chunk_size=512)``."""
+        inner = ", ".join(f"{name}={values.get(name)!r}" for name in self.names)
+        return f"{self.call}({inner})" if self.call else ""
 
     def param(self, name: str) -> Param:
         for param in self.params:
@@ -244,6 +262,21 @@ class ChunkerSpec:
 
 
 _SPECS: dict[str, ChunkerSpec] = {}
+# Peer chunkers whose library is not installed: chunker name -> library ("LangChain").
+_MISSING: dict[str, str] = {}
+PEERS_EXTRA = "ragviz[peers]"  # the one install hint for every peer library
+
+
+def register_missing(name: str, library: str) -> None:
+    """Name a peer chunker whose library is not installed, so interfaces can say how to
+    get it instead of not knowing the name."""
+    if name not in _SPECS:
+        _MISSING[name] = library
+
+
+def missing_peers() -> dict[str, str]:
+    """Peer chunkers not available here, with their library."""
+    return dict(_MISSING)
 
 
 def register(spec: ChunkerSpec) -> ChunkerSpec:
@@ -266,6 +299,10 @@ def get_spec(name: str) -> ChunkerSpec:
     try:
         return _SPECS[name]
     except (KeyError, TypeError):
+        if isinstance(name, str) and name in _MISSING:
+            raise ValueError(
+                f"the {name} chunker needs {_MISSING[name]}: pip install '{PEERS_EXTRA}'"
+            ) from None
         known = ", ".join(_SPECS)
         raise ValueError(f"chunker must be one of {known}, got {shorten(name)}") from None
 

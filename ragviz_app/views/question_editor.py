@@ -1,5 +1,6 @@
-"""The question table: an editor inside a form (typing never reruns the app, so nothing
-typed is lost or garbled; "Apply questions" sends every edit at once), the offer to keep
+"""The question table: an editor that never reruns the app while typing (so nothing typed
+is garbled; "Apply questions" applies every edit at once, and rows typed but not applied
+are kept across language switches and the guided replay), the offer to keep
 or clear the questions when the document changes, and the questions as a CSV file.
 
 The applied table lives in ``ss.questions_base``: every view reads the questions from it,
@@ -25,6 +26,7 @@ from ragviz_app.session import (
     keep_questions,
     on_questions_upload,
     questions_follow,
+    shown_questions,
 )
 
 
@@ -49,27 +51,28 @@ def edited_questions(tab: DeltaGenerator, is_open: bool) -> list[LabelledQuestio
 
 
 def editor_form() -> None:
-    """The table in a form: cells edit in the browser only, until "Apply questions"."""
+    """The table: cells edit in the browser only (no rerun while typing), until "Apply
+    questions"; rows typed but not applied are kept by ``keep_typed_questions``."""
     st.caption(tr("app.questions_help"))
-    with st.form("questions_form", border=False, enter_to_submit=False):
-        st.data_editor(
-            ss.questions_base, key="questions_editor", num_rows="dynamic",
-            width="stretch", hide_index=True,
-            # "ignore" hands each committed cell to the form at once; the default debounces it
-            # by 150 ms, so an Apply clicked sooner (or a click on Apply that commits the open
-            # cell) submitted the table without that edit.
-            on_change="ignore",
-            column_config={
-                "question": st.column_config.TextColumn(tr("col.question"), width="large",
-                                                          default=""),
-                "answer": st.column_config.TextColumn(tr("col.answer"), width="medium",
-                                                        default=""),
-                "answerable": st.column_config.CheckboxColumn(tr("col.answerable"),
-                                                              default=True),
-            },
-        )
-        st.form_submit_button(tr("app.apply_questions"), key="apply_questions", type="primary",
-                              on_click=apply_question_edits)
+    st.data_editor(
+        shown_questions(), key="questions_editor", num_rows="dynamic",
+        width="stretch", hide_index=True,
+        # "ignore": a committed cell reruns nothing; it reaches the server with the next
+        # rerun, whichever control starts it (the Apply button, the language, the replay)
+        on_change="ignore",
+        column_config={
+            "question": st.column_config.TextColumn(tr("col.question"), width="large",
+                                                      default=""),
+            "answer": st.column_config.TextColumn(tr("col.answer"), width="medium",
+                                                    default=""),
+            "answerable": st.column_config.CheckboxColumn(tr("col.answerable"),
+                                                          default=True),
+        },
+    )
+    if "questions_draft" in ss:
+        st.warning(tr("app.questions_not_applied"))
+    st.button(tr("app.apply_questions"), key="apply_questions", type="primary",
+              on_click=apply_question_edits)
 
 
 def table_tools() -> None:

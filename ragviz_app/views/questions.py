@@ -46,11 +46,10 @@ def question_view(analysis: Analysis, position: int, side: str, show_floor: bool
         f":{'green' if x == 'ok' else 'red'}-badge[{presentation.label_name(x, lang())}]"
         for x in outcome.diagnosis.labels
     )
-    if large:  # the replay: verdict, labels and the explanation in big type, then the bars
+    if large:  # the replay: verdict and labels in big type, the bars, then the explanation
         st.markdown(verdict)
         if badges:
             st.markdown(badges)
-            st.html(render.big_note(explanation))
     else:  # side, verdict and labels on one line, the bars right under them
         st.markdown(f"**{tr(f'app.config_{side}')}** · {verdict} {badges}".strip())
     st.vega_lite_chart(  # the same spec as score_bars, its data-free part built once
@@ -62,7 +61,9 @@ def question_view(analysis: Analysis, position: int, side: str, show_floor: bool
                                labels=state.chunk_labels(analysis))),
         width="stretch",
     )
-    if badges and not large:
+    if badges and large:  # under the bars: at 1024x768 the bars stay on the first screen
+        st.html(render.big_note(explanation))
+    elif badges:
         st.caption(md(explanation))
     prompt_view(analysis, position, side, large)
 

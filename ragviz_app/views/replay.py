@@ -18,6 +18,8 @@ from ragviz_app.frame import run_analysis
 from ragviz_app.session import on_sample_change, set_config, tab_labels
 from ragviz_app.views.questions import question_view
 
+REPLAY_STRIP_HEIGHT = 220  # px: step 5's dots and labels read from the back of a room
+
 
 def walkthrough_page(model: Embedder) -> None:
     """The current step: its banner, the navigation, its settings and its one view."""
@@ -104,8 +106,11 @@ def _step_view(step: walkthrough.Step, document: str, questions: list[LabelledQu
                                           shown.chunk_tokens, lang()))
     elif step.section == "calibration" and shown.calibration is not None:
         labelled = [o for o in shown.outcomes if o.question.is_answerable is not None]
-        st.altair_chart(charts.calibration_strip(shown.calibration, labelled, floor, lang()),
-                        width="stretch")
+        strip = charts.calibration_strip(shown.calibration, labelled, floor, lang())
+        # projector size: the explorer's 60 px strip with 10 px labels is unreadable there
+        st.altair_chart(strip.properties(height=REPLAY_STRIP_HEIGHT)
+                        .configure_axis(labelFontSize=18, titleFontSize=18, labelLimit=260)
+                        .configure_text(fontSize=18), width="stretch")
     elif step.question is not None:
         st.markdown(f"### {md(questions[step.question].question)}")
         question_view(shown, step.question, "a" if shown_is_fixed else "b",

@@ -72,10 +72,15 @@ def test_calibration_chart_numbers_and_apply_button(app: AppPage, screenshot_dir
         ]
         expected[side] = calibrate_outcomes(labelled, 1.0, 1.0)  # the tab's default costs
 
-    # The button above the tabs offers B's floor; the floor's tooltip says B's margin.
+    # The button above the tabs offers B's floor, saying so, once the floor is moved off
+    # it; the floor's tooltip says B's margin.
+    assert app.page.locator(".st-key-apply_floor").count() == 0, "the floor already is it"
+    app.nudge_slider("floor", 3)
+    app.wait_idle()
     top_button = app.page.locator(".st-key-apply_floor button")
+    top_button.wait_for()
     assert top_button.inner_text().strip() == t(
-        "app.apply_floor_b", "en", floor=format_score(expected["b"].floor)
+        "app.apply_floor_side", "en", side="B", floor=format_score(expected["b"].floor)
     )
     app.page.locator('.st-key-floor [data-testid="stTooltipIcon"]').hover()
     tooltip = app.page.locator('[data-testid="stTooltipContent"]')

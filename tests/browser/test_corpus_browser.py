@@ -4,8 +4,11 @@ labels name the file (read from the chart's tooltip, as a user hovering a bar se
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
+from ragviz.app_state import FILE_LABEL_CHARS, short_name
 from ragviz.i18n import t
 
 from .conftest import DOC, AppPage, upload
@@ -106,5 +109,8 @@ def test_three_files_at_once_show_per_file_chunks_and_bars_by_file(app: AppPage)
     app.wait_charts(2 * len(QUESTIONS))
     labels = _tooltip_labels(app)
     assert labels, "no tooltip found over the first score chart"
-    assert all(any(label.startswith(f"{name} #") for name in NAMES) for label in labels)
+    # the chunk number first, then the (abbreviated) file: issue 19, medium 6
+    shown = [f" {short_name(name, FILE_LABEL_CHARS)}" for name in NAMES]
+    assert all(re.match(r"#\d+ ", label) and any(label.endswith(end) for end in shown)
+               for label in labels)
     app.assert_no_exception()

@@ -58,14 +58,12 @@ FIRST_SCREEN_JS = """() => {
 }"""
 
 
-@pytest.mark.parametrize("lang", ["en", "pt"])
-def test_the_first_screen_shows_the_numbers_and_the_first_bars(
-    app: AppPage, lang: str, screenshot_dir: Path
-) -> None:
-    """Issue 9: at 1280x800 a first visit sees both configurations' headline numbers and
-    the first question's score bars for A and B without scrolling."""
+def first_screen(app: AppPage, lang: str, width: int, height: int, screenshot_dir: Path
+                 ) -> dict[str, list[list[float]]]:
+    """Open a first visit at ``width`` x ``height``; where its headline numbers and first two
+    charts are (top, bottom in px from the viewport's top)."""
     page: Any = app.page
-    page.set_viewport_size({"width": 1280, "height": 800})
+    page.set_viewport_size({"width": width, "height": height})
     app.url = f"{app.url}/?lang={lang}"
     app.open(tab=None)
     # the script can be done while the browser still draws its last elements: measure once
@@ -75,7 +73,31 @@ def test_the_first_screen_shows_the_numbers_and_the_first_bars(
         " return p.metrics.length == 4 && p.charts.length == 2; }"
     )
     page.wait_for_timeout(500)  # columns settle
-    placed = page.evaluate(FIRST_SCREEN_JS)
+    placed: dict[str, list[list[float]]] = page.evaluate(FIRST_SCREEN_JS)
+    page.screenshot(path=str(screenshot_dir / f"first-screen-{width}x{height}-{lang}.png"))
+    return placed
+
+
+@pytest.mark.parametrize("lang", ["en", "pt"])
+def test_the_first_screen_shows_the_numbers_and_the_first_bars(
+    app: AppPage, lang: str, screenshot_dir: Path
+) -> None:
+    """Issue 9: at 1280x800 a first visit sees both configurations' headline numbers and
+    the first question's score bars for A and B without scrolling."""
+    placed = first_screen(app, lang, 1280, 800, screenshot_dir)
     for top, bottom in placed["metrics"] + placed["charts"]:
         assert top >= 0 and bottom <= 800, placed
-    page.screenshot(path=str(screenshot_dir / f"first-screen-1280x800-{lang}.png"))
+
+
+@pytest.mark.parametrize("lang", ["en", "pt"])
+def test_a_projector_first_screen_shows_the_first_bars(
+    app: AppPage, lang: str, screenshot_dir: Path
+) -> None:
+    """Issue 19, medium 5: at 1024x768 (a projector, sidebar open) the first screen showed
+    no score bars. Now both headline numbers and the first question's first bars of A and
+    B are on it (the charts' top 60 px: the floor label and the two best chunks)."""
+    placed = first_screen(app, lang, 1024, 768, screenshot_dir)
+    for top, bottom in placed["metrics"]:
+        assert top >= 0 and bottom <= 768, placed
+    for top, _bottom in placed["charts"]:
+        assert top >= 0 and top + 60 <= 768, placed

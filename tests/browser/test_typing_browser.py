@@ -12,7 +12,7 @@ import pytest
 from ragviz.i18n import t
 from ragviz.questions import read_questions_file
 
-from .conftest import AppPage, download, visible_texts
+from .conftest import AppPage, download, select_option, visible_texts
 from .grid import (
     CELL_EDITOR,
     add_rows,
@@ -71,6 +71,17 @@ def test_twenty_questions_typed_as_fast_as_possible_are_all_kept(
     app.assert_healthy()
 
 
+def assert_two_typed_rows_applied(app: AppPage) -> None:
+    """The page shows the first two QUESTIONS as its questions, and nothing went wrong."""
+    app.page.wait_for_function(
+        "(n) => [...document.querySelectorAll('h4')].filter(h => h.checkVisibility()).length >= n",
+        arg=2,
+    )
+    app.wait_rendered(doc_tab=False)
+    assert headings(app) == [f"{n}. {q}" for n, q in enumerate(QUESTIONS[:2], start=1)]
+    app.assert_healthy()
+
+
 def test_typed_but_not_applied_edits_survive_a_tab_switch(app: AppPage) -> None:
     app.open(tab=None)
     clear_questions(app)
@@ -79,13 +90,7 @@ def test_typed_but_not_applied_edits_survive_a_tab_switch(app: AppPage) -> None:
     app.open_tab(t("tab.chunks", "en"))
     app.open_tab(t("tab.questions", "en"))
     apply_questions(app)
-    app.page.wait_for_function(
-        "(n) => [...document.querySelectorAll('h4')].filter(h => h.checkVisibility()).length >= n",
-        arg=2,
-    )
-    app.wait_rendered(doc_tab=False)
-    assert headings(app) == [f"{n}. {q}" for n, q in enumerate(QUESTIONS[:2], start=1)]
-    app.assert_healthy()
+    assert_two_typed_rows_applied(app)
 
 
 
@@ -109,3 +114,27 @@ def test_an_edit_applied_at_once_is_applied(app: AppPage, commit: str) -> None:
     app.wait_rendered(doc_tab=False)
     assert headings(app)[0] == f"1. {QUESTIONS[0]}"
     app.assert_healthy()
+
+
+@pytest.mark.parametrize("leave", ["language", "replay"])
+def test_typed_but_not_applied_rows_survive_language_and_replay(app: AppPage, leave: str) -> None:
+    """Issue 19, high 1: rows typed but not applied were lost on a language switch (the
+    editor's columns change name, so the browser drew a new, empty grid) and when the guided
+    replay was turned on and off (the grid was not drawn meanwhile)."""
+    app.open(tab=None)
+    clear_questions(app)
+    type_rows(app, QUESTIONS[:2])
+    app.page.keyboard.press("Escape")
+    if leave == "language":
+        select_option(app, "lang", "Português (Brasil)")
+        apply_label = t("app.apply_questions", "pt")
+    else:
+        toggle = app.page.locator(".st-key-walk_on label")
+        toggle.click()
+        app.wait_idle()
+        toggle.click()
+        app.wait_idle()
+        apply_label = t("app.apply_questions", "en")
+    open_editor(app)
+    app.page.locator(".st-key-apply_questions button").filter(has_text=apply_label).click()
+    assert_two_typed_rows_applied(app)

@@ -1,0 +1,41 @@
+"""Peer chunkers in the app (real Streamlit runtime, real default model): grouped by library
+in the picker, their own parameter names in the tooltips, the same chunks as the library."""
+
+from __future__ import annotations
+
+import pytest
+from langchain_text_splitters import RecursiveCharacterTextSplitter
+
+from ragviz import app_state
+from ragviz.chunking import registry
+from tests.test_app import chunk_tables, rerun, run_app
+
+
+def test_langchain_recursive_in_the_app_gives_langchains_chunks() -> None:
+    at = run_app()
+    picker = at.selectbox(key="a_chunker")
+    assert "LangChain · RecursiveCharacterTextSplitter" in picker.options
+    assert picker.options.index("Chonkie · RecursiveChunker") > picker.options.index(
+        "LangChain · CharacterTextSplitter")
+    picker.select("langchain_recursive")
+    rerun(at)
+    at.slider(key="a_chunk_size").set_value(300)
+    at.slider(key="a_chunk_overlap").set_value(60)
+    rerun(at)
+    size = at.slider(key="a_chunk_size")
+    assert "`chunk_size`" in size.help and "RecursiveCharacterTextSplitter" in size.help
+    calls = [c.value for c in at.caption if "RecursiveCharacterTextSplitter(" in c.value]
+    assert calls == ["The same call in your pipeline: "
+                     "`RecursiveCharacterTextSplitter(chunk_size=300, chunk_overlap=60)`"]
+    document, _questions = app_state.load_sample(app_state.DEFAULT_SAMPLE)
+    theirs = RecursiveCharacterTextSplitter(chunk_size=300, chunk_overlap=60).split_text(document)
+    table = chunk_tables(at)[0]
+    assert [document[a:b] for a, b in zip(table["start"], table["end"], strict=True)] == theirs
+
+
+def test_missing_peer_libraries_get_one_install_hint(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(registry, "_MISSING", {"llamaindex_sentence": "LlamaIndex"})
+    at = run_app()
+    hints = [c.value for c in at.caption if "pip install" in c.value]
+    assert hints == ["The chunkers of LlamaIndex appear here once installed: "
+                     "pip install 'ragviz[peers]'"]
