@@ -16,11 +16,11 @@ from pathlib import Path
 from machine import bench_parser, on_machine
 
 from ragviz.chunking import ChunkerConfig
-from ragviz.embedders import EmbeddingCache, UseMultilingual
-from ragviz.experiments import default_grid, sweep
-from ragviz.pipeline import analyse, rescore
-from ragviz.questions import parse_questions_csv
-from ragviz.results import RetrievalSettings
+from ragviz.embedding.models import EmbeddingCache, UseMultilingual
+from ragviz.evaluation.experiments import default_grid, sweep
+from ragviz.evaluation.pipeline import analyse, rescore
+from ragviz.evaluation.results import RetrievalSettings
+from ragviz.inputs.questions import parse_questions_csv
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_docs"
 

@@ -28,7 +28,7 @@ from embedding_path import ragviz_path, raw_encode
 from machine import bench_parser, on_machine
 
 from ragviz.chunking import ChunkerConfig, make_chunks
-from ragviz.embedders import DEFAULT_MODEL, EmbeddingCache, load_embedder
+from ragviz.embedding.models import DEFAULT_MODEL, EmbeddingCache, load_embedder
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_docs"

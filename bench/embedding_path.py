@@ -17,7 +17,7 @@ from typing import Any
 from machine import bench_parser, on_machine
 
 from ragviz.chunking import ChunkerConfig, make_chunks
-from ragviz.embedders import Embedder, EmbeddingCache, UseMultilingual, load_embedder
+from ragviz.embedding.models import Embedder, EmbeddingCache, UseMultilingual, load_embedder
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_docs"

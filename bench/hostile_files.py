@@ -1,7 +1,7 @@
 """Time and peak memory of `ragviz chunk` on each bomb of issue 24, against a small file.
 
 Each file is made on the fly (tests/bombs.py: DOCX, PDF, zip and HTML bombs), written to a
-temporary folder and given to ``python -m ragviz.cli chunk FILE --chunker fixed`` in a fresh
+temporary folder and given to ``python -m ragviz.cli.command chunk FILE --chunker fixed`` in a fresh
 process; a wrapper process reports the wall time and the largest peak RSS among its
 descendants (the PDF worker included). The peer in the same run is a small, ordinary text
 file: "MB above" is the bomb's peak minus that one's. Goal: every bomb refused or cut within
@@ -59,7 +59,7 @@ SMOKE = ("small text file (peer)", "DOCX: billion laughs", "PDF: 20,000 nested a
 def measure(path: Path, timeout_s: float, code: Path) -> tuple[float, float, str, str]:
     """Wall seconds, peak RSS in MB, exit code and the first line of stderr."""
     command = [sys.executable, "-c", WRAPPER, str(timeout_s), sys.executable, "-m",
-               "ragviz.cli", "chunk", str(path), "--chunker", "fixed"]
+               "ragviz.cli.command", "chunk", str(path), "--chunker", "fixed"]
     env = {**os.environ, "PYTHONPATH": str(code)}
     out = subprocess.run(command, capture_output=True, text=True, check=True, cwd=code, env=env)
     seconds, peak, code, said = out.stdout.rstrip("\n").split("\t", 3)

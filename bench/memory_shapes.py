@@ -19,7 +19,7 @@ from pathlib import Path
 
 from machine import bench_parser, on_machine
 
-from ragviz.documents import MAX_DOCUMENT_CHARS
+from ragviz.inputs.documents import MAX_DOCUMENT_CHARS
 
 ROOT = Path(__file__).resolve().parent.parent
 MODELS = ("use-multilingual", "minilm-en")
@@ -59,7 +59,7 @@ def max_rss_mb(command: list[str]) -> tuple[float, float, str]:
 
 
 def idle_mb(model: str) -> float:
-    code = (f"import ragviz.cli; from ragviz.embedders import load_embedder; "
+    code = (f"import ragviz.cli.command; from ragviz.embedding.models import load_embedder; "
             f"load_embedder({model!r}).encode_documents(['warm up'])")
     return max_rss_mb([sys.executable, "-c", code])[0]
 
@@ -90,7 +90,7 @@ def measure(size: int, models: tuple[str, ...], chunkers: tuple[str, ...],
             print(f"  {model:<18}{'(idle)':<16}{'':<10}{idle:>11.0f} MB")
             for shape, path in paths.items():
                 for chunker in chunkers:
-                    command = [sys.executable, "-m", "ragviz.cli", "eval", str(path),
+                    command = [sys.executable, "-m", "ragviz.cli.command", "eval", str(path),
                                "--questions", str(questions), "--chunker", chunker,
                                "--model", model]
                     peak, seconds, refusal = max_rss_mb(command)

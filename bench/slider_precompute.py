@@ -20,13 +20,13 @@ from pathlib import Path
 
 from machine import bench_parser, on_machine
 
-from ragviz import app_state as state
-from ragviz.background import DEFAULT_IDLE_SECONDS, Precompute, neighbour_values
 from ragviz.chunking import ChunkerConfig
-from ragviz.embedders import EmbeddingCache, UseMultilingual
-from ragviz.embedding_base import Kind, Vectors
-from ragviz.pipeline import analyse, chunk_document, embedding_text
-from ragviz.questions import parse_questions_csv
+from ragviz.embedding.base import Kind, Vectors
+from ragviz.embedding.models import EmbeddingCache, UseMultilingual
+from ragviz.evaluation.pipeline import analyse, chunk_document, embedding_text
+from ragviz.inputs.questions import parse_questions_csv
+from ragviz_app import app_state as state
+from ragviz_app.jobs import DEFAULT_IDLE_SECONDS, Precompute, neighbour_values
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_docs"

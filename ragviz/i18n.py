@@ -21,7 +21,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "{config} repeats the text too often: its chunks would hold about {n} characters, more than {times} times the document's {corpus}; choose a smaller overlap (or size).",
         "pt": "{config} repete o texto vezes demais: seus chunks teriam cerca de {n} caracteres, mais de {times} vezes os {corpus} do documento; escolha uma sobreposição (ou um tamanho) menor.",
     },
-    # --- input limits (ragviz.documents) -----------------------------------------------
+    # --- input limits (ragviz.inputs.documents) -----------------------------------------------
     "input.empty_document": {
         "en": "The document is empty: paste text, upload a .txt or .md file, or pick a sample.",
         "pt": "O documento está vazio: cole um texto, envie um arquivo .txt ou .md, ou escolha um exemplo.",
@@ -46,8 +46,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "The file could not be read as text in UTF-8, Windows-1252 or Latin-1.",
         "pt": "Não foi possível ler o arquivo como texto em UTF-8, Windows-1252 ou Latin-1.",
     },
-    # --- diagnosis (ragviz.diagnosis) ---------------------------------------------------
-    # Diagnosis, calibration and why-failed (ragviz.diagnosis, .calibration, .evaluation).
+    # --- diagnosis (ragviz.evaluation.diagnosis) ---------------------------------------------------
+    # Diagnosis, calibration and why-failed (ragviz.evaluation.diagnosis, .calibration, .evaluation).
     "diagnosis.ok_answered": {
         "en": (
             'Chunk {chunk} holds the answer "{answer}", ranks first with {score} and passes '
@@ -207,7 +207,7 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "diagnosis.chunk_one": {"en": "chunk {chunks}", "pt": "o chunk {chunks}"},
     "diagnosis.chunk_many": {"en": "chunks {chunks}", "pt": "os chunks {chunks}"},
-    # --- display names of diagnosis labels and parameters (ragviz.presentation) --------
+    # --- display names of diagnosis labels and parameters (ragviz.present.presentation) --------
     "label.ok": {"en": "ok", "pt": "ok"},
     "label.answer-split": {"en": "answer-split", "pt": "resposta-dividida"},
     "label.answer-truncated": {"en": "answer-truncated", "pt": "resposta-truncada"},
@@ -291,7 +291,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "count.false_refusals.one": {"en": "{n} false refusal", "pt": "{n} recusa indevida"},
     "count.false_answers": {"en": "{n} false answers", "pt": "{n} respostas indevidas"},
     "count.false_answers.one": {"en": "{n} false answer", "pt": "{n} resposta indevida"},
-    # --- guided replay of the article (ragviz.walkthrough) ------------------------------
+    # --- guided replay of the article (ragviz_app.walkthrough) ------------------------------
     "walk.fixed.title": {"en": "1 · Fixed-size chunks", "pt": "1 · Chunks de tamanho fixo"},
     "walk.fixed.body": {
         "en": "The refund policy is cut every 120 characters, blind to its content: {n_fixed} chunks. "
@@ -472,7 +472,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "app.download_report": {"en": "Download report (HTML)", "pt": "Baixar relatório (HTML)"},
     "app.download_results": {"en": "Download results (CSV)", "pt": "Baixar resultados (CSV)"},
     "app.download_chunks": {"en": "Download chunk table (CSV)", "pt": "Baixar tabela de chunks (CSV)"},
-    # --- HTML report (ragviz.report) ---------------------------------------------------
+    # --- HTML report (ragviz.present.report) ---------------------------------------------------
     "report.title": {"en": "ragviz report", "pt": "Relatório do ragviz"},
     "report.meta": {
         "en": "Model {model} · {chars} characters · {questions} questions · top_k {top_k} · floor {floor}",

@@ -2,7 +2,7 @@
 last moved (one step down, one step up), so the next step is served from the cache.
 
 One job per session (``ss["_precompute"]``), in a thread that only fills the embedder's
-caches (``ragviz.background.Precompute``: no st.* call from the thread). Every run stops
+caches (``ragviz_app.jobs.Precompute``: no st.* call from the thread). Every run stops
 it first (``stop``), and waits for the batch in flight before embedding anything itself
 (``wait_stopped``); a finished run starts the next one (``after_run``). Set
 RAGVIZ_PRECOMPUTE=0 to switch it off.
@@ -13,10 +13,10 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from ragviz import app_state as state
-from ragviz.background import DEFAULT_IDLE_SECONDS, Precompute, neighbour_values
 from ragviz.chunking import ChunkerConfig
+from ragviz_app import app_state as state
 from ragviz_app.common import SIDES, ss
+from ragviz_app.jobs import DEFAULT_IDLE_SECONDS, Precompute, neighbour_values
 
 ENABLED = os.environ.get("RAGVIZ_PRECOMPUTE", "1").strip().lower() not in {"0", "false", "no"}
 IDLE_SECONDS = DEFAULT_IDLE_SECONDS

@@ -9,9 +9,9 @@ from typing import Any
 
 import streamlit as st
 
+from ragviz.evaluation.results import Analysis
 from ragviz.i18n import LANGUAGES, t
-from ragviz.results import Analysis
-from ragviz.safe_text import visible_controls
+from ragviz.present.safe_text import visible_controls
 
 SIDES = ("a", "b")
 CUSTOM = "custom"

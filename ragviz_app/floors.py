@@ -5,7 +5,7 @@ model each floor was set on, so a floor left over from another model says so.
 
 from __future__ import annotations
 
-from ragviz import app_state as state
+from ragviz_app import app_state as state
 from ragviz_app.common import SIDES, ss
 from ragviz_app.models import side_models
 

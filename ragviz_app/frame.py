@@ -12,24 +12,24 @@ from typing import Any
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from ragviz import app_state as state
-from ragviz import presentation
-from ragviz.calibration import calibrate_outcomes
 from ragviz.chunking import CHUNKER_NAMES, ChunkerConfig, ChunkingResult, get_spec
 from ragviz.chunking.registry import PEERS_EXTRA, missing_peers
-from ragviz.corpus import Corpus
-from ragviz.documents import InputError
-from ragviz.embedders import Embedder, ModelLoadError
-from ragviz.limits import TOP_K_RANGE
-from ragviz.pipeline import (
+from ragviz.embedding.models import Embedder, ModelLoadError
+from ragviz.evaluation.calibration import calibrate_outcomes
+from ragviz.evaluation.pipeline import (
     analyse_chunked,
     chunk_document,
     embedding_text,
     encode_questions,
     rescore,
 )
-from ragviz.questions import LabelledQuestion
-from ragviz.results import Analysis, Metrics, RetrievalSettings
+from ragviz.evaluation.results import Analysis, Metrics, RetrievalSettings
+from ragviz.inputs.corpus import Corpus
+from ragviz.inputs.documents import InputError
+from ragviz.inputs.limits import TOP_K_RANGE
+from ragviz.inputs.questions import LabelledQuestion
+from ragviz.present import presentation
+from ragviz_app import app_state as state
 from ragviz_app import background, floors
 from ragviz_app.common import SIDES, lang, md, ss, tr
 from ragviz_app.session import moved_import, set_floor

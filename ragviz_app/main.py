@@ -13,7 +13,7 @@ from collections.abc import Callable
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from ragviz import app_state as state
+from ragviz_app import app_state as state
 from ragviz_app import background, preview
 from ragviz_app import frame as shared_frame
 from ragviz_app.common import ss, tr

@@ -9,9 +9,9 @@ from __future__ import annotations
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from ragviz import presentation, render
 from ragviz.chunking import ChunkerConfig, ChunkingResult
-from ragviz.corpus import Corpus, as_corpus
+from ragviz.inputs.corpus import Corpus, as_corpus
+from ragviz.present import presentation, render
 from ragviz_app.common import SIDES, lang, ss, tr
 from ragviz_app.frame import Preview
 

@@ -12,18 +12,18 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from ragviz import app_state as state
-from ragviz import links, walkthrough
 from ragviz.chunking import ChunkerConfig, get_spec
 from ragviz.chunking.registry import param_names
-from ragviz.corpus import Corpus
-from ragviz.documents import InputError
-from ragviz.embedders import BUNDLED_MODELS, DEFAULT_MODEL
+from ragviz.embedding.models import BUNDLED_MODELS, DEFAULT_MODEL
 from ragviz.i18n import pick_language
-from ragviz.questions import LabelledQuestion, read_questions_file
-from ragviz.samples import get_sample
-from ragviz.workspace import Settings, Workspace
-from ragviz_app import floors
+from ragviz.inputs.corpus import Corpus
+from ragviz.inputs.documents import InputError
+from ragviz.inputs.questions import LabelledQuestion, read_questions_file
+from ragviz.share import links
+from ragviz.share.samples import get_sample
+from ragviz.share.workspace import Settings, Workspace
+from ragviz_app import app_state as state
+from ragviz_app import floors, walkthrough
 from ragviz_app.common import SIDES, lang, ss, tr
 from ragviz_app.models import put_model, side_models
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ragviz import app_state as state
-from ragviz.corpus import Corpus
-from ragviz.documents import MAX_DOCUMENT_CHARS, MAX_UPLOAD_BYTES
 from ragviz.i18n import LANGUAGE_NAMES, LANGUAGES
-from ragviz.samples import get_sample, load_samples
+from ragviz.inputs.corpus import Corpus
+from ragviz.inputs.documents import MAX_DOCUMENT_CHARS, MAX_UPLOAD_BYTES
+from ragviz.share.samples import get_sample, load_samples
+from ragviz_app import app_state as state
 from ragviz_app.common import lang, md, sample_titles, ss, tr, translated
 from ragviz_app.models import WantedModel, model_inputs
 from ragviz_app.session import on_sample_change, start_walkthrough

@@ -25,8 +25,8 @@ if __name__ == "__main__":  # run as a script: use this checkout's ragviz, not a
 import bombs
 
 from ragviz.chunking import CHUNKER_NAMES
-from ragviz.cli import main, terminal_safe
-from ragviz.documents import shorten
+from ragviz.cli.command import main, terminal_safe
+from ragviz.inputs.documents import shorten
 
 MARKDOWN = Path(__file__).with_name("BAD_INPUTS.md")
 DOC = "Reembolso em 7 dias úteis. Frete grátis acima de 200 reais.\n".encode()
@@ -98,8 +98,8 @@ class Upload:
         return f"app upload `{self.name}`"
 
     def seen(self) -> str:
-        from ragviz.app_state import resolve_document
         from ragviz.i18n import t
+        from ragviz_app.app_state import resolve_document
 
         choice = resolve_document("upload", "", "", (self.name, self.data))
         if choice.error:
@@ -121,7 +121,7 @@ class Paste:
         return "app paste box"
 
     def seen(self) -> str:
-        from ragviz.app_state import resolve_document
+        from ragviz_app.app_state import resolve_document
 
         choice = resolve_document("paste", "", self.text, None)
         return f"error: {choice.error}" if choice.error else f"{len(choice.text or ''):,} characters"
@@ -137,8 +137,8 @@ class Questions:
         return "core `read_questions_file`"
 
     def seen(self) -> str:
-        from ragviz.documents import InputError
-        from ragviz.questions import read_questions_file
+        from ragviz.inputs.documents import InputError
+        from ragviz.inputs.questions import read_questions_file
 
         try:
             found, decoded = read_questions_file(self.data, "q.csv")
@@ -153,7 +153,7 @@ class Questions:
 
 @dataclass(frozen=True)
 class Cell:
-    """One value in a CSV export (``ragviz.exports.guard_cell``)."""
+    """One value in a CSV export (``ragviz.present.exports.guard_cell``)."""
 
     value: str
     numeric: bool = False
@@ -162,7 +162,7 @@ class Cell:
         return f"CSV export, {'numeric' if self.numeric else 'text'} column"
 
     def seen(self) -> str:
-        from ragviz.exports import guard_cell
+        from ragviz.present.exports import guard_cell
 
         return f"cell {guard_cell(self.value, self.numeric)!r}"
 
@@ -177,8 +177,8 @@ class WorkspaceFile:
         return "core `Workspace.from_json`"
 
     def seen(self) -> str:
-        from ragviz.documents import InputError
-        from ragviz.workspace import Workspace
+        from ragviz.inputs.documents import InputError
+        from ragviz.share.workspace import Workspace
 
         try:
             workspace = Workspace.from_json(self.data)
@@ -384,7 +384,7 @@ BINARY_DOC = "the document looks binary, not text: it holds NUL or mostly contro
 
 
 def workspace_json(document: str) -> bytes:
-    from ragviz.workspace import Workspace
+    from ragviz.share.workspace import Workspace
 
     return Workspace(document).to_json().encode()
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from ragviz.embedders import Embedder, load_embedder
-from ragviz.questions import LabelledQuestion, parse_questions_csv
+from ragviz.embedding.models import Embedder, load_embedder
+from ragviz.inputs.questions import LabelledQuestion, parse_questions_csv
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_docs"

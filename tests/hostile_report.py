@@ -3,7 +3,7 @@ in a real Chromium): every piece must come out as text, never as a tag or a scri
 
 from __future__ import annotations
 
-from ragviz.questions import LabelledQuestion
+from ragviz.inputs.questions import LabelledQuestion
 
 HOSTILE_DOC = (
     "Refunds. <script>alert(1)</script> Refunds take 7 days.\n\n"

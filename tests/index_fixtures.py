@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from ragviz.chunking import Chunk, ChunkerConfig, make_chunks
-from ragviz.embedders import Embedder
+from ragviz.embedding.models import Embedder
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_docs"
 DOC = SAMPLES / "politica_reembolso.txt"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from ragviz.answers import AnswerSpan, chunks_holding, chunks_touching, locate_answer
 from ragviz.chunking.base import make_chunk
+from ragviz.evaluation.answers import AnswerSpan, chunks_holding, chunks_touching, locate_answer
 
 DOC = "O prazo é de até 7 dias  úteis após a confirmação. Reembolso em 7 dias úteis."
 
@@ -65,7 +65,7 @@ def test_span_ending_at_chunk_end_is_held() -> None:
 def test_forgiving_match_keeps_a_trailing_combining_accent() -> None:
     import unicodedata
 
-    from ragviz.answers import locate_answer
+    from ragviz.evaluation.answers import locate_answer
 
     document = unicodedata.normalize("NFD", "Um texto sobre Café")
     span = locate_answer(document, "CAFE")

@@ -383,7 +383,7 @@ def test_uploader_leaves_type_and_size_to_ragviz() -> None:
     bytes than ragviz allows; ragviz's own check then says the sentence in the panel."""
     import tomllib
 
-    from ragviz.documents import MAX_UPLOAD_BYTES
+    from ragviz.inputs.documents import MAX_UPLOAD_BYTES
 
     config = tomllib.loads((Path(__file__).parents[1] / ".streamlit/config.toml").read_text())
     assert config["server"]["maxUploadSize"] * 1024 * 1024 > 2 * MAX_UPLOAD_BYTES
@@ -466,8 +466,8 @@ def test_switching_language_reruns_no_chunking_embedding_or_scoring(
     """Counts every call into the model (``Embedder.encode``, which both encode_documents
     and encode_queries go through, before the embedding cache), into the chunkers and into
     scoring and deciding; a language switch must make none of them."""
-    import ragviz.pipeline
-    from ragviz.embedders import Embedder
+    import ragviz.evaluation.pipeline
+    from ragviz.embedding.models import Embedder
 
     calls: dict[str, int] = {}
 
@@ -479,7 +479,8 @@ def test_switching_language_reruns_no_chunking_embedding_or_scoring(
 
     monkeypatch.setattr(Embedder, "encode", counted("encode", Embedder.encode))
     for name in ("chunk_corpus", "cosine_scores", "decide"):
-        monkeypatch.setattr(ragviz.pipeline, name, counted(name, getattr(ragviz.pipeline, name)))
+        original = getattr(ragviz.evaluation.pipeline, name)
+        monkeypatch.setattr(ragviz.evaluation.pipeline, name, counted(name, original))
     at = open_tab(run_app(), "questions")
     assert {"encode", "chunk_corpus", "cosine_scores", "decide"} <= set(calls), calls
     assert "refused: best score" in page_text(at)

@@ -17,17 +17,17 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from ragviz.app_state import FILE_LABEL_CHARS, short_name
-from ragviz.background import THREAD_NAME
 from ragviz.chunking import ChunkerConfig
-from ragviz.corpus import Corpus, load_files
-from ragviz.diagnosis import OUTRANKED_BY_OTHER_DOCUMENT
-from ragviz.embedders import Embedder
+from ragviz.embedding.models import Embedder
+from ragviz.evaluation.diagnosis import OUTRANKED_BY_OTHER_DOCUMENT
+from ragviz.evaluation.pipeline import analyse, chunk_document
+from ragviz.evaluation.results import RetrievalSettings
 from ragviz.i18n import t
-from ragviz.pipeline import analyse, chunk_document
-from ragviz.presentation import config_text, label_name
-from ragviz.results import RetrievalSettings
-from ragviz.samples import get_sample
+from ragviz.inputs.corpus import Corpus, load_files
+from ragviz.present.presentation import config_text, label_name
+from ragviz.share.samples import get_sample
+from ragviz_app.app_state import FILE_LABEL_CHARS, short_name
+from ragviz_app.jobs import THREAD_NAME
 from tests.test_app import charts, chunk_tables, rerun, run_app
 
 FILES = {
@@ -206,7 +206,7 @@ def test_the_background_fill_embeds_a_corpus_at_the_neighbouring_sizes(
 ) -> None:
     """ragviz_app.background.after_run takes the corpus: after a one-step move it fills the
     cache for the next steps, so the following step sends no chunk to the model."""
-    from ragviz.embedders import UseMultilingual
+    from ragviz.embedding.models import UseMultilingual
     from ragviz_app import background
 
     monkeypatch.setattr(background, "ENABLED", True)

@@ -18,10 +18,10 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import ragviz_app.frame
-from ragviz import presentation
-from ragviz.background import THREAD_NAME
 from ragviz.chunking import ChunkerConfig, make_chunks
-from ragviz.embedding_base import _BATCH, Embedder
+from ragviz.embedding.base import _BATCH, Embedder
+from ragviz.present import presentation
+from ragviz_app.jobs import THREAD_NAME
 from tests.test_app import PRAZO, layer_data, open_tab, page_text, rerun, run_app, score_chart
 
 SAMPLE = (Path(__file__).resolve().parent.parent / "sample_docs"
@@ -38,16 +38,16 @@ def model_calls(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
         calls.append(len(texts))
         return encode(self, texts, *args, **kwargs)
 
-    import ragviz.pipeline
+    import ragviz.evaluation.pipeline
 
-    chunk_corpus = ragviz.pipeline.chunk_corpus
+    chunk_corpus = ragviz.evaluation.pipeline.chunk_corpus
 
     def counting_chunks(*args: Any, **kwargs: Any) -> Any:
         calls.append(-1)
         return chunk_corpus(*args, **kwargs)
 
     monkeypatch.setattr(Embedder, "encode", counting_encode)
-    monkeypatch.setattr(ragviz.pipeline, "chunk_corpus", counting_chunks)
+    monkeypatch.setattr(ragviz.evaluation.pipeline, "chunk_corpus", counting_chunks)
     yield calls
 
 
@@ -97,7 +97,7 @@ SIZE_20 = ChunkerConfig("fixed", size=20)  # 26 chunks of the 508-character samp
 def sent(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     """Every document text the page's own thread really hands to the model (cache misses;
     a background thread's texts are left out), with the cache emptied first."""
-    from ragviz.embedders import SHARED_CACHE, UseMultilingual
+    from ragviz.embedding.models import SHARED_CACHE, UseMultilingual
 
     texts: list[str] = []
     encode = UseMultilingual._encode

@@ -11,10 +11,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from streamlit.testing.v1 import AppTest
 
-from ragviz import links
-from ragviz.limits import TOP_K_RANGE
-from ragviz.questions import LabelledQuestion
-from ragviz.workspace import Settings, Workspace
+from ragviz.inputs.limits import TOP_K_RANGE
+from ragviz.inputs.questions import LabelledQuestion
+from ragviz.share import links
+from ragviz.share.workspace import Settings, Workspace
 
 APP = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")
 TIMEOUT = 120

@@ -17,13 +17,13 @@ from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
 from streamlit.testing.v1 import AppTest
 
-from ragviz import app_state as state
-from ragviz import links
-from ragviz.embedders import Embedder
-from ragviz.pipeline import analyse
-from ragviz.questions import LabelledQuestion
-from ragviz.results import RetrievalSettings
-from ragviz.workspace import Settings, Workspace
+from ragviz.embedding.models import Embedder
+from ragviz.evaluation.pipeline import analyse
+from ragviz.evaluation.results import RetrievalSettings
+from ragviz.inputs.questions import LabelledQuestion
+from ragviz.share import links
+from ragviz.share.workspace import Settings, Workspace
+from ragviz_app import app_state as state
 from tests.test_app import APP, page_text, rerun, run_app, shown
 from tests.test_openai_embedder import KEY, MODEL
 from tests.test_openai_embedder import api_base as api_base  # the real server fixture

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from langchain_text_splitters import RecursiveCharacterTextSplitter
 
-from ragviz import app_state
 from ragviz.chunking import registry
+from ragviz_app import app_state
 from tests.test_app import chunk_tables, rerun, run_app
 
 

@@ -11,11 +11,11 @@ from pathlib import Path
 import pandas as pd
 from streamlit.testing.v1 import AppTest
 
-from ragviz import app_state
 from ragviz.chunking import get_spec
 from ragviz.i18n import t
-from ragviz.questions import LabelledQuestion, read_questions_file
-from ragviz.samples import load_samples
+from ragviz.inputs.questions import LabelledQuestion, read_questions_file
+from ragviz.share.samples import load_samples
+from ragviz_app import app_state
 from ragviz_app.views.question_editor import questions_csv
 
 APP = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")

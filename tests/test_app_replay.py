@@ -7,7 +7,7 @@ import re
 
 from streamlit.testing.v1 import AppTest
 
-from ragviz.walkthrough import STEPS
+from ragviz_app.walkthrough import STEPS
 from tests.test_app_sharing import APP, TIMEOUT, page_text, run
 
 

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from ragviz import app_state
 from ragviz.i18n import t
-from ragviz.samples import load_samples
-from ragviz.walkthrough import STEPS
+from ragviz.share.samples import load_samples
+from ragviz_app import app_state
+from ragviz_app.walkthrough import STEPS
 
 APP = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")
 TIMEOUT = 120

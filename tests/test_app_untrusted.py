@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from ragviz import links
-from ragviz.questions import LabelledQuestion
-from ragviz.workspace import Settings, Workspace
+from ragviz.inputs.questions import LabelledQuestion
+from ragviz.share import links
+from ragviz.share.workspace import Settings, Workspace
 from tests.test_app import APP, TIMEOUT, page_text, rerun, shown
 
 

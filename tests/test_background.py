@@ -7,7 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from ragviz.background import (
+from ragviz.chunking import ChunkerConfig, chunk_corpus
+from ragviz.embedding.base import _BATCH, Kind, Vectors
+from ragviz.embedding.models import EmbeddingCache, UseMultilingual
+from ragviz.evaluation.pipeline import analyse, embedding_text
+from ragviz.inputs.corpus import as_corpus
+from ragviz.inputs.questions import parse_questions_csv
+from ragviz_app.jobs import (
     CancelledError,
     CancelToken,
     Precompute,
@@ -15,12 +21,6 @@ from ragviz.background import (
     fill_cache,
     neighbour_values,
 )
-from ragviz.chunking import ChunkerConfig, chunk_corpus
-from ragviz.corpus import as_corpus
-from ragviz.embedders import EmbeddingCache, UseMultilingual
-from ragviz.embedding_base import _BATCH, Kind, Vectors
-from ragviz.pipeline import analyse, embedding_text
-from ragviz.questions import parse_questions_csv
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_docs"
 DOCUMENT = (SAMPLES / "politica_reembolso.txt").read_text(encoding="utf-8")

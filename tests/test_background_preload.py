@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from ragviz.embedders import Embedder
+from ragviz.embedding.models import Embedder
 from tests.test_app import rerun, run_app, shown
 
 

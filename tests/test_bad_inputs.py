@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from bad_inputs import MARKDOWN, ROWS, Cli, Row, render_markdown
 
-from ragviz.documents import decode_upload
+from ragviz.inputs.documents import decode_upload
 
 # What may reach the terminal raw: newline and tab only.
 _TERMINAL_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")

@@ -29,10 +29,10 @@ from bombs import (
 )
 from docx.table import Table
 
-from ragviz import convert as convert_module
-from ragviz.convert import MAX_DOCX_XML_BYTES, ConversionError, convert
-from ragviz.corpus import load_files
-from ragviz.docx_text import docx_blocks
+from ragviz.inputs import convert as convert_module
+from ragviz.inputs.convert import MAX_DOCX_XML_BYTES, ConversionError, convert
+from ragviz.inputs.corpus import load_files
+from ragviz.inputs.docx_text import docx_blocks
 from tests.test_app import rerun, run_app
 from tests.test_app_corpus import upload
 

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from ragviz.calibration import calibrate, count_errors
-from ragviz.presentation import calibration_message, format_score
+from ragviz.evaluation.calibration import calibrate, count_errors
+from ragviz.present.presentation import calibration_message, format_score
 
 # The article: lowest answerable 0.476, highest unanswerable 0.348, floor 0.41.
 ARTICLE_ANSWERABLE = [0.732, 0.476, 0.61, 0.55]
@@ -118,14 +118,14 @@ def test_format_score(value: float, text: str) -> None:
 
 @pytest.mark.parametrize("weight", [float("nan"), float("inf"), -1.0])
 def test_cost_weights_must_be_finite_and_not_negative(weight: float) -> None:
-    from ragviz.calibration import calibrate
+    from ragviz.evaluation.calibration import calibrate
 
     with pytest.raises(ValueError, match="cost_false_answer must be"):
         calibrate([0.5, 0.3], [0.4], 1.0, weight)
 
 
 def test_overlapping_groups_get_a_floor_a_slider_can_hold() -> None:
-    from ragviz.calibration import calibrate
+    from ragviz.evaluation.calibration import calibrate
 
     result = calibrate([0.5, 0.33, 0.61], [0.347, 0.2, 0.1])
     assert not result.separable

@@ -7,20 +7,20 @@ from typing import Any
 
 import pytest
 
-from ragviz.calibration import calibrate_outcomes
-from ragviz.charts import (
+from ragviz.chunking import ChunkerConfig
+from ragviz.embedding.models import Embedder
+from ragviz.evaluation.calibration import calibrate_outcomes
+from ragviz.evaluation.experiments import sweep
+from ragviz.evaluation.pipeline import analyse
+from ragviz.evaluation.results import Analysis, RetrievalSettings
+from ragviz.inputs.questions import LabelledQuestion
+from ragviz_app.charts import (
     calibration_strip,
     score_bars,
     similarity_profile,
     sweep_heatmap,
     tradeoff_curve,
 )
-from ragviz.chunking import ChunkerConfig
-from ragviz.embedders import Embedder
-from ragviz.experiments import sweep
-from ragviz.pipeline import analyse
-from ragviz.questions import LabelledQuestion
-from ragviz.results import Analysis, RetrievalSettings
 
 
 def _layers(chart: Any) -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:
@@ -76,7 +76,7 @@ def test_score_bars_emphasise_the_top_k(fixed_analysis: Analysis) -> None:
 
 def test_score_bars_mark_top_k_under_the_floor(fixed_analysis: Analysis) -> None:
     wifi = fixed_analysis.outcomes[4].decision
-    from ragviz.retrieval import decide
+    from ragviz.retrieval.decision import decide
 
     refused = decide(wifi.scores, 2, 0.5)
     _, rows = next((lay, r) for lay, r in _layers(
@@ -133,9 +133,9 @@ def test_similarity_profile_draws_the_threshold() -> None:
 
 
 def test_a_long_ranking_draws_the_best_forty_and_says_so() -> None:
-    from ragviz.charts import MAX_BARS
     from ragviz.chunking.base import Chunk
-    from ragviz.retrieval import decide
+    from ragviz.retrieval.decision import decide
+    from ragviz_app.charts import MAX_BARS
 
     chunks = [Chunk(i, i * 10, i * 10 + 5, "x" * 5) for i in range(100)]
     decision = decide([i / 100 for i in range(100)], 2, 0.5)

@@ -24,7 +24,7 @@ from typing import Any
 import pytest
 
 from ragviz.chunking import ChunkerConfig, make_chunks
-from ragviz.text import ABBREVIATIONS, split_sentences
+from ragviz.chunking.text import ABBREVIATIONS, split_sentences
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "data" / "chunker_golden.json"

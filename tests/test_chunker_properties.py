@@ -18,7 +18,7 @@ from ragviz.chunking.recursive import chunk_recursive
 from ragviz.chunking.semantic import chunk_semantic
 from ragviz.chunking.sentence import chunk_sentences
 from ragviz.chunking.tokens import chunk_tokens
-from ragviz.embedders import Embedder
+from ragviz.embedding.models import Embedder
 
 FRAGMENTS = [
     " ", " ", " ", ". ", "! ", "? ", ".", ",", "\r\n", "\n", "\n\n", "\t", "😀", "漢字。",

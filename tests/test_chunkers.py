@@ -17,7 +17,7 @@ from ragviz.chunking.recursive import chunk_recursive
 from ragviz.chunking.semantic import chunk_semantic
 from ragviz.chunking.sentence import chunk_sentences
 from ragviz.chunking.tokens import chunk_tokens
-from ragviz.embedders import Embedder
+from ragviz.embedding.models import Embedder
 
 
 def texts(chunks: list[Chunk] | tuple[Chunk, ...]) -> list[str]:

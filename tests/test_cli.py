@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from ragviz.cli import main
+from ragviz.cli.command import main
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_docs"
 DOC = str(SAMPLES / "politica_reembolso.txt")
@@ -35,7 +35,7 @@ def test_chunk_prints_exact_offsets(capsys: pytest.CaptureFixture[str], seed_doc
 
 def test_chunk_reads_standard_input() -> None:
     out = subprocess.run(
-        [sys.executable, "-m", "ragviz.cli", "chunk", "-", *FIXED, "--json"],
+        [sys.executable, "-m", "ragviz.cli.command", "chunk", "-", *FIXED, "--json"],
         input=b"Uma frase. Outra frase.",
         capture_output=True,
         check=True,
@@ -213,7 +213,7 @@ def test_the_model_librarys_progress_bars_stay_off_stderr() -> None:
     """Issue 19, low 13: "Loading weights" bars from the model library reached stderr."""
     env = {k: v for k, v in os.environ.items() if k != "HF_HUB_DISABLE_PROGRESS_BARS"}
     done = subprocess.run(
-        [sys.executable, "-m", "ragviz.cli", "search", DOC, "--question", "prazo?",
+        [sys.executable, "-m", "ragviz.cli.command", "search", DOC, "--question", "prazo?",
          "--model", "minilm-en"], capture_output=True, text=True, env=env, check=False)
     assert done.returncode == 0, done.stderr
     assert "Loading weights" not in done.stderr and "it/s" not in done.stderr, done.stderr

@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from ragviz.cli import main
-from ragviz.convert import convert
+from ragviz.cli.command import main
+from ragviz.inputs.convert import convert
 from tests.corpus_files import make_docx, print_pdfs
 
 ROOT = Path(__file__).resolve().parent.parent

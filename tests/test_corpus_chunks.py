@@ -8,12 +8,12 @@ from pathlib import Path
 import pytest
 
 from ragviz.chunking import ChunkerConfig, chunk_corpus, corpus_chunks, get_spec, make_chunks, specs
-from ragviz.corpus import Corpus, Source, as_corpus, load_paths
-from ragviz.documents import InputError
-from ragviz.embedders import Embedder
-from ragviz.experiments import sweep, why_failed
-from ragviz.pipeline import MAX_CHUNKS, analyse
-from ragviz.questions import LabelledQuestion, parse_questions_csv
+from ragviz.embedding.models import Embedder
+from ragviz.evaluation.experiments import sweep, why_failed
+from ragviz.evaluation.pipeline import MAX_CHUNKS, analyse
+from ragviz.inputs.corpus import Corpus, Source, as_corpus, load_paths
+from ragviz.inputs.documents import InputError
+from ragviz.inputs.questions import LabelledQuestion, parse_questions_csv
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_docs"
 HELP_CENTER = load_paths([str(SAMPLES / "help_center")])

@@ -13,11 +13,11 @@ from dataclasses import replace
 import pytest
 
 from ragviz.chunking.base import Chunk, make_chunk
-from ragviz.corpus import Corpus, Source
-from ragviz.diagnosis import LABELS, Diagnosis, about, diagnose, label_counts
-from ragviz.presentation import diagnosis_sentences, diagnosis_text
-from ragviz.questions import LabelledQuestion
-from ragviz.retrieval import decide
+from ragviz.evaluation.diagnosis import LABELS, Diagnosis, about, diagnose, label_counts
+from ragviz.inputs.corpus import Corpus, Source
+from ragviz.inputs.questions import LabelledQuestion
+from ragviz.present.presentation import diagnosis_sentences, diagnosis_text
+from ragviz.retrieval.decision import decide
 
 DOC = "Reembolso. O prazo é de 7 dias úteis. Suporte das 9h às 18h."
 ANSWER = "7 dias úteis"

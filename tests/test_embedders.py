@@ -8,8 +8,8 @@ import time
 import numpy as np
 import pytest
 
-from ragviz import embedders
-from ragviz.embedders import (
+from ragviz.embedding import models as embedders
+from ragviz.embedding.models import (
     Embedder,
     EmbeddingCache,
     Kind,
@@ -130,7 +130,7 @@ def test_default_model_does_not_import_torch() -> None:
     import subprocess
 
     code = (
-        "import sys; from ragviz.embedders import load_embedder; "
+        "import sys; from ragviz.embedding.models import load_embedder; "
         "m = load_embedder('use-multilingual'); m.encode_documents(['x']); "
         "print('torch' in sys.modules, 'sentence_transformers' in sys.modules)"
     )
@@ -173,7 +173,7 @@ def test_unknown_hub_id_with_network_says_check_the_spelling(
 ) -> None:
     """The hub is simulated (no network here): reachable, and answering 'not found' the way
     huggingface_hub does, so the branch that users with network access hit is exercised."""
-    from ragviz import embedders
+    from ragviz.embedding import models as embedders
 
     class RepositoryNotFoundError(OSError):
         pass

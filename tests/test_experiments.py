@@ -9,15 +9,15 @@ import pytest
 
 from ragviz.chunking import ChunkerConfig, make_chunks, specs
 from ragviz.chunking.base import make_chunk
-from ragviz.diagnosis import diagnose
-from ragviz.embedders import Embedder, EmbeddingCache, Kind, UseMultilingual, Vectors
-from ragviz.experiments import compare, config_distance, default_grid, sweep, why_failed
-from ragviz.metrics import compute_metrics
-from ragviz.pipeline import analyse
-from ragviz.presentation import why_failed_text
-from ragviz.questions import LabelledQuestion
-from ragviz.results import Metrics, QuestionOutcome, SweepResult, SweepRow
-from ragviz.retrieval import decide
+from ragviz.embedding.models import Embedder, EmbeddingCache, Kind, UseMultilingual, Vectors
+from ragviz.evaluation.diagnosis import diagnose
+from ragviz.evaluation.experiments import compare, config_distance, default_grid, sweep, why_failed
+from ragviz.evaluation.metrics import compute_metrics
+from ragviz.evaluation.pipeline import analyse
+from ragviz.evaluation.results import Metrics, QuestionOutcome, SweepResult, SweepRow
+from ragviz.inputs.questions import LabelledQuestion
+from ragviz.present.presentation import why_failed_text
+from ragviz.retrieval.decision import decide
 
 FIXED_120 = ChunkerConfig("fixed", size=120, overlap=0)
 SENTENCE_220 = ChunkerConfig("sentence", max_chars=220, overlap_sentences=1)

@@ -8,11 +8,11 @@ import io
 import pytest
 
 from ragviz.chunking import ChunkerConfig
-from ragviz.embedders import Embedder
-from ragviz.exports import chunks_csv, results_csv
-from ragviz.pipeline import analyse
-from ragviz.questions import LabelledQuestion
-from ragviz.results import Analysis, RetrievalSettings
+from ragviz.embedding.models import Embedder
+from ragviz.evaluation.pipeline import analyse
+from ragviz.evaluation.results import Analysis, RetrievalSettings
+from ragviz.inputs.questions import LabelledQuestion
+from ragviz.present.exports import chunks_csv, results_csv
 
 
 @pytest.fixture(scope="module")
@@ -60,8 +60,8 @@ def test_formula_like_text_cells_are_guarded(use_model: Embedder, text: str, gua
 
 def test_negative_numbers_stay_numbers_in_numeric_columns(analysis: Analysis) -> None:
     """A floor of -0.5 is written as the number it is, not as guarded text."""
-    from ragviz.pipeline import rescore
-    from ragviz.results import RetrievalSettings
+    from ragviz.evaluation.pipeline import rescore
+    from ragviz.evaluation.results import RetrievalSettings
 
     negative = rescore(analysis, RetrievalSettings(2, -0.5))
     rows = list(csv.DictReader(io.StringIO(results_csv([negative]))))
@@ -71,7 +71,7 @@ def test_negative_numbers_stay_numbers_in_numeric_columns(analysis: Analysis) ->
 def test_a_corpus_chunk_table_names_each_chunks_file_and_its_offsets_point_there(
     use_model: Embedder,
 ) -> None:
-    from ragviz.corpus import load_files
+    from ragviz.inputs.corpus import load_files
 
     corpus = load_files([("a.md", b"# Refunds\n\nRefunds take 30 days."),
                          ("=b.txt", b"Shipping is free over 50 euros.")])

@@ -11,13 +11,13 @@ from pathlib import Path
 import pytest
 
 from ragviz.chunking import ChunkerConfig
-from ragviz.corpus import Corpus, load_paths
-from ragviz.diagnosis import OUTRANKED_BY_OTHER_DOCUMENT
-from ragviz.embedders import Embedder
-from ragviz.pipeline import analyse
-from ragviz.presentation import diagnosis_text
-from ragviz.questions import LabelledQuestion, parse_questions_csv
-from ragviz.samples import get_sample, load_samples
+from ragviz.embedding.models import Embedder
+from ragviz.evaluation.diagnosis import OUTRANKED_BY_OTHER_DOCUMENT
+from ragviz.evaluation.pipeline import analyse
+from ragviz.inputs.corpus import Corpus, load_paths
+from ragviz.inputs.questions import LabelledQuestion, parse_questions_csv
+from ragviz.present.presentation import diagnosis_text
+from ragviz.share.samples import get_sample, load_samples
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_docs"
 HELP_CENTER = SAMPLES / "help_center"

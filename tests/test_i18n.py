@@ -54,10 +54,10 @@ def test_unknown_language_falls_back_to_english() -> None:
 
 
 def test_keys_built_at_run_time_exist() -> None:
-    from ragviz.diagnosis import LABELS
-    from ragviz.embedders import BUNDLED_MODELS
-    from ragviz.results import METRIC_NAMES
-    from ragviz.walkthrough import STEPS
+    from ragviz.embedding.models import BUNDLED_MODELS
+    from ragviz.evaluation.diagnosis import LABELS
+    from ragviz.evaluation.results import METRIC_NAMES
+    from ragviz_app.walkthrough import STEPS
 
     wanted = [f"model.{m}" for m in BUNDLED_MODELS]
     wanted += [f"metric.{m}" for m in METRIC_NAMES]

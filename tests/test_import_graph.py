@@ -143,9 +143,11 @@ def test_no_import_cycle_at_all() -> None:
 
 def test_the_pipeline_layers_import_one_way() -> None:
     graph = import_graph(ROOT)
-    assert "ragviz.pipeline" not in graph["ragviz.results"]
-    assert "ragviz.experiments" not in graph["ragviz.pipeline"]
-    assert "ragviz.presentation" not in graph["ragviz.pipeline"] | graph["ragviz.experiments"]
+    assert "ragviz.evaluation.pipeline" not in graph["ragviz.evaluation.results"]
+    assert "ragviz.evaluation.experiments" not in graph["ragviz.evaluation.pipeline"]
+    assert "ragviz.present.presentation" not in (
+        graph["ragviz.evaluation.pipeline"] | graph["ragviz.evaluation.experiments"]
+    )
 
 
 def test_cycle_finder_sees_a_deferred_import_and_skips_type_checking(tmp_path: Path) -> None:

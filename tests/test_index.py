@@ -10,8 +10,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from ragviz.cli import main
-from ragviz.embedders import Embedder
+from ragviz.cli.command import main
+from ragviz.embedding.models import Embedder
 from ragviz.index import open_index
 from ragviz.index.messages import languages
 from tests.index_fixtures import (
@@ -116,8 +116,8 @@ def test_llamaindex_nodes_without_vectors_located_in_order(tmp_path: Path) -> No
                        {"text": "Refund in 7 days.", "start_char_idx": 13, "end_char_idx": 30,
                         "metadata": {"file_name": "a.txt"}},
                        {"text": "Pay by card.", "metadata": {"file_name": "a.txt"}}])
-    from ragviz.corpus import Corpus, Source
     from ragviz.index.placement import place
+    from ragviz.inputs.corpus import Corpus, Source
 
     placed = place(open_index(str(path)).read().chunks, Corpus((Source("a.txt", text),)))
     assert [(c.start, c.end) for c in placed.chunks] == [(0, 12), (13, 30), (31, 43)]

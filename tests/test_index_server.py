@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from ragviz.cli import main
-from ragviz.embedders import Embedder
+from ragviz.cli.command import main
+from ragviz.embedding.models import Embedder
 from ragviz.index.chroma import SERVER_TIMEOUT_S
 from tests.index_fixtures import DOC, QUESTIONS, chroma_collection, fixed_120
 

@@ -6,14 +6,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ragviz.documents import (
+from ragviz.inputs.documents import (
     MAX_DOCUMENT_CHARS,
     MAX_UPLOAD_BYTES,
     InputError,
     check_document,
     decode_upload,
 )
-from ragviz.questions import LabelledQuestion, parse_bool, parse_questions_csv, questions_to_csv
+from ragviz.inputs.questions import (
+    LabelledQuestion,
+    parse_bool,
+    parse_questions_csv,
+    questions_to_csv,
+)
 
 
 @pytest.mark.parametrize("text", ["", "   ", "\n\t \r\n"])

@@ -11,14 +11,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ragviz import links
-from ragviz.app_state import config_from_values
 from ragviz.chunking import get_spec
-from ragviz.documents import InputError, _looks_binary_text
-from ragviz.limits import FLOOR_RANGE, MODELS_DIR_ENV, TOP_K_RANGE
-from ragviz.questions import LabelledQuestion
-from ragviz.samples import load_samples
-from ragviz.workspace import MAX_WORKSPACE_BYTES, Settings, Workspace, settings_from_query
+from ragviz.inputs.documents import InputError, _looks_binary_text
+from ragviz.inputs.limits import FLOOR_RANGE, MODELS_DIR_ENV, TOP_K_RANGE
+from ragviz.inputs.questions import LabelledQuestion
+from ragviz.share import links
+from ragviz.share.samples import load_samples
+from ragviz.share.workspace import MAX_WORKSPACE_BYTES, Settings, Workspace, settings_from_query
+from ragviz_app.app_state import config_from_values
 
 QUESTIONS = (
     LabelledQuestion("Qual é o prazo? 🤔", "30 dias", True),

@@ -16,7 +16,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 PROBE = """
 import json, sys
-from ragviz.embedders import load_embedder
+from ragviz.embedding.models import load_embedder
 embedder = load_embedder(sys.argv[1])
 print(json.dumps({"name": embedder.name, "max_tokens": embedder.max_tokens,
                   "vector": embedder.encode_queries(["How do I cancel?"])[0].tolist()}))
@@ -58,7 +58,7 @@ def test_local_folder_still_loads(tmp_path: Path) -> None:
 
 SHARED_PROBE = """
 import json, os, sys
-from ragviz.embedders import ModelLoadError, load_embedder
+from ragviz.embedding.models import ModelLoadError, load_embedder
 os.chdir(sys.argv[1])  # the server's folder: holds a folder named like a hub id
 out = {}
 for name in sys.argv[2:]:

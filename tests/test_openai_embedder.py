@@ -19,17 +19,17 @@ from typing import Any
 import numpy as np
 import pytest
 
-from ragviz import cli
 from ragviz.chunking import ChunkerConfig
-from ragviz.embedders import EmbeddingCache, ModelLoadError, load_embedder
-from ragviz.openai_embedder import (
+from ragviz.cli import command as cli
+from ragviz.embedding.models import EmbeddingCache, ModelLoadError, load_embedder
+from ragviz.embedding.openai_api import (
     OpenAIEmbedder,
     check_api_base,
     openai_name,
     parse_openai_name,
 )
-from ragviz.pipeline import analyse
-from ragviz.questions import LabelledQuestion
+from ragviz.evaluation.pipeline import analyse
+from ragviz.inputs.questions import LabelledQuestion
 
 ROOT = Path(__file__).resolve().parent.parent
 SERVER = ROOT / "tests" / "openai_server.py"
@@ -327,7 +327,7 @@ def test_ctrl_c_during_a_slow_api_call_is_one_line_not_a_traceback(api_base: str
     before = len(_control(api_base, "/control/stats")["arrivals"])
     env = {**os.environ, "OPENAI_API_KEY": KEY}
     proc = subprocess.Popen(
-        [sys.executable, "-m", "ragviz.cli", "search", str(ROOT / "sample_docs" /
+        [sys.executable, "-m", "ragviz.cli.command", "search", str(ROOT / "sample_docs" /
          "politica_reembolso.txt"), "--question", "prazo", "--model", f"openai:{MODEL}",
          "--api-base", api_base], stderr=subprocess.PIPE, stdout=subprocess.PIPE, env=env,
         text=True)

@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from ragviz.cli import main
-from ragviz.samples import CHECKOUT_DIR, SAMPLES_DIR, load_samples
+from ragviz.cli.command import main
+from ragviz.share.samples import CHECKOUT_DIR, SAMPLES_DIR, load_samples
 
 ROOT = Path(__file__).resolve().parent.parent
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
@@ -103,7 +103,7 @@ def test_an_installed_ragviz_finds_its_samples_through_importlib_resources(
     installed_wheel: Path,
 ) -> None:
     script = (
-        "import json, ragviz, ragviz.samples as s, ragviz.app_command as a; "
+        "import json, ragviz, ragviz.share.samples as s, ragviz.cli.app as a; "
         "print(json.dumps([ragviz.__file__, str(s.SAMPLES_DIR), str(s.packaged_dir()), "
         "[x.name for x in s.load_samples()], str(a.entry_path())]))"
     )
@@ -119,7 +119,7 @@ def test_an_installed_ragviz_finds_its_samples_through_importlib_resources(
 def test_an_installed_ragviz_chunks_a_sample_without_the_repository(
     installed_wheel: Path, capsys: pytest.CaptureFixture[str],
 ) -> None:
-    result = _run_installed(installed_wheel, "-m", "ragviz.cli", "chunk", f"sample:{SEED}",
+    result = _run_installed(installed_wheel, "-m", "ragviz.cli.command", "chunk", f"sample:{SEED}",
                             *FIXED)
     assert result.returncode == 0, result.stderr
     assert main(["chunk", f"sample:{SEED}", *FIXED]) == 0
@@ -153,7 +153,7 @@ def test_ragviz_app_starts_the_explorer_with_the_arguments_passed_through() -> N
     through the pass-through (which file it runs: the entry_path tests above)."""
     port = _free_port()
     process = subprocess.Popen(
-        [sys.executable, "-m", "ragviz.cli", "app", "--server.port", str(port),
+        [sys.executable, "-m", "ragviz.cli.command", "app", "--server.port", str(port),
          "--server.headless", "true", "--browser.gatherUsageStats", "false"],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
     )

@@ -24,8 +24,8 @@ from llama_index.core.node_parser import SentenceSplitter
 from ragviz.chunking import ChunkerConfig, make_chunks, registry
 from ragviz.chunking.base import Chunk
 from ragviz.chunking.peers import common, langchain_markdown_header
-from ragviz.cli import main
-from ragviz.embedders import Embedder
+from ragviz.cli.command import main
+from ragviz.embedding.models import Embedder
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = sorted(p for p in (ROOT / "sample_docs").rglob("*") if p.suffix in {".txt", ".md"})
@@ -214,7 +214,7 @@ def test_a_missing_library_is_named_with_the_install_hint(monkeypatch: pytest.Mo
 
 
 def test_choosing_ragviz_does_not_import_the_peer_libraries() -> None:
-    code = ("import sys, ragviz.chunking, ragviz.cli\n"
+    code = ("import sys, ragviz.chunking, ragviz.cli.command\n"
             "print(sorted(m for m in ('langchain_text_splitters', 'chonkie', 'semchunk')"
             " if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

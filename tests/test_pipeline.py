@@ -1,4 +1,4 @@
-"""The analysis pipeline (ragviz.pipeline) on the real model: the article's story,
+"""The analysis pipeline (ragviz.evaluation.pipeline) on the real model: the article's story,
 rescoring, truncation."""
 
 from __future__ import annotations
@@ -8,11 +8,17 @@ import json
 import pytest
 
 from ragviz.chunking import Chunk, ChunkerConfig
-from ragviz.embedders import Embedder
-from ragviz.pipeline import MAX_CHUNKS, analyse, embedding_text, rescore, truncation_offsets
-from ragviz.presentation import diagnosis_text, prompt_text
-from ragviz.questions import LabelledQuestion
-from ragviz.results import Analysis, QuestionOutcome, RetrievalSettings
+from ragviz.embedding.models import Embedder
+from ragviz.evaluation.pipeline import (
+    MAX_CHUNKS,
+    analyse,
+    embedding_text,
+    rescore,
+    truncation_offsets,
+)
+from ragviz.evaluation.results import Analysis, QuestionOutcome, RetrievalSettings
+from ragviz.inputs.questions import LabelledQuestion
+from ragviz.present.presentation import diagnosis_text, prompt_text
 
 FIXED_120 = ChunkerConfig("fixed", size=120, overlap=0)
 SENTENCE_220 = ChunkerConfig("sentence", max_chars=220, overlap_sentences=1)
@@ -172,12 +178,12 @@ def test_a_configuration_with_too_many_chunks_is_refused_before_embedding(
 
 
 def test_language_is_no_part_of_the_analysis() -> None:
-    """Sentences are made at display time (ragviz.presentation): no analysis, rescore or
+    """Sentences are made at display time (ragviz.present.presentation): no analysis, rescore or
     result carries a language, so a language switch can reuse every analysis."""
     import dataclasses
     import inspect
 
-    from ragviz.pipeline import analyse_chunked
+    from ragviz.evaluation.pipeline import analyse_chunked
 
     for function in (analyse, analyse_chunked, rescore):
         assert "language" not in inspect.signature(function).parameters, function.__name__

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import pytest
 
-from ragviz.calibration import calibrate
-from ragviz.charts import score_bars, score_frame
 from ragviz.chunking import CHUNKER_PARAMS, ChunkerConfig
 from ragviz.chunking.base import Chunk, make_chunk
-from ragviz.diagnosis import LABELS, OK, diagnose
+from ragviz.evaluation.calibration import calibrate
+from ragviz.evaluation.diagnosis import LABELS, OK, diagnose
+from ragviz.evaluation.results import QuestionOutcome
 from ragviz.i18n import t
-from ragviz.presentation import (
+from ragviz.inputs.questions import LabelledQuestion
+from ragviz.present.presentation import (
     calibration_message,
     config_text,
     decimal,
@@ -27,9 +28,8 @@ from ragviz.presentation import (
     outcome_texts,
     param_name,
 )
-from ragviz.questions import LabelledQuestion
-from ragviz.results import QuestionOutcome
-from ragviz.retrieval import decide
+from ragviz.retrieval.decision import decide
+from ragviz_app.charts import score_bars, score_frame
 
 DOC = "Reembolso. O prazo é de 7 dias úteis. Suporte das 9h às 18h."
 CHUNKS = [make_chunk(DOC, i, a, b) for i, (a, b) in enumerate([(0, 10), (11, 37), (38, len(DOC))])]

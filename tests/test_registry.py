@@ -9,11 +9,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ragviz import app_state
 from ragviz.chunking import CHUNKER_NAMES, ChunkerConfig, check_config, default_grid, specs
 from ragviz.chunking.registry import ChunkerSpec, get_spec
-from ragviz.cli import _config, build_parser
-from ragviz.workspace import Settings, Workspace, settings_from_query
+from ragviz.cli.command import _config, build_parser
+from ragviz.share.workspace import Settings, Workspace, settings_from_query
+from ragviz_app import app_state
 
 SPECS = specs()
 IDS = [spec.name for spec in SPECS]

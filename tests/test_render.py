@@ -8,7 +8,7 @@ import pytest
 
 from ragviz.chunking import ChunkerConfig, make_chunks
 from ragviz.chunking.base import Chunk, make_chunk
-from ragviz.render import boundary_kind, cut_positions, highlight_document, legend
+from ragviz.present.render import boundary_kind, cut_positions, highlight_document, legend
 
 
 def _fixed(doc: str, size: int = 120, overlap: int = 0) -> tuple[Chunk, ...]:

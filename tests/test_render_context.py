@@ -5,18 +5,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from ragviz.calibration import calibrate_outcomes
-from ragviz.charts import calibration_strip, score_bars, sweep_frame, sweep_heatmap
 from ragviz.chunking.base import Chunk
 from ragviz.chunking.markdown import chunk_markdown
 from ragviz.chunking.registry import default_grid
-from ragviz.embedders import Embedder
-from ragviz.experiments import sweep
-from ragviz.palette import ANSWERABLE
-from ragviz.pipeline import analyse
-from ragviz.questions import LabelledQuestion
-from ragviz.render import highlight_document, legend
-from ragviz.workspace import DEFAULT_CONFIG_B
+from ragviz.embedding.models import Embedder
+from ragviz.evaluation.calibration import calibrate_outcomes
+from ragviz.evaluation.experiments import sweep
+from ragviz.evaluation.pipeline import analyse
+from ragviz.inputs.questions import LabelledQuestion
+from ragviz.present.palette import ANSWERABLE
+from ragviz.present.render import highlight_document, legend
+from ragviz.share.workspace import DEFAULT_CONFIG_B
+from ragviz_app.charts import calibration_strip, score_bars, sweep_frame, sweep_heatmap
 from tests.test_chunkers import TABLE_DOC, TABLE_HEADER
 
 

@@ -6,11 +6,11 @@ import pytest
 from hostile_report import HOSTILE_DOC, HOSTILE_QUESTIONS
 
 from ragviz.chunking import ChunkerConfig
-from ragviz.embedders import Embedder
-from ragviz.experiments import compare
-from ragviz.pipeline import analyse
-from ragviz.questions import LabelledQuestion
-from ragviz.report import render_report
+from ragviz.embedding.models import Embedder
+from ragviz.evaluation.experiments import compare
+from ragviz.evaluation.pipeline import analyse
+from ragviz.inputs.questions import LabelledQuestion
+from ragviz.present.report import render_report
 
 
 @pytest.fixture(scope="module")
@@ -54,7 +54,7 @@ def test_portuguese_report_has_no_english_chart_labels(use_model: Embedder, seed
 
 
 def test_a_corpus_report_labels_chunks_and_bars_by_file(use_model: Embedder) -> None:
-    from ragviz.corpus import Corpus, Source
+    from ragviz.inputs.corpus import Corpus, Source
 
     corpus = Corpus((
         Source("refunds.txt", "Refunds. Refunds take 7 days after the return arrives."),

@@ -6,14 +6,14 @@ import re
 
 import pytest
 
-from ragviz.embedders import Embedder
+from ragviz.embedding.models import Embedder
+from ragviz.evaluation.pipeline import analyse
+from ragviz.evaluation.results import Analysis, RetrievalSettings
 from ragviz.i18n import LANGUAGES, t
-from ragviz.palette import FLOOR, HIT, OTHER, UNDER_FLOOR
-from ragviz.pipeline import analyse
-from ragviz.questions import LabelledQuestion
-from ragviz.report import render_report, score_svg
-from ragviz.results import Analysis, RetrievalSettings
-from ragviz.workspace import DEFAULT_CONFIG_B
+from ragviz.inputs.questions import LabelledQuestion
+from ragviz.present.palette import FLOOR, HIT, OTHER, UNDER_FLOOR
+from ragviz.present.report import render_report, score_svg
+from ragviz.share.workspace import DEFAULT_CONFIG_B
 
 
 @pytest.fixture(scope="module")

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from ragviz.chunking.base import Chunk
-from ragviz.retrieval import build_prompt, cosine_scores, decide, excerpts, rank
+from ragviz.retrieval.decision import build_prompt, cosine_scores, decide, excerpts, rank
 
 
 def test_rank_breaks_ties_by_chunk_order() -> None:
@@ -55,7 +55,7 @@ CHUNKS = [Chunk(0, 0, 24, DOC[0:24]), Chunk(1, 12, 38, DOC[12:38])]
 
 
 def test_excerpts_drop_text_repeated_by_overlap() -> None:
-    from ragviz.retrieval import Hit
+    from ragviz.retrieval.decision import Hit
 
     texts = excerpts(CHUNKS, [Hit(0, 0.9), Hit(1, 0.8)])
     assert texts == ["Alpha beta. Gamma delta.", "Epsilon zeta."]
@@ -63,14 +63,14 @@ def test_excerpts_drop_text_repeated_by_overlap() -> None:
 
 
 def test_excerpts_skip_a_chunk_wholly_inside_an_earlier_one() -> None:
-    from ragviz.retrieval import Hit
+    from ragviz.retrieval.decision import Hit
 
     inner = Chunk(2, 12, 24, DOC[12:24])
     assert excerpts([*CHUNKS, inner], [Hit(0, 0.9), Hit(2, 0.8)]) == ["Alpha beta. Gamma delta."]
 
 
 def test_prompt_follows_the_article() -> None:
-    from ragviz.retrieval import Hit
+    from ragviz.retrieval.decision import Hit
 
     prompt = build_prompt("Qual?", CHUNKS, [Hit(1, 0.9)], language="pt")
     assert prompt == (
@@ -85,7 +85,7 @@ def test_refusal_builds_no_prompt() -> None:
 
 
 def test_outcome_in_words() -> None:
-    from ragviz.presentation import decision_text
+    from ragviz.present.presentation import decision_text
 
     assert decision_text(decide([0.1, 0.5, 0.45], 2, 0.2)) == "context: chunks 1, 2"
     assert decision_text(decide([0.17, 0.1], 2, 0.21)) == (
@@ -101,7 +101,7 @@ def test_floor_must_be_finite(floor: float) -> None:
 
 
 def test_outcome_never_prints_equal_numbers_for_unequal_scores() -> None:
-    from ragviz.presentation import decision_text
+    from ragviz.present.presentation import decision_text
 
     assert decision_text(decide([0.2096], 2, 0.21)) == (
         "refused: best score 0.2096 is under the floor 0.2100"
@@ -109,7 +109,7 @@ def test_outcome_never_prints_equal_numbers_for_unequal_scores() -> None:
 
 
 def test_a_table_rows_chunk_brings_its_header_into_the_prompt() -> None:
-    from ragviz.retrieval import Hit
+    from ragviz.retrieval.decision import Hit
 
     doc = "| City | Limit |\n|---|---|\n| Lisbon | 120 |\n| Porto | 90 |"
     rows = Chunk(0, 27, len(doc), doc[27:], context_prefix="| City | Limit |\n|---|---|\n")

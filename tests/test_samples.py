@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 from ragviz.chunking import CHUNKER_NAMES, ChunkerConfig
-from ragviz.diagnosis import LABELS
-from ragviz.embedders import BUNDLED_MODELS, Embedder
-from ragviz.pipeline import analyse
-from ragviz.results import Analysis
-from ragviz.samples import SAMPLES_DIR, Sample, get_sample, load_samples
+from ragviz.embedding.models import BUNDLED_MODELS, Embedder
+from ragviz.evaluation.diagnosis import LABELS
+from ragviz.evaluation.pipeline import analyse
+from ragviz.evaluation.results import Analysis
+from ragviz.share.samples import SAMPLES_DIR, Sample, get_sample, load_samples
 
 SAMPLES = load_samples()
 SEED = "politica_reembolso"

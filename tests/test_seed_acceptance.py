@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from ragviz.chunking import ChunkerConfig
-from ragviz.embedders import Embedder
-from ragviz.pipeline import analyse
-from ragviz.questions import LabelledQuestion
+from ragviz.embedding.models import Embedder
+from ragviz.evaluation.pipeline import analyse
+from ragviz.inputs.questions import LabelledQuestion
 
 FIXED = ChunkerConfig("fixed", size=120, overlap=0)
 SENTENCE = ChunkerConfig("sentence", max_chars=220, overlap_sentences=1)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ragviz.text import split_sentences
+from ragviz.chunking.text import split_sentences
 
 
 def sentences(text: str) -> list[str]:

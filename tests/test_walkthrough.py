@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from ragviz.embedders import Embedder
+from ragviz.embedding.models import Embedder
+from ragviz.evaluation.pipeline import analyse, rescore
+from ragviz.evaluation.results import Analysis, RetrievalSettings
 from ragviz.i18n import LANGUAGES
-from ragviz.pipeline import analyse, rescore
-from ragviz.questions import LabelledQuestion
-from ragviz.render import STYLE
-from ragviz.results import Analysis, RetrievalSettings
-from ragviz.walkthrough import (
+from ragviz.inputs.questions import LabelledQuestion
+from ragviz.present.render import STYLE
+from ragviz_app.walkthrough import (
     FIXED,
     REFUND_QUESTION,
     SENTENCE,

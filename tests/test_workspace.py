@@ -9,10 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ragviz.chunking import CHUNKER_NAMES, ChunkerConfig, get_spec
-from ragviz.documents import InputError, _looks_binary_text
-from ragviz.limits import TOP_K_RANGE
-from ragviz.questions import LabelledQuestion
-from ragviz.workspace import (
+from ragviz.inputs.documents import InputError, _looks_binary_text
+from ragviz.inputs.limits import TOP_K_RANGE
+from ragviz.inputs.questions import LabelledQuestion
+from ragviz.share.workspace import (
     MAX_WORKSPACE_BYTES,
     Settings,
     Workspace,

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import MISSING, dataclass, field, fields
 from typing import Any
 
-from ragviz.text import trim_span
+from ragviz.chunking.text import trim_span
 
 __all__ = ["Chunk", "ChunkingResult", "make_chunk", "trim_span"]
 

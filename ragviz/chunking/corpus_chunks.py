@@ -12,11 +12,11 @@ from typing import TYPE_CHECKING
 
 from ragviz.chunking.base import Chunk, ChunkingResult
 from ragviz.chunking.registry import ChunkerConfig, get_spec, make_chunks
-from ragviz.documents import InputError
+from ragviz.inputs.documents import InputError
 
 if TYPE_CHECKING:
-    from ragviz.corpus import Corpus
-    from ragviz.embedders import Embedder
+    from ragviz.embedding.models import Embedder
+    from ragviz.inputs.corpus import Corpus
 
 
 def chunk_corpus(

@@ -10,7 +10,7 @@ from ragviz.chunking.params import WINDOW_STEPS, overlap_param, size_param
 from ragviz.chunking.registry import ChunkerSpec, register, run_checked
 
 if TYPE_CHECKING:
-    from ragviz.embedders import Embedder
+    from ragviz.embedding.models import Embedder
 
 def _windows(document: str, size: int, overlap: int) -> list[Chunk]:
     step = size - overlap

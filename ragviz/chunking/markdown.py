@@ -16,10 +16,10 @@ from ragviz.chunking.base import Chunk, ChunkingResult, make_chunk
 from ragviz.chunking.packing import pack_indices
 from ragviz.chunking.params import PACKED_STEPS, max_chars_param, overlap_units_param
 from ragviz.chunking.registry import ChunkerSpec, register, run_checked
-from ragviz.text import Span, cuts_after, has_line_cuts, split_sentences, trim_span
+from ragviz.chunking.text import Span, cuts_after, has_line_cuts, split_sentences, trim_span
 
 if TYPE_CHECKING:
-    from ragviz.embedders import Embedder
+    from ragviz.embedding.models import Embedder
 
 _HEADING_OPEN = re.compile(r"[ ]{0,3}(#{1,6})(?=[ \t]|$)")
 _FENCE = re.compile(r"[ ]{0,3}(`{3,}|~{3,})")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ragviz.text import Span
+from ragviz.chunking.text import Span
 
 
 def pack_indices(

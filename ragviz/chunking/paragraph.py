@@ -15,10 +15,10 @@ from ragviz.chunking.base import Chunk, ChunkingResult, make_chunk
 from ragviz.chunking.packing import pack_indices
 from ragviz.chunking.params import PACKED_STEPS, max_chars_param, overlap_units_param
 from ragviz.chunking.registry import ChunkerSpec, Unit, register, run_checked
-from ragviz.text import Span, trim_span
+from ragviz.chunking.text import Span, trim_span
 
 if TYPE_CHECKING:
-    from ragviz.embedders import Embedder
+    from ragviz.embedding.models import Embedder
 
 PARAGRAPHS = Unit(
     "paragraphs",

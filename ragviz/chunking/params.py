@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ragviz.chunking.registry import CHARACTERS, SENTENCES, Param, Unit
-from ragviz.documents import MAX_DOCUMENT_CHARS
+from ragviz.inputs.documents import MAX_DOCUMENT_CHARS
 
 WINDOW_STEPS = (80, 120, 160, 240, 320, 480, 640, 960)  # sweep sizes of window chunkers
 PACKED_STEPS = (120, 160, 220, 320, 480, 640, 960, 1280)  # sweep max_chars of packers

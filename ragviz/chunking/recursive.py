@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING, Any
 from ragviz.chunking.base import Chunk, ChunkingResult, make_chunk
 from ragviz.chunking.params import WINDOW_STEPS, overlap_param, size_param
 from ragviz.chunking.registry import ChunkerSpec, register, run_checked
-from ragviz.text import Span, split_sentences, trim_span
+from ragviz.chunking.text import Span, split_sentences, trim_span
 
 if TYPE_CHECKING:
-    from ragviz.embedders import Embedder
+    from ragviz.embedding.models import Embedder
 
 _PARAGRAPH = re.compile(r"\n[^\S\n]*\n\s*")
 # A line from its first to its last non-space character: a trimmed, non-empty line.

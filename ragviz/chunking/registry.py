@@ -14,10 +14,10 @@ from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any, Literal
 
 from ragviz.chunking.base import ChunkingResult
-from ragviz.limits import DECIMAL_NUMBER, MAX_INT_DIGITS, WHOLE_NUMBER
+from ragviz.inputs.limits import DECIMAL_NUMBER, MAX_INT_DIGITS, WHOLE_NUMBER
 
 if TYPE_CHECKING:
-    from ragviz.embedders import Embedder
+    from ragviz.embedding.models import Embedder
 
 Number = int | float
 MAX_SHOWN_CHARS = 40  # a bad value quoted in a message is cut to this many characters

@@ -15,10 +15,10 @@ import numpy as np
 from ragviz.chunking.base import ChunkingResult, make_chunk
 from ragviz.chunking.params import max_chars_param
 from ragviz.chunking.registry import COSINE, PERCENT, ChunkerSpec, Param, register
-from ragviz.text import split_sentences
+from ragviz.chunking.text import split_sentences
 
 if TYPE_CHECKING:
-    from ragviz.embedders import Embedder
+    from ragviz.embedding.models import Embedder
 
 # The 25th percentile breaks at about a quarter of the sentence boundaries, the least
 # similar ones: chunks of about four sentences that change where the topic does.

@@ -14,10 +14,10 @@ from ragviz.chunking.base import ChunkingResult, make_chunk
 from ragviz.chunking.packing import pack_spans
 from ragviz.chunking.params import PACKED_STEPS, max_chars_param, overlap_units_param
 from ragviz.chunking.registry import ChunkerSpec, register, run_checked
-from ragviz.text import split_sentences
+from ragviz.chunking.text import split_sentences
 
 if TYPE_CHECKING:
-    from ragviz.embedders import Embedder
+    from ragviz.embedding.models import Embedder
 
 
 def _run(document: str, values: Mapping[str, Any], embedder: Embedder | None) -> ChunkingResult:

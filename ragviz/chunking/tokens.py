@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING, Any
 from ragviz.chunking.base import Chunk, ChunkingResult, make_chunk
 from ragviz.chunking.params import WINDOW_STEPS, overlap_param, size_param
 from ragviz.chunking.registry import TOKENS, ChunkerSpec, register, run_checked
-from ragviz.text import trim_span
+from ragviz.chunking.text import trim_span
 
 if TYPE_CHECKING:
-    from ragviz.embedders import Embedder
+    from ragviz.embedding.models import Embedder
 
 
 def chunk_tokens(

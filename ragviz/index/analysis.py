@@ -11,16 +11,16 @@ from dataclasses import dataclass
 import numpy as np
 
 from ragviz.chunking import ChunkerConfig, ChunkingResult
-from ragviz.corpus import Corpus
-from ragviz.embedders import Embedder
-from ragviz.embedding_base import Progress
+from ragviz.embedding.base import Progress
+from ragviz.embedding.models import Embedder
+from ragviz.evaluation.pipeline import analyse_chunked, encode_questions
+from ragviz.evaluation.results import Analysis, RetrievalSettings
 from ragviz.index.base import IndexInputError, LoadedIndex, Vector
 from ragviz.index.duplicates import crowding, duplicate_groups
 from ragviz.index.messages import say
 from ragviz.index.placement import Placed, place
-from ragviz.pipeline import analyse_chunked, encode_questions
-from ragviz.questions import LabelledQuestion
-from ragviz.results import Analysis, RetrievalSettings
+from ragviz.inputs.corpus import Corpus
+from ragviz.inputs.questions import LabelledQuestion
 
 STALE_CHUNK = "stale-chunk"
 VECTOR_MISMATCH = "vector-mismatch"

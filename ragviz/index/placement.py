@@ -14,8 +14,8 @@ from pathlib import PurePath
 
 from ragviz.chunking import Chunk
 from ragviz.chunking.base import make_chunk
-from ragviz.corpus import Corpus, Source
 from ragviz.index.base import IndexChunk
+from ragviz.inputs.corpus import Corpus, Source
 
 _JOIN = "\n\n"
 STALE_SUFFIX = " (as indexed)"

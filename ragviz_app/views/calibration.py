@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ragviz import charts, presentation
-from ragviz.calibration import Calibration, calibrate_outcomes
-from ragviz.results import Analysis
+from ragviz.evaluation.calibration import Calibration, calibrate_outcomes
+from ragviz.evaluation.results import Analysis
+from ragviz.present import presentation
+from ragviz_app import charts
 from ragviz_app.common import lang, side_by_side, ss, tr
 from ragviz_app.frame import Frame
 from ragviz_app.session import set_floor

@@ -9,12 +9,13 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from ragviz import app_state as state
-from ragviz import charts, render
-from ragviz.corpus import Corpus
-from ragviz.embedders import Embedder
-from ragviz.exports import chunks_csv
-from ragviz.results import Analysis
+from ragviz.embedding.models import Embedder
+from ragviz.evaluation.results import Analysis
+from ragviz.inputs.corpus import Corpus
+from ragviz.present import render
+from ragviz.present.exports import chunks_csv
+from ragviz_app import app_state as state
+from ragviz_app import charts
 from ragviz_app.common import lang, md, side_by_side, ss, tr
 from ragviz_app.frame import Frame
 

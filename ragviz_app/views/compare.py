@@ -6,13 +6,14 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from ragviz import app_state as state
-from ragviz import charts, presentation
-from ragviz.corpus import Corpus
-from ragviz.embedders import Embedder
-from ragviz.experiments import compare, default_grid, sweep
-from ragviz.questions import LabelledQuestion
-from ragviz.results import METRIC_NAMES, Analysis, RetrievalSettings, SweepResult
+from ragviz.embedding.models import Embedder
+from ragviz.evaluation.experiments import compare, default_grid, sweep
+from ragviz.evaluation.results import METRIC_NAMES, Analysis, RetrievalSettings, SweepResult
+from ragviz.inputs.corpus import Corpus
+from ragviz.inputs.questions import LabelledQuestion
+from ragviz.present import presentation
+from ragviz_app import app_state as state
+from ragviz_app import charts
 from ragviz_app.common import lang, ss, tr, translated
 from ragviz_app.frame import Frame
 from ragviz_app.session import load_into_a

@@ -15,10 +15,10 @@ import io
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from ragviz import app_state as state
-from ragviz.corpus import Corpus
-from ragviz.exports import guard_cell
-from ragviz.questions import LabelledQuestion
+from ragviz.inputs.corpus import Corpus
+from ragviz.inputs.questions import LabelledQuestion
+from ragviz.present.exports import guard_cell
+from ragviz_app import app_state as state
 from ragviz_app.common import md, ss, tr
 from ragviz_app.session import (
     apply_question_edits,

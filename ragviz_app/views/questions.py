@@ -8,9 +8,10 @@ from typing import Any
 import pyarrow as pa
 import streamlit as st
 
-from ragviz import app_state as state
-from ragviz import charts, presentation, render
-from ragviz.results import Analysis
+from ragviz.evaluation.results import Analysis
+from ragviz.present import presentation, render
+from ragviz_app import app_state as state
+from ragviz_app import charts
 from ragviz_app.common import lang, md, side_by_side, tr
 from ragviz_app.frame import Frame
 

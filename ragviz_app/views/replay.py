@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ragviz import app_state as state
-from ragviz import charts, presentation, render, walkthrough
-from ragviz.embedders import Embedder
-from ragviz.pipeline import rescore
-from ragviz.questions import LabelledQuestion
-from ragviz.results import Analysis, RetrievalSettings
-from ragviz.samples import get_sample
+from ragviz.embedding.models import Embedder
+from ragviz.evaluation.pipeline import rescore
+from ragviz.evaluation.results import Analysis, RetrievalSettings
+from ragviz.inputs.questions import LabelledQuestion
+from ragviz.present import presentation, render
+from ragviz.share.samples import get_sample
+from ragviz_app import app_state as state
+from ragviz_app import charts, walkthrough
 from ragviz_app.common import lang, md, ss, tr
 from ragviz_app.frame import run_analysis
 from ragviz_app.session import on_sample_change, set_config, tab_labels

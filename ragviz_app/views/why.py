@@ -13,13 +13,13 @@ from typing import Any
 
 import streamlit as st
 
-from ragviz import app_state as state
-from ragviz import presentation
 from ragviz.chunking import ChunkerConfig
-from ragviz.corpus import Corpus
-from ragviz.experiments import default_grid, why_failed
-from ragviz.questions import LabelledQuestion
-from ragviz.results import RetrievalSettings, WhyFailed
+from ragviz.evaluation.experiments import default_grid, why_failed
+from ragviz.evaluation.results import RetrievalSettings, WhyFailed
+from ragviz.inputs.corpus import Corpus
+from ragviz.inputs.questions import LabelledQuestion
+from ragviz.present import presentation
+from ragviz_app import app_state as state
 from ragviz_app.common import SIDES, lang, md, ss, tr
 from ragviz_app.frame import Frame
 from ragviz_app.session import load_into

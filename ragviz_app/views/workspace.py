@@ -7,11 +7,11 @@ from collections.abc import Callable
 
 import streamlit as st
 
-from ragviz.corpus import Corpus
-from ragviz.experiments import compare
-from ragviz.exports import results_csv
-from ragviz.report import render_report
-from ragviz.workspace import Workspace
+from ragviz.evaluation.experiments import compare
+from ragviz.inputs.corpus import Corpus
+from ragviz.present.exports import results_csv
+from ragviz.present.report import render_report
+from ragviz.share.workspace import Workspace
 from ragviz_app.common import lang, md, ss, tr
 from ragviz_app.frame import Frame
 from ragviz_app.session import current_settings, on_workspace_upload

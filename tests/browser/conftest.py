@@ -42,11 +42,11 @@ VIEWPORT = {"width": 1600, "height": 1000}
 SERVER_START_TIMEOUT_S = 90.0
 RENDER_TIMEOUT_MS = 30_000
 
-# --- selectors: what Streamlit renders, and the classes ragviz/render.py writes ---------------
+# --- selectors: what Streamlit renders, and the classes ragviz/present/render.py writes -------
 APP_ROOT = '[data-testid="stApp"]'
 APP_IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
 EXCEPTION = '[data-testid="stException"]'
-DOC = ".rv-doc"  # the highlighted document (ragviz.render.highlight_document)
+DOC = ".rv-doc"  # the highlighted document (ragviz.present.render.highlight_document)
 BADGE = ".rv-doc .rv-badge"  # the "#i" badge at each chunk start; title "chunk #i · N chars …"
 CHART = '[data-testid="stVegaLiteChart"]'
 CHART_DRAWN = "svg.marks, canvas.marks"  # what vega-embed draws inside the chart
@@ -420,15 +420,15 @@ def default_analyses(floor: float) -> dict[str, Any]:
     """What the core computes for the page a first visit shows: the default sample with the
     app's default configurations A and B and top_k, scored at ``floor``; keys ``"a"``,
     ``"b"``. The model is loaded once per test process. Sentences come from
-    ``ragviz.presentation`` in the language a test reads."""
+    ``ragviz.present.presentation`` in the language a test reads."""
     return _default_analyses(round(float(floor), 2))
 
 
 @functools.lru_cache(maxsize=8)
 def _default_analyses(floor: float) -> dict[str, Any]:
-    from ragviz import app_state
-    from ragviz.pipeline import analyse
-    from ragviz.results import RetrievalSettings
+    from ragviz.evaluation.pipeline import analyse
+    from ragviz.evaluation.results import RetrievalSettings
+    from ragviz_app import app_state
 
     text, questions = app_state.load_sample(app_state.DEFAULT_SAMPLE)
     model = _default_model()
@@ -441,6 +441,6 @@ def _default_analyses(floor: float) -> dict[str, Any]:
 
 @functools.lru_cache(maxsize=1)
 def _default_model() -> Any:
-    from ragviz.embedders import DEFAULT_MODEL, load_embedder
+    from ragviz.embedding.models import DEFAULT_MODEL, load_embedder
 
     return load_embedder(DEFAULT_MODEL)

@@ -1,7 +1,8 @@
 """Diagnosis and calibration in a real browser: every label and explanation the default
 sample produces is visible on the "Questions & scores" tab, the calibration charts are drawn
 with the suggested floor and margin beside them, and "Apply suggested floor" moves the floor
-slider. The expected values come from the core (``ragviz.pipeline.analyse``), not the page."""
+slider. The expected values come from the core (``ragviz.evaluation.pipeline.analyse``), not
+the page."""
 
 from __future__ import annotations
 
@@ -10,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from ragviz.app_state import slider_floor
-from ragviz.calibration import calibrate_outcomes
+from ragviz.evaluation.calibration import calibrate_outcomes
 from ragviz.i18n import t
-from ragviz.presentation import calibration_message, diagnosis_text, format_score
+from ragviz.present.presentation import calibration_message, diagnosis_text, format_score
+from ragviz_app.app_state import slider_floor
 
 from .conftest import CHART_DRAWN, AppPage, default_analyses, visible_texts
 

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from ragviz.app_state import DEFAULT_SAMPLE, load_sample
 from ragviz.i18n import t
+from ragviz_app.app_state import DEFAULT_SAMPLE, load_sample
 
 from .conftest import CHART_DRAWN, DOC, AppPage
 

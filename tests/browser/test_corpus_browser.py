@@ -8,8 +8,8 @@ import re
 
 import pytest
 
-from ragviz.app_state import FILE_LABEL_CHARS, short_name
 from ragviz.i18n import t
+from ragviz_app.app_state import FILE_LABEL_CHARS, short_name
 
 from .conftest import DOC, AppPage, upload
 from .grid import open_editor

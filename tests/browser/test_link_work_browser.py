@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from ragviz import links
 from ragviz.i18n import t
+from ragviz.share import links
 
 from .conftest import DOC, AppPage, new_app_page, paste_document, url_query, visible_texts
 from .grid import apply_questions, enter_down, select_first_row

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from ragviz.i18n import t
-from ragviz.walkthrough import STEPS
+from ragviz_app.walkthrough import STEPS
 
 from .conftest import AppPage, url_query
 

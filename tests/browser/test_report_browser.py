@@ -9,10 +9,10 @@ import pytest
 from hostile_report import HOSTILE_DOC, HOSTILE_QUESTIONS
 
 from ragviz.chunking import ChunkerConfig
-from ragviz.embedders import load_embedder
-from ragviz.experiments import compare
-from ragviz.pipeline import analyse
-from ragviz.report import render_report
+from ragviz.embedding.models import load_embedder
+from ragviz.evaluation.experiments import compare
+from ragviz.evaluation.pipeline import analyse
+from ragviz.present.report import render_report
 
 pytestmark = pytest.mark.browser
 

@@ -12,11 +12,11 @@ from typing import Any
 import pytest
 
 from ragviz.chunking import ChunkerConfig
-from ragviz.embedders import load_embedder
+from ragviz.embedding.models import load_embedder
+from ragviz.evaluation.pipeline import analyse
 from ragviz.i18n import LANGUAGE_NAMES, t
-from ragviz.pipeline import analyse
-from ragviz.questions import LabelledQuestion
-from ragviz.report import render_report
+from ragviz.inputs.questions import LabelledQuestion
+from ragviz.present.report import render_report
 
 from .conftest import AppPage, download, select_option
 

@@ -12,11 +12,11 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from ragviz.app_state import DEFAULT_SAMPLE, load_sample
 from ragviz.chunking import ChunkerConfig
 from ragviz.i18n import LANGUAGE_NAMES, t
-from ragviz.presentation import config_text, diagnosis_text
-from ragviz.walkthrough import STEPS
+from ragviz.present.presentation import config_text, diagnosis_text
+from ragviz_app.app_state import DEFAULT_SAMPLE, load_sample
+from ragviz_app.walkthrough import STEPS
 
 from .conftest import (
     DOC,

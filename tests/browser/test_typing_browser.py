@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from ragviz.i18n import t
-from ragviz.questions import read_questions_file
+from ragviz.inputs.questions import read_questions_file
 
 from .conftest import AppPage, download, select_option, visible_texts
 from .grid import (

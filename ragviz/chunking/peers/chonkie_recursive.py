@@ -12,7 +12,7 @@ from ragviz.chunking.peers.common import library_param, register_peer, with_offs
 from ragviz.chunking.registry import ChunkerSpec
 
 if TYPE_CHECKING:
-    from ragviz.embedders import Embedder
+    from ragviz.embedding.models import Embedder
 
 
 def _run(document: str, values: Mapping[str, Any], embedder: Embedder | None) -> ChunkingResult:

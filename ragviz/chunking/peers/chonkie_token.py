@@ -10,7 +10,7 @@ from ragviz.chunking.base import ChunkingResult
 from ragviz.chunking.peers.common import register_window, with_offsets
 
 if TYPE_CHECKING:
-    from ragviz.embedders import Embedder
+    from ragviz.embedding.models import Embedder
 
 
 def _run(document: str, values: Mapping[str, Any], embedder: Embedder | None) -> ChunkingResult:

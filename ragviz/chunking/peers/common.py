@@ -23,8 +23,8 @@ from ragviz.chunking.registry import (
     register,
     register_missing,
 )
-from ragviz.documents import MAX_DOCUMENT_CHARS
-from ragviz.text import Span
+from ragviz.chunking.text import Span
+from ragviz.inputs.documents import MAX_DOCUMENT_CHARS
 
 SIZE_STEPS = WINDOW_STEPS
 

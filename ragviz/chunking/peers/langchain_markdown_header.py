@@ -12,7 +12,7 @@ from ragviz.chunking.base import ChunkingResult
 from ragviz.chunking.peers.common import located, register_window
 
 if TYPE_CHECKING:
-    from ragviz.embedders import Embedder
+    from ragviz.embedding.models import Embedder
 
 HEADERS = [("#", "Header 1"), ("##", "Header 2"), ("###", "Header 3")]
 

@@ -12,7 +12,7 @@ from ragviz.chunking.peers.common import located, register_window
 from ragviz.chunking.registry import TOKENS
 
 if TYPE_CHECKING:
-    from ragviz.embedders import Embedder
+    from ragviz.embedding.models import Embedder
 
 
 def _run(document: str, values: Mapping[str, Any], embedder: Embedder | None) -> ChunkingResult:

@@ -9,10 +9,10 @@ from typing import TYPE_CHECKING, Any, cast
 from ragviz.chunking.base import ChunkingResult
 from ragviz.chunking.peers.common import chunks_at, register_window
 from ragviz.chunking.registry import TOKENS
-from ragviz.text import Span
+from ragviz.chunking.text import Span
 
 if TYPE_CHECKING:
-    from ragviz.embedders import Embedder
+    from ragviz.embedding.models import Embedder
 
 
 def _run(document: str, values: Mapping[str, Any], embedder: Embedder | None) -> ChunkingResult:

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from ragviz.documents import (
+from ragviz.inputs.documents import (
     MAX_ANSWER_CHARS,
     MAX_QUESTION_CHARS,
     MAX_QUESTIONS,

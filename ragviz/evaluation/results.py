@@ -1,8 +1,9 @@
 """The data types the pipeline and the experiments produce: facts, never sentences.
 
-Results import nothing that computes them, so the pipeline (``ragviz.pipeline``), the
-measures (``ragviz.metrics``) and the experiments (``ragviz.experiments``) all import this
-module and not one another the other way round.
+Results import nothing that computes them, so the pipeline (``ragviz.evaluation.pipeline``),
+the measures (``ragviz.evaluation.metrics``) and the experiments
+(``ragviz.evaluation.experiments``) all import this module and not one another the other
+way round.
 """
 
 from __future__ import annotations
@@ -14,13 +15,13 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ragviz.calibration import Calibration
 from ragviz.chunking import Chunk, ChunkerConfig, ChunkingResult
 from ragviz.chunking.registry import axes
-from ragviz.corpus import Corpus, Source
-from ragviz.diagnosis import OK, Diagnosis
-from ragviz.questions import LabelledQuestion
-from ragviz.retrieval import Decision, Hit
+from ragviz.evaluation.calibration import Calibration
+from ragviz.evaluation.diagnosis import OK, Diagnosis
+from ragviz.inputs.corpus import Corpus, Source
+from ragviz.inputs.questions import LabelledQuestion
+from ragviz.retrieval.decision import Decision, Hit
 
 METRIC_NAMES: tuple[str, ...] = ("hit_at_1", "hit_at_k", "mrr", "refusal_precision",
                                  "refusal_recall")

@@ -16,9 +16,9 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 
-from ragviz.calibration import Calibration
 from ragviz.chunking import Chunk, ChunkerConfig, specs
-from ragviz.diagnosis import (
+from ragviz.evaluation.calibration import Calibration
+from ragviz.evaluation.diagnosis import (
     ANSWER_NOT_IN_DOCUMENT,
     ANSWER_SPLIT,
     ANSWER_TRUNCATED,
@@ -31,9 +31,9 @@ from ragviz.diagnosis import (
     UNANSWERABLE,
     Diagnosis,
 )
+from ragviz.evaluation.results import QuestionOutcome, WhyFailed
 from ragviz.i18n import STRINGS, count, t
-from ragviz.results import QuestionOutcome, WhyFailed
-from ragviz.retrieval import Decision, build_prompt
+from ragviz.retrieval.decision import Decision, build_prompt
 
 FEWEST_DIGITS = 2
 MOST_DIGITS = 6

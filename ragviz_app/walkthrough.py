@@ -17,14 +17,14 @@ from typing import TYPE_CHECKING, Literal
 
 from ragviz.chunking import ChunkerConfig
 from ragviz.i18n import count, t
-from ragviz.presentation import decimal
-from ragviz.render import boundary_kind
-from ragviz.workspace import DEFAULT_CONFIG_A, DEFAULT_CONFIG_B
+from ragviz.present.presentation import decimal
+from ragviz.present.render import boundary_kind
+from ragviz.share.workspace import DEFAULT_CONFIG_A, DEFAULT_CONFIG_B
 
 if TYPE_CHECKING:
-    from ragviz.calibration import Calibration
-    from ragviz.questions import LabelledQuestion
-    from ragviz.results import Analysis
+    from ragviz.evaluation.calibration import Calibration
+    from ragviz.evaluation.results import Analysis
+    from ragviz.inputs.questions import LabelledQuestion
 
 SAMPLE = "politica_reembolso"
 REFUND_QUESTION = 0  # "Qual o prazo do reembolso?" in the sample's questions file

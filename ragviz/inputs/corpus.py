@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import BinaryIO
 
-from ragviz.convert import (
+from ragviz.inputs.convert import (
     BINARY_SUFFIXES,
     MAX_BINARY_FILE_BYTES,
     SUPPORTED_SUFFIXES,
@@ -30,8 +30,8 @@ from ragviz.convert import (
     convert,
     suffix_of,
 )
-from ragviz.documents import MAX_UPLOAD_BYTES
-from ragviz.zipnames import mend_false_utf8, shown_name
+from ragviz.inputs.documents import MAX_UPLOAD_BYTES
+from ragviz.inputs.zipnames import mend_false_utf8, shown_name
 
 # The limits of one corpus, in one place.
 MAX_CORPUS_CHARS = 2_000_000
@@ -251,7 +251,7 @@ _BROKEN_ZIP = (zipfile.BadZipFile, OSError, NotImplementedError, ValueError, EOF
 
 def _open_zip(archive: _Entry) -> tuple[zipfile.ZipFile, frozenset[int]]:
     """The archive, opened; names flagged UTF-8 that are not are mended first (see
-    ``ragviz.zipnames``), and their positions in ``infolist()`` come back to be named."""
+    ``ragviz.inputs.zipnames``), and their positions in ``infolist()`` come back to be named."""
     try:
         return zipfile.ZipFile(io.BytesIO(archive.data)), frozenset()
     except UnicodeDecodeError:

@@ -23,55 +23,55 @@ from urllib.parse import urlparse
 
 import numpy as np
 
-from ragviz.embedding_base import (  # the interface, re-exported for callers
+from ragviz.embedding.base import (  # the interface, re-exported for callers
     _BATCH as _BATCH,
 )
-from ragviz.embedding_base import (
+from ragviz.embedding.base import (
     SHARED_CACHE as SHARED_CACHE,
 )
-from ragviz.embedding_base import (
+from ragviz.embedding.base import (
     USE_WINDOW_CHARS as USE_WINDOW_CHARS,
 )
-from ragviz.embedding_base import (
+from ragviz.embedding.base import (
     Embedder as Embedder,
 )
-from ragviz.embedding_base import (
+from ragviz.embedding.base import (
     EmbeddingCache as EmbeddingCache,
 )
-from ragviz.embedding_base import (
+from ragviz.embedding.base import (
     Kind as Kind,
 )
-from ragviz.embedding_base import (
+from ragviz.embedding.base import (
     ModelLoadError as ModelLoadError,
 )
-from ragviz.embedding_base import (
+from ragviz.embedding.base import (
     Progress as Progress,
 )
-from ragviz.embedding_base import (
+from ragviz.embedding.base import (
     Span as Span,
 )
-from ragviz.embedding_base import (
+from ragviz.embedding.base import (
     TokenInfo as TokenInfo,
 )
-from ragviz.embedding_base import (
+from ragviz.embedding.base import (
     TokenInfoCache as TokenInfoCache,
 )
-from ragviz.embedding_base import (
+from ragviz.embedding.base import (
     Vectors as Vectors,
 )
-from ragviz.embedding_base import (
+from ragviz.embedding.base import (
     _combine as _combine,
 )
-from ragviz.embedding_base import (
+from ragviz.embedding.base import (
     _normalise as _normalise,
 )
-from ragviz.embedding_base import (
+from ragviz.embedding.base import (
     _word_end_after as _word_end_after,
 )
-from ragviz.embedding_base import (
+from ragviz.embedding.base import (
     reading_windows as reading_windows,
 )
-from ragviz.limits import HUB_ID, in_models_dir
+from ragviz.inputs.limits import HUB_ID, in_models_dir
 
 DEFAULT_MODEL = "use-multilingual"
 BUNDLED_MODELS: dict[str, str] = {
@@ -409,7 +409,7 @@ def load_embedder(
     if not name:
         raise ModelLoadError("no model given; pick use-multilingual, minilm-en or a model id")
     if name.startswith("openai:"):
-        from ragviz.openai_embedder import load_openai
+        from ragviz.embedding.openai_api import load_openai
 
         return load_openai(name, cache, api_key)
     if name == "use-multilingual":

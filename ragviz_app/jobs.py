@@ -15,9 +15,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ragviz.chunking import ChunkerConfig
-from ragviz.corpus import Corpus
-from ragviz.embedders import Embedder
-from ragviz.pipeline import Progress, chunk_document, embedding_text, truncation_offsets
+from ragviz.embedding.models import Embedder
+from ragviz.evaluation.pipeline import Progress, chunk_document, embedding_text, truncation_offsets
+from ragviz.inputs.corpus import Corpus
 
 THREAD_NAME = "ragviz-precompute"
 # How long the user must stay idle before the job starts: the reruns of a drag come faster,

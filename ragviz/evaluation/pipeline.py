@@ -3,7 +3,7 @@
 The app, the CLI and the HTML report all call ``analyse`` (and ``rescore`` when only
 top_k or the floor moved, which must feel instant: no re-chunking, no re-embedding).
 Nothing here depends on the reader's language: sentences are made by
-``ragviz.presentation`` from the facts returned.
+``ragviz.present.presentation`` from the facts returned.
 """
 
 from __future__ import annotations
@@ -14,13 +14,13 @@ from dataclasses import replace
 import numpy as np
 
 from ragviz.chunking import Chunk, ChunkerConfig, ChunkingResult, chunk_corpus
-from ragviz.corpus import Corpus, as_corpus
-from ragviz.diagnosis import diagnose
-from ragviz.embedders import Embedder
-from ragviz.metrics import compute_metrics, outcome_calibration
-from ragviz.questions import LabelledQuestion
-from ragviz.results import Analysis, QuestionOutcome, RetrievalSettings, Vectors
-from ragviz.retrieval import cosine_scores, decide
+from ragviz.embedding.models import Embedder
+from ragviz.evaluation.diagnosis import diagnose
+from ragviz.evaluation.metrics import compute_metrics, outcome_calibration
+from ragviz.evaluation.results import Analysis, QuestionOutcome, RetrievalSettings, Vectors
+from ragviz.inputs.corpus import Corpus, as_corpus
+from ragviz.inputs.questions import LabelledQuestion
+from ragviz.retrieval.decision import cosine_scores, decide
 
 Progress = Callable[[int, int], None]
 # Chunks of one configuration over the whole corpus (see README "Input limits" for how long

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from ragviz.chunking.base import Chunk
 
 if TYPE_CHECKING:
-    from ragviz.corpus import Corpus
+    from ragviz.inputs.corpus import Corpus
 
 
 @dataclass(frozen=True)

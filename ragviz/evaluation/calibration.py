@@ -15,13 +15,13 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any, Protocol
 
-from ragviz.questions import LabelledQuestion
-from ragviz.retrieval import Decision
+from ragviz.inputs.questions import LabelledQuestion
+from ragviz.retrieval.decision import Decision
 
 
 class ScoredQuestion(Protocol):
-    """What calibration reads from an outcome (``ragviz.results.QuestionOutcome`` is one),
-    named here so calibration does not import the results it is part of."""
+    """What calibration reads from an outcome (``ragviz.evaluation.results.QuestionOutcome``
+    is one), named here so calibration does not import the results it is part of."""
 
     @property
     def question(self) -> LabelledQuestion: ...

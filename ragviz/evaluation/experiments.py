@@ -12,10 +12,9 @@ from collections.abc import Callable, Sequence
 from ragviz.chunking import ChunkerConfig, chunk_corpus
 from ragviz.chunking.registry import axes
 from ragviz.chunking.registry import default_grid as default_grid  # declared by the specs
-from ragviz.corpus import Corpus, as_corpus
-from ragviz.diagnosis import Diagnosis
-from ragviz.embedders import Embedder
-from ragviz.pipeline import (
+from ragviz.embedding.models import Embedder
+from ragviz.evaluation.diagnosis import Diagnosis
+from ragviz.evaluation.pipeline import (
     DEFAULT_SETTINGS,
     MAX_CHUNKS,
     analyse,
@@ -23,8 +22,7 @@ from ragviz.pipeline import (
     embedding_text,
     encode_questions,
 )
-from ragviz.questions import LabelledQuestion
-from ragviz.results import (
+from ragviz.evaluation.results import (
     Analysis,
     Comparison,
     Flip,
@@ -33,6 +31,8 @@ from ragviz.results import (
     SweepRow,
     WhyFailed,
 )
+from ragviz.inputs.corpus import Corpus, as_corpus
+from ragviz.inputs.questions import LabelledQuestion
 
 Progress = Callable[[int, int], None]
 

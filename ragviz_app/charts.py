@@ -19,13 +19,13 @@ import pandas as pd
 from ragviz.chunking.base import Chunk
 from ragviz.chunking.registry import overlap_text
 from ragviz.i18n import t
-from ragviz.palette import ANSWERABLE, FLOOR, HIT, OTHER, UNANSWERABLE, UNDER_FLOOR
-from ragviz.presentation import config_text, decimal, distinct_digits, format_score, numbers
-from ragviz.retrieval import Decision
+from ragviz.present.palette import ANSWERABLE, FLOOR, HIT, OTHER, UNANSWERABLE, UNDER_FLOOR
+from ragviz.present.presentation import config_text, decimal, distinct_digits, format_score, numbers
+from ragviz.retrieval.decision import Decision
 
 if TYPE_CHECKING:
-    from ragviz.calibration import Calibration
-    from ragviz.results import QuestionOutcome, SweepResult
+    from ragviz.evaluation.calibration import Calibration
+    from ragviz.evaluation.results import QuestionOutcome, SweepResult
 
 STRIP_HEIGHT = 160  # the calibration strip's plot height (its current-floor label sits at it)
 
@@ -124,7 +124,7 @@ def score_bars(
     as a labelled rule (no rule when ``floor`` is None: retrieval without a floor).
     ``large`` is for a projector; ``answer_chunks`` (those holding the expected answer) are
     outlined in green; ``keyed=False`` leaves out the legend and the outline's title, for a
-    page that shows :func:`ragviz.render.bars_key` once above many charts; ``labels`` names
+    page that shows :func:`ragviz.present.render.bars_key` once above many charts; ``labels`` names
     chunks other than ``#i`` (by file)."""
     shape, datasets = _bars_parts(decision, chunks, floor, title, lang, description, large,
                                   answer_chunks, keyed, labels)

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ragviz.calibration import Calibration, calibrate_outcomes
-from ragviz.diagnosis import label_counts
-from ragviz.results import Metrics, QuestionOutcome
+from ragviz.evaluation.calibration import Calibration, calibrate_outcomes
+from ragviz.evaluation.diagnosis import label_counts
+from ragviz.evaluation.results import Metrics, QuestionOutcome
 
 
 def _share(count: int, total: int) -> float | None:

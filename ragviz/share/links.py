@@ -21,11 +21,11 @@ from typing import Any
 from urllib.parse import urlencode
 
 from ragviz.chunking import CHUNKER_NAMES, CHUNKER_PARAMS, ChunkerConfig
-from ragviz.documents import InputError
 from ragviz.i18n import t
-from ragviz.questions import LabelledQuestion
-from ragviz.samples import get_sample
-from ragviz.workspace import (
+from ragviz.inputs.documents import InputError
+from ragviz.inputs.questions import LabelledQuestion
+from ragviz.share.samples import get_sample
+from ragviz.share.workspace import (
     MAX_WORKSPACE_BYTES,
     Settings,
     Workspace,

@@ -21,8 +21,8 @@ from urllib.parse import urlsplit
 
 import numpy as np
 
-from ragviz.documents import shorten
-from ragviz.embedding_base import Embedder, EmbeddingCache, Kind, ModelLoadError, Span, Vectors
+from ragviz.embedding.base import Embedder, EmbeddingCache, Kind, ModelLoadError, Span, Vectors
+from ragviz.inputs.documents import shorten
 
 OPENAI_PREFIX = "openai:"
 DEFAULT_API_BASE = "https://api.openai.com/v1"

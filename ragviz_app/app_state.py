@@ -16,20 +16,20 @@ import pandas as pd
 
 from ragviz.chunking import ChunkerConfig, get_spec
 from ragviz.chunking.registry import Param
-from ragviz.convert import suffix_of
-from ragviz.corpus import Corpus, load_files, short_name
-from ragviz.documents import (
+from ragviz.evaluation.results import Analysis
+from ragviz.inputs.convert import suffix_of
+from ragviz.inputs.corpus import Corpus, load_files, short_name
+from ragviz.inputs.documents import (
     MAX_DOCUMENT_CHARS,
     MAX_QUESTIONS,
     InputError,
     check_document,
     decode_upload,
 )
-from ragviz.limits import FLOOR_RANGE
-from ragviz.questions import LabelledQuestion, check_question
-from ragviz.results import Analysis
-from ragviz.samples import get_sample
-from ragviz.workspace import DEFAULT_CONFIG_A, DEFAULT_CONFIG_B
+from ragviz.inputs.limits import FLOOR_RANGE
+from ragviz.inputs.questions import LabelledQuestion, check_question
+from ragviz.share.samples import get_sample
+from ragviz.share.workspace import DEFAULT_CONFIG_A, DEFAULT_CONFIG_B
 
 DEFAULT_SAMPLE = "politica_reembolso"
 

@@ -1,6 +1,6 @@
 """The embedding interface every model implements, with its caches and errors.
 
-Kept apart from the concrete models (``ragviz.embedders``) so that a model living in
+Kept apart from the concrete models (``ragviz.embedding.models``) so that a model living in
 another module (the OpenAI-compatible one) imports the interface without importing the
 module that loads it: imports go one way.
 """

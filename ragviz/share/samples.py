@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from ragviz.chunking import ChunkerConfig
-from ragviz.corpus import Corpus, load_paths
-from ragviz.questions import LabelledQuestion, parse_questions_csv
+from ragviz.inputs.corpus import Corpus, load_paths
+from ragviz.inputs.questions import LabelledQuestion, parse_questions_csv
 
 MANIFEST = "samples.json"
 # The folder that holds the ragviz package (found by name, so it does not depend on where

@@ -2,7 +2,7 @@
 
 Each command reads a corpus: one text file or ``-`` (read as before, with its encoding
 note and size checks), or several paths, folders, ``.html``/``.pdf``/``.docx``/``.zip``
-files (``ragviz.corpus.load_paths``; a file that cannot be converted is one sentence on
+files (``ragviz.inputs.corpus.load_paths``; a file that cannot be converted is one sentence on
 stderr and the others still load). Every chunk in the JSON output carries its ``source``.
 
 User mistakes (a missing file, a bad parameter, an unknown model) end with one sentence on
@@ -22,7 +22,6 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from ragviz.app_command import DESCRIPTION, run_app
 from ragviz.chunking import (
     CHUNKER_NAMES,
     Chunk,
@@ -32,9 +31,20 @@ from ragviz.chunking import (
     get_spec,
 )
 from ragviz.chunking.registry import PEERS_EXTRA, missing_peers, param_kind, param_names, specs
-from ragviz.convert import TEXT_SUFFIXES, suffix_of
-from ragviz.corpus import Corpus, Source, load_paths, short_name
-from ragviz.documents import (
+from ragviz.cli.app import DESCRIPTION, run_app
+from ragviz.embedding.base import Progress
+from ragviz.embedding.models import (
+    BUNDLED_MODELS,
+    DEFAULT_MODEL,
+    Embedder,
+    ModelLoadError,
+    load_embedder,
+)
+from ragviz.embedding.openai_api import REQUEST_TIMEOUT_S
+from ragviz.index.command import add_eval_options, add_index_parser
+from ragviz.inputs.convert import TEXT_SUFFIXES, suffix_of
+from ragviz.inputs.corpus import Corpus, Source, load_paths, short_name
+from ragviz.inputs.documents import (
     MAX_FLOOR,
     MAX_TOP_K,
     MIN_FLOOR,
@@ -45,13 +55,9 @@ from ragviz.documents import (
     decode_upload,
     shorten,
 )
-from ragviz.embedders import BUNDLED_MODELS, DEFAULT_MODEL, Embedder, ModelLoadError, load_embedder
-from ragviz.embedding_base import Progress
-from ragviz.index.command import add_eval_options, add_index_parser
-from ragviz.openai_embedder import REQUEST_TIMEOUT_S
-from ragviz.questions import LabelledQuestion, check_question, read_questions_file
-from ragviz.safe_text import visible_controls as terminal_safe
-from ragviz.samples import Sample, get_sample, load_samples
+from ragviz.inputs.questions import LabelledQuestion, check_question, read_questions_file
+from ragviz.present.safe_text import visible_controls as terminal_safe
+from ragviz.share.samples import Sample, get_sample, load_samples
 
 EXIT_USER_ERROR = 2
 EXIT_INTERRUPTED = 130  # as shells report a Ctrl-C
@@ -108,7 +114,7 @@ def _shown_name(path: str) -> str:
     return "on standard input" if path == "-" else path
 
 
-STDIN_NAME = "stdin.txt"  # the source name of standard input, as ragviz.corpus names it
+STDIN_NAME = "stdin.txt"  # the source name of standard input, as ragviz.inputs.corpus names it
 
 
 def _read_corpus(paths: Sequence[str]) -> Corpus:
@@ -223,7 +229,7 @@ def _model_name(args: argparse.Namespace) -> str:
     if getattr(args, "api_base", None):
         if not name.startswith("openai:"):
             raise UserError("--api-base only applies to openai:<model> models")
-        from ragviz.openai_embedder import openai_name, parse_openai_name
+        from ragviz.embedding.openai_api import openai_name, parse_openai_name
 
         name = openai_name(parse_openai_name(name)[0], args.api_base)
     return name
@@ -245,7 +251,7 @@ def _emit(args: argparse.Namespace, payload: dict[str, Any], text: Callable[[], 
 
 
 def cmd_chunk(args: argparse.Namespace) -> None:
-    from ragviz.pipeline import check_chunk_count
+    from ragviz.evaluation.pipeline import check_chunk_count
 
     corpus = _read_corpus(args.paths)
     config = _config(args)
@@ -305,7 +311,7 @@ def cmd_search(args: argparse.Namespace) -> None:
     }
 
     def text() -> str:
-        from ragviz.presentation import decimal, decision_text, distinct_digits
+        from ragviz.present.presentation import decimal, decision_text, distinct_digits
 
         lines: list[str] = []
         for outcome in analysis.outcomes:
@@ -332,8 +338,8 @@ def _labelled(args: argparse.Namespace) -> list[LabelledQuestion]:
 
 
 def _run_analysis(args: argparse.Namespace, questions: list[LabelledQuestion]) -> Any:
-    from ragviz.pipeline import analyse
-    from ragviz.results import RetrievalSettings
+    from ragviz.evaluation.pipeline import analyse
+    from ragviz.evaluation.results import RetrievalSettings
 
     corpus = _read_corpus(args.paths)
     name = _model_name(args)
@@ -370,7 +376,7 @@ def _progress(embedder: Embedder) -> Progress | None:
 
 
 def cmd_eval(args: argparse.Namespace) -> None:
-    from ragviz.presentation import diagnosis_text, label_name, share
+    from ragviz.present.presentation import diagnosis_text, label_name, share
 
     index_run = _index_run(args)  # None without --index
     analysis = index_run.result.analysis if index_run else _run_analysis(args, _labelled(args))
@@ -433,8 +439,8 @@ def _index_run(args: argparse.Namespace) -> Any:
         return None
     if args.paths:
         raise UserError("with --index, give the files the index was built from with --sources")
+    from ragviz.evaluation.results import RetrievalSettings
     from ragviz.index.command import run_index_eval
-    from ragviz.results import RetrievalSettings
 
     questions = _labelled(args)
     sources = _read_corpus(args.sources) if args.sources else None
@@ -445,8 +451,8 @@ def _index_run(args: argparse.Namespace) -> Any:
 
 
 def cmd_calibrate(args: argparse.Namespace) -> None:
-    from ragviz.calibration import calibrate
-    from ragviz.presentation import calibration_message
+    from ragviz.evaluation.calibration import calibrate
+    from ragviz.present.presentation import calibration_message
 
     analysis = _run_analysis(args, _labelled(args))
     answerable = [o.decision.best_score for o in analysis.outcomes if o.question.is_answerable]
@@ -482,7 +488,7 @@ def cmd_calibrate(args: argparse.Namespace) -> None:
 
 
 def cmd_report(args: argparse.Namespace) -> None:
-    from ragviz.report import render_report
+    from ragviz.present.report import render_report
 
     out = _writable(args.html)  # before the analysis, so a bad path costs no model run
     analysis = _run_analysis(args, _labelled(args))

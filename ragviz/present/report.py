@@ -10,10 +10,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from html import escape
 
-from ragviz.calibration import Calibration
+from ragviz.evaluation.calibration import Calibration
+from ragviz.evaluation.results import Analysis, Comparison, Metrics, QuestionOutcome
 from ragviz.i18n import t
-from ragviz.palette import FLOOR, HIT, OTHER, UNDER_FLOOR
-from ragviz.presentation import (
+from ragviz.present.palette import FLOOR, HIT, OTHER, UNDER_FLOOR
+from ragviz.present.presentation import (
     calibration_message,
     config_text,
     decimal,
@@ -24,8 +25,7 @@ from ragviz.presentation import (
     prompt_text,
     share,
 )
-from ragviz.render import highlight_document, legend
-from ragviz.results import Analysis, Comparison, Metrics, QuestionOutcome
+from ragviz.present.render import highlight_document, legend
 
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
 

@@ -17,16 +17,16 @@ from typing import Any
 
 from ragviz.chunking import ChunkerConfig, check_config, get_spec
 from ragviz.chunking.registry import LEGACY_FIELDS, param_kind
-from ragviz.documents import (
+from ragviz.embedding.models import BUNDLED_MODELS
+from ragviz.i18n import LANGUAGES
+from ragviz.inputs.documents import (
     MAX_DOCUMENT_CHARS,
     MAX_QUESTIONS,
     InputError,
     _looks_binary_text,
     check_document,
 )
-from ragviz.embedders import BUNDLED_MODELS
-from ragviz.i18n import LANGUAGES
-from ragviz.limits import (
+from ragviz.inputs.limits import (
     DECIMAL_NUMBER,
     FLOOR_RANGE,
     HUB_ID,
@@ -37,7 +37,7 @@ from ragviz.limits import (
     WHOLE_NUMBER,
     in_models_dir,
 )
-from ragviz.questions import LabelledQuestion, check_question
+from ragviz.inputs.questions import LabelledQuestion, check_question
 
 FORMAT = "ragviz-workspace"
 VERSION = 1

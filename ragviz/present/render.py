@@ -13,8 +13,8 @@ from html import escape
 from itertools import pairwise
 
 from ragviz.chunking.base import Chunk
+from ragviz.chunking.text import Span, split_sentences
 from ragviz.i18n import t
-from ragviz.text import Span, split_sentences
 
 STYLE = """
 <style>
@@ -172,7 +172,7 @@ def legend(lang: str = "en") -> str:
 def bars_key(lang: str = "en") -> str:
     """One key above a page of score bars (drawn without legends, which a half-page chart
     cut): the three bar colours and the green outline of the chunk holding the answer."""
-    from ragviz.palette import ANSWERABLE, HIT, OTHER, UNDER_FLOOR
+    from ragviz.present.palette import ANSWERABLE, HIT, OTHER, UNDER_FLOOR
 
     swatch = '<i style="display:inline-block;width:14px;height:12px;margin-right:6px;{}"></i>'
     items = [

@@ -12,8 +12,8 @@ import io
 import re
 from collections.abc import Sequence
 
-from ragviz.presentation import diagnosis_text
-from ragviz.results import Analysis
+from ragviz.evaluation.results import Analysis
+from ragviz.present.presentation import diagnosis_text
 
 # OWASP's list: a spreadsheet may evaluate any cell that starts with one of these.
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")

@@ -1,5 +1,5 @@
 """Why one labelled question went right or wrong, as labels with the facts behind them
-(chunks, scores, ranks, margins); ``ragviz.presentation`` says them in words.
+(chunks, scores, ranks, margins); ``ragviz.present.presentation`` says them in words.
 
 The labels answer the support engineer's question "why did the assistant answer that?":
 the answer was cut between chunks, read past the model's token limit, beaten by another
@@ -14,11 +14,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ragviz.answers import AnswerSpan, chunks_holding, chunks_touching, locate_in_corpus
 from ragviz.chunking.base import Chunk
-from ragviz.corpus import Corpus, as_corpus
-from ragviz.questions import LabelledQuestion
-from ragviz.retrieval import Decision
+from ragviz.evaluation.answers import AnswerSpan, chunks_holding, chunks_touching, locate_in_corpus
+from ragviz.inputs.corpus import Corpus, as_corpus
+from ragviz.inputs.questions import LabelledQuestion
+from ragviz.retrieval.decision import Decision
 
 OK = "ok"
 ANSWER_SPLIT = "answer-split"
@@ -82,7 +82,7 @@ class Outranked:
 class Diagnosis:
     """Labels (``labels[0]`` is the primary one; ``ok`` always stands alone) with the facts
     they rest on: which chunks, which scores, ranks and margins. No sentences: those are
-    made by ``ragviz.presentation`` in the reader's language.
+    made by ``ragviz.present.presentation`` in the reader's language.
 
     ``answer_rank`` is the 1-based rank of the best chunk holding the whole answer, floor
     ignored (None when no chunk holds it); it is what hit@k and MRR are computed from.

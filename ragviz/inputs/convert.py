@@ -1,13 +1,13 @@
 """One file's bytes to plain text, by maintained libraries (never hand-written parsers).
 
-- ``.txt`` / ``.md``: ``ragviz.documents.decode_upload`` (UTF-8, then a guessed legacy
+- ``.txt`` / ``.md``: ``ragviz.inputs.documents.decode_upload`` (UTF-8, then a guessed legacy
   encoding, with its size and binary checks); Markdown stays Markdown so the markdown
   chunker still sees its headings.
 - ``.html`` / ``.htm``: decoded like text, then ``inscriptis`` (layout-aware: block elements
   become line breaks, inline ones stay inline, scripts and styles are dropped).
 - ``.pdf``: ``pypdf`` text extraction, pages joined by a blank line (``cryptography`` lets it
   open PDFs that are AES-locked against editing only, which most encrypted PDFs are).
-- ``.docx``: ``ragviz.docx_text`` (lxml, streamed, bounded; the text python-docx gives),
+- ``.docx``: ``ragviz.inputs.docx_text`` (lxml, streamed, bounded; the text python-docx gives),
   paragraphs and table rows in document order.
 
 No file gives more than ``MAX_FILE_CHARS`` characters (the document limit), whatever its type.
@@ -23,10 +23,10 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-from ragviz import pdf_text
-from ragviz.documents import MAX_DOCUMENT_CHARS, InputError, decode_upload
-from ragviz.docx_text import DocxFormatError, DocxLimitError, docx_blocks
-from ragviz.html_text import MAX_DEPTH, html_text
+from ragviz.inputs import pdf_text
+from ragviz.inputs.documents import MAX_DOCUMENT_CHARS, InputError, decode_upload
+from ragviz.inputs.docx_text import DocxFormatError, DocxLimitError, docx_blocks
+from ragviz.inputs.html_text import MAX_DEPTH, html_text
 
 TEXT_SUFFIXES = (".txt", ".md", ".markdown")
 HTML_SUFFIXES = (".html", ".htm")

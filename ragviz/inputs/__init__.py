@@ -1,0 +1,6 @@
+"""Inputs: what the user brings, checked.
+
+In: pasted text, uploaded or named files (txt, md, pdf, docx, html), questions (typed or
+CSV). Out: a ``Corpus`` of sources with text, ``LabelledQuestion``s, ``InputError``s that
+say what to change, and the limits every later stage checks against.
+"""
