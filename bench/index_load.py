@@ -2,7 +2,8 @@
 384-dimension vectors is built once in a temporary folder, then read by ragviz in a fresh
 process (``open_index(...).read``, the stored matrix and the duplicate search) whose wall
 time and peak RSS are printed. Goal here: 100,000 chunks in <= 30 s and <= 1.5 GB. Nothing
-asserted. Usage: ``python bench/index_load.py [N ...]`` (default 20000 100000)."""
+asserted. Usage: ``python bench/index_load.py [N ...] [--smoke]`` (default 20000 100000;
+``--smoke``: 500 chunks, once)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import tempfile
 import time
 
 import numpy as np
+from machine import bench_parser, on_machine
 
 BATCH = 5_000
 DIMENSION = 384
@@ -53,16 +55,25 @@ def load(path: str) -> None:
           f"duplicate search {total:.1f} s, peak RSS {peak:.0f} MB")
 
 
-def main(counts: list[int]) -> None:
-    for count in counts:
-        with tempfile.TemporaryDirectory() as folder:
-            seconds = build(folder, count)
-            print(f"built {count:,} chunks in {seconds:.1f} s (not ragviz's time)")
-            subprocess.run([sys.executable, __file__, "--load", folder], check=True)
+def main(counts: list[int], smoke: bool) -> None:
+    with on_machine(smoke):
+        for count in counts:
+            run(count)
+
+
+def run(count: int) -> None:
+    """Build ``count`` chunks, then read them in a fresh process (its peak RSS is ragviz's)."""
+    with tempfile.TemporaryDirectory() as folder:
+        seconds = build(folder, count)
+        print(f"built {count:,} chunks in {seconds:.1f} s (not ragviz's time)")
+        subprocess.run([sys.executable, __file__, "--load", folder], check=True)
 
 
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--load"]:
         load(sys.argv[2])
     else:
-        main([int(a) for a in sys.argv[1:]] or [20_000, 100_000])
+        parser = bench_parser(__doc__)
+        parser.add_argument("counts", nargs="*", type=int)
+        args = parser.parse_args()
+        main([500] if args.smoke else args.counts or [20_000, 100_000], args.smoke)

@@ -479,8 +479,6 @@ STRINGS: dict[str, dict[str, str]] = {
         "pt": "Modelo {model} · {chars} caracteres · {questions} perguntas · top_k {top_k} · piso {floor}",
     },
     "report.metrics": {"en": "Metrics", "pt": "Métricas"},
-    "report.refusal_precision": {"en": "refusal precision", "pt": "precisão das recusas"},
-    "report.refusal_recall": {"en": "refusal recall", "pt": "revocação das recusas"},
     "report.labels": {"en": "Labels", "pt": "Rótulos"},
     "report.document": {"en": "Document and chunks", "pt": "Documento e chunks"},
     "report.chunk_count": {"en": "{n} chunks", "pt": "{n} chunks"},
@@ -560,6 +558,11 @@ STRINGS: dict[str, dict[str, str]] = {
     "col.retrieved": {"en": "in the top {k}", "pt": "no top {k}"},
     "col.retrieved_for": {"en": "for the questions", "pt": "para as perguntas"},
     "app.model": {"en": "Embedding model", "pt": "Modelo de embedding"},
+    "app.scorer": {"en": "Scorer", "pt": "Pontuação"},
+    "app.scorer_help": {
+        "en": "How each chunk is scored against each question (the floor is on its scale).",
+        "pt": "Como cada chunk é pontuado para cada pergunta (o piso fica na escala dele).",
+    },
     "app.model_custom": {"en": "Other model", "pt": "Outro modelo"},
     "app.model_custom_caption": {
         "en": "any sentence-transformers id or local folder",
@@ -705,10 +708,13 @@ STRINGS: dict[str, dict[str, str]] = {
     "metric.refusal_recall": {
         "en": "unanswerable refused", "pt": "sem resposta recusadas",
     },
-    "app.metrics_line": {
-        "en": "hit@{k} {hit_k} · MRR {mrr} · refusal precision {precision} · labels: {labels}",
-        "pt": "hit@{k} {hit_k} · MRR {mrr} · precisão das recusas {precision} · rótulos: {labels}",
-    },
+    # short names (the report, the CLI, the app's line of figures); {k} is top_k
+    "metric_short.hit_at_1": {"en": "hit@1", "pt": "hit@1"},
+    "metric_short.hit_at_k": {"en": "hit@{k}", "pt": "hit@{k}"},
+    "metric_short.mrr": {"en": "MRR", "pt": "MRR"},
+    "metric_short.refusal_precision": {"en": "refusal precision", "pt": "precisão das recusas"},
+    "metric_short.refusal_recall": {"en": "refusal recall", "pt": "revocação das recusas"},
+    "app.metrics_labels": {"en": "labels: {labels}", "pt": "rótulos: {labels}"},
     "tab.chunks": {"en": "Document & chunks", "pt": "Documento e chunks"},
     "tab.questions": {"en": "Questions & scores", "pt": "Perguntas e scores"},
     "tab.calibration": {"en": "Calibration", "pt": "Calibração"},

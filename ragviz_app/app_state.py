@@ -26,8 +26,8 @@ from ragviz.inputs.documents import (
     check_document,
     decode_upload,
 )
-from ragviz.inputs.limits import FLOOR_RANGE
 from ragviz.inputs.questions import LabelledQuestion, check_question
+from ragviz.retrieval.scorers import CosineScorer, ScoreScale
 from ragviz.share.samples import get_sample
 from ragviz.share.workspace import DEFAULT_CONFIG_A, DEFAULT_CONFIG_B
 
@@ -92,12 +92,16 @@ def semantic_modes(chunker: str) -> tuple[str, ...]:
     return get_spec(chunker).alternatives
 
 
-def floor_range(scores: Iterable[float]) -> tuple[float, float]:
-    """Floor slider bounds suited to the model's scale: 0..1, extended below 0 only when the
-    model gives negative cosine scores."""
-    lowest = min(scores, default=0.0)
-    low = 0.0 if lowest >= 0 else max(FLOOR_RANGE[0], math.floor(lowest * 10) / 10)
-    return low, FLOOR_RANGE[1]
+COSINE = CosineScorer.scale
+
+
+def floor_range(scores: Iterable[float], scale: ScoreScale = COSINE) -> tuple[float, float]:
+    """Floor slider bounds on the scorer's scale: from its baseline (0 for cosine) to its
+    top, extended below the baseline only when the model gives scores under it."""
+    lowest = min(scores, default=scale.baseline)
+    if lowest >= scale.baseline:
+        return scale.baseline, scale.high
+    return max(scale.low, math.floor(lowest * 10) / 10), scale.high
 
 
 def questions_frame(questions: Sequence[LabelledQuestion]) -> pd.DataFrame:

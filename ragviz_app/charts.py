@@ -18,10 +18,19 @@ import pandas as pd
 
 from ragviz.chunking.base import Chunk
 from ragviz.chunking.registry import overlap_text
-from ragviz.i18n import t
+from ragviz.evaluation.measures import get_metric
+from ragviz.i18n import STRINGS, t
 from ragviz.present.palette import ANSWERABLE, FLOOR, HIT, OTHER, UNANSWERABLE, UNDER_FLOOR
-from ragviz.present.presentation import config_text, decimal, distinct_digits, format_score, numbers
+from ragviz.present.presentation import (
+    config_text,
+    decimal,
+    distinct_digits,
+    format_score,
+    metric_label,
+    numbers,
+)
 from ragviz.retrieval.decision import Decision
+from ragviz.retrieval.scorers import CosineScorer, ScoreScale
 
 if TYPE_CHECKING:
     from ragviz.evaluation.calibration import Calibration
@@ -30,6 +39,7 @@ if TYPE_CHECKING:
 STRIP_HEIGHT = 160  # the calibration strip's plot height (its current-floor label sits at it)
 
 _PREVIEW = 90
+COSINE = CosineScorer.scale
 
 
 def _preview(text: str) -> str:
@@ -105,6 +115,7 @@ class BarsShape:
     with_floor: bool
     with_answer: bool = False
     keyed: bool = True  # False: no legend, the page shows one key for all charts
+    axis_label: str = COSINE.label  # the scorer's axis label (a catalog key)
 
 
 def score_bars(
@@ -118,6 +129,7 @@ def score_bars(
     answer_chunks: Sequence[int] = (),
     keyed: bool = True,
     labels: Mapping[int, str] | None = None,
+    scale: ScoreScale = COSINE,
 ) -> alt.LayerChart:
     """Horizontal bars of one question's score against every chunk, best first; the top_k
     bars (``decision.top_k``) coloured by whether they pass the floor, and the floor drawn
@@ -127,7 +139,7 @@ def score_bars(
     page that shows :func:`ragviz.present.render.bars_key` once above many charts; ``labels`` names
     chunks other than ``#i`` (by file)."""
     shape, datasets = _bars_parts(decision, chunks, floor, title, lang, description, large,
-                                  answer_chunks, keyed, labels)
+                                  answer_chunks, keyed, labels, scale)
     chart = _bars_layers(shape)
     chart.datasets = datasets
     return chart
@@ -144,11 +156,12 @@ def score_bars_spec(
     answer_chunks: Sequence[int] = (),
     keyed: bool = True,
     labels: Mapping[int, str] | None = None,
+    scale: ScoreScale = COSINE,
 ) -> dict[str, Any]:
     """``score_bars`` as a Vega-Lite dict, its data-free part built by Altair once per shape
     (Altair takes tens of ms per chart; a floor or top_k move only changes the data)."""
     shape, datasets = _bars_parts(decision, chunks, floor, title, lang, description, large,
-                                  answer_chunks, keyed, labels)
+                                  answer_chunks, keyed, labels, scale)
     spec: dict[str, Any] = json.loads(_bars_skeleton(shape))
     spec["datasets"] = datasets
     return spec
@@ -157,7 +170,7 @@ def score_bars_spec(
 def _bars_parts(
     decision: Decision, chunks: Sequence[Chunk], floor: float | None, title: str, lang: str,
     description: str, large: bool, answer_chunks: Sequence[int] = (), keyed: bool = True,
-    labels: Mapping[int, str] | None = None,
+    labels: Mapping[int, str] | None = None, scale: ScoreScale = COSINE,
 ) -> tuple[BarsShape, dict[str, list[dict[str, Any]]]]:
     """The chart's shape and its two datasets (bars, floor rule)."""
     rows = score_rows(decision, chunks, lang, MAX_BARS, labels)
@@ -170,11 +183,12 @@ def _bars_parts(
     hidden = len(decision.ranking) - len(rows)
     if hidden > 0 and not title:
         title = t("chart.more_chunks", lang, shown=len(rows), total=len(decision.ranking))
-    lowest = min([0.0, *([] if floor is None else [float(floor)]),
+    start = scale.baseline  # the scorer's scale gives the domain: 0..1 for cosine
+    lowest = min([start, *([] if floor is None else [float(floor)]),
                   *(row["score"] for row in rows)])
-    domain = (round(lowest - 0.02, 2) if lowest < 0 else 0.0, 1.0)
+    domain = (round(lowest - 0.02, 2) if lowest < start else start, scale.high)
     shape = BarsShape(tuple(row["chunk"] for row in rows), domain, title, description or title,
-                      lang, large, floor is not None, with_answer, keyed)
+                      lang, large, floor is not None, with_answer, keyed, scale.label)
     datasets: dict[str, list[dict[str, Any]]] = {SCORES_DATA: rows}
     if floor is not None:
         floor_text = decimal(floor, distinct_digits([*decision.scores, floor]), lang)
@@ -217,7 +231,7 @@ def _bars_layers(shape: BarsShape) -> alt.LayerChart:
     base = alt.Chart(alt.NamedData(name=SCORES_DATA))
     bars = base.mark_bar().encode(
         x=alt.X("score:Q", scale=alt.Scale(domain=list(shape.domain)),
-                title=t("chart.score", lang) if shape.keyed else None),
+                title=_label(shape.axis_label, lang) if shape.keyed else None),
         y=y,
         color=alt.Color(
             "status:N",
@@ -249,6 +263,12 @@ def _bars_layers(shape: BarsShape) -> alt.LayerChart:
             labelFontSize=font
         )
     return chart
+
+
+def _label(key: str, lang: str) -> str:
+    """A catalog text, or ``key`` itself when the catalog has none (a scorer added without
+    one)."""
+    return t(key, lang) if key in STRINGS else key
 
 
 def _floor_rule(font: int) -> list[Any]:
@@ -472,9 +492,12 @@ def sweep_heatmap(sweep: SweepResult, metric: str, lang: str = "en") -> alt.Laye
         y=alt.Y("row:N", title=None, sort=list(dict.fromkeys(frame["row"].tolist())),
                 axis=alt.Axis(labelLimit=260, labelFontSize=13)),
     )
+    # the darker the better: reversed for a metric where lower is better
+    reverse = not get_metric(metric).higher_is_better
     cells = base.mark_rect(stroke="#fff").encode(
-        color=alt.Color("value:Q", scale=alt.Scale(domain=[0, 1], scheme="blues"),
-                        title=t(f"metric.{metric}", lang)),  # its name, not the raw key
+        color=alt.Color("value:Q", scale=alt.Scale(domain=[0, 1], scheme="blues",
+                                                   reverse=reverse),
+                        title=metric_label(metric, lang)),  # its name, not the raw key
         tooltip=["config:N", alt.Tooltip("value:Q", format=".3f"), "chunks:Q"],
     )
     text = base.mark_text(fontSize=13).encode(

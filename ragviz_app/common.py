@@ -9,9 +9,10 @@ from typing import Any
 
 import streamlit as st
 
-from ragviz.evaluation.results import Analysis
+from ragviz.evaluation.results import Analysis, RetrievalSettings
 from ragviz.i18n import LANGUAGES, t
 from ragviz.present.safe_text import visible_controls
+from ragviz.retrieval.scorers import DEFAULT_SCORER, SCORERS, ScoreScale, get_scorer
 
 SIDES = ("a", "b")
 CUSTOM = "custom"
@@ -25,6 +26,22 @@ def lang() -> str:
 
 def tr(key: str, **values: object) -> str:
     return t(key, lang(), **values)
+
+
+def scorer_name() -> str:
+    """The scorer the sidebar chose (the default until it offers a choice)."""
+    name = ss.get("scorer", DEFAULT_SCORER)
+    return name if name in SCORERS else DEFAULT_SCORER
+
+
+def retrieval(top_k: int, floor: float) -> RetrievalSettings:
+    """This session's retrieval settings for a top_k and a floor."""
+    return RetrievalSettings(top_k, floor, scorer_name())
+
+
+def scale_of(analysis: Analysis | None) -> ScoreScale:
+    """The score scale of the scorer behind ``analysis`` (the chosen one when None)."""
+    return get_scorer(analysis.settings.scorer if analysis else scorer_name()).scale
 
 
 # Widget formatters bind the language when they are made: Streamlit may call a formatter

@@ -16,14 +16,9 @@ from ragviz.chunking import CHUNKER_NAMES, ChunkerConfig, ChunkingResult, get_sp
 from ragviz.chunking.registry import PEERS_EXTRA, missing_peers
 from ragviz.embedding.models import Embedder, ModelLoadError
 from ragviz.evaluation.calibration import calibrate_outcomes
-from ragviz.evaluation.pipeline import (
-    analyse_chunked,
-    chunk_document,
-    embedding_text,
-    encode_questions,
-    rescore,
-)
-from ragviz.evaluation.results import Analysis, Metrics, RetrievalSettings
+from ragviz.evaluation.measures import metric_names
+from ragviz.evaluation.pipeline import analyse, chunk_document, rescore
+from ragviz.evaluation.results import Analysis, Metrics
 from ragviz.inputs.corpus import Corpus
 from ragviz.inputs.documents import InputError
 from ragviz.inputs.limits import TOP_K_RANGE
@@ -31,7 +26,7 @@ from ragviz.inputs.questions import LabelledQuestion
 from ragviz.present import presentation
 from ragviz_app import app_state as state
 from ragviz_app import background, floors
-from ragviz_app.common import SIDES, lang, md, ss, tr
+from ragviz_app.common import SIDES, lang, md, retrieval, scale_of, scorer_name, ss, tr
 from ragviz_app.session import moved_import, set_floor
 
 PROGRESS_AFTER = 16  # texts to embed before a progress bar is worth showing (~1 s)
@@ -147,7 +142,7 @@ def memo_key(document: str | Corpus, config: ChunkerConfig, model: Embedder,
              questions: list[LabelledQuestion]) -> tuple[Any, ...]:
     """What an analysis depends on apart from top_k and the floor (not the language:
     sentences are made from the facts at display time)."""
-    return (model.name, state.document_key(document), config, tuple(questions))
+    return (model.name, state.document_key(document), config, tuple(questions), scorer_name())
 
 
 def memoised(document: str | Corpus, config: ChunkerConfig, model: Embedder,
@@ -159,7 +154,7 @@ def memoised(document: str | Corpus, config: ChunkerConfig, model: Embedder,
     base = memo.get(key)
     if base is None or (base.top_k == top_k and base.floor == floor):
         return base
-    memo[key] = rescore(base, RetrievalSettings(top_k, floor))  # a rerun reuses the decisions
+    memo[key] = rescore(base, retrieval(top_k, floor))  # a rerun reuses the decisions
     return memo[key]
 
 
@@ -177,15 +172,10 @@ def run_analysis(
     found = memoised(document, config, model, questions, top_k, floor)
     if found is not None:
         return found
-    if chunking is None:
-        chunking = chunk_document(document, config, model)
     slot = progress_slot.empty() if progress_slot is not None else st.empty()
     with st.spinner(tr("app.embedding", config=config.label())):
-        vectors = model.encode_documents([embedding_text(c) for c in chunking.chunks],
-                                         _progress(slot))
-        base = analyse_chunked(document, config, model, questions, chunking, vectors,
-                               encode_questions(model, questions),
-                               RetrievalSettings(top_k, floor))
+        base = analyse(document, config, model, questions, retrieval(top_k, floor),
+                       _progress(slot), chunking)
     slot.empty()
     memo: dict[Any, Analysis] = ss["_memo"]
     memo[memo_key(document, config, model, questions)] = base
@@ -284,7 +274,7 @@ def _first_floors(frame: Frame) -> None:
         current = frame.analyses[side]
         if current is not None:
             frame.analyses[side] = rescore(
-                current, RetrievalSettings(frame.top_k, floors.floor_of(side)))
+                current, retrieval(frame.top_k, floors.floor_of(side)))
 
 
 def retrieval_controls(container: DeltaGenerator, frame: Frame) -> None:
@@ -308,7 +298,8 @@ def floor_controls(frame: Frame, side: str, key: str, per_side: bool) -> None:
     floor was set on another model, a warning and the measured floor to apply."""
     judged = [frame.analyses[s] for s in ((side,) if per_side else SIDES)]
     scores = [s for a in judged if a is not None for o in a.outcomes for s in o.decision.scores]
-    low, high = state.floor_range(scores)
+    scale = scale_of(frame.analyses[side])
+    low, high = state.floor_range(scores, scale)
     ss[key] = min(max(float(ss[key]), low), high)
     model = frame.models[side].name
     label = tr("app.floor_side", side=side.upper(), model=model) if per_side else tr("app.floor")
@@ -323,7 +314,7 @@ def floor_controls(frame: Frame, side: str, key: str, per_side: bool) -> None:
         "app.margin_b" if side == "b" else "app.margin_a",
         margin=presentation.format_score(suggestion.margin, lang()))
     slider_col, button_col = st.columns([2, 1.2])
-    slider_col.slider(label, low, high, step=0.01, key=key, format="%.2f",
+    slider_col.slider(label, low, high, step=scale.step, key=key, format="%.2f",
                       help=tr("app.floor_help") + measured, on_change=floors.on_floor_moved,
                       args=(key, side))
     if suggestion is None:
@@ -380,6 +371,9 @@ def pct(value: float | None) -> str:
     return "–" if value is None else f"{value:.0%}"
 
 
+FEATURED = ("hit_at_1", "refusal_recall")  # the two big numbers of the panel
+
+
 def metrics_panel(metrics: Metrics, other: Metrics | None) -> None:
     """hit@1 is the number that tells whether the answer comes first: it is the big one."""
     def delta(mine: float | None, theirs: float | None) -> str | None:
@@ -398,11 +392,15 @@ def metrics_panel(metrics: Metrics, other: Metrics | None) -> None:
 
 
 def metrics_details(metrics: Metrics) -> str:
-    """The figures after the two big ones: hit@k, MRR, refusal precision and the labels."""
+    """The figures after the two big ones: every other registered metric (hit@k, MRR,
+    refusal precision…) and the labels."""
     labels = ", ".join(
         f"{presentation.label_name(name, lang())} {count}"
         for name, count in sorted(metrics.labels.items()) if count
     )
-    return tr("app.metrics_line", k=metrics.top_k, hit_k=pct(metrics.hit_at_k),
-              mrr=presentation.share(metrics.mrr, lang()),
-              precision=pct(metrics.refusal_precision), labels=labels or "–")
+    figures = [
+        f"{presentation.metric_label(name, lang(), short=True, k=metrics.top_k)} "
+        f"{presentation.metric_text(name, metrics.values.get(name), lang())}"
+        for name in metric_names() if name not in FEATURED
+    ]
+    return " · ".join([*figures, tr("app.metrics_labels", labels=labels or "–")])

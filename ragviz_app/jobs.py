@@ -16,7 +16,13 @@ from dataclasses import dataclass, field
 
 from ragviz.chunking import ChunkerConfig
 from ragviz.embedding.models import Embedder
-from ragviz.evaluation.pipeline import Progress, chunk_document, embedding_text, truncation_offsets
+from ragviz.evaluation.pipeline import (
+    Progress,
+    chunk_document,
+    embed_chunks,
+    embedding_text,
+    truncation_offsets,
+)
 from ragviz.inputs.corpus import Corpus
 
 THREAD_NAME = "ragviz-precompute"
@@ -79,13 +85,12 @@ def fill_cache(document: str | Corpus, config: ChunkerConfig, embedder: Embedder
     Returns how many chunks the configuration makes."""
     chunking = chunk_document(document, config, embedder)
     token.check()
-    texts = [embedding_text(c) for c in chunking.chunks]
-    embedder.encode_documents(texts, cancellable(token))
+    embed_chunks(chunking, embedder, cancellable(token))
     token.check()
     truncation_offsets(chunking.chunks, embedder)  # token facts, cached per text
-    for text in texts:
-        embedder.count_tokens(text)
-    return len(texts)
+    for chunk in chunking.chunks:
+        embedder.count_tokens(embedding_text(chunk))
+    return len(chunking.chunks)
 
 
 @dataclass

@@ -8,6 +8,7 @@ import streamlit as st
 from ragviz.i18n import LANGUAGE_NAMES, LANGUAGES
 from ragviz.inputs.corpus import Corpus
 from ragviz.inputs.documents import MAX_DOCUMENT_CHARS, MAX_UPLOAD_BYTES
+from ragviz.retrieval.scorers import scorer_names
 from ragviz.share.samples import get_sample, load_samples
 from ragviz_app import app_state as state
 from ragviz_app.common import lang, md, sample_titles, ss, tr, translated
@@ -32,7 +33,15 @@ def sidebar() -> tuple[state.DocumentChoice, dict[str, WantedModel]]:
             st.warning(tr("app.url_problem", problem=md(problem)))
         choice = document_inputs()
         model = model_inputs()
+        scorer_input()
     return choice, model
+
+
+def scorer_input() -> None:
+    """The scorer, offered once more than one is registered (cosine alone needs no choice)."""
+    names = scorer_names()
+    if len(names) > 1:
+        st.selectbox(tr("app.scorer"), names, key="scorer", help=tr("app.scorer_help"))
 
 
 def document_inputs() -> state.DocumentChoice:

@@ -468,6 +468,7 @@ def test_switching_language_reruns_no_chunking_embedding_or_scoring(
     scoring and deciding; a language switch must make none of them."""
     import ragviz.evaluation.pipeline
     from ragviz.embedding.models import Embedder
+    from ragviz.retrieval.scorers import CosineScorer
 
     calls: dict[str, int] = {}
 
@@ -478,11 +479,12 @@ def test_switching_language_reruns_no_chunking_embedding_or_scoring(
         return wrapper
 
     monkeypatch.setattr(Embedder, "encode", counted("encode", Embedder.encode))
-    for name in ("chunk_corpus", "cosine_scores", "decide"):
+    monkeypatch.setattr(CosineScorer, "score_rows", counted("score_rows", CosineScorer.score_rows))
+    for name in ("chunk_corpus", "decide"):
         original = getattr(ragviz.evaluation.pipeline, name)
         monkeypatch.setattr(ragviz.evaluation.pipeline, name, counted(name, original))
     at = open_tab(run_app(), "questions")
-    assert {"encode", "chunk_corpus", "cosine_scores", "decide"} <= set(calls), calls
+    assert {"encode", "chunk_corpus", "score_rows", "decide"} <= set(calls), calls
     assert "refused: best score" in page_text(at)
 
     calls.clear()

@@ -146,7 +146,9 @@ def test_sweep_progress_counts_configurations(
 
 
 def _metrics(hit_at_1: float, mrr: float) -> Metrics:
-    return Metrics(hit_at_1, hit_at_1, mrr, None, None, 1, 0, {})
+    values = {"hit_at_1": hit_at_1, "hit_at_k": hit_at_1, "mrr": mrr,
+              "refusal_precision": None, "refusal_recall": None}
+    return Metrics(values, 1, 0, {})
 
 
 def test_best_takes_highest_metric_then_mrr_then_grid_order() -> None:

@@ -56,11 +56,11 @@ def test_unknown_language_falls_back_to_english() -> None:
 def test_keys_built_at_run_time_exist() -> None:
     from ragviz.embedding.models import BUNDLED_MODELS
     from ragviz.evaluation.diagnosis import LABELS
-    from ragviz.evaluation.results import METRIC_NAMES
+    from ragviz.evaluation.measures import metric_names
     from ragviz_app.walkthrough import STEPS
 
     wanted = [f"model.{m}" for m in BUNDLED_MODELS]
-    wanted += [f"metric.{m}" for m in METRIC_NAMES]
+    wanted += [f"metric{kind}.{m}" for m in metric_names() for kind in ("", "_short")]
     wanted += [f"walk.{s.key}.{part}" for s in STEPS for part in ("title", "body")]
     wanted += [f"app.source_{s}" for s in ("sample", "paste", "upload")]
     wanted += [f"app.direction_{d}" for d in ("fixed", "broken", "changed")]

@@ -1,4 +1,6 @@
-"""The ``ragviz`` package's imports go one way: a graph built from the source has no cycle.
+"""The ``ragviz`` package's imports go one way: a graph built from the source has no cycle,
+and every edge follows the data flow: a stage (a subpackage) imports only the stages before
+it, its own modules and the shared modules (``SHARED``), never the app.
 
 What counts as an edge ``a -> b``: every ``import ragviz.x`` / ``from ragviz.x import y``
 that runs, at module level or deferred inside a function (a deferred import is still a
@@ -16,6 +18,12 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = "ragviz"
+# The stages in data-flow order: files -> text -> chunks -> vectors -> scores -> outcomes ->
+# sentences -> sharing -> the command line.
+STAGES = ("inputs", "chunking", "embedding", "retrieval", "evaluation", "index", "present", "share",
+          "cli")
+SHARED = ("i18n",)  # used by every stage that writes a sentence
+MAX_TOP_LEVEL_PARTS = 12
 
 Graph = dict[str, set[str]]
 
@@ -139,6 +147,62 @@ def _said(cycles: list[list[str]]) -> str:
 def test_no_import_cycle_at_all() -> None:
     cycles = find_cycles(import_graph(ROOT))
     assert not cycles, f"import cycle(s): {_said(cycles)}"
+
+
+def stage_of(module: str) -> str:
+    """``ragviz.evaluation.pipeline`` -> ``evaluation``; the package itself -> ``ragviz``."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else PACKAGE
+
+
+def edges_against_the_flow(graph: Graph) -> list[str]:
+    """Every edge that points at a later stage, or that leaves a shared module."""
+    order = {stage: rank for rank, stage in enumerate(STAGES)}
+    bad = []
+    for importer, targets in sorted(graph.items()):
+        for target in sorted(targets):
+            source, goal = stage_of(importer), stage_of(target)
+            if goal in SHARED or goal == source:
+                continue
+            if source not in order or goal not in order or order[goal] > order[source]:
+                bad.append(f"{importer} -> {target}")
+    return bad
+
+
+def test_every_import_edge_follows_the_data_flow() -> None:
+    bad = edges_against_the_flow(import_graph(ROOT))
+    assert not bad, "imports against the stage order " + " < ".join(STAGES) + ": " + "; ".join(bad)
+
+
+def test_every_top_level_part_is_a_stage_or_shared() -> None:
+    parts = {p.stem for p in (ROOT / PACKAGE).iterdir()
+             if (p.suffix == ".py" or (p / "__init__.py").is_file()) and p.stem != "__init__"}
+    assert parts <= {*STAGES, *SHARED}, f"place in a stage: {sorted(parts - {*STAGES, *SHARED})}"
+    assert len(parts) <= MAX_TOP_LEVEL_PARTS
+
+
+def test_the_core_never_imports_the_app_or_streamlit() -> None:
+    for path in sorted((ROOT / PACKAGE).rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            for name in names:
+                assert name.split(".")[0] not in {"ragviz_app", "streamlit"}, f"{path}: {name}"
+
+
+def test_the_stage_check_sees_an_edge_against_the_flow(tmp_path: Path) -> None:
+    for stage in ("inputs", "evaluation"):
+        (tmp_path / PACKAGE / stage).mkdir(parents=True)
+        (tmp_path / PACKAGE / stage / "__init__.py").write_text("")
+    (tmp_path / PACKAGE / "__init__.py").write_text("")
+    (tmp_path / PACKAGE / "i18n.py").write_text("")
+    (tmp_path / PACKAGE / "evaluation" / "m.py").write_text("from ragviz.inputs import q\n")
+    (tmp_path / PACKAGE / "inputs" / "q.py").write_text(
+        "from ragviz.i18n import t\ndef f():\n    from ragviz.evaluation import m\n"
+    )
+    bad = edges_against_the_flow(import_graph(tmp_path))
+    assert bad == ["ragviz.inputs.q -> ragviz.evaluation", "ragviz.inputs.q -> ragviz.evaluation.m"]
 
 
 def test_the_pipeline_layers_import_one_way() -> None:

@@ -189,3 +189,24 @@ def test_language_is_no_part_of_the_analysis() -> None:
         assert "language" not in inspect.signature(function).parameters, function.__name__
     assert "language" not in {f.name for f in dataclasses.fields(Analysis)}
     assert "prompt" not in {f.name for f in dataclasses.fields(QuestionOutcome)}
+
+
+def test_analyse_takes_chunks_and_question_vectors_it_is_given(
+    sentence_seed: Analysis, seed_doc: str, seed_questions: list[LabelledQuestion],
+    use_model: Embedder, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The one copy of chunk-embed-analyse: the app hands it the chunks it already drew, a
+    sweep the question vectors it shares; neither is made again (the model only embeds
+    chunks, from its cache here)."""
+    import ragviz.evaluation.pipeline as pipeline
+
+    query_vectors = pipeline.encode_questions(use_model, seed_questions)
+
+    def refuse(*_args: object, **_kwargs: object) -> None:
+        raise AssertionError("made again")
+
+    monkeypatch.setattr(pipeline, "chunk_corpus", refuse)
+    monkeypatch.setattr(use_model, "encode_queries", refuse)
+    again = analyse(seed_doc, SENTENCE_220, use_model, seed_questions, RetrievalSettings(top_k=2),
+                    chunking=sentence_seed.chunking, query_vectors=query_vectors)
+    assert again.to_dict() == sentence_seed.to_dict()

@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from ragviz.chunking.base import Chunk
-from ragviz.retrieval.decision import build_prompt, cosine_scores, decide, excerpts, rank
+from ragviz.retrieval.decision import build_prompt, decide, excerpts, rank
+from ragviz.retrieval.scorers import cosine_scores
 
 
 def test_rank_breaks_ties_by_chunk_order() -> None:

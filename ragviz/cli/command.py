@@ -41,6 +41,7 @@ from ragviz.embedding.models import (
     load_embedder,
 )
 from ragviz.embedding.openai_api import REQUEST_TIMEOUT_S
+from ragviz.evaluation.measures import metric_names
 from ragviz.index.command import add_eval_options, add_index_parser
 from ragviz.inputs.convert import TEXT_SUFFIXES, suffix_of
 from ragviz.inputs.corpus import Corpus, Source, load_paths, short_name
@@ -57,6 +58,7 @@ from ragviz.inputs.documents import (
 )
 from ragviz.inputs.questions import LabelledQuestion, check_question, read_questions_file
 from ragviz.present.safe_text import visible_controls as terminal_safe
+from ragviz.retrieval.scorers import DEFAULT_SCORER, scorer_names
 from ragviz.share.samples import Sample, get_sample, load_samples
 
 EXIT_USER_ERROR = 2
@@ -347,7 +349,7 @@ def _run_analysis(args: argparse.Namespace, questions: list[LabelledQuestion]) -
         sys.stderr.write(f"ragviz: connecting to the embedding API (each request waits at "
                          f"most {REQUEST_TIMEOUT_S:g} s; Ctrl-C stops)\n")
     embedder = load_embedder(name)
-    settings = RetrievalSettings(top_k=args.top_k, floor=args.floor)
+    settings = RetrievalSettings(top_k=args.top_k, floor=args.floor, scorer=args.scorer)
     return analyse(corpus, _config(args), embedder, questions, settings,
                    progress=_progress(embedder))
 
@@ -376,7 +378,7 @@ def _progress(embedder: Embedder) -> Progress | None:
 
 
 def cmd_eval(args: argparse.Namespace) -> None:
-    from ragviz.present.presentation import diagnosis_text, label_name, share
+    from ragviz.present.presentation import diagnosis_text, label_name, metric_label, share
 
     index_run = _index_run(args)  # None without --index
     analysis = index_run.result.analysis if index_run else _run_analysis(args, _labelled(args))
@@ -417,9 +419,8 @@ def cmd_eval(args: argparse.Namespace) -> None:
         files = f" from {len(analysis.corpus.sources)} files" if analysis.corpus.multi_file else ""
         lines = [*notes,
             f"{payload['chunker']} on {analysis.model}: {len(analysis.chunks)} chunks{files}",
-            f"hit@1 {fmt(m.hit_at_1)}  hit@{analysis.top_k} {fmt(m.hit_at_k)}  "
-            f"MRR {fmt(m.mrr)}  refusal precision {fmt(m.refusal_precision)}  "
-            f"recall {fmt(m.refusal_recall)}",
+            "  ".join(f"{metric_label(name, args.lang, short=True, k=analysis.top_k)} "
+                      f"{fmt(m.values.get(name))}" for name in metric_names()),
         ]
         for row in rows:
             names = ", ".join(label_name(label, args.lang) for label in row["labels"])
@@ -649,6 +650,12 @@ PATHS_HELP = ("files (.txt, .md, .html, .pdf, .docx, .zip), folders, - for stand
               "input, or sample:NAME for a bundled sample; several make one corpus")
 
 
+def _add_scorer_option(parser: argparse.ArgumentParser) -> None:
+    """``--scorer``, its choices read from the scorer registry when the parser is built."""
+    parser.add_argument("--scorer", choices=scorer_names(), default=DEFAULT_SCORER,
+                        help=f"how chunks are scored (default {DEFAULT_SCORER})")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="ragviz", description="See why retrieval returns the wrong passage."
@@ -666,6 +673,7 @@ def build_parser() -> argparse.ArgumentParser:
     search.add_argument("--questions", help=QUESTIONS_HELP)
     search.add_argument("--top-k", dest="top_k", type=TOP_K, default=2, help=TOP_K_HELP)
     search.add_argument("--floor", type=FLOOR, default=-1.0, help=FLOOR_HELP)
+    _add_scorer_option(search)
     _add_chunker_options(search)
     search.set_defaults(handler=cmd_search)
 
@@ -684,6 +692,7 @@ def build_parser() -> argparse.ArgumentParser:
         )
         parser_.add_argument("--top-k", dest="top_k", type=TOP_K, default=2, help=TOP_K_HELP)
         parser_.add_argument("--floor", type=FLOOR, default=-1.0, help=FLOOR_HELP)
+        _add_scorer_option(parser_)
         _add_chunker_options(parser_)
         parser_.set_defaults(handler=handler)
     add_eval_options(evaluate)

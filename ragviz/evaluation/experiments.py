@@ -18,8 +18,6 @@ from ragviz.evaluation.pipeline import (
     DEFAULT_SETTINGS,
     MAX_CHUNKS,
     analyse,
-    analyse_chunked,
-    embedding_text,
     encode_questions,
 )
 from ragviz.evaluation.results import (
@@ -93,9 +91,8 @@ def _analyses(
             if progress is not None:
                 progress(done, len(grid))
             continue  # too many chunks to embed: the sweep leaves this configuration out
-        vectors = embedder.encode_documents([embedding_text(c) for c in chunking.chunks])
-        out.append(analyse_chunked(corpus, config, embedder, questions, chunking, vectors,
-                                   query_vectors, settings))
+        out.append(analyse(corpus, config, embedder, questions, settings, chunking=chunking,
+                           query_vectors=query_vectors))
         if progress is not None:
             progress(done, len(grid))
     return out

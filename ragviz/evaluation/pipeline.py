@@ -20,7 +20,8 @@ from ragviz.evaluation.metrics import compute_metrics, outcome_calibration
 from ragviz.evaluation.results import Analysis, QuestionOutcome, RetrievalSettings, Vectors
 from ragviz.inputs.corpus import Corpus, as_corpus
 from ragviz.inputs.questions import LabelledQuestion
-from ragviz.retrieval.decision import cosine_scores, decide
+from ragviz.retrieval.decision import decide
+from ragviz.retrieval.scorers import get_scorer
 
 Progress = Callable[[int, int], None]
 # Chunks of one configuration over the whole corpus (see README "Input limits" for how long
@@ -61,15 +62,28 @@ def analyse(
     questions: Sequence[LabelledQuestion],
     settings: RetrievalSettings = DEFAULT_SETTINGS,
     progress: Progress | None = None,
+    chunking: ChunkingResult | None = None,
+    query_vectors: Vectors | None = None,
 ) -> Analysis:
     """Chunk every source of the corpus (a plain text is a one-source corpus named "")
-    with ``config``, embed through the cache, rank all chunks for every question."""
+    with ``config``, embed through the cache, rank all chunks for every question: the one
+    copy of that sequence (the app passes the chunks it already shows, a sweep the question
+    vectors it shares across the grid)."""
     document = as_corpus(document)
-    chunking = chunk_document(document, config, embedder)
-    vectors = embedder.encode_documents([embedding_text(c) for c in chunking.chunks], progress)
-    query_vectors = encode_questions(embedder, questions)
+    if chunking is None:
+        chunking = chunk_document(document, config, embedder)
+    vectors = embed_chunks(chunking, embedder, progress)
+    if query_vectors is None:
+        query_vectors = encode_questions(embedder, questions)
     return analyse_chunked(document, config, embedder, questions, chunking, vectors,
                            query_vectors, settings)
+
+
+def embed_chunks(chunking: ChunkingResult, embedder: Embedder,
+                 progress: Progress | None = None) -> Vectors:
+    """The vectors of the chunks' embedding texts, through the embedder's cache (progress
+    is called after every batch: raising there stops the job, finished batches stay)."""
+    return embedder.encode_documents([embedding_text(c) for c in chunking.chunks], progress)
 
 
 def chunk_document(document: str | Corpus, config: ChunkerConfig,
@@ -114,10 +128,9 @@ def analyse_chunked(
     corpus = as_corpus(document)
     chunks = chunking.chunks
     truncation = truncation_offsets(chunks, embedder)
-    score_rows = [
-        tuple(float(s) for s in cosine_scores(query_vectors[i], chunk_vectors))
-        for i in range(len(questions))
-    ]
+    scorer = get_scorer(settings.scorer)
+    score_rows = scorer.score_rows(scorer.prepare(chunks, chunk_vectors),
+                                   [q.question for q in questions], query_vectors)
     outcomes = _outcomes(corpus, chunks, questions, score_rows, truncation, settings)
     return Analysis(
         document=corpus.sources[0].text if corpus.sources else "",
@@ -137,7 +150,10 @@ def analyse_chunked(
 
 def rescore(analysis: Analysis, settings: RetrievalSettings) -> Analysis:
     """New decisions, diagnoses and metrics for another top_k or floor, reusing the scores
-    already computed."""
+    already computed (another scorer means new scores: ``analyse`` again)."""
+    if settings.scorer != analysis.settings.scorer:
+        raise ValueError(f"rescore keeps the scorer {analysis.settings.scorer!r}; "
+                         f"analyse again for {settings.scorer!r}")
     score_rows = [outcome.decision.scores for outcome in analysis.outcomes]
     questions = [outcome.question for outcome in analysis.outcomes]
     outcomes = _outcomes(analysis.corpus, analysis.chunks, questions, score_rows,

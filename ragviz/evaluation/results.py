@@ -19,21 +19,23 @@ from ragviz.chunking import Chunk, ChunkerConfig, ChunkingResult
 from ragviz.chunking.registry import axes
 from ragviz.evaluation.calibration import Calibration
 from ragviz.evaluation.diagnosis import OK, Diagnosis
+from ragviz.evaluation.measures import METRICS, get_metric, metric_names
 from ragviz.inputs.corpus import Corpus, Source
 from ragviz.inputs.questions import LabelledQuestion
 from ragviz.retrieval.decision import Decision, Hit
+from ragviz.retrieval.scorers import DEFAULT_SCORER, get_scorer
 
-METRIC_NAMES: tuple[str, ...] = ("hit_at_1", "hit_at_k", "mrr", "refusal_precision",
-                                 "refusal_recall")
 Vectors = npt.NDArray[np.float32]
 
 
 @dataclass(frozen=True)
 class RetrievalSettings:
-    """How many chunks retrieval hands on (top_k) and the score they must reach (floor)."""
+    """How many chunks retrieval hands on (top_k), the score they must reach (floor) and
+    the registered scorer that gives the scores (``ragviz.retrieval.scorers``)."""
 
     top_k: int = 2
     floor: float = 0.0
+    scorer: str = DEFAULT_SCORER
 
     def __post_init__(self) -> None:
         if isinstance(self.top_k, bool) or not isinstance(self.top_k, int) or self.top_k < 1:
@@ -41,6 +43,7 @@ class RetrievalSettings:
         if not math.isfinite(self.floor):
             raise ValueError(f"floor must be a finite number, got {self.floor}")
         object.__setattr__(self, "floor", float(self.floor))
+        get_scorer(self.scorer)  # ValueError naming the registered scorers
 
 
 @dataclass(frozen=True)
@@ -54,11 +57,7 @@ class Metrics:
     group is empty is None (JSON null). ``labels`` counts every label of every question.
     """
 
-    hit_at_1: float | None
-    hit_at_k: float | None
-    mrr: float | None
-    refusal_precision: float | None
-    refusal_recall: float | None
+    values: dict[str, float | None]  # by metric name (``ragviz.evaluation.measures``)
     answerable: int
     unanswerable: int
     labels: dict[str, int]
@@ -66,18 +65,19 @@ class Metrics:
     answerable_refused: int = 0  # answerable questions the floor refused: its cost
 
     def value(self, name: str) -> float | None:
-        if name not in METRIC_NAMES:
-            raise ValueError(f"metric must be one of {', '.join(METRIC_NAMES)}, got {name!r}")
-        result: float | None = getattr(self, name)
-        return result
+        get_metric(name)  # ValueError naming the registered metrics
+        return self.values.get(name)
+
+    # the two the app shows big, and the ones the replay and the samples' checks name
+    hit_at_1 = property(lambda self: self.value("hit_at_1"))
+    hit_at_k = property(lambda self: self.value("hit_at_k"))
+    mrr = property(lambda self: self.value("mrr"))
+    refusal_precision = property(lambda self: self.value("refusal_precision"))
+    refusal_recall = property(lambda self: self.value("refusal_recall"))
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "hit_at_1": self.hit_at_1,
-            "hit_at_k": self.hit_at_k,
-            "mrr": self.mrr,
-            "refusal_precision": self.refusal_precision,
-            "refusal_recall": self.refusal_recall,
+            **{name: self.values.get(name) for name in metric_names()},
             "answerable": self.answerable,
             "unanswerable": self.unanswerable,
             "labels": dict(self.labels),
@@ -156,7 +156,7 @@ class SweepRow:
             "size": size,
             "overlap": overlap,
             "chunks": self.chunks,
-            **{name: self.metrics.value(name) for name in METRIC_NAMES},
+            **{name: self.metrics.values.get(name) for name in metric_names()},
         }
 
 
@@ -165,16 +165,19 @@ class SweepResult:
     rows: tuple[SweepRow, ...]
 
     def best(self, metric: str = "hit_at_1") -> SweepRow:
-        """The row with the highest ``metric``; ties go to the better MRR, hit@k, refusal
-        recall and precision in that order, then to the earlier row of the grid."""
+        """The row with the best ``metric`` (highest, or lowest when lower is better); ties
+        go to the other metrics in their ``tie_break`` order (MRR, hit@k, refusal recall and
+        precision), then to the earlier row of the grid."""
         if not self.rows:
             raise ValueError("the sweep has no configurations")
+        chosen = get_metric(metric)
+        others = sorted((m for m in METRICS.values() if m.name != metric),
+                        key=lambda m: m.tie_break)
 
         def key(item: tuple[int, SweepRow]) -> tuple[float, ...]:
             position, row = item
-            values = [row.metrics.value(metric), row.metrics.mrr, row.metrics.hit_at_k,
-                      row.metrics.refusal_recall, row.metrics.refusal_precision]
-            return (*(-1.0 if v is None else v for v in values), -position)
+            values = [m.better_key(row.metrics.values.get(m.name)) for m in (chosen, *others)]
+            return (*values, -position)
 
         return max(enumerate(self.rows), key=key)[1]
 
@@ -295,6 +298,8 @@ class Analysis:
             "model": self.model,
             "top_k": self.top_k,
             "floor": self.floor,
+            # named only when it is not cosine, so output written before scorers reads the same
+            **({} if self.settings.scorer == DEFAULT_SCORER else {"scorer": self.settings.scorer}),
             "chunks": [chunk.to_dict() for chunk in self.chunks],
             "sources": [{"name": s.name, "chars": len(s.text)} for s in self.corpus.sources],
             "chunk_tokens": list(self.chunk_tokens),

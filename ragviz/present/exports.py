@@ -12,7 +12,8 @@ import io
 import re
 from collections.abc import Sequence
 
-from ragviz.evaluation.results import Analysis
+from ragviz.evaluation.measures import METRICS, metric_names
+from ragviz.evaluation.results import Analysis, QuestionOutcome
 from ragviz.present.presentation import diagnosis_text
 
 # OWASP's list: a spreadsheet may evaluate any cell that starts with one of these.
@@ -69,7 +70,8 @@ def chunks_csv(analysis: Analysis) -> str:
 
 
 def results_csv(analyses: Sequence[Analysis], language: str = "en") -> str:
-    """One row per question and configuration: decision, scores, labels, explanation."""
+    """One row per question and configuration: decision, scores, labels, explanation, and
+    the question's value for every registered metric (empty where it does not count)."""
     rows = []
     for analysis in analyses:
         for outcome in analysis.outcomes:
@@ -90,8 +92,14 @@ def results_csv(analyses: Sequence[Analysis], language: str = "en") -> str:
                     f"{analysis.floor:.2f}",
                     " ".join(diagnosis.labels) if diagnosis else "",
                     diagnosis_text(diagnosis, language) if diagnosis else "",
+                    *_per_question(outcome),
                 )
             )
     header = ("configuration", "model", "question", "answer", "answerable", "decision",
-              "best_score", "hits", "top_k", "floor", "labels", "explanation")
-    return _write(header, rows, frozenset({"best_score", "top_k", "floor"}))
+              "best_score", "hits", "top_k", "floor", "labels", "explanation", *metric_names())
+    return _write(header, rows, frozenset({"best_score", "top_k", "floor", *metric_names()}))
+
+
+def _per_question(outcome: QuestionOutcome) -> tuple[str, ...]:
+    values = (metric.per_question(outcome) for metric in METRICS.values())
+    return tuple("" if v is None else f"{v:.4f}" for v in values)

@@ -31,6 +31,7 @@ from ragviz.evaluation.diagnosis import (
     UNANSWERABLE,
     Diagnosis,
 )
+from ragviz.evaluation.measures import get_metric
 from ragviz.evaluation.results import QuestionOutcome, WhyFailed
 from ragviz.i18n import STRINGS, count, t
 from ragviz.retrieval.decision import Decision, build_prompt
@@ -82,6 +83,24 @@ def format_score(value: float, language: str = "en") -> str:
 def share(value: float | None, language: str = "en") -> str:
     """A metric between 0 and 1 with two decimals, "–" when there is nothing to measure."""
     return "–" if value is None else decimal(value, 2, language)
+
+
+def metric_label(name: str, language: str = "en", short: bool = False, k: int = 1) -> str:
+    """A registered metric's name in the reader's language (``metric.NAME``, or
+    ``metric_short.NAME`` where space is short); a metric the catalog does not know is
+    written by its name."""
+    key = f"metric_short.{name}" if short else f"metric.{name}"
+    return t(key, language, k=k) if key in STRINGS else name
+
+
+def metric_text(name: str, value: float | None, language: str = "en") -> str:
+    """A metric's value as the metric asks to be written: a whole percentage, or a share
+    with two decimals; "–" when no question counted."""
+    if value is None:
+        return "–"
+    if get_metric(name).display == "percent":
+        return f"{value:.0%}"
+    return share(value, language)
 
 
 # --- names ----------------------------------------------------------------------------

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from html import escape
 
 from ragviz.evaluation.calibration import Calibration
+from ragviz.evaluation.measures import metric_names
 from ragviz.evaluation.results import Analysis, Comparison, Metrics, QuestionOutcome
 from ragviz.i18n import t
 from ragviz.present.palette import FLOOR, HIT, OTHER, UNDER_FLOOR
@@ -20,6 +21,7 @@ from ragviz.present.presentation import (
     decimal,
     distinct_digits,
     label_name,
+    metric_label,
     numbers,
     outcome_texts,
     prompt_text,
@@ -63,13 +65,8 @@ _LABEL_WIDTH = 56
 
 
 def _metrics_html(metrics: Metrics, top_k: int, lang: str) -> str:
-    items = [
-        ("hit@1", metrics.hit_at_1, True),
-        (f"hit@{top_k}", metrics.hit_at_k, False),
-        ("MRR", metrics.mrr, False),
-        (t("report.refusal_precision", lang), metrics.refusal_precision, False),
-        (t("report.refusal_recall", lang), metrics.refusal_recall, False),
-    ]
+    items = [(metric_label(name, lang, short=True, k=top_k), metrics.values.get(name),
+              name == "hit_at_1") for name in metric_names()]
     cells = "".join(
         f'<span class="metric{" big" if big else ""}">{escape(name)}'
         f"<b>{'—' if value is None else share(value, lang)}</b></span>"

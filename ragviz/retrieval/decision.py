@@ -1,4 +1,4 @@
-"""Scores, ranking, the decision with a floor, and prompt assembly.
+"""Ranking, the decision with a floor, and prompt assembly (scores come from ``scorers``).
 
 ``top_k`` alone always returns k chunks because cosine similarity is never zero; the floor
 is what lets retrieval say "not found". Ties are broken by chunk order so every result is
@@ -11,10 +11,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import numpy as np
-import numpy.typing as npt
-
 from ragviz.chunking.base import Chunk
+from ragviz.chunking.spans import difference
 
 PROMPT_TEMPLATES: dict[str, str] = {
     "pt": (
@@ -68,15 +66,6 @@ class Decision:
         return self.ranking.index(chunk_index) + 1
 
 
-def cosine_scores(
-    query: npt.NDArray[np.float32], chunk_vectors: npt.NDArray[np.float32]
-) -> npt.NDArray[np.float32]:
-    """Scores of one unit query vector against unit chunk rows (dot product = cosine)."""
-    if chunk_vectors.shape[0] == 0:
-        return np.zeros(0, dtype=np.float32)
-    return np.asarray(chunk_vectors @ query, dtype=np.float32)
-
-
 def rank(scores: Sequence[float]) -> tuple[int, ...]:
     """Chunk indices by descending score; equal scores keep chunk order."""
     return tuple(sorted(range(len(scores)), key=lambda i: (-scores[i], i)))
@@ -103,7 +92,7 @@ def excerpts(chunks: Sequence[Chunk], hits: Sequence[Hit]) -> list[str]:
     by_index = {c.index: c for c in chunks}
     for hit in hits:
         chunk = by_index[hit.index]
-        pieces = _uncovered(chunk.start, chunk.end, covered)
+        pieces = difference((chunk.start, chunk.end), covered)
         covered.append((chunk.start, chunk.end))
         text = " … ".join(
             chunk.text[a - chunk.start : b - chunk.start].strip() for a, b in pieces
@@ -112,22 +101,6 @@ def excerpts(chunks: Sequence[Chunk], hits: Sequence[Hit]) -> list[str]:
             # Table rows cut away from their header carry it: the model reads it too.
             out.append(chunk.context_prefix + text if chunk.context_prefix else text)
     return out
-
-
-def _uncovered(start: int, end: int, covered: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
-    pieces = [(start, end)]
-    for c_start, c_end in covered:
-        nxt: list[tuple[int, int]] = []
-        for a, b in pieces:
-            if c_end <= a or c_start >= b:
-                nxt.append((a, b))
-                continue
-            if a < c_start:
-                nxt.append((a, c_start))
-            if c_end < b:
-                nxt.append((c_end, b))
-        pieces = nxt
-    return [(a, b) for a, b in pieces if b > a]
 
 
 def build_prompt(

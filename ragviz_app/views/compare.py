@@ -8,13 +8,14 @@ import streamlit as st
 
 from ragviz.embedding.models import Embedder
 from ragviz.evaluation.experiments import compare, default_grid, sweep
-from ragviz.evaluation.results import METRIC_NAMES, Analysis, RetrievalSettings, SweepResult
+from ragviz.evaluation.measures import metric_names
+from ragviz.evaluation.results import Analysis, SweepResult
 from ragviz.inputs.corpus import Corpus
 from ragviz.inputs.questions import LabelledQuestion
 from ragviz.present import presentation
 from ragviz_app import app_state as state
 from ragviz_app import charts
-from ragviz_app.common import lang, ss, tr, translated
+from ragviz_app.common import lang, retrieval, ss, tr
 from ragviz_app.frame import Frame
 from ragviz_app.session import load_into_a
 
@@ -53,8 +54,9 @@ def sweep_view(document: str | Corpus, model: Embedder, questions: list[Labelled
                top_k: int, floor: float) -> None:
     st.subheader(tr("app.sweep"))
     left, right = st.columns([1, 2])
-    left.selectbox(tr("app.sweep_metric"), METRIC_NAMES, key="sweep_metric",
-                   format_func=translated("metric."))
+    language = lang()
+    left.selectbox(tr("app.sweep_metric"), metric_names(), key="sweep_metric",
+                   format_func=lambda name: presentation.metric_label(name, language))
     grid = default_grid(state.document_chars(document))
     signature = (model.name, state.document_key(document), tuple(questions), top_k, floor)
     if left.button(tr("app.run_sweep", n=len(grid)), key="run_sweep", type="primary"):
@@ -64,7 +66,7 @@ def sweep_view(document: str | Corpus, model: Embedder, questions: list[Labelled
             bar.progress(done / max(total, 1), text=tr("app.sweep_count", done=done, total=total))
 
         ss.sweep_result = (signature, sweep(document, questions, model, grid,
-                                            RetrievalSettings(top_k, floor), progress=report))
+                                            retrieval(top_k, floor), progress=report))
         bar.empty()
     stored = ss.get("sweep_result")
     if stored is None:
@@ -77,8 +79,8 @@ def sweep_view(document: str | Corpus, model: Embedder, questions: list[Labelled
     best = result_typed.best(ss.sweep_metric)
     value = best.metrics.value(ss.sweep_metric)
     right.markdown(tr("app.sweep_best", config=presentation.config_text(best.config, lang()),
-                      metric=tr(f"metric.{ss.sweep_metric}"),
-                      value=presentation.share(value, lang())))
+                      metric=presentation.metric_label(ss.sweep_metric, lang()),
+                      value=presentation.metric_text(ss.sweep_metric, value, lang())))
     right.button(tr("app.load_best"), key="load_best", on_click=load_into_a, args=(best.config,))
     st.altair_chart(charts.sweep_heatmap(result_typed, ss.sweep_metric, lang()),
                     width="stretch")

@@ -12,7 +12,7 @@ from ragviz.evaluation.results import Analysis
 from ragviz.present import presentation, render
 from ragviz_app import app_state as state
 from ragviz_app import charts
-from ragviz_app.common import lang, md, side_by_side, tr
+from ragviz_app.common import lang, md, scale_of, side_by_side, tr
 from ragviz_app.frame import Frame
 
 
@@ -59,7 +59,8 @@ def question_view(analysis: Analysis, position: int, side: str, show_floor: bool
                                description=f"{side}: {outcome.question.question}", large=large,
                                answer_chunks=outcome.diagnosis.holding_chunks
                                if outcome.diagnosis is not None else (), keyed=large,
-                               labels=state.chunk_labels(analysis))),
+                               labels=state.chunk_labels(analysis),
+                               scale=scale_of(analysis))),
         width="stretch",
     )
     if badges and large:  # under the bars: at 1024x768 the bars stay on the first screen

@@ -15,12 +15,12 @@ import streamlit as st
 
 from ragviz.chunking import ChunkerConfig
 from ragviz.evaluation.experiments import default_grid, why_failed
-from ragviz.evaluation.results import RetrievalSettings, WhyFailed
+from ragviz.evaluation.results import WhyFailed
 from ragviz.inputs.corpus import Corpus
 from ragviz.inputs.questions import LabelledQuestion
 from ragviz.present import presentation
 from ragviz_app import app_state as state
-from ragviz_app.common import SIDES, lang, md, ss, tr
+from ragviz_app.common import SIDES, lang, md, retrieval, ss, tr
 from ragviz_app.frame import Frame
 from ragviz_app.session import load_into
 
@@ -97,7 +97,7 @@ def diagnose(frame: Frame, document: str | Corpus, question: LabelledQuestion,
 
     result = why_failed(document, question, others, frame.model_of(ss.why_side), config,
                         default_grid(state.document_chars(document)),
-                        RetrievalSettings(frame.top_k, frame.floor_of(ss.why_side)),
+                        retrieval(frame.top_k, frame.floor_of(ss.why_side)),
                         progress=report)
     bar.empty()
     return result

@@ -1,0 +1,102 @@
+"""The metric seam: the five metrics are a registry, and a metric registered from outside
+(a toy: the share of questions refused, lower is better) shows in the metrics, the JSON,
+the CLI, the CSV, the HTML report, the sweep's choice and colours, and the app, with none
+of them touched."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from ragviz.chunking import ChunkerConfig
+from ragviz.cli.command import main
+from ragviz.embedding.models import load_embedder
+from ragviz.evaluation.measures import METRICS, Metric, metric_names, register_metric
+from ragviz.evaluation.pipeline import analyse
+from ragviz.evaluation.results import Analysis, Metrics, RetrievalSettings, SweepResult, SweepRow
+from ragviz.inputs.questions import LabelledQuestion
+from ragviz.present.exports import results_csv
+from ragviz.present.report import render_report
+from ragviz_app.charts import sweep_heatmap
+from tests.test_app import open_tab, rerun, run_app
+
+TEXT = "Refunds take ten days. The office wifi password is on the board. Lunch is at noon."
+QUESTIONS = [
+    LabelledQuestion("How many days do refunds take?", "ten days", True),
+    LabelledQuestion("What is the CEO's salary?", "", False),
+]
+FIXED = ChunkerConfig("fixed", size=30, overlap=0)
+TOY = "toy_refused"
+
+
+@pytest.fixture
+def toy() -> Iterator[Metric]:
+    metric = register_metric(Metric(TOY, lambda o: 1.0 if o.decision.refused else 0.0,
+                                    higher_is_better=False, display="decimal"))
+    yield metric
+    del METRICS[TOY]
+
+
+@pytest.fixture
+def analysis(toy: Metric) -> Analysis:
+    return analyse(TEXT, FIXED, load_embedder("use-multilingual"), QUESTIONS,
+                   RetrievalSettings(1, 0.3))
+
+
+def test_the_built_in_metrics_are_registered_in_display_order() -> None:
+    assert metric_names()[:5] == ("hit_at_1", "hit_at_k", "mrr", "refusal_precision",
+                                  "refusal_recall")
+
+
+def test_a_registered_metric_is_computed_and_written_out(analysis: Analysis) -> None:
+    refused = [o.decision.refused for o in analysis.outcomes]
+    assert analysis.metrics.value(TOY) == pytest.approx(sum(refused) / len(refused))
+    assert TOY in analysis.metrics.to_dict()
+    header = next(csv.reader(io.StringIO(results_csv([analysis]))))
+    assert header[-1] == TOY
+    assert f">{TOY}<b>" in render_report([analysis])
+
+
+def test_the_cli_prints_a_registered_metric(
+    toy: Metric, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    document, questions = tmp_path / "doc.txt", tmp_path / "q.csv"
+    document.write_text(TEXT, encoding="utf-8")
+    questions.write_text("question,answer,answerable\n" + "\n".join(
+        f"{q.question},{q.answer},{str(q.is_answerable).lower()}" for q in QUESTIONS),
+        encoding="utf-8")
+    args = ["eval", str(document), "--questions", str(questions), "--chunker", "fixed",
+            "--size", "30", "--overlap", "0", "--floor", "0.3", "--top-k", "1"]
+    assert main(args) == 0
+    assert f"  {TOY} " in capsys.readouterr().out
+    assert main([*args, "--json"]) == 0
+    assert TOY in json.loads(capsys.readouterr().out)["metrics"]
+
+
+def _row(size: int, toy_value: float, hit: float) -> SweepRow:
+    values: dict[str, float | None] = dict.fromkeys(metric_names())
+    values |= {TOY: toy_value, "hit_at_1": hit}
+    return SweepRow(ChunkerConfig("fixed", size=size, overlap=0), Metrics(values, 1, 1, {}))
+
+
+def test_the_sweep_picks_and_colours_by_the_metrics_direction(toy: Metric) -> None:
+    sweep = SweepResult((_row(100, 0.5, 1.0), _row(200, 0.25, 0.0), _row(300, 0.75, 0.5)))
+    assert sweep.best(TOY).config.params()["size"] == 200  # lower is better
+    assert sweep.best("hit_at_1").config.params()["size"] == 100
+    scale = sweep_heatmap(sweep, TOY).to_dict()["layer"][0]["encoding"]["color"]["scale"]
+    assert scale["reverse"] is True
+    scale = sweep_heatmap(sweep, "hit_at_1").to_dict()["layer"][0]["encoding"]["color"]["scale"]
+    assert scale["reverse"] is False
+
+
+def test_the_app_shows_a_registered_metric(toy: Metric) -> None:
+    at = run_app("questions")
+    details = [c.proto.help for c in at.caption if c.proto.help]  # the figures' tooltip
+    assert details and all(f"{TOY} " in d and "MRR" in d for d in details)
+    at = open_tab(rerun(at), "compare")
+    assert TOY in at.selectbox(key="sweep_metric").options
