@@ -13,9 +13,9 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet --upgrade pip
 	# torch first and pinned: this resolves to the CPU wheel, never a multi-GB CUDA build.
 	$(PY) -m pip install --quiet torch==2.13.0
-	# peers and bench: the peer chunkers' tests compare text by text, and
-	# tests/test_bench_smoke.py runs every benchmark once (--smoke).
-	$(PY) -m pip install --quiet -e '.[dev,peers,bench]'
+	# peers, index and bench: the peer chunkers' tests compare text by text, the index tests
+	# use a real Chroma, and tests/test_bench_smoke.py runs every benchmark once (--smoke).
+	$(PY) -m pip install --quiet -e '.[dev,peers,index,bench]'
 	touch $(STAMP)
 
 run: $(STAMP)
@@ -42,6 +42,7 @@ bench: $(STAMP)
 	$(PY) bench/memory_shapes.py $(BENCH_FLAGS)
 	$(PY) bench/chunking_scaling.py $(BENCH_FLAGS)
 	$(PY) bench/hostile_files.py $(BENCH_FLAGS)
+	$(PY) bench/index_load.py $(BENCH_FLAGS)
 	$(PY) bench/chunker_peers.py $(BENCH_FLAGS)
 	$(PY) bench/slider_precompute.py $(BENCH_FLAGS)
 	$(PY) bench/browser_timing.py $(BENCH_FLAGS)

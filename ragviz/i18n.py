@@ -220,6 +220,9 @@ STRINGS: dict[str, dict[str, str]] = {
     "label.answer-not-in-document": {
         "en": "answer-not-in-document", "pt": "resposta-fora-do-documento"
     },
+    "label.stale-chunk": {"en": "stale-chunk", "pt": "trecho-desatualizado"},
+    "label.vector-mismatch": {"en": "vector-mismatch", "pt": "vetor-divergente"},
+    "label.duplicate-crowding": {"en": "duplicate-crowding", "pt": "duplicatas-no-top-k"},
     "param_name.size": {"en": "size", "pt": "tamanho"},
     "param_name.overlap": {"en": "overlap", "pt": "sobreposição"},
     "param_name.max_chars": {"en": "max_chars", "pt": "máx_caracteres"},

@@ -353,6 +353,15 @@ ROWS: tuple[Row, ...] = (
     Row("terminal", "backspace, C1 CSI and a bidi override in a --question", cli(["search", "doc.txt", "--question", "ok\x08\x08no\x9b31m\u202egnp"], stdout_line=True), "exit 0 · stdout: ok\\x08\\x08no\\x9b31m\\u202egnp"),
     Row("terminal", "C1 CSI, DEL and a bidi override in --json output", cli(["search", "doc.txt", "--json", "--question", "a\x9b2J\x7f\u202eb\x1b"], stdout_line=False), "exit 0"),
     Row("terminal", "ESC in a file name in an error", cli(["chunk", "a\x1b[31m.txt"], {}), "exit 2 · ragviz chunk: the document a\\x1b[31m.txt does not exist"),
+    # --- production indexes (issue 21; the Chroma cases are in tests/test_index*.py) ---------------
+    Row("index", "a folder that is not a Chroma directory", cli("index chroma:notes", {"notes/a.txt": b"hi"}), "exit 2 · ragviz index: notes is not a Chroma directory: it holds no chroma.sqlite3"),
+    Row("index", "a path that is no index", cli("index doc.txt"), "exit 2 · ragviz index: doc.txt is not an index ragviz reads: give chroma:DIR, chroma+http://HOST:PORT, or a .jsonl, .csv or .parquet file"),
+    Row("index", "a server address without a port", cli("index chroma+http://localhost", {}), "exit 2 · ragviz index: 'chroma+http://localhost' is not a server address: write chroma+http://HOST:PORT"),
+    Row("index", "a JSONL with no readable line", cli("index x.jsonl", {"x.jsonl": b"{broken\n"}), "exit 2 · ragviz index: x.jsonl holds no readable chunk: x.jsonl line 1 is not valid JSON (Expecting property name enclosed in double quotes)"),
+    Row("index", "a JSONL with a broken line among good ones", cli("index x.jsonl", {"x.jsonl": b'{"text": "a"}\n{broken\n'}, stdout_line=True), "exit 0 · stdout: x.jsonl line 2 is not valid JSON (Expecting property name enclosed in double quotes); it was left out"),
+    Row("index", "a NaN in a CSV export's vector", cli("index c.csv", {"c.csv": b'text,vector\na,"[NaN, 1.0]"\n'}), "exit 2 · ragviz index: c.csv row 1: the stored vector holds NaN or infinite values; rebuild that chunk's vector"),
+    Row("index", "eval with document paths and --index", cli("eval doc.txt --index x.jsonl --questions q.csv", qfile(HEADER + "prazo?,7 dias,yes\n")), "exit 2 · ragviz eval: with --index, give the files the index was built from with --sources"),
+    Row("index", "eval with neither files nor --index", cli("eval --questions q.csv", qfile(HEADER + "prazo?,7 dias,yes\n")), "exit 2 · ragviz eval: give the document files, or a production index with --index"),
     # --- CSV exports ---------------------------------------------------------------------------
     Row("export", "=HYPERLINK formula", Cell('=HYPERLINK("http://x","y")'), "cell '\\'=HYPERLINK(\"http://x\",\"y\")'"),
     Row("export", "+1+cmd DDE payload", Cell("+1+cmd|' /C calc'!A0"), "cell \"'+1+cmd|' /C calc'!A0\""),

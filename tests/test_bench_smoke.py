@@ -30,6 +30,7 @@ RUNS: dict[str, tuple[list[str], bool]] = {
     "memory_shapes": (["memory_shapes.py"], False),
     "chunking_scaling": (["chunking_scaling.py"], False),
     "hostile_files": (["hostile_files.py"], False),
+    "index_load": (["index_load.py"], False),
     "chunker_peers": (["chunker_peers.py"], False),
     "slider_precompute": (["slider_precompute.py"], False),
     "browser_timing": (["browser_timing.py"], True),

@@ -20,7 +20,8 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = "ragviz"
 # The stages in data-flow order: files -> text -> chunks -> vectors -> scores -> outcomes ->
 # sentences -> sharing -> the command line.
-STAGES = ("inputs", "chunking", "embedding", "retrieval", "evaluation", "present", "share", "cli")
+STAGES = ("inputs", "chunking", "embedding", "retrieval", "evaluation", "index", "present", "share",
+          "cli")
 SHARED = ("i18n",)  # used by every stage that writes a sentence
 MAX_TOP_LEVEL_PARTS = 12
 

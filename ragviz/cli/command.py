@@ -42,6 +42,7 @@ from ragviz.embedding.models import (
 )
 from ragviz.embedding.openai_api import REQUEST_TIMEOUT_S
 from ragviz.evaluation.measures import metric_names
+from ragviz.index.command import add_eval_options, add_index_parser
 from ragviz.inputs.convert import TEXT_SUFFIXES, suffix_of
 from ragviz.inputs.corpus import Corpus, Source, load_paths, short_name
 from ragviz.inputs.documents import (
@@ -379,7 +380,8 @@ def _progress(embedder: Embedder) -> Progress | None:
 def cmd_eval(args: argparse.Namespace) -> None:
     from ragviz.present.presentation import diagnosis_text, label_name, metric_label, share
 
-    analysis = _run_analysis(args, _labelled(args))
+    index_run = _index_run(args)  # None without --index
+    analysis = index_run.result.analysis if index_run else _run_analysis(args, _labelled(args))
     rows = []
     for outcome in analysis.outcomes:
         diagnosis = outcome.diagnosis
@@ -407,6 +409,7 @@ def cmd_eval(args: argparse.Namespace) -> None:
         "metrics": analysis.metrics.to_dict(),
         "questions": rows,
     }
+    notes = index_run.decorate(payload) if index_run else []
 
     def fmt(value: float | None) -> str:
         return "n/a" if value is None else share(value, args.lang)
@@ -414,8 +417,8 @@ def cmd_eval(args: argparse.Namespace) -> None:
     def text() -> str:
         m = analysis.metrics
         files = f" from {len(analysis.corpus.sources)} files" if analysis.corpus.multi_file else ""
-        lines = [
-            f"{analysis.config.label()} on {analysis.model}: {len(analysis.chunks)} chunks{files}",
+        lines = [*notes,
+            f"{payload['chunker']} on {analysis.model}: {len(analysis.chunks)} chunks{files}",
             "  ".join(f"{metric_label(name, args.lang, short=True, k=analysis.top_k)} "
                       f"{fmt(m.values.get(name))}" for name in metric_names()),
         ]
@@ -427,6 +430,25 @@ def cmd_eval(args: argparse.Namespace) -> None:
         return "\n".join(lines) + "\n"
 
     _emit(args, payload, text)
+
+
+def _index_run(args: argparse.Namespace) -> Any:
+    """``eval --index``: the production index's chunks on its stored vectors."""
+    if not getattr(args, "index", None):
+        if not args.paths:
+            raise UserError("give the document files, or a production index with --index")
+        return None
+    if args.paths:
+        raise UserError("with --index, give the files the index was built from with --sources")
+    from ragviz.evaluation.results import RetrievalSettings
+    from ragviz.index.command import run_index_eval
+
+    questions = _labelled(args)
+    sources = _read_corpus(args.sources) if args.sources else None
+    embedder = load_embedder(_model_name(args))
+    return run_index_eval(args, questions, embedder, sources,
+                          RetrievalSettings(top_k=args.top_k, floor=args.floor),
+                          _progress(embedder))
 
 
 def cmd_calibrate(args: argparse.Namespace) -> None:
@@ -573,6 +595,10 @@ def _add_chunker_options(parser: argparse.ArgumentParser) -> None:
         group.add_argument(
             f"--{_flag(name)}", dest=name, type=_number(param_kind(name)), help=_option_help(name)
         )
+    _add_model_options(parser)
+
+
+def _add_model_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--model",
         help=f"{', '.join(BUNDLED_MODELS)} (default {DEFAULT_MODEL}), "
@@ -659,7 +685,8 @@ def build_parser() -> argparse.ArgumentParser:
         (calibrate, cmd_calibrate),
         (report, cmd_report),
     ):
-        parser_.add_argument("paths", nargs="+", metavar="path", help=PATHS_HELP)
+        parser_.add_argument("paths", nargs="*" if parser_ is evaluate else "+",
+                             metavar="path", help=PATHS_HELP)
         parser_.add_argument(
             "--questions", required=True, help=QUESTIONS_HELP
         )
@@ -668,6 +695,8 @@ def build_parser() -> argparse.ArgumentParser:
         _add_scorer_option(parser_)
         _add_chunker_options(parser_)
         parser_.set_defaults(handler=handler)
+    add_eval_options(evaluate)
+    add_index_parser(sub, _add_model_options, _emit, _model)
     calibrate.add_argument("--cost-false-refusal", type=_cost, default=1.0, help=COST_HELP)
     calibrate.add_argument("--cost-false-answer", type=_cost, default=1.0, help=COST_HELP)
     report.add_argument("--html", required=True, help="where to write the report")
@@ -692,6 +721,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr.write(f"\nragviz {args.command}: interrupted\n")
         return EXIT_INTERRUPTED
     except (UserError, InputError, ModelLoadError, ValueError, OSError) as error:
+        # IndexInputError is a ValueError: its message is already the one sentence
         message = error.for_cli() if isinstance(error, InputError) else str(error)
         message = message.strip() or type(error).__name__
         sys.stderr.write(terminal_safe(f"ragviz {args.command}: {message}", keep="") + "\n")

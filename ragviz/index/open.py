@@ -1,0 +1,38 @@
+"""From what the user typed to the store adapter that reads it (one line per store)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from ragviz.index.base import IndexInputError, IndexReader
+
+_HTTP = re.compile(r"^chroma\+http://(?P<host>[^:/\s]+):(?P<port>\d{1,5})/?$")
+TABLE_SUFFIXES = (".csv", ".parquet")
+
+
+def open_index(spec: str) -> IndexReader:
+    """``chroma:DIR``, ``chroma+http://HOST:PORT``, ``FILE.jsonl|.csv|.parquet``, or a
+    folder (taken as a Chroma directory)."""
+    from ragviz.index import chroma, jsonl, table
+
+    if spec.startswith("chroma+http://"):
+        match = _HTTP.match(spec)
+        if match is None:
+            raise IndexInputError(f"{spec!r} is not a server address: write "
+                                  "chroma+http://HOST:PORT")
+        return chroma.open_server(match["host"], int(match["port"]))
+    if spec.startswith("chroma:"):
+        return chroma.open_persistent(spec.removeprefix("chroma:"))
+    path = Path(spec)
+    suffix = path.suffix.lower()
+    if path.is_dir():
+        return chroma.open_persistent(spec)
+    if not path.is_file():
+        raise IndexInputError(f"{spec} does not exist")
+    if suffix in (".jsonl", ".ndjson"):
+        return jsonl.JsonlReader(spec)
+    if suffix in TABLE_SUFFIXES:
+        return table.TableReader(spec)
+    raise IndexInputError(f"{spec} is not an index ragviz reads: give chroma:DIR, "
+                          "chroma+http://HOST:PORT, or a .jsonl, .csv or .parquet file")

@@ -1,0 +1,82 @@
+"""A real Chroma server started by the test (``chroma run``, shipped with chromadb) read
+through ``chroma+http://HOST:PORT``, and a server that does not answer."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import socket
+import subprocess
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from ragviz.cli.command import main
+from ragviz.embedding.models import Embedder
+from ragviz.index.chroma import SERVER_TIMEOUT_S
+from tests.index_fixtures import DOC, QUESTIONS, chroma_collection, fixed_120
+
+CHROMA = shutil.which("chroma") or str(Path(__import__("sys").executable).parent / "chroma")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory, use_model: Embedder) -> Iterator[str]:
+    """A Chroma server over a directory holding the article's fixed-120 index."""
+    folder = tmp_path_factory.mktemp("server") / "chroma"
+    texts = [c.text for c in fixed_120(DOC.read_text(encoding="utf-8"))]
+    chroma_collection(folder, "refunds", texts, use_model.encode_documents(texts))
+    port = free_port()
+    process = subprocess.Popen([CHROMA, "run", "--path", str(folder), "--port", str(port)],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(120):  # waits for start-up, not a timing assertion
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/api/v2/heartbeat", timeout=1)
+                break
+            except OSError:
+                time.sleep(0.5)
+        else:
+            pytest.fail("chroma run did not start")
+        yield f"chroma+http://127.0.0.1:{port}"
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+def test_server_collection_evaluates_like_the_directory(
+        capsys: pytest.CaptureFixture[str], server: str) -> None:
+    assert main(["index", server, "--json"]) == 0
+    (item,) = json.loads(capsys.readouterr().out)["collections"]
+    assert (item["collection"], item["count"], item["dimension"]) == ("refunds", 5, 512)
+    assert main(["eval", "--index", server, "--collection", "refunds", "--questions",
+                 str(QUESTIONS), "--sources", str(DOC), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["questions"][3]["labels"] == ["answer-split"]
+    assert data["chunk_list"][0]["start"] == 0
+
+
+def test_server_that_does_not_answer_one_sentence(capsys: pytest.CaptureFixture[str]) -> None:
+    """A socket that accepts connections but never replies: refused after the stated
+    timeout (well within 10 s), in one sentence."""
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen()
+        port = silent.getsockname()[1]
+        assert main(["index", f"chroma+http://127.0.0.1:{port}"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "does not answer" in err and "timed out" in err
+    assert SERVER_TIMEOUT_S < 10
+
+
+def test_bad_server_address(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["index", "chroma+http://localhost"]) == 2
+    assert "chroma+http://HOST:PORT" in capsys.readouterr().err
