@@ -16,6 +16,7 @@ from ragviz.share.workspace import (
     MAX_WORKSPACE_BYTES,
     Settings,
     Workspace,
+    check_model,
     settings_from_query,
     settings_to_query,
 )
@@ -188,3 +189,13 @@ def test_a_lone_surrogate_is_refused_so_export_always_works() -> None:
     text = json.dumps(data).replace('"Documento."', '"Docu\\ud800mento."')
     with pytest.raises(InputError, match="not valid Unicode"):
         Workspace.from_json(text)
+
+
+def test_a_link_model_with_a_bad_api_base_says_why_without_its_credentials() -> None:
+    """Issue 24 #17: before, "not a bundled model or a hub id" (and no word on the URL)."""
+    for value, says in (("openai:m@http://bob:s3cret@127.0.0.1:9/v1", "user name or password"),
+                        ("openai:m@http://127.0.0.1:9/v1?k=1", "query or fragment"),
+                        ("openai:m@127.0.0.1:9/v1", "must start with http:// or https://")):
+        with pytest.raises(InputError) as refused:
+            check_model(value)
+        assert says in str(refused.value) and "s3cret" not in str(refused.value)

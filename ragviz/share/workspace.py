@@ -17,7 +17,8 @@ from typing import Any
 
 from ragviz.chunking import ChunkerConfig, check_config, get_spec
 from ragviz.chunking.registry import LEGACY_FIELDS, param_kind
-from ragviz.embedding.models import BUNDLED_MODELS
+from ragviz.embedding.models import BUNDLED_MODELS, ModelLoadError
+from ragviz.embedding.openai_api import OPENAI_PREFIX, parse_openai_name
 from ragviz.i18n import LANGUAGES
 from ragviz.inputs.documents import (
     MAX_DOCUMENT_CHARS,
@@ -135,6 +136,11 @@ def check_model(value: str) -> str:
         return value
     if OPENAI_NAME.fullmatch(value):
         return value
+    if value.startswith(OPENAI_PREFIX):  # say what is wrong with the API's address
+        try:
+            parse_openai_name(value)
+        except ModelLoadError as error:
+            raise InputError(f"model: {error}") from None  # the value may hold a password
     raise InputError(
         f"model {shorten(value)} is not a bundled model or a hub id (owner/name); "
         f"local model folders are accepted only inside the folder {MODELS_DIR_ENV} names"
