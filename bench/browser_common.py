@@ -6,8 +6,10 @@ just before the press records the time of every DOM change inside a Vega-Lite ch
 counts as done at the first animation frame where (1) at least one chart changed since the
 press, (2) the app is idle (script state ``notRunning``, no running indicator, no stale
 element), (3) every visible chart has its ``svg.marks``/``canvas.marks`` and (4) no chart has
-changed for ``quiet_ms``. The reported time is max(last chart change, first idle frame) minus
-the press time, so the quiet wait itself is not counted.
+changed for ``quiet_ms`` (checked again when that time is over). The reported time is
+max(last chart change, first idle frame) minus the press time, so the quiet wait itself is not
+counted. Frames are polled until the first idle frame, then every 100 ms: the quiet wait's
+polling was once counted in the browser CPU per step as if the app spent it.
 """
 
 from __future__ import annotations
@@ -17,9 +19,11 @@ import os
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -61,24 +65,43 @@ WATCH_CHARTS_JS = """() => {
     return performance.now();
 }"""
 
+# The chart queries (every chart's visibility and marks) run only until the first idle frame
+# and once more when the quiet time is over: run on every frame of the quiet wait, they cost
+# the renderer about 0.13 s per step, which the browser CPU per step then counted as the app's.
 CHARTS_SETTLED_JS = (
     """(quietMs) => {
     const w = window;"""
     + IDLE_JS_BODY
     + """
     if (!idle) { w.__rv.idleAt = 0; return false; }
-    if (document.querySelector('[data-testid="stException"]')) return {exception: true};
-    const shown = [...document.querySelectorAll('[data-testid="stVegaLiteChart"]')]
-        .filter(c => c.checkVisibility());
-    if (!shown.length || !shown.every(c => c.querySelector('svg.marks, canvas.marks')))
-        return false;
     if (w.__rv.n === 0) return false;
+    const drawn = () => {
+        const shown = [...document.querySelectorAll('[data-testid="stVegaLiteChart"]')]
+            .filter(c => c.checkVisibility());
+        return shown.length > 0 && shown.every(c => c.querySelector('svg.marks, canvas.marks'));
+    };
+    const failed = () => !!document.querySelector('[data-testid="stException"]');
     const now = performance.now();
-    if (!w.__rv.idleAt) w.__rv.idleAt = now;
+    if (!w.__rv.idleAt) {
+        if (failed()) return {exception: true};
+        if (!drawn()) return false;
+        w.__rv.idleAt = now;
+    }
     if (now - w.__rv.last < quietMs) return false;
+    if (failed()) return {exception: true};
+    if (!drawn()) { w.__rv.idleAt = 0; return false; }
     return {done: Math.max(w.__rv.last, w.__rv.idleAt), changes: w.__rv.n};
 }"""
 )
+
+# Phase 1 of a step, polled every animation frame: the settled result, or true from the first
+# idle frame with every chart drawn (its time is kept as ``idleAt``).
+CHARTS_IDLE_JS = ("(quietMs) => (" + CHARTS_SETTLED_JS + ")(quietMs) || window.__rv.idleAt > 0")
+# Phase 2, polled every 100 ms (a frame-by-frame poll costs the renderer ~0.065 s a second):
+# the settled result, or {busy} when a chart changed again (back to phase 1, so that the next
+# idle frame is timed to the frame).
+CHARTS_QUIET_JS = ("(quietMs) => window.__rv.idleAt ? (" + CHARTS_SETTLED_JS
+                   + ")(quietMs) : {busy: true}")
 
 # The first question's bars: the first visible chart has drawn its marks.
 FIRST_CHART_JS = """() => {
@@ -137,6 +160,24 @@ def start_server(log_dir: Path, timeout_s: float = 120,
         time.sleep(0.2)
     stop_server(proc)
     raise SystemExit(f"streamlit was not healthy after {timeout_s:.0f} s")
+
+
+@contextlib.contextmanager
+def served_page_context(chromium: str) -> Iterator[tuple[subprocess.Popen[bytes], str, Any]]:
+    """A `streamlit run` server and a headless Chromium context (the benches' viewport and
+    locale): the server process, its URL and the context; both closed at the end."""
+    from playwright.sync_api import sync_playwright
+
+    with tempfile.TemporaryDirectory(prefix="ragviz-bench-") as tmp:
+        proc, url = start_server(Path(tmp))
+        try:
+            with sync_playwright() as pw:
+                browser = pw.chromium.launch(executable_path=chromium, headless=True,
+                                             args=CHROMIUM_ARGS)
+                yield proc, url, browser.new_context(viewport=VIEWPORT, locale="en-US")
+                browser.close()
+        finally:
+            stop_server(proc)
 
 
 def stop_server(proc: subprocess.Popen[bytes]) -> None:
@@ -224,9 +265,14 @@ def press_and_wait_charts(page: Any, key: str, arrow: str, timeout_ms: int,
     slider.focus()
     began = float(page.evaluate(WATCH_CHARTS_JS))
     page.keyboard.press(arrow)
-    handle = page.wait_for_function(CHARTS_SETTLED_JS, arg=quiet_ms, polling="raf",
-                                    timeout=timeout_ms)
-    value = handle.json_value()
+    while True:
+        value = page.wait_for_function(CHARTS_IDLE_JS, arg=quiet_ms, polling="raf",
+                                       timeout=timeout_ms).json_value()
+        if value is True:
+            value = page.wait_for_function(CHARTS_QUIET_JS, arg=quiet_ms, polling=100,
+                                           timeout=timeout_ms).json_value()
+        if "busy" not in value:
+            break
     if "exception" in value:
         raise SystemExit("the app shows an exception")
     return float(value["done"]) - began

@@ -24,31 +24,26 @@ Server CPU: utime+stime of the `streamlit run` process tree from /proc/<pid>/sta
 CPU: the rest of this script's process tree (Playwright's driver and Chromium). Both are
 deltas over each phase divided by its number of actions. Not a test: nothing is asserted.
 
-    .venv/bin/python bench/ui_latency.py [--runs 10] [--big-steps 3] [--skip-big]
+    .venv/bin/python bench/ui_latency.py [--runs 10] [--big-steps 3] [--skip-big] [--steps-only]
 """
 
 from __future__ import annotations
 
 import argparse
 import statistics
-import tempfile
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from browser_common import (
     ALL_CHARTS_IDLE_JS,
-    CHROMIUM_ARGS,
     FIRST_CHART_JS,
     IDLE_NOW_JS,
-    VIEWPORT,
     CpuMeter,
     big_document,
     paste_document,
     press_and_wait_charts,
-    start_server,
-    stop_server,
+    served_page_context,
 )
 from browser_timing import RENDERED_JS, slider_change_ms
 from machine import bench_parser, on_machine
@@ -141,9 +136,10 @@ def first_page_rows(context: Any, url: str, meter: CpuMeter, runs: int) -> list[
 
 
 def small_document_rows(context: Any, url: str, meter: CpuMeter, runs: int,
-                        smoke: bool = False) -> list[Row]:
-    """First pages, then floor, top_k and size steps on one page (a smoke run: that page only)."""
-    rows = [] if smoke else first_page_rows(context, url, meter, runs)
+                        smoke: bool = False, steps_only: bool = False) -> list[Row]:
+    """First pages, then floor, top_k and size steps on one page (a smoke run or
+    ``--steps-only``: that page only)."""
+    rows = [] if smoke or steps_only else first_page_rows(context, url, meter, runs)
     page = context.new_page()
     page.goto(url)
     page.wait_for_function(ALL_CHARTS_IDLE_JS, arg=CHARTS, polling="raf", timeout=TIMEOUT_MS)
@@ -202,6 +198,8 @@ def main(argv: list[str] | None = None) -> None:
     found.add_argument("--runs", type=int, default=10)
     found.add_argument("--big-steps", type=int, default=3)
     found.add_argument("--skip-big", action="store_true")
+    found.add_argument("--steps-only", action="store_true",
+                       help="no first-page rows: the floor, top_k and size steps only")
     found.add_argument("--chromium", default="/usr/bin/chromium")
     args = found.parse_args(argv)
     if args.smoke:  # one of each step on the sample; the 200k document's embedding is minutes
@@ -211,23 +209,12 @@ def main(argv: list[str] | None = None) -> None:
 
 
 def measure(args: argparse.Namespace) -> None:
-    from playwright.sync_api import sync_playwright
-
-    with tempfile.TemporaryDirectory(prefix="ragviz-bench-") as tmp:
-        proc, url = start_server(Path(tmp))
+    with served_page_context(args.chromium) as (proc, url, context):
         meter = CpuMeter(proc.pid)
-        try:
-            with sync_playwright() as pw:
-                browser = pw.chromium.launch(executable_path=args.chromium, headless=True,
-                                             args=CHROMIUM_ARGS)
-                context = browser.new_context(viewport=VIEWPORT, locale="en-US")
-                print_table(small_document_rows(context, url, meter, args.runs, args.smoke),
-                            flush=True)
-                if not args.skip_big:
-                    print_table(big_document_rows(context, url, meter, args.big_steps))
-                browser.close()
-        finally:
-            stop_server(proc)
+        print_table(small_document_rows(context, url, meter, args.runs, args.smoke,
+                                        args.steps_only), flush=True)
+        if not args.skip_big:
+            print_table(big_document_rows(context, url, meter, args.big_steps))
 
 
 if __name__ == "__main__":
