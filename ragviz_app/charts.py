@@ -287,27 +287,43 @@ def _floor_rule(font: int) -> list[Any]:
     return [rule, rule_label]
 
 
+PROFILE_SPANS = 100  # ~4 px a point in the 380 px wide chart of a narrow column
+
+
+def profile_spans(boundary_similarities: Sequence[tuple[int, float]]) -> pd.DataFrame:
+    """Consecutive boundaries grouped into at most PROFILE_SPANS spans (one boundary each
+    while they fit): the span's offsets, its lowest and highest similarity, drawn at the
+    offset of its lowest."""
+    pairs = list(boundary_similarities)
+    size = max(1, math.ceil(len(pairs) / PROFILE_SPANS))
+    rows = []
+    for first in range(0, len(pairs), size):
+        group = pairs[first:first + size]
+        offset, lowest = min(group, key=lambda pair: pair[1])
+        rows.append({"offset": offset, "start": group[0][0], "end": group[-1][0],
+                     "similarity": round(float(lowest), 4),
+                     "highest": round(float(max(s for _, s in group)), 4)})
+    return pd.DataFrame(rows, columns=["offset", "start", "end", "similarity", "highest"])
+
+
 def similarity_profile(
     boundary_similarities: Sequence[tuple[int, float]],
     threshold: float | None,
     lang: str = "en",
 ) -> alt.LayerChart:
     """The semantic chunker's view: similarity between neighbouring sentences along the
-    document, with the breakpoint threshold under which it starts a new chunk."""
-    frame = pd.DataFrame(
-        [{"offset": o, "similarity": round(float(s), 4)} for o, s in boundary_similarities],
-        columns=["offset", "similarity"],
-    )
-    line = (
-        alt.Chart(frame)
-        .mark_line(point=True)
-        .encode(
-            x=alt.X("offset:Q", title=t("chart.offset", lang)),
-            y=alt.Y("similarity:Q", title=t("chart.similarity", lang)),
-            tooltip=["offset:Q", alt.Tooltip("similarity:Q", format=".3f")],
-        )
-    )
-    layers: list[Any] = [line]
+    document, with the breakpoint threshold under which it starts a new chunk. A long
+    document's boundaries are drawn in at most PROFILE_SPANS spans of the document, each
+    with its lowest similarity (the dips that start chunks) over its range."""
+    frame = profile_spans(boundary_similarities)
+    x = alt.X("offset:Q", title=t("chart.offset", lang))
+    tooltip = [alt.Tooltip("start:Q", title=t("chart.offset", lang)), "end:Q",
+               alt.Tooltip("similarity:Q", format=".2f"), alt.Tooltip("highest:Q", format=".2f")]
+    band = alt.Chart(frame).mark_area(opacity=0.25).encode(
+        x=x, y=alt.Y("similarity:Q"), y2="highest:Q")
+    line = alt.Chart(frame).mark_line(point=True).encode(
+        x=x, y=alt.Y("similarity:Q", title=t("chart.similarity", lang)), tooltip=tooltip)
+    layers: list[Any] = [band, line]
     if threshold is not None:
         rule_data = pd.DataFrame(
             {

@@ -132,6 +132,27 @@ def test_similarity_profile_draws_the_threshold() -> None:
     assert rule[0]["threshold"] == 0.4
 
 
+def test_a_long_documents_similarity_profile_is_aggregated_and_keeps_every_dip() -> None:
+    """Issue 19, low 12: ~1,000 points of a 99,000-character document in one 380 px chart
+    were unreadable; the chart draws a bounded number of spans, each with its lowest
+    similarity (a dip under the threshold is what starts a chunk, so none may vanish)."""
+    import random
+
+    rng = random.Random(7)
+    raw = [(offset * 99, rng.uniform(0.3, 0.9)) for offset in range(1000)]
+    dips = {345: 0.05, 346: 0.1, 800: 0.02}
+    raw = [(o, dips.get(i, s)) for i, (o, s) in enumerate(raw)]
+    layers = _layers(similarity_profile(raw, 0.2))
+    line = next(rows for layer, rows in layers if _mark(layer) == "line")
+    assert len(line) <= 120
+    assert min(row["similarity"] for row in line) == 0.02
+    low = [row for row in line if row["similarity"] < 0.2]
+    assert [(row["start"] <= 345 * 99 <= row["end"]) or (row["start"] <= 800 * 99 <= row["end"])
+            for row in low] == [True] * len(low) and len(low) == 2
+    spans = next(rows for layer, rows in layers if _mark(layer) == "area")
+    assert max(row["highest"] for row in spans) <= 0.9 and len(spans) == len(line)
+
+
 def test_a_long_ranking_draws_the_best_forty_and_says_so() -> None:
     from ragviz.chunking.base import Chunk
     from ragviz.retrieval.decision import decide

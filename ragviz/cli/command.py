@@ -377,7 +377,13 @@ def _progress(embedder: Embedder) -> Progress | None:
 
 
 def cmd_eval(args: argparse.Namespace) -> None:
-    from ragviz.present.presentation import diagnosis_text, label_name, metric_label, share
+    from ragviz.present.presentation import (
+        answerable_refused,
+        diagnosis_text,
+        label_name,
+        metric_label,
+        share,
+    )
 
     analysis = _run_analysis(args, _labelled(args))
     rows = []
@@ -416,8 +422,9 @@ def cmd_eval(args: argparse.Namespace) -> None:
         files = f" from {len(analysis.corpus.sources)} files" if analysis.corpus.multi_file else ""
         lines = [
             f"{analysis.config.label()} on {analysis.model}: {len(analysis.chunks)} chunks{files}",
-            "  ".join(f"{metric_label(name, args.lang, short=True, k=analysis.top_k)} "
-                      f"{fmt(m.values.get(name))}" for name in metric_names()),
+            "  ".join([*(f"{metric_label(name, args.lang, short=True, k=analysis.top_k)} "
+                         f"{fmt(m.values.get(name))}" for name in metric_names()),
+                       *filter(None, [answerable_refused(m, args.lang)])]),
         ]
         for row in rows:
             names = ", ".join(label_name(label, args.lang) for label in row["labels"])

@@ -32,7 +32,7 @@ from ragviz.evaluation.diagnosis import (
     Diagnosis,
 )
 from ragviz.evaluation.measures import get_metric
-from ragviz.evaluation.results import QuestionOutcome, WhyFailed
+from ragviz.evaluation.results import Metrics, QuestionOutcome, WhyFailed
 from ragviz.i18n import STRINGS, count, t
 from ragviz.retrieval.decision import Decision, build_prompt
 
@@ -101,6 +101,15 @@ def metric_text(name: str, value: float | None, language: str = "en") -> str:
     if get_metric(name).display == "percent":
         return f"{value:.0%}"
     return share(value, language)
+
+
+def answerable_refused(metrics: Metrics, language: str = "en") -> str:
+    """The floor's cost (answerable questions it refuses), written next to the figures in
+    the app, the report and the CLI; "" when no question is labelled answerable."""
+    if not metrics.answerable:
+        return ""
+    return t("app.answerable_refused", language, n=metrics.answerable_refused,
+             total=metrics.answerable)
 
 
 # --- names ----------------------------------------------------------------------------
@@ -327,5 +336,5 @@ def why_failed_text(result: WhyFailed, language: str = "en") -> str:
         return t("why.no_fix", language)
     detail = "" if result.fix_diagnosis is None else diagnosis_text(result.fix_diagnosis,
                                                                      language)
-    return t("why.fix", language, config=config_text(result.fix, language), kept=result.kept,
-             detail=detail)
+    return count(result.kept, "why.fix", language, config=config_text(result.fix, language),
+                 detail=detail)

@@ -16,6 +16,7 @@ from ragviz.evaluation.results import Analysis, Comparison, Metrics, QuestionOut
 from ragviz.i18n import t
 from ragviz.present.palette import FLOOR, HIT, OTHER, UNDER_FLOOR
 from ragviz.present.presentation import (
+    answerable_refused,
     calibration_message,
     config_text,
     decimal,
@@ -75,6 +76,8 @@ def _metrics_html(metrics: Metrics, top_k: int, lang: str) -> str:
     labels = ", ".join(
         f"{escape(label_name(k, lang))}: {v}" for k, v in metrics.labels.items() if v
     )
+    cost = answerable_refused(metrics, lang)
+    cells += f'<span class="metric">{escape(cost)}</span>' if cost else ""
     return f"<div>{cells}</div><p>{escape(t('report.labels', lang))}: {labels or '—'}</p>"
 
 

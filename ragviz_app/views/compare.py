@@ -10,6 +10,7 @@ from ragviz.embedding.models import Embedder
 from ragviz.evaluation.experiments import compare, default_grid, sweep
 from ragviz.evaluation.measures import metric_names
 from ragviz.evaluation.results import Analysis, SweepResult
+from ragviz.i18n import count
 from ragviz.inputs.corpus import Corpus
 from ragviz.inputs.questions import LabelledQuestion
 from ragviz.present import presentation
@@ -32,7 +33,7 @@ def compare_view(a: Analysis, b: Analysis) -> None:
     if not comparison.flips:
         st.success(tr("app.no_flips"))
         return
-    st.markdown(f"**{tr('app.flips', n=len(comparison.flips))}**")
+    st.markdown(f"**{count(len(comparison.flips), 'app.flips', lang())}**")
     rows = [
         {
             tr("col.question"): f.question.question,
