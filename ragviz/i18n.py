@@ -689,7 +689,9 @@ STRINGS: dict[str, dict[str, str]] = {
     "app.floor": {"en": "Score floor", "pt": "Piso de score"},
     "app.floor_help": {
         "en": "A question whose best score is under the floor is refused (no LLM call).",
-        "pt": "Pergunta cujo melhor score fica abaixo do piso é recusada (sem chamar o LLM).",
+        "pt": "Pergunta cujo melhor score fica abaixo do piso é recusada (sem chamar o LLM). "
+              "O controle escreve o piso com ponto (0.19 é 0,19): o Streamlit não permite "
+              "vírgula nele; textos e gráficos usam vírgula.",
     },
     "app.apply_floor": {"en": "Apply suggested floor", "pt": "Aplicar piso sugerido"},
     "app.apply_floor_side": {

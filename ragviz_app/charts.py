@@ -24,10 +24,10 @@ from ragviz.present.palette import ANSWERABLE, FLOOR, HIT, OTHER, UNANSWERABLE, 
 from ragviz.present.presentation import (
     config_text,
     decimal,
-    distinct_digits,
     format_score,
     metric_label,
     numbers,
+    score_digits,
 )
 from ragviz.retrieval.decision import Decision
 from ragviz.retrieval.scorers import CosineScorer, ScoreScale
@@ -63,7 +63,7 @@ def score_rows(
     look equal), rank and what retrieval did. Plain dicts: the score charts are rebuilt on
     every floor or top_k move, and a DataFrame per chart cost more than the rest of it."""
     hits = {h.index for h in decision.hits}
-    digits = distinct_digits([*decision.scores, decision.floor], fewest=3)
+    digits = score_digits(decision.scores, decision.floor, decision.top_k)
     top = set(decision.ranking[: decision.top_k])
     by_index = {c.index: c for c in chunks}
     context, under, other = (t(f"chart.status_{x}", lang)
@@ -191,7 +191,7 @@ def _bars_parts(
                       lang, large, floor is not None, with_answer, keyed, scale.label)
     datasets: dict[str, list[dict[str, Any]]] = {SCORES_DATA: rows}
     if floor is not None:
-        floor_text = decimal(floor, distinct_digits([*decision.scores, floor]), lang)
+        floor_text = format_score(floor, lang)  # as the slider and the sentences write it
         datasets[FLOOR_DATA] = [{"floor": round(float(floor), 6),
                                  "label": t("chart.floor", lang, floor=floor_text)}]
     return shape, datasets
@@ -210,6 +210,8 @@ def _bars_skeleton(shape: BarsShape) -> str:
     if "config" in spec and not spec["config"]:
         del spec["config"]
     spec.pop("datasets", None)
+    if shape.lang == "pt":
+        spec.setdefault("config", {})["locale"] = {"number": PT_LOCALE}
     return json.dumps(spec)
 
 
@@ -285,6 +287,22 @@ def _floor_rule(font: int) -> list[Any]:
         .encode(x="floor:Q", y=alt.value(0), text="label:N")
     )
     return [rule, rule_label]
+
+
+# Portuguese numbers on the axes (0,19, as the sentences write them); the sliders cannot
+# (Streamlit formats them with printf's point), which the floor's help says.
+PT_LOCALE = {"decimal": ",", "thousands": ".", "grouping": [3], "currency": ["R$ ", ""]}
+
+
+def localised(chart: Any, lang: str) -> Any:
+    """A top-level chart whose axes and tooltips write numbers as ``lang`` does."""
+    if lang != "pt":
+        return chart
+    chart = chart.copy(deep=["config"])
+    if chart.config is alt.Undefined:
+        chart.config = alt.Config()
+    chart.config.locale = alt.Locale(number=PT_LOCALE)
+    return chart
 
 
 PROFILE_SPANS = 100  # ~4 px a point in the 380 px wide chart of a narrow column

@@ -312,12 +312,12 @@ def cmd_search(args: argparse.Namespace) -> None:
     }
 
     def text() -> str:
-        from ragviz.present.presentation import decimal, decision_text, distinct_digits
+        from ragviz.present.presentation import decimal, decision_text, score_digits
 
         lines: list[str] = []
         for outcome in analysis.outcomes:
             lines.append(outcome.question.question)
-            digits = distinct_digits([*outcome.decision.scores, args.floor], fewest=3)
+            digits = score_digits(outcome.decision.scores, args.floor, outcome.decision.top_k)
             for hit in outcome.decision.hits:
                 score = decimal(hit.score, digits, args.lang)
                 chunk = analysis.chunks[hit.index]

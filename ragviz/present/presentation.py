@@ -71,6 +71,14 @@ def numbers(values: Sequence[float], language: str = "en",
     return [decimal(v, digits, language) for v in values]
 
 
+def score_digits(scores: Sequence[float], floor: float, top_k: int, fewest: int = 3) -> int:
+    """The decimals of one question's scores: enough to tell apart the ones a reader
+    compares (the top_k + 1 best, which decide what is sent, and the floor), not all of a
+    long document's thousand, which would need six."""
+    head = sorted((float(s) for s in scores), reverse=True)[: top_k + 1]
+    return distinct_digits([*head, floor], fewest)
+
+
 def _exact_digits(value: float) -> int:
     return 2 if abs(round(value, 2) - value) < 1e-9 else 3
 

@@ -83,5 +83,6 @@ def sweep_view(document: str | Corpus, model: Embedder, questions: list[Labelled
                       metric=presentation.metric_label(ss.sweep_metric, lang()),
                       value=presentation.metric_text(ss.sweep_metric, value, lang())))
     right.button(tr("app.load_best"), key="load_best", on_click=load_into_a, args=(best.config,))
-    st.altair_chart(charts.sweep_heatmap(result_typed, ss.sweep_metric, lang()),
+    st.altair_chart(charts.localised(charts.sweep_heatmap(result_typed, ss.sweep_metric, lang()),
+                                     lang()),
                     width="stretch")
