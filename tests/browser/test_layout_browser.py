@@ -137,3 +137,22 @@ def test_the_question_tables_toolbar_covers_no_caption(
     page.screenshot(path=str(screenshot_dir / f"question-toolbar-{lang}.png"), clip={
         "x": box["x"], "y": box["y"] - 90, "width": box["width"], "height": 180})
     assert page.evaluate(CAPTION_UNDER_TOOLBAR_JS) == []
+
+
+# The numbers the visible charts write on their axes (SVG text of the axis labels).
+AXIS_NUMBERS_JS = """() => [...document.querySelectorAll('[data-testid="stVegaLiteChart"]')]
+    .filter(c => c.checkVisibility())
+    .flatMap(c => [...c.querySelectorAll('.role-axis-label text')].map(t => t.textContent))
+    .filter(text => /^-?[0-9]+[.,][0-9]+$/.test(text))"""
+
+
+def test_portuguese_charts_write_decimal_commas(app: AppPage, screenshot_dir: Path) -> None:
+    """Issue 19, low 9: in Portuguese the axes said 0.19 where the text says 0,19."""
+    page: Any = app.page
+    page.goto(f"{app.url}/?lang=pt")
+    app.wait_idle(60_000)
+    app.open_tab("Calibração")
+    page.wait_for_timeout(500)
+    page.screenshot(path=str(screenshot_dir / "calibration-pt.png"), full_page=True)
+    shown = page.evaluate(AXIS_NUMBERS_JS)
+    assert shown and all("," in text for text in shown), shown
