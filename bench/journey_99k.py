@@ -48,6 +48,7 @@ from ui_latency import (
 )
 
 CHARS = 99_000
+SMOKE_CHARS = 3_000  # a smoke run: every step once on a short paste
 CHUNKERS = ("recursive", "sentence", "semantic", "fixed")
 
 
@@ -150,11 +151,12 @@ def main(argv: list[str] | None = None) -> None:
     found.add_argument("--chromium", default="/usr/bin/chromium")
     args = found.parse_args(argv)
     with on_machine(args.smoke):
-        rows = measure(args.chromium, 1 if args.smoke else args.runs, Path(args.shots))
+        rows = measure(args.chromium, 1 if args.smoke else args.runs, Path(args.shots),
+                       SMOKE_CHARS if args.smoke else CHARS)
     print_table(rows)
 
 
-def measure(chromium: str, runs: int, shots: Path) -> list[Row]:
+def measure(chromium: str, runs: int, shots: Path, chars: int) -> list[Row]:
     """The journey on a fresh server and page: first page, paste, then ``journey``."""
     from playwright.sync_api import sync_playwright
 
@@ -169,7 +171,7 @@ def measure(chromium: str, runs: int, shots: Path) -> list[Row]:
             page.wait_for_function(ALL_CHARTS_IDLE_JS, arg=CHARTS, polling="raf",
                                    timeout=BIG_TIMEOUT_MS)
             open_tab(page, "Document & chunks")
-            paste_document(page, big_document(CHARS), BIG_TIMEOUT_MS)
+            paste_document(page, big_document(chars), BIG_TIMEOUT_MS)
             page.wait_for_function(DOC_IDLE_JS, polling="raf", timeout=BIG_TIMEOUT_MS)
             page.wait_for_timeout(1000)
             return journey(page, CpuMeter(proc.pid), runs, shots)
