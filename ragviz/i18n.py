@@ -260,13 +260,19 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "why.fix": {
         "en": (
-            "{config} fixes it without breaking any of the {kept} other question(s) that are "
+            "{config} fixes it without breaking any of the {n} other questions that are "
             "right now: {detail}"
         ),
         "pt": (
-            "{config} corrige a pergunta sem quebrar nenhuma das {kept} outra(s) pergunta(s) "
+            "{config} corrige a pergunta sem quebrar nenhuma das {n} outras perguntas "
             "que estão certas agora: {detail}"
         ),
+    },
+    "why.fix.one": {
+        "en": "{config} fixes it without breaking the {n} other question that is right now: "
+              "{detail}",
+        "pt": "{config} corrige a pergunta sem quebrar a {n} outra pergunta que está certa "
+              "agora: {detail}",
     },
     "why.no_fix": {
         "en": (
@@ -280,7 +286,7 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     # --- counts with their words: "<key>.one" for 1, "<key>" otherwise (``count``) ------
     "app.answerable_refused": {"en": "{n} of {total} answerable refused",
-                               "pt": "{n} de {total} respondíveis recusadas"},
+                               "pt": "respondíveis recusadas: {n} de {total}"},
     "app.answerable_refused_help": {
         "en": "Answerable questions the floor refuses: the floor's cost, next to the "
               "unanswerable ones it refuses rightly.",
@@ -686,7 +692,9 @@ STRINGS: dict[str, dict[str, str]] = {
     "app.floor": {"en": "Score floor", "pt": "Piso de score"},
     "app.floor_help": {
         "en": "A question whose best score is under the floor is refused (no LLM call).",
-        "pt": "Pergunta cujo melhor score fica abaixo do piso é recusada (sem chamar o LLM).",
+        "pt": "Pergunta cujo melhor score fica abaixo do piso é recusada (sem chamar o LLM). "
+              "O controle escreve o piso com ponto (0.19 é 0,19): o Streamlit não permite "
+              "vírgula nele; textos e gráficos usam vírgula.",
     },
     "app.apply_floor": {"en": "Apply suggested floor", "pt": "Aplicar piso sugerido"},
     "app.apply_floor_side": {
@@ -781,8 +789,12 @@ STRINGS: dict[str, dict[str, str]] = {
         "pt": "Todas as perguntas têm o mesmo resultado em A e B.",
     },
     "app.flips": {
-        "en": "{n} question(s) change outcome between A and B",
-        "pt": "{n} pergunta(s) mudam de resultado entre A e B",
+        "en": "{n} questions change outcome between A and B",
+        "pt": "{n} perguntas mudam de resultado entre A e B",
+    },
+    "app.flips.one": {
+        "en": "{n} question changes outcome between A and B",
+        "pt": "{n} pergunta muda de resultado entre A e B",
     },
     "app.direction_fixed": {"en": "fixed by B", "pt": "corrigida por B"},
     "app.direction_broken": {"en": "broken by B", "pt": "quebrada por B"},
@@ -837,10 +849,16 @@ STRINGS: dict[str, dict[str, str]] = {
     "app.clear_questions_short": {"en": "Clear questions", "pt": "Limpar perguntas"},
     "app.keep_questions": {"en": "Keep questions", "pt": "Manter perguntas"},
     "app.questions_other_document": {
-        "en": "The document changed: the {n} question(s) were written for the previous one. "
+        "en": "The document changed: the {n} questions were written for the previous one. "
               "Keep them for this document, or clear them?",
-        "pt": "O documento mudou: a(s) {n} pergunta(s) foram escritas para o anterior. "
+        "pt": "O documento mudou: as {n} perguntas foram escritas para o anterior. "
               "Mantê-las para este documento, ou limpá-las?",
+    },
+    "app.questions_other_document.one": {
+        "en": "The document changed: its {n} question was written for the previous one. "
+              "Keep it for this document, or clear it?",
+        "pt": "O documento mudou: a {n} pergunta foi escrita para o anterior. "
+              "Mantê-la para este documento, ou limpá-la?",
     },
     "app.download_questions": {"en": "Download questions (CSV)", "pt": "Baixar perguntas (CSV)"},
     "app.upload_questions": {"en": "Upload questions (CSV)", "pt": "Enviar perguntas (CSV)"},
@@ -851,12 +869,20 @@ STRINGS: dict[str, dict[str, str]] = {
               "pergunta por linha; substitui a tabela.",
     },
     "app.questions_uploaded": {
-        "en": "{n} question(s) loaded from the file.",
-        "pt": "{n} pergunta(s) carregada(s) do arquivo.",
+        "en": "{n} questions loaded from the file.",
+        "pt": "{n} perguntas carregadas do arquivo.",
+    },
+    "app.questions_uploaded.one": {
+        "en": "{n} question loaded from the file.",
+        "pt": "{n} pergunta carregada do arquivo.",
     },
     "app.question_count": {
-        "en": "{n} question(s) in use: {answerable} answerable, {unanswerable} not.",
-        "pt": "{n} pergunta(s) em uso: {answerable} com resposta, {unanswerable} sem.",
+        "en": "{n} questions in use: {answerable} answerable, {unanswerable} not.",
+        "pt": "{n} perguntas em uso: {answerable} com resposta, {unanswerable} sem.",
+    },
+    "app.question_count.one": {
+        "en": "{n} question in use: {answerable} answerable, {unanswerable} not.",
+        "pt": "{n} pergunta em uso: {answerable} com resposta, {unanswerable} sem.",
     },
     "app.row_without_question": {
         "en": "Row {row} has an expected answer but no question, so it is not used.",
@@ -952,9 +978,10 @@ def t(key: str, lang: str = "en", **values: object) -> str:
     return template.format(**values) if values else template
 
 
-def count(n: int, key: str, lang: str = "en") -> str:
-    """``n`` with its word in agreement: ``key + ".one"`` for one, ``key`` for any other."""
-    return t(f"{key}.one" if n == 1 else key, lang, n=n)
+def count(n: int, key: str, lang: str = "en", **values: object) -> str:
+    """``n`` with its word in agreement: ``key + ".one"`` for one, ``key`` for any other
+    (``values`` fill the sentence's other placeholders)."""
+    return t(f"{key}.one" if n == 1 else key, lang, n=n, **values)
 
 
 def pick_language(accept_language: str | None) -> str:

@@ -24,10 +24,10 @@ from ragviz.present.palette import ANSWERABLE, FLOOR, HIT, OTHER, UNANSWERABLE, 
 from ragviz.present.presentation import (
     config_text,
     decimal,
-    distinct_digits,
     format_score,
     metric_label,
     numbers,
+    score_digits,
 )
 from ragviz.retrieval.decision import Decision
 from ragviz.retrieval.scorers import CosineScorer, ScoreScale
@@ -63,7 +63,7 @@ def score_rows(
     look equal), rank and what retrieval did. Plain dicts: the score charts are rebuilt on
     every floor or top_k move, and a DataFrame per chart cost more than the rest of it."""
     hits = {h.index for h in decision.hits}
-    digits = distinct_digits([*decision.scores, decision.floor], fewest=3)
+    digits = score_digits(decision.scores, decision.floor, decision.top_k)
     top = set(decision.ranking[: decision.top_k])
     by_index = {c.index: c for c in chunks}
     context, under, other = (t(f"chart.status_{x}", lang)
@@ -191,7 +191,7 @@ def _bars_parts(
                       lang, large, floor is not None, with_answer, keyed, scale.label)
     datasets: dict[str, list[dict[str, Any]]] = {SCORES_DATA: rows}
     if floor is not None:
-        floor_text = decimal(floor, distinct_digits([*decision.scores, floor]), lang)
+        floor_text = format_score(floor, lang)  # as the slider and the sentences write it
         datasets[FLOOR_DATA] = [{"floor": round(float(floor), 6),
                                  "label": t("chart.floor", lang, floor=floor_text)}]
     return shape, datasets
@@ -210,6 +210,8 @@ def _bars_skeleton(shape: BarsShape) -> str:
     if "config" in spec and not spec["config"]:
         del spec["config"]
     spec.pop("datasets", None)
+    if shape.lang == "pt":
+        spec.setdefault("config", {})["locale"] = {"number": PT_LOCALE}
     return json.dumps(spec)
 
 
@@ -287,27 +289,59 @@ def _floor_rule(font: int) -> list[Any]:
     return [rule, rule_label]
 
 
+# Portuguese numbers on the axes (0,19, as the sentences write them); the sliders cannot
+# (Streamlit formats them with printf's point), which the floor's help says.
+PT_LOCALE = {"decimal": ",", "thousands": ".", "grouping": [3], "currency": ["R$ ", ""]}
+
+
+def localised(chart: Any, lang: str) -> Any:
+    """A top-level chart whose axes and tooltips write numbers as ``lang`` does."""
+    if lang != "pt":
+        return chart
+    chart = chart.copy(deep=["config"])
+    if chart.config is alt.Undefined:
+        chart.config = alt.Config()
+    chart.config.locale = alt.Locale(number=PT_LOCALE)
+    return chart
+
+
+PROFILE_SPANS = 100  # ~4 px a point in the 380 px wide chart of a narrow column
+
+
+def profile_spans(boundary_similarities: Sequence[tuple[int, float]]) -> pd.DataFrame:
+    """Consecutive boundaries grouped into at most PROFILE_SPANS spans (one boundary each
+    while they fit): the span's offsets, its lowest and highest similarity, drawn at the
+    offset of its lowest."""
+    pairs = list(boundary_similarities)
+    size = max(1, math.ceil(len(pairs) / PROFILE_SPANS))
+    rows = []
+    for first in range(0, len(pairs), size):
+        group = pairs[first:first + size]
+        offset, lowest = min(group, key=lambda pair: pair[1])
+        rows.append({"offset": offset, "start": group[0][0], "end": group[-1][0],
+                     "similarity": round(float(lowest), 4),
+                     "highest": round(float(max(s for _, s in group)), 4)})
+    return pd.DataFrame(rows, columns=["offset", "start", "end", "similarity", "highest"])
+
+
 def similarity_profile(
     boundary_similarities: Sequence[tuple[int, float]],
     threshold: float | None,
     lang: str = "en",
 ) -> alt.LayerChart:
     """The semantic chunker's view: similarity between neighbouring sentences along the
-    document, with the breakpoint threshold under which it starts a new chunk."""
-    frame = pd.DataFrame(
-        [{"offset": o, "similarity": round(float(s), 4)} for o, s in boundary_similarities],
-        columns=["offset", "similarity"],
-    )
-    line = (
-        alt.Chart(frame)
-        .mark_line(point=True)
-        .encode(
-            x=alt.X("offset:Q", title=t("chart.offset", lang)),
-            y=alt.Y("similarity:Q", title=t("chart.similarity", lang)),
-            tooltip=["offset:Q", alt.Tooltip("similarity:Q", format=".3f")],
-        )
-    )
-    layers: list[Any] = [line]
+    document, with the breakpoint threshold under which it starts a new chunk. A long
+    document's boundaries are drawn in at most PROFILE_SPANS spans of the document, each
+    with its lowest similarity (the dips that start chunks) over its range."""
+    frame = profile_spans(boundary_similarities)
+    x = alt.X("offset:Q", title=t("chart.offset", lang))
+    tooltip = [alt.Tooltip("start:Q", title=t("chart.offset", lang)), "end:Q",
+               alt.Tooltip("similarity:Q", format=".2f"), alt.Tooltip("highest:Q", format=".2f")]
+    band = alt.Chart(frame).mark_area(opacity=0.25).encode(
+        x=x, y=alt.Y("similarity:Q"), y2="highest:Q")
+    line = alt.Chart(frame).mark_line(point=True).encode(
+        x=x, y=alt.Y("similarity:Q", title=t("chart.similarity", lang)), tooltip=tooltip)
+    layers: list[Any] = [band, line]
     if threshold is not None:
         rule_data = pd.DataFrame(
             {

@@ -387,8 +387,8 @@ def metrics_panel(metrics: Metrics, other: Metrics | None) -> None:
     second.metric(tr("metric.refusal_recall"), pct(metrics.refusal_recall),
                   delta(metrics.refusal_recall, other.refusal_recall if other else None))
     if metrics.answerable:  # the floor's cost, next to what it refuses rightly
-        st.caption(tr("app.answerable_refused", n=metrics.answerable_refused,
-                      total=metrics.answerable), help=tr("app.answerable_refused_help"))
+        st.caption(presentation.answerable_refused(metrics, lang()),
+                   help=tr("app.answerable_refused_help"))
 
 
 def metrics_details(metrics: Metrics) -> str:

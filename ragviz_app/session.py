@@ -115,7 +115,16 @@ def current_settings() -> Settings:
         sample=ss.sample_name if ss.doc_source == "sample" else None,
         model_b=models["b"] if own_b else None,
         floor_b=float(ss.get("floor_b", ss.get("floor", 0.0))) if own_b else None,
+        floor_on=_set_elsewhere(floors.SHARED, models["a"]),
+        floor_b_on=_set_elsewhere(floors.OWN_B, models["b"]) if own_b else None,
     )
+
+
+def _set_elsewhere(key: str, model: str) -> str | None:
+    """The model the floor under ``key`` was set on when that is not ``model`` (a link
+    carries it, so whoever opens it sees the same warning and offer to recalibrate)."""
+    other = floors.set_on(key)
+    return other if other is not None and other != model else None
 
 
 def _side_values(side: str) -> dict[str, Any]:
@@ -132,7 +141,7 @@ def apply_settings(settings: Settings, with_sample: bool = True) -> None:
                     for name, value in config.params().items() if value is not None}
     ss.top_k = settings.top_k
     ss.floor = state.slider_floor(settings.floor)
-    floors.record(floors.SHARED, settings.model)
+    floors.record(floors.SHARED, settings.floor_on or settings.model)
     ss.lang = settings.language
     put_model("a", settings.model)
     ss.model_b_on = settings.model_b is not None
@@ -140,7 +149,7 @@ def apply_settings(settings: Settings, with_sample: bool = True) -> None:
     if settings.model_b is not None:
         put_model("b", settings.model_b)
         ss.floor_b = state.slider_floor(settings.floor_of("b"))
-        floors.record(floors.OWN_B, settings.model_b)
+        floors.record(floors.OWN_B, settings.floor_b_on or settings.model_b)
     if with_sample and settings.sample:
         ss.sample_name = settings.sample
 

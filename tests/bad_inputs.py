@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import shlex
 import sys
 import zipfile
@@ -398,6 +399,20 @@ ROWS += (
     Row("workspace", "a document of control characters only", WorkspaceFile(workspace_json("".join(map(chr, range(1, 9))) * 50)), f"error: {BINARY_DOC}"),
     Row("options", "fixed windows of 150,000 characters every 10 (overlap 149,990)", cli("chunk doc.txt --chunker fixed --size 150000 --overlap 149990", doc(b"palavra " * 24_000)), "exit 2 · ragviz chunk: fixed(size=150000, overlap=149990) repeats the text too often: its chunks would hold about 630,150,000 characters, more than 20 times the document's 192,000; choose a smaller overlap (or size)."),
     Row("archive", "app: three unreadable members named by 65,000 characters", Upload("a.zip", LONG_NAMES_ZIP), "60 characters" + "".join(f" · warning: {CUT}{n}.pdf could not be read: it is named .pdf but its content is not a PDF." for n in range(3))),
+)
+
+
+def floor_set_on(model: str) -> bytes:
+    """A workspace whose floor says it was set on ``model`` (issue 19, medium 4)."""
+    from ragviz.share.workspace import Settings, Workspace
+
+    data = json.loads(Workspace(DOC.decode(), (), Settings(model="minilm-en")).to_json())
+    data["settings"]["floor_on"] = model
+    return json.dumps(data).encode()
+
+
+ROWS += (
+    Row("workspace", "a floor said to be set on a path, not a model", WorkspaceFile(floor_set_on("../../etc")), "error: model '../../etc' is not a bundled model or a hub id (owner/name); local model folders are accepted only inside the folder RAGVIZ_MODELS_DIR names"),
 )
 
 

@@ -266,3 +266,33 @@ def test_the_api_url_model_and_key_sit_together() -> None:
     at.toggle(key="model_b_on").set_value(True)
     rerun(at)
     assert _keys_in_order(at.sidebar).count("api_key") == 1, "one key for both sides"
+
+
+def _reopened(at: AppTest) -> AppTest:
+    """What an attendee sees on opening the link the page holds now."""
+    attendee = AppTest.from_file(APP, default_timeout=120)
+    attendee.query_params.update({key: _one(value) for key, value in at.query_params.items()})
+    return rerun(attendee)
+
+
+def test_a_copied_link_after_a_model_switch_shows_the_same_floor_warning() -> None:
+    """Issue 19 medium 4: the attendee saw no warning, only 'Apply suggested floor'."""
+    at = run_app(tab=None)
+    at.radio(key="model_choice").set_value("minilm-en")
+    rerun(at)
+    attendee = _reopened(at)
+    assert attendee.session_state.model_choice == "minilm-en"
+    assert warnings(attendee) == warnings(at)
+    assert any("was set on use-multilingual, not on minilm-en" in w for w in warnings(attendee))
+    assert [b.key for b in attendee.button if b.key and "floor" in b.key] == ["recalibrate_floor"]
+    attendee.button(key="recalibrate_floor").click()
+    rerun(attendee)
+    assert not any("was set on" in w for w in warnings(attendee))
+    assert not any("was set on" in w for w in warnings(_reopened(attendee)))
+
+
+def test_a_copied_link_keeps_bs_floor_warning_too() -> None:
+    at = with_b_on_minilm()
+    attendee = _reopened(at)
+    assert any("was set on use-multilingual, not on minilm-en" in w for w in warnings(attendee))
+    assert attendee.button(key="recalibrate_floor_b") is not None

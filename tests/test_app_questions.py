@@ -151,7 +151,7 @@ def test_rows_without_a_question_and_duplicates_get_one_line_each() -> None:
     assert "Row 8 has an expected answer but no question" in shown_text
     assert f"Rows 1, 3 ask the same question (“{PRAZO}”)" in shown_text
     # 7 questions in use; the row without a question is not counted as answerable
-    assert "7 question(s) in use: 4 answerable, 3 not." in shown_text
+    assert "7 questions in use: 4 answerable, 3 not." in shown_text
     frame = at.session_state.questions_base
     assert len(frame) == 8, "the blank added row is dropped, the answer-only row stays"
     assert not frame["answer"].isna().any() and not frame["question"].isna().any()
@@ -181,7 +181,7 @@ def test_a_questions_csv_replaces_the_table_and_downloads_back() -> None:
     at.file_uploader(key="questions_upload").set_value(("mine.csv", data, "text/csv"))
     run(at)
     assert table(at) == ["How long do refunds take?", "Is there wifi?", "=cmd|' /C calc'!A0"]
-    assert "3 question(s) loaded from the file." in texts(at)
+    assert "3 questions loaded from the file." in texts(at)
     assert at.get("download_button"), "a download button for the questions"
     csv_text = questions_csv(app_state.frame_questions(at.session_state.questions_base))
     assert "'=cmd|" in csv_text, "a formula-like cell is guarded"

@@ -36,6 +36,7 @@ RUNS: dict[str, tuple[list[str], bool]] = {
     "browser_timing": (["browser_timing.py"], True),
     "ui_latency": (["ui_latency.py"], True),
     "step_profile": (["step_profile.py"], True),
+    "journey_99k": (["journey_99k.py"], True),
     "workshop_browser": (["workshop_load.py", "--sessions", "30"], True),
     "workshop_protocol": (["workshop_load.py", "--sessions", "30", "--clients", "protocol"],
                           True),

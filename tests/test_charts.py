@@ -132,6 +132,27 @@ def test_similarity_profile_draws_the_threshold() -> None:
     assert rule[0]["threshold"] == 0.4
 
 
+def test_a_long_documents_similarity_profile_is_aggregated_and_keeps_every_dip() -> None:
+    """Issue 19, low 12: ~1,000 points of a 99,000-character document in one 380 px chart
+    were unreadable; the chart draws a bounded number of spans, each with its lowest
+    similarity (a dip under the threshold is what starts a chunk, so none may vanish)."""
+    import random
+
+    rng = random.Random(7)
+    raw = [(offset * 99, rng.uniform(0.3, 0.9)) for offset in range(1000)]
+    dips = {345: 0.05, 346: 0.1, 800: 0.02}
+    raw = [(o, dips.get(i, s)) for i, (o, s) in enumerate(raw)]
+    layers = _layers(similarity_profile(raw, 0.2))
+    line = next(rows for layer, rows in layers if _mark(layer) == "line")
+    assert len(line) <= 120
+    assert min(row["similarity"] for row in line) == 0.02
+    low = [row for row in line if row["similarity"] < 0.2]
+    assert [(row["start"] <= 345 * 99 <= row["end"]) or (row["start"] <= 800 * 99 <= row["end"])
+            for row in low] == [True] * len(low) and len(low) == 2
+    spans = next(rows for layer, rows in layers if _mark(layer) == "area")
+    assert max(row["highest"] for row in spans) <= 0.9 and len(spans) == len(line)
+
+
 def test_a_long_ranking_draws_the_best_forty_and_says_so() -> None:
     from ragviz.chunking.base import Chunk
     from ragviz.retrieval.decision import decide
@@ -144,3 +165,45 @@ def test_a_long_ranking_draws_the_best_forty_and_says_so() -> None:
     assert len(bars) == MAX_BARS
     assert bars[0]["chunk"] == "#99"
     assert spec["title"] == "the 40 best of 100 chunks"
+
+
+def test_a_long_documents_scores_and_floor_keep_one_format() -> None:
+    """Issue 19, low 9: on a long document every score was written with six decimals (so
+    that 1,000 scores all differ) and the floor as 0.190000; the scores a reader compares
+    (the ranking's head and the floor) decide the digits, and the floor is written as it is
+    everywhere else (0.19)."""
+    import random
+
+    from ragviz.chunking.base import Chunk
+    from ragviz.retrieval.decision import decide
+
+    rng = random.Random(3)
+    scores = [round(rng.uniform(0.05, 0.45), 6) for _ in range(1000)]
+    scores[10], scores[20] = 0.61, 0.52
+    chunks = [Chunk(i, i * 99, i * 99 + 5, "x" * 5) for i in range(1000)]
+    spec = score_bars(decide(scores, 2, 0.19), chunks, 0.19, lang="pt").to_dict()
+    bars = next(d for d in spec["datasets"].values() if len(d) and "status" in d[0])
+    assert [row["shown"] for row in bars[:2]] == ["0,610", "0,520"]
+    assert {len(row["shown"].split(",")[1]) for row in bars} == {3}
+    floor = next(d for d in spec["datasets"].values() if len(d) and "label" in d[0])
+    assert floor[0]["label"].endswith("0,19")
+
+
+def test_portuguese_charts_write_numbers_with_a_decimal_comma() -> None:
+    """Issue 19, low 9: axes said 0.19 where the text says 0,19 (the slider cannot: its
+    help says so)."""
+    from ragviz.chunking.base import Chunk
+    from ragviz.i18n import t
+    from ragviz.retrieval.decision import decide
+    from ragviz_app.charts import score_bars_spec
+
+    chunks = [Chunk(i, i * 10, i * 10 + 5, "x" * 5) for i in range(3)]
+    bars = score_bars_spec(decide([0.5, 0.3, 0.1], 2, 0.2), chunks, 0.2, lang="pt")
+    assert bars["config"]["locale"]["number"]["decimal"] == ","
+    english = score_bars_spec(decide([0.5, 0.3, 0.1], 2, 0.2), chunks, 0.2, lang="en")
+    assert "locale" not in english.get("config", {})
+    from ragviz_app.charts import localised
+
+    profile = localised(similarity_profile([(10, 0.8), (30, 0.2)], 0.4, "pt"), "pt").to_dict()
+    assert profile["config"]["locale"]["number"]["decimal"] == ","
+    assert "0,19" in t("app.floor_help", "pt") and "vírgula" in t("app.floor_help", "pt")

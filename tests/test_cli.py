@@ -217,3 +217,16 @@ def test_the_model_librarys_progress_bars_stay_off_stderr() -> None:
          "--model", "minilm-en"], capture_output=True, text=True, env=env, check=False)
     assert done.returncode == 0, done.stderr
     assert "Loading weights" not in done.stderr and "it/s" not in done.stderr, done.stderr
+
+
+def test_eval_counts_answerable_questions_the_floor_refused(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Issue 19 medium 7 in the CLI: the floor's cost is in the JSON and the headline."""
+    data = run_json(capsys, "eval", DOC, "--questions", QUESTIONS, *SENTENCE, "--floor", "0.9",
+                    "--json")
+    answerable = data["metrics"]["answerable"]
+    assert answerable > 0 and data["metrics"]["answerable_refused"] == answerable
+    assert main(["eval", DOC, "--questions", QUESTIONS, *SENTENCE, "--floor", "0.9"]) == 0
+    headline = capsys.readouterr().out.splitlines()[1]
+    assert f"{answerable} of {answerable} answerable refused" in headline

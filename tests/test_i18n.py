@@ -76,3 +76,30 @@ def test_counts_agree_with_their_words() -> None:
     assert count(2, "count.false_answers", "pt") == "2 respostas indevidas"
     assert count(0, "count.false_refusals", "en") == "0 false refusals"
     assert count(1, "count.false_refusals", "en") == "1 false refusal"
+
+
+PLURAL_HEDGE = re.compile(r"\w\((s|es|ns|ões)\)|\ba\(s\)")
+
+
+def test_no_sentence_hedges_its_plural() -> None:
+    """Issue 19, low 10: "question(s)", "pergunta(s)": a count picks its word instead."""
+    hedged = sorted(key for key, entry in STRINGS.items()
+                    for text in entry.values() if PLURAL_HEDGE.search(text))
+    assert hedged == []
+
+
+@pytest.mark.parametrize("key", sorted(k for k in STRINGS if k.endswith(".one")))
+def test_a_singular_has_its_plural_with_the_same_placeholders(key: str) -> None:
+    plural = key.removesuffix(".one")
+    assert plural in STRINGS
+    for lang in ("en", "pt"):
+        assert _placeholders(STRINGS[key][lang]) == _placeholders(STRINGS[plural][lang])
+
+
+def test_question_counts_agree_with_their_words() -> None:
+    from ragviz.i18n import count
+
+    assert count(1, "app.questions_uploaded", "pt") == "1 pergunta carregada do arquivo."
+    assert count(1, "app.flips", "en") == "1 question changes outcome between A and B"
+    assert count(1, "app.question_count", "en", answerable=1, unanswerable=0).startswith(
+        "1 question in use")

@@ -176,7 +176,8 @@ def test_a_folder_under_the_models_dir_is_accepted(
 # --- property tests: nothing a link or a workspace holds escapes as an exception -----------
 
 QUERY_KEYS = ["a", "b", "k", "floor", "model", "lang", "sample", "w", "junk", "a_size",
-              "a_overlap", "b_max_chars", "b_overlap_sentences", "a_threshold", "b_percentile"]
+              "floor_on", "b_floor_on", "a_overlap", "b_max_chars", "b_overlap_sentences",
+              "a_threshold", "b_percentile"]
 HOSTILE = st.one_of(
     st.sampled_from(["nan", "NaN", "inf", "-inf", "1e309", "1" + "0" * 400, "9" * 5000,
                      "x" * 100_000, "", " ", "0x10", "1_000", "٣", "/etc", "../..", "~",
@@ -279,3 +280,18 @@ def test_link_numbers_are_ascii_digits_only(raw: str) -> None:
     assert size.clamp(raw) == size.default
     with pytest.raises(ValueError, match="is not a number"):
         size.parse(raw)
+
+
+def test_the_model_a_floor_was_set_on_travels_in_links_and_files() -> None:
+    """Issue 19 medium 4: a floor set on another model reopens as set on that model."""
+    settings = Settings(model="minilm-en", floor=0.19, floor_on="use-multilingual")
+    query = links.share_query(settings, None).query
+    assert query["floor_on"] == "use-multilingual"
+    opened, problems = links.import_query(query, Settings())
+    assert opened.floor_on == "use-multilingual" and not problems
+    plain, _ = links.import_query({"model": "minilm-en", "floor": "0.3"}, settings)
+    assert plain.floor_on is None  # an older link: its floor was set on its model
+    bad, problems = links.import_query({**query, "floor_on": "../etc"}, Settings())
+    assert bad.floor_on is None and problems
+    file = Workspace("Documento.", (), settings).to_json()
+    assert Workspace.from_json(file).settings.floor_on == "use-multilingual"

@@ -72,3 +72,17 @@ def test_a_corpus_report_labels_chunks_and_bars_by_file(use_model: Embedder) -> 
     single = render_report([analyse(corpus.sources[0].text, ChunkerConfig("sentence",
                                     max_chars=80), use_model, questions)], lang="en")
     assert '<h4 class="file">' not in single and "refunds.txt" not in single
+
+
+def test_the_report_counts_answerable_questions_the_floor_refused(
+    use_model: Embedder, seed_doc: str,
+) -> None:
+    """Issue 19 medium 7 in the report, next to the refusal figures, in both languages."""
+    from ragviz.evaluation.results import RetrievalSettings
+    questions = [LabelledQuestion("Qual o prazo do reembolso?", "7 dias úteis", True),
+                 LabelledQuestion("Qual a senha do wifi?", "", False)]
+    analysis = analyse(seed_doc, ChunkerConfig("sentence"), use_model, questions,
+                       RetrievalSettings(2, 0.95))
+    assert analysis.metrics.answerable_refused == 1
+    assert "1 of 1 answerable refused" in render_report([analysis], lang="en")
+    assert "respondíveis recusadas: 1 de 1" in render_report([analysis], lang="pt")

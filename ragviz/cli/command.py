@@ -313,12 +313,12 @@ def cmd_search(args: argparse.Namespace) -> None:
     }
 
     def text() -> str:
-        from ragviz.present.presentation import decimal, decision_text, distinct_digits
+        from ragviz.present.presentation import decimal, decision_text, score_digits
 
         lines: list[str] = []
         for outcome in analysis.outcomes:
             lines.append(outcome.question.question)
-            digits = distinct_digits([*outcome.decision.scores, args.floor], fewest=3)
+            digits = score_digits(outcome.decision.scores, args.floor, outcome.decision.top_k)
             for hit in outcome.decision.hits:
                 score = decimal(hit.score, digits, args.lang)
                 chunk = analysis.chunks[hit.index]
@@ -378,7 +378,13 @@ def _progress(embedder: Embedder) -> Progress | None:
 
 
 def cmd_eval(args: argparse.Namespace) -> None:
-    from ragviz.present.presentation import diagnosis_text, label_name, metric_label, share
+    from ragviz.present.presentation import (
+        answerable_refused,
+        diagnosis_text,
+        label_name,
+        metric_label,
+        share,
+    )
 
     index_run = _index_run(args)  # None without --index
     analysis = index_run.result.analysis if index_run else _run_analysis(args, _labelled(args))
@@ -419,8 +425,9 @@ def cmd_eval(args: argparse.Namespace) -> None:
         files = f" from {len(analysis.corpus.sources)} files" if analysis.corpus.multi_file else ""
         lines = [*notes,
             f"{payload['chunker']} on {analysis.model}: {len(analysis.chunks)} chunks{files}",
-            "  ".join(f"{metric_label(name, args.lang, short=True, k=analysis.top_k)} "
-                      f"{fmt(m.values.get(name))}" for name in metric_names()),
+            "  ".join([*(f"{metric_label(name, args.lang, short=True, k=analysis.top_k)} "
+                         f"{fmt(m.values.get(name))}" for name in metric_names()),
+                       *filter(None, [answerable_refused(m, args.lang)])]),
         ]
         for row in rows:
             names = ", ".join(label_name(label, args.lang) for label in row["labels"])

@@ -80,6 +80,7 @@ class Metrics:
             **{name: self.values.get(name) for name in metric_names()},
             "answerable": self.answerable,
             "unanswerable": self.unanswerable,
+            "answerable_refused": self.answerable_refused,
             "labels": dict(self.labels),
         }
 

@@ -32,7 +32,7 @@ from ragviz.evaluation.diagnosis import (
     Diagnosis,
 )
 from ragviz.evaluation.measures import get_metric
-from ragviz.evaluation.results import QuestionOutcome, WhyFailed
+from ragviz.evaluation.results import Metrics, QuestionOutcome, WhyFailed
 from ragviz.i18n import STRINGS, count, t
 from ragviz.retrieval.decision import Decision, build_prompt
 
@@ -71,6 +71,14 @@ def numbers(values: Sequence[float], language: str = "en",
     return [decimal(v, digits, language) for v in values]
 
 
+def score_digits(scores: Sequence[float], floor: float, top_k: int, fewest: int = 3) -> int:
+    """The decimals of one question's scores: enough to tell apart the ones a reader
+    compares (the top_k + 1 best, which decide what is sent, and the floor), not all of a
+    long document's thousand, which would need six."""
+    head = sorted((float(s) for s in scores), reverse=True)[: top_k + 1]
+    return distinct_digits([*head, floor], fewest)
+
+
 def _exact_digits(value: float) -> int:
     return 2 if abs(round(value, 2) - value) < 1e-9 else 3
 
@@ -101,6 +109,15 @@ def metric_text(name: str, value: float | None, language: str = "en") -> str:
     if get_metric(name).display == "percent":
         return f"{value:.0%}"
     return share(value, language)
+
+
+def answerable_refused(metrics: Metrics, language: str = "en") -> str:
+    """The floor's cost (answerable questions it refuses), written next to the figures in
+    the app, the report and the CLI; "" when no question is labelled answerable."""
+    if not metrics.answerable:
+        return ""
+    return t("app.answerable_refused", language, n=metrics.answerable_refused,
+             total=metrics.answerable)
 
 
 # --- names ----------------------------------------------------------------------------
@@ -327,5 +344,5 @@ def why_failed_text(result: WhyFailed, language: str = "en") -> str:
         return t("why.no_fix", language)
     detail = "" if result.fix_diagnosis is None else diagnosis_text(result.fix_diagnosis,
                                                                      language)
-    return t("why.fix", language, config=config_text(result.fix, language), kept=result.kept,
-             detail=detail)
+    return count(result.kept, "why.fix", language, config=config_text(result.fix, language),
+                 detail=detail)

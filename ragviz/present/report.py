@@ -16,15 +16,17 @@ from ragviz.evaluation.results import Analysis, Comparison, Metrics, QuestionOut
 from ragviz.i18n import t
 from ragviz.present.palette import FLOOR, HIT, OTHER, UNDER_FLOOR
 from ragviz.present.presentation import (
+    answerable_refused,
     calibration_message,
     config_text,
     decimal,
-    distinct_digits,
+    format_score,
     label_name,
     metric_label,
     numbers,
     outcome_texts,
     prompt_text,
+    score_digits,
     share,
 )
 from ragviz.present.render import highlight_document, legend
@@ -75,6 +77,8 @@ def _metrics_html(metrics: Metrics, top_k: int, lang: str) -> str:
     labels = ", ".join(
         f"{escape(label_name(k, lang))}: {v}" for k, v in metrics.labels.items() if v
     )
+    cost = answerable_refused(metrics, lang)
+    cells += f'<span class="metric">{escape(cost)}</span>' if cost else ""
     return f"<div>{cells}</div><p>{escape(t('report.labels', lang))}: {labels or '—'}</p>"
 
 
@@ -97,7 +101,7 @@ def score_svg(outcome: QuestionOutcome, analysis: Analysis, lang: str = "en") ->
 
     hits = {h.index for h in decision.hits}
     top = set(decision.ranking[: decision.top_k])
-    digits = distinct_digits([*scores, analysis.floor])
+    digits = score_digits(scores, analysis.floor, decision.top_k)
     rows = []
     for row, index in enumerate(decision.ranking):
         y = 16 + row * (_BAR_HEIGHT + 4)
@@ -119,7 +123,7 @@ def score_svg(outcome: QuestionOutcome, analysis: Analysis, lang: str = "en") ->
         f'<line x1="{floor_x:.1f}" x2="{floor_x:.1f}" y1="12" y2="{height}" stroke="{FLOOR}" '
         f'stroke-width="2" stroke-dasharray="6 3"/><text x="{floor_x + 3:.1f}" y="10" '
         f'font-size="11" fill="{FLOOR}" font-weight="bold">'
-        f"{escape(t('chart.floor', lang, floor=decimal(analysis.floor, digits, lang)))}</text>"
+        f"{escape(t('chart.floor', lang, floor=format_score(analysis.floor, lang)))}</text>"
     )
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '

@@ -79,10 +79,17 @@ def import_query(query: Mapping[str, str], base: Settings) -> tuple[Settings, li
         values["model_b"] = None  # a link from before B had its own model: one for both
     if "b_floor" in values:
         values["floor_b"] = values.pop("b_floor")
+    if "model" in values:  # the floors of a link naming its model were set on it unless it says
+        values.setdefault("floor_on", None)
+        values.setdefault("floor_b_on", None)
     settings = Settings(**{f.name: values.get(f.name, getattr(settings, f.name))
                            for f in fields(Settings)})
-    if settings.model_b is None or settings.model_b == settings.model:
-        settings = replace(settings, model_b=None, floor_b=None)  # one model: one floor
+    if settings.model_b is None or settings.model_b == settings.model:  # one model: one floor
+        settings = replace(settings, model_b=None, floor_b=None, floor_b_on=None)
+    if settings.floor_on == settings.model:
+        settings = replace(settings, floor_on=None)
+    if settings.floor_b_on is not None and settings.floor_b_on == settings.model_b:
+        settings = replace(settings, floor_b_on=None)
     return settings, problems
 
 
@@ -93,10 +100,12 @@ READERS: tuple[tuple[str, Callable[[str], Any]], ...] = (
     ("a_model", check_model),
     ("b_model", check_model),
     ("b_floor", lambda raw: _read_floor(raw)),
+    ("floor_on", check_model),
+    ("b_floor_on", check_model),
     ("lang", check_language),
     ("sample", lambda raw: _read_sample(raw)),
 )
-VALUE_NAMES = {"k": "top_k", "lang": "language"}
+VALUE_NAMES = {"k": "top_k", "lang": "language", "b_floor_on": "floor_b_on"}
 
 
 def _read_values(query: Mapping[str, str], problems: list[str]) -> dict[str, Any]:

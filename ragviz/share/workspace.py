@@ -69,6 +69,10 @@ class Settings:
     # ``floor``), so files and links written before B could have its own model read the same.
     model_b: str | None = None
     floor_b: float | None = None
+    # The model a floor was set on when that is not its side's model (the page warns and
+    # offers to recalibrate); None means "set on its own model", as in older files and links.
+    floor_on: str | None = None
+    floor_b_on: str | None = None
 
     def model_of(self, side: str) -> str:
         """The model configuration ``side`` ("a" or "b") uses."""
@@ -92,6 +96,9 @@ class Settings:
             check_model(self.model_b)
         if self.floor_b is not None:
             check_floor(self.floor_b)
+        for model in (self.floor_on, self.floor_b_on):
+            if model is not None:
+                check_model(model)
         check_language(self.language)
         return self
 
@@ -307,10 +314,9 @@ def _settings_to_dict(settings: Settings) -> dict[str, Any]:
         "language": settings.language,
         "sample": settings.sample,
     }
-    if settings.model_b is not None:
-        data["model_b"] = settings.model_b
-    if settings.floor_b is not None:
-        data["floor_b"] = settings.floor_b
+    for name in ("model_b", "floor_b", "floor_on", "floor_b_on"):
+        if getattr(settings, name) is not None:
+            data[name] = getattr(settings, name)
     return data
 
 
@@ -330,6 +336,9 @@ def _settings_from_dict(raw: Mapping[str, Any]) -> Settings:
         sample=sample,
         model_b=_typed(raw, "model_b", str, where) if raw.get("model_b") is not None else None,
         floor_b=_typed(raw, "floor_b", float, where) if raw.get("floor_b") is not None else None,
+        floor_on=_typed(raw, "floor_on", str, where) if raw.get("floor_on") is not None else None,
+        floor_b_on=(_typed(raw, "floor_b_on", str, where)
+                    if raw.get("floor_b_on") is not None else None),
     ).checked()
 
 
@@ -353,6 +362,10 @@ def settings_to_query(settings: Settings) -> dict[str, str]:
         query["b_model"] = settings.model_b
     if settings.floor_b is not None:
         query["b_floor"] = _format_number(settings.floor_b)
+    if settings.floor_on is not None:
+        query["floor_on"] = settings.floor_on
+    if settings.floor_b_on is not None:
+        query["b_floor_on"] = settings.floor_b_on
     query["lang"] = settings.language
     return query
 
@@ -368,8 +381,8 @@ def settings_from_query(
         "b": _config_from_query(query, "b", settings.config_b, problems),
     }
     values: dict[str, Any] = {"config_a": configs["a"], "config_b": configs["b"]}
-    if query.get("model"):
-        values["model_b"] = values["floor_b"] = None  # one model named: it is both sides'
+    if query.get("model"):  # one model named: it is both sides', their floors set on it
+        values.update(dict.fromkeys(("model_b", "floor_b", "floor_on", "floor_b_on")))
     for key, name, kind in (("k", "top_k", int), ("floor", "floor", float),
                             ("b_floor", "floor_b", float)):
         raw = query.get(key)
@@ -381,7 +394,7 @@ def settings_from_query(
         else:
             problems.append(f"{key}={shorten(raw)} is not a number")
     for key, name in (("model", "model"), ("b_model", "model_b"), ("lang", "language"),
-                      ("sample", "sample")):
+                      ("sample", "sample"), ("floor_on", "floor_on"), ("b_floor_on", "floor_b_on")):
         if query.get(key):
             values[name] = query[key]
     candidate = replace(settings, **values)

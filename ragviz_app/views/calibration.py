@@ -34,9 +34,11 @@ def calibration_view(analysis: Analysis, side: str) -> None:
     first.metric(tr("app.suggested_floor"), presentation.format_score(calibration.floor, lang()))
     second.metric(tr("app.margin"), presentation.format_score(calibration.margin, lang()))
     st.write(presentation.calibration_message(calibration, lang()))
-    st.altair_chart(charts.calibration_strip(calibration, labelled, analysis.floor, lang()),
+    st.altair_chart(charts.localised(
+        charts.calibration_strip(calibration, labelled, analysis.floor, lang()), lang()),
                     width="stretch")
     if not calibration.separable:
-        st.altair_chart(charts.tradeoff_curve(calibration, lang()), width="stretch")
+        st.altair_chart(charts.localised(charts.tradeoff_curve(calibration, lang()), lang()),
+                        width="stretch")
     st.button(tr("app.apply_floor"), key=f"apply_floor_{side}", on_click=set_floor,
               args=(calibration.floor, side), type="primary")

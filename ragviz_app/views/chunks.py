@@ -78,9 +78,9 @@ def chunk_view(analysis: Analysis, model: Embedder, source: str | None = None) -
         st.warning(tr("app.truncated", n=analysis.truncated_count,
                       limit=model.max_tokens or 0))
     if analysis.chunking.boundary_similarities and source is None:
-        st.altair_chart(charts.similarity_profile(
+        st.altair_chart(charts.localised(charts.similarity_profile(
             analysis.chunking.boundary_similarities, analysis.chunking.breakpoint_threshold,
-            lang()), width="stretch")
+            lang()), lang()), width="stretch")
     numbers = ("col.start", "col.end", "col.chars", "col.tokens", "col.over_size",
                "col.truncated")
     rows = [

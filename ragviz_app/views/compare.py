@@ -10,6 +10,7 @@ from ragviz.embedding.models import Embedder
 from ragviz.evaluation.experiments import compare, default_grid, sweep
 from ragviz.evaluation.measures import metric_names
 from ragviz.evaluation.results import Analysis, SweepResult
+from ragviz.i18n import count
 from ragviz.inputs.corpus import Corpus
 from ragviz.inputs.questions import LabelledQuestion
 from ragviz.present import presentation
@@ -32,7 +33,7 @@ def compare_view(a: Analysis, b: Analysis) -> None:
     if not comparison.flips:
         st.success(tr("app.no_flips"))
         return
-    st.markdown(f"**{tr('app.flips', n=len(comparison.flips))}**")
+    st.markdown(f"**{count(len(comparison.flips), 'app.flips', lang())}**")
     rows = [
         {
             tr("col.question"): f.question.question,
@@ -82,5 +83,6 @@ def sweep_view(document: str | Corpus, model: Embedder, questions: list[Labelled
                       metric=presentation.metric_label(ss.sweep_metric, lang()),
                       value=presentation.metric_text(ss.sweep_metric, value, lang())))
     right.button(tr("app.load_best"), key="load_best", on_click=load_into_a, args=(best.config,))
-    st.altair_chart(charts.sweep_heatmap(result_typed, ss.sweep_metric, lang()),
+    st.altair_chart(charts.localised(charts.sweep_heatmap(result_typed, ss.sweep_metric, lang()),
+                                     lang()),
                     width="stretch")

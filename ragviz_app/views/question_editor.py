@@ -15,11 +15,12 @@ import io
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
+from ragviz.i18n import count
 from ragviz.inputs.corpus import Corpus
 from ragviz.inputs.questions import LabelledQuestion
 from ragviz.present.exports import guard_cell
 from ragviz_app import app_state as state
-from ragviz_app.common import md, ss, tr
+from ragviz_app.common import lang, md, ss, tr
 from ragviz_app.session import (
     apply_question_edits,
     clear_questions,
@@ -52,8 +53,9 @@ def edited_questions(tab: DeltaGenerator, is_open: bool) -> list[LabelledQuestio
 
 def editor_form() -> None:
     """The table: cells edit in the browser only (no rerun while typing), until "Apply
-    questions"; rows typed but not applied are kept by ``keep_typed_questions``."""
-    st.caption(tr("app.questions_help"))
+    questions"; rows typed but not applied are kept by ``keep_typed_questions``. The help
+    sits under the table, by the button it names: above it, the table's toolbar covered
+    its end."""
     st.data_editor(
         shown_questions(), key="questions_editor", num_rows="dynamic",
         width="stretch", hide_index=True,
@@ -69,6 +71,7 @@ def editor_form() -> None:
                                                           default=True),
         },
     )
+    st.caption(tr("app.questions_help"))
     if "questions_draft" in ss:
         st.warning(tr("app.questions_not_applied"))
     st.button(tr("app.apply_questions"), key="apply_questions", type="primary",
@@ -90,15 +93,15 @@ def table_tools() -> None:
     if "_questions_upload_error" in ss:
         st.error(md(ss["_questions_upload_error"]))
     if "_questions_uploaded" in ss:
-        st.success(tr("app.questions_uploaded", n=ss.pop("_questions_uploaded")))
+        st.success(count(int(ss.pop("_questions_uploaded")), "app.questions_uploaded", lang()))
 
 
 def table_notes() -> None:
     """How many questions count (only rows with a question), and one line per problem."""
     questions = state.frame_questions(ss.questions_base)
     answerable = sum(1 for q in questions if q.is_answerable)
-    st.caption(tr("app.question_count", n=len(questions), answerable=answerable,
-                  unanswerable=len(questions) - answerable))
+    st.caption(count(len(questions), "app.question_count", lang(), answerable=answerable,
+                     unanswerable=len(questions) - answerable))
     for notice in state.table_notices(ss.questions_base):
         rows = ", ".join(str(row) for row in notice.rows)
         if notice.kind == "no_question":
@@ -123,7 +126,7 @@ def document_notice(document: str | Corpus | None) -> None:
     (they belong to this document from now on) or clear them."""
     if questions_follow(document):
         return
-    st.warning(tr("app.questions_other_document", n=len(ss.questions_base)))
+    st.warning(count(len(ss.questions_base), "app.questions_other_document", lang()))
     keep_col, clear_col = st.columns(2)
     keep_col.button(tr("app.keep_questions"), key="keep_questions", on_click=keep_questions,
                     width="stretch")

@@ -109,9 +109,10 @@ def _step_view(step: walkthrough.Step, document: str, questions: list[LabelledQu
         labelled = [o for o in shown.outcomes if o.question.is_answerable is not None]
         strip = charts.calibration_strip(shown.calibration, labelled, floor, lang())
         # projector size: the explorer's 60 px strip with 10 px labels is unreadable there
-        st.altair_chart(strip.properties(height=REPLAY_STRIP_HEIGHT)
-                        .configure_axis(labelFontSize=18, titleFontSize=18, labelLimit=260)
-                        .configure_text(fontSize=18), width="stretch")
+        st.altair_chart(charts.localised(
+            strip.properties(height=REPLAY_STRIP_HEIGHT)
+            .configure_axis(labelFontSize=18, titleFontSize=18, labelLimit=260)
+            .configure_text(fontSize=18), lang()), width="stretch")
     elif step.question is not None:
         st.markdown(f"### {md(questions[step.question].question)}")
         question_view(shown, step.question, "a" if shown_is_fixed else "b",

@@ -101,3 +101,58 @@ def test_a_projector_first_screen_shows_the_first_bars(
         assert top >= 0 and bottom <= 768, placed
     for top, _bottom in placed["charts"]:
         assert top >= 0 and top + 60 <= 768, placed
+
+
+# The question table's help caption and, on hover, the table's toolbar: the toolbar is
+# drawn over whatever sits above the table, so a caption there has its end covered.
+CAPTION_UNDER_TOOLBAR_JS = """() => {
+    const editor = document.querySelector('.st-key-questions_editor');
+    const bar = editor && editor.querySelector('[data-testid="stElementToolbar"]');
+    if (!bar) return 'no toolbar';
+    const b = bar.getBoundingClientRect();
+    return [...document.querySelectorAll('[data-testid="stCaptionContainer"]')]
+        .filter(c => c.checkVisibility())
+        .filter(c => { const r = c.getBoundingClientRect();
+                       return r.left < b.right && b.left < r.right
+                           && r.top < b.bottom && b.top < r.bottom; })
+        .map(c => c.innerText.trim());
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "pt"])
+def test_the_question_tables_toolbar_covers_no_caption(
+    app: AppPage, lang: str, screenshot_dir: Path
+) -> None:
+    """Issue 19, low 13: the toolbar covered the end of the table's help caption."""
+    from .grid import EDITOR, open_editor
+
+    page: Any = app.page
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.goto(f"{app.url}/?lang={lang}")
+    app.wait_idle(60_000)
+    open_editor(app)
+    page.locator(EDITOR).hover()
+    page.locator(f"{EDITOR} [data-testid='stElementToolbar']").wait_for(state="visible")
+    box = page.locator(EDITOR).bounding_box()
+    page.screenshot(path=str(screenshot_dir / f"question-toolbar-{lang}.png"), clip={
+        "x": box["x"], "y": box["y"] - 90, "width": box["width"], "height": 180})
+    assert page.evaluate(CAPTION_UNDER_TOOLBAR_JS) == []
+
+
+# The numbers the visible charts write on their axes (SVG text of the axis labels).
+AXIS_NUMBERS_JS = """() => [...document.querySelectorAll('[data-testid="stVegaLiteChart"]')]
+    .filter(c => c.checkVisibility())
+    .flatMap(c => [...c.querySelectorAll('.role-axis-label text')].map(t => t.textContent))
+    .filter(text => /^-?[0-9]+[.,][0-9]+$/.test(text))"""
+
+
+def test_portuguese_charts_write_decimal_commas(app: AppPage, screenshot_dir: Path) -> None:
+    """Issue 19, low 9: in Portuguese the axes said 0.19 where the text says 0,19."""
+    page: Any = app.page
+    page.goto(f"{app.url}/?lang=pt")
+    app.wait_idle(60_000)
+    app.open_tab("Calibração")
+    page.wait_for_timeout(500)
+    page.screenshot(path=str(screenshot_dir / "calibration-pt.png"), full_page=True)
+    shown = page.evaluate(AXIS_NUMBERS_JS)
+    assert shown and all("," in text for text in shown), shown
