@@ -141,7 +141,7 @@ def test_every_bad_value_is_named_short_and_the_good_ones_apply() -> None:
              "lang": "pt", "b": "sentence", "b_max_chars": "300", "a": "x" * 100_000,
              "sample": "y" * 1000}
     result, problems = links.import_query(query, Settings())
-    assert (result.language, result.config_b.max_chars) == ("pt", 300)
+    assert (result.language, result.config_b.get("max_chars")) == ("pt", 300)
     assert len(problems) == 6
     for key in ("k:", "floor:", "a_size=", "model:", "a=", "sample:"):
         assert sum(p.startswith(key) for p in problems) == 1, (key, problems)

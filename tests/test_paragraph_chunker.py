@@ -109,7 +109,7 @@ def test_the_cli_offers_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
 def test_the_sweep_includes_it() -> None:
     grid = [c for c in default_grid(5000) if c.chunker == "paragraph"]
     assert {c.get("overlap_paragraphs") for c in grid} == {0, 1}
-    assert len({c.max_chars for c in grid}) == 4
+    assert len({c.get("max_chars") for c in grid}) == 4
 
 
 def test_workspaces_and_links_round_trip_it() -> None:

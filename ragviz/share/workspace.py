@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from ragviz.chunking import ChunkerConfig, check_config, get_spec
-from ragviz.chunking.registry import LEGACY_FIELDS, param_kind
+from ragviz.chunking.registry import OLD_FIELD_NAMES, param_kind
 from ragviz.embedding.models import BUNDLED_MODELS
 from ragviz.i18n import LANGUAGES
 from ragviz.inputs.documents import (
@@ -279,14 +279,16 @@ def _config_from_dict(raw: Any, where: str) -> ChunkerConfig:
         spec = get_spec(chunker)
     except ValueError:
         raise InputError(f"{where}: unknown chunker {shorten(chunker)}") from None
-    _only(raw, {"chunker", *LEGACY_FIELDS, *spec.names}, where)
+    _only(raw, {"chunker", *OLD_FIELD_NAMES, *spec.names}, where)
     values: dict[str, Any] = {}
     for name in (n for n in raw if n != "chunker"):
         if raw[name] is None and (name in spec.alternatives or name not in spec.names):
-            values[name] = None  # "no threshold": kept, so the file exports the same
+            values[name] = None  # "no threshold"
         else:
             values[name] = _typed(raw, name, int if param_kind(name) == "int" else float, where)
-    return ChunkerConfig.create(chunker, **values)
+    # A file from before values were stored once holds all six old fields: the ones this
+    # chunker does not read were placeholders, checked for their type above and dropped.
+    return ChunkerConfig.create(chunker, **{k: v for k, v in values.items() if k in spec.names})
 
 
 def _settings_to_dict(settings: Settings) -> dict[str, Any]:
