@@ -21,7 +21,7 @@ PACKAGE = "ragviz"
 # The stages in data-flow order: files -> text -> chunks -> vectors -> scores -> outcomes ->
 # sentences -> sharing -> the command line.
 STAGES = ("inputs", "chunking", "embedding", "retrieval", "evaluation", "present", "share", "cli")
-SHARED = ("i18n",)  # used by every stage that writes a sentence
+SHARED = ("i18n", "cache")  # used by every stage that writes a sentence or keeps results
 MAX_TOP_LEVEL_PARTS = 12
 
 Graph = dict[str, set[str]]
