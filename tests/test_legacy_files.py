@@ -55,3 +55,14 @@ def test_an_old_link_with_its_work_opens_to_the_same_configurations(case: dict[s
     assert problem is None and workspace is not None
     _same(workspace.settings, case)
     assert workspace.document.startswith("The refund deadline is 30 days.")
+
+
+def test_a_configuration_holds_each_of_its_values_once() -> None:
+    """Before: six named fields on every configuration (placeholders for the chunkers that
+    do not read them) plus ``extra``; now one value per parameter of its own chunker."""
+    config = ChunkerConfig("fixed", size=150)
+    assert config.values == (("overlap", 0), ("size", 150))
+    assert config.to_dict() == {"chunker": "fixed", "size": 150, "overlap": 0}
+    assert ChunkerConfig("sentence", size=500).to_dict() == ChunkerConfig("sentence").to_dict()
+    assert ChunkerConfig.from_dict({"chunker": "fixed", "size": 90, "max_chars": 220,
+                                    "threshold": None}) == ChunkerConfig("fixed", size=90)
