@@ -72,3 +72,20 @@ def test_a_corpus_report_labels_chunks_and_bars_by_file(use_model: Embedder) -> 
     single = render_report([analyse(corpus.sources[0].text, ChunkerConfig("sentence",
                                     max_chars=80), use_model, questions)], lang="en")
     assert '<h4 class="file">' not in single and "refunds.txt" not in single
+
+
+def test_the_report_is_a_template_with_autoescape() -> None:
+    """The page is report.html.j2 rendered by Jinja2 with autoescape, not HTML in
+    f-strings with html.escape here and there (issue 18 part 7)."""
+    from pathlib import Path
+
+    from ragviz.present import report
+
+    source = Path(report.__file__).read_text(encoding="utf-8")
+    assert Path(report.__file__).with_name("report.html.j2").is_file()
+    assert "from html import escape" not in source and "<div" not in source
+    assert report._macros().outcome({
+        "labels": [{"ok": False, "name": "<b>"}], "verdict": "<script>", "css": "bad",
+        "explanation": None, "svg": "", "prompt_title": "p", "prompt": "&"}) == (
+        '<div><span class="label">&lt;b&gt;</span><b class="bad">&lt;script&gt;</b>'
+        "<details><summary>p</summary><pre>&amp;</pre></details></div>")
