@@ -28,13 +28,11 @@ from ragviz.embedding.models import (
     DEFAULT_MODEL,
 )
 from ragviz.evaluation.measures import metric_names
+from ragviz.inputs.convert import ACCEPTED_SUFFIXES
 from ragviz.inputs.documents import (
-    MAX_FLOOR,
-    MAX_TOP_K,
-    MIN_FLOOR,
-    MIN_TOP_K,
     shorten,
 )
+from ragviz.inputs.limits import FLOOR_RANGE, TOP_K_RANGE
 from ragviz.present.safe_text import visible_controls as terminal_safe
 from ragviz.retrieval.scorers import DEFAULT_SCORER, scorer_names
 
@@ -184,19 +182,19 @@ def _cost(raw: str) -> float:
 COST_HELP = "weight of this error when the floor cannot separate the labels (default 1)"
 
 
-TOP_K = _whole_number(MIN_TOP_K, MAX_TOP_K)
+TOP_K = _whole_number(*TOP_K_RANGE)
 
 
-TOP_K_HELP = f"chunks given to the model, {MIN_TOP_K} to {MAX_TOP_K} (default 2)"
+TOP_K_HELP = f"chunks given to the model, {TOP_K_RANGE[0]} to {TOP_K_RANGE[1]} (default 2)"
 
 
-FLOOR = _score(MIN_FLOOR, MAX_FLOOR)
+FLOOR = _score(*FLOOR_RANGE)
 
 
-FLOOR_HELP = f"score floor, {MIN_FLOOR:g} to {MAX_FLOOR:g} (default -1: none)"
+FLOOR_HELP = f"score floor, {FLOOR_RANGE[0]:g} to {FLOOR_RANGE[1]:g} (default -1: none)"
 
 
-PATHS_HELP = ("files (.txt, .md, .html, .pdf, .docx, .zip), folders, - for standard "
+PATHS_HELP = (f"files ({', '.join(ACCEPTED_SUFFIXES)}), folders, - for standard "
               "input, or sample:NAME for a bundled sample; several make one corpus")
 
 

@@ -20,7 +20,7 @@ from ragviz.embedding.models import (
     Embedder,
     load_embedder,
 )
-from ragviz.inputs.convert import TEXT_SUFFIXES, suffix_of
+from ragviz.inputs.convert import CONVERTED_SUFFIXES, TEXT_SUFFIXES, suffix_of
 from ragviz.inputs.corpus import Corpus, Source, load_paths, short_name
 from ragviz.inputs.documents import (
     DecodedText,
@@ -123,10 +123,8 @@ def _plain_text(path: str) -> bool:
     if path == "-":
         return True
     suffix = suffix_of(path)
-    return not Path(path).is_dir() and (suffix in TEXT_SUFFIXES or suffix not in _CONVERTED)
+    return not Path(path).is_dir() and (suffix in TEXT_SUFFIXES or suffix not in CONVERTED_SUFFIXES)
 
-
-_CONVERTED = (".html", ".htm", ".pdf", ".docx", ".zip")
 
 
 def _config(args: argparse.Namespace, prefix: str = "") -> ChunkerConfig:

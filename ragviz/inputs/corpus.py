@@ -23,6 +23,8 @@ from typing import BinaryIO
 
 from ragviz.cache import BoundedCache
 from ragviz.inputs.convert import (
+    ACCEPTED_SUFFIXES,
+    ARCHIVE_SUFFIXES,
     BINARY_SUFFIXES,
     MAX_BINARY_FILE_BYTES,
     SUPPORTED_SUFFIXES,
@@ -160,7 +162,7 @@ def _add_folder(entries: list[_Entry], problems: list[Problem], folder: Path, ra
     counted in one sentence, so pointing at a big folder stays cheap and quiet."""
     other = 0
     for file in _walk(folder):
-        if suffix_of(file.name) not in (*SUPPORTED_SUFFIXES, ".zip"):
+        if suffix_of(file.name) not in ACCEPTED_SUFFIXES:
             other += 1
             continue
         relative = file.relative_to(folder).as_posix()
@@ -198,7 +200,7 @@ def _hidden(part: str) -> bool:
 
 
 def _add_entry(entries: list[_Entry], problems: list[Problem], entry: _Entry) -> None:
-    if suffix_of(entry.name) != ".zip":
+    if suffix_of(entry.name) not in ARCHIVE_SUFFIXES:
         entries.append(entry)
         return
     try:

@@ -10,9 +10,6 @@ MAX_UPLOAD_BYTES = 1_000_000
 MAX_QUESTIONS = 200
 MAX_QUESTION_CHARS = 500
 MAX_ANSWER_CHARS = 2_000
-# What the app's widgets allow, so the CLI refuses exactly what the app cannot show.
-MIN_TOP_K, MAX_TOP_K = 1, 10
-MIN_FLOOR, MAX_FLOOR = -1.0, 1.0
 
 ENCODING_NAMES = {
     "utf-8": "UTF-8",
