@@ -16,8 +16,9 @@ from ragviz.inputs.documents import InputError, _looks_binary_text
 from ragviz.inputs.limits import FLOOR_RANGE, MODELS_DIR_ENV, TOP_K_RANGE
 from ragviz.inputs.questions import LabelledQuestion
 from ragviz.share import links
+from ragviz.share.links import settings_from_query
 from ragviz.share.samples import load_samples
-from ragviz.share.workspace import MAX_WORKSPACE_BYTES, Settings, Workspace, settings_from_query
+from ragviz.share.workspace import MAX_WORKSPACE_BYTES, Settings, Workspace
 from ragviz_app.app_state import config_from_values
 
 QUESTIONS = (

@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 from ragviz.chunking import CHUNKER_NAMES, ChunkerConfig, check_config, default_grid, specs
 from ragviz.chunking.registry import ChunkerSpec, get_spec
 from ragviz.cli.command import _config, build_parser
-from ragviz.share.workspace import Settings, Workspace, settings_from_query
+from ragviz.share.links import settings_from_query
+from ragviz.share.workspace import Settings, Workspace
 from ragviz_app import app_state
 
 SPECS = specs()

@@ -1,4 +1,5 @@
-"""A workspace (document, labelled questions, every setting, model) to and from JSON and URLs.
+"""A workspace (document, labelled questions, every setting, model) to and from JSON, and the
+checks of each shared value that links (``ragviz.share.links``, the one URL codec) use too.
 
 The JSON is plain data read with ``json.loads`` and checked field by field: nothing is
 executed or unpickled, and an oversize or malformed file is refused with a message.
@@ -12,7 +13,7 @@ import json
 import math
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from ragviz.chunking import ChunkerConfig, check_config, get_spec
@@ -27,14 +28,11 @@ from ragviz.inputs.documents import (
     check_document,
 )
 from ragviz.inputs.limits import (
-    DECIMAL_NUMBER,
     FLOOR_RANGE,
     HUB_ID,
-    MAX_INT_DIGITS,
     MAX_MODEL_CHARS,
     MODELS_DIR_ENV,
     TOP_K_RANGE,
-    WHOLE_NUMBER,
     in_models_dir,
 )
 from ragviz.inputs.questions import LabelledQuestion, check_question
@@ -42,7 +40,6 @@ from ragviz.inputs.questions import LabelledQuestion, check_question
 FORMAT = "ragviz-workspace"
 VERSION = 1
 MAX_WORKSPACE_BYTES = 2 * MAX_DOCUMENT_CHARS + 500_000
-MAX_TOP_K = TOP_K_RANGE[1]
 # openai:<model>[@http(s)://host[:port][/path]]: no spaces, quotes, user:password@ or query.
 OPENAI_NAME = re.compile(
     r"openai:[A-Za-z0-9][A-Za-z0-9_.:/-]*(@https?://[A-Za-z0-9.-]+(:\d{1,5})?(/[A-Za-z0-9_./-]*)?)?"
@@ -327,103 +324,3 @@ def _settings_from_dict(raw: Mapping[str, Any]) -> Settings:
         model_b=_typed(raw, "model_b", str, where) if raw.get("model_b") is not None else None,
         floor_b=_typed(raw, "floor_b", float, where) if raw.get("floor_b") is not None else None,
     ).checked()
-
-
-# --- URL query parameters ------------------------------------------------------------------
-
-
-def settings_to_query(settings: Settings) -> dict[str, str]:
-    """Short query parameters for a shareable link (only the parameters each chunker reads)."""
-    query: dict[str, str] = {}
-    if settings.sample:
-        query["sample"] = settings.sample
-    for prefix, config in (("a", settings.config_a), ("b", settings.config_b)):
-        query[f"{prefix}"] = config.chunker
-        for name, value in config.params().items():
-            if value is not None:
-                query[f"{prefix}_{name}"] = _format_number(value)
-    query["k"] = str(settings.top_k)
-    query["floor"] = _format_number(settings.floor)
-    query["model"] = settings.model
-    if settings.model_b is not None:
-        query["b_model"] = settings.model_b
-    if settings.floor_b is not None:
-        query["b_floor"] = _format_number(settings.floor_b)
-    query["lang"] = settings.language
-    return query
-
-
-def settings_from_query(
-    query: Mapping[str, str], base: Settings | None = None
-) -> tuple[Settings, list[str]]:
-    """Settings from a link, starting from ``base``; bad values are skipped and reported."""
-    settings = base or Settings()
-    problems: list[str] = []
-    configs = {
-        "a": _config_from_query(query, "a", settings.config_a, problems),
-        "b": _config_from_query(query, "b", settings.config_b, problems),
-    }
-    values: dict[str, Any] = {"config_a": configs["a"], "config_b": configs["b"]}
-    if query.get("model"):
-        values["model_b"] = values["floor_b"] = None  # one model named: it is both sides'
-    for key, name, kind in (("k", "top_k", int), ("floor", "floor", float),
-                            ("b_floor", "floor_b", float)):
-        raw = query.get(key)
-        if raw is None:
-            continue
-        if (WHOLE_NUMBER if kind is int else DECIMAL_NUMBER).fullmatch(raw) and \
-                len(raw) <= MAX_INT_DIGITS:
-            values[name] = kind(raw)
-        else:
-            problems.append(f"{key}={shorten(raw)} is not a number")
-    for key, name in (("model", "model"), ("b_model", "model_b"), ("lang", "language"),
-                      ("sample", "sample")):
-        if query.get(key):
-            values[name] = query[key]
-    candidate = replace(settings, **values)
-    try:
-        return candidate.checked(), problems
-    except InputError as error:
-        problems.append(str(error))
-        return settings, problems
-
-
-def _config_from_query(
-    query: Mapping[str, str], prefix: str, base: ChunkerConfig, problems: list[str]
-) -> ChunkerConfig:
-    """One side's configuration from a link. Every value is checked against the chunker's
-    spec (the same ranges the sliders and workspace files use); each bad one is named,
-    shortened, and skipped, and the good ones still apply."""
-    config = base
-    chunker = query.get(prefix)
-    if chunker is not None and chunker != base.chunker:
-        try:
-            spec = get_spec(chunker)
-            config = ChunkerConfig.create(chunker, **dict.fromkeys(spec.alternatives))
-        except ValueError:
-            problems.append(f"{prefix}={shorten(chunker)} is not a chunker")
-    spec = get_spec(config.chunker)
-    for param in spec.params:
-        raw = query.get(f"{prefix}_{param.name}")
-        if raw is None:
-            continue
-        try:
-            value = param.parse(raw)
-        except ValueError as error:
-            problems.append(f"{prefix}_{error}")  # the message starts with the name
-            continue
-        others = dict.fromkeys(
-            n for n in spec.alternatives if param.name in spec.alternatives and n != param.name
-        )
-        config = config.with_values(**others, **{param.name: value})
-    try:
-        return check_config(config)
-    except ValueError as error:
-        problems.append(f"{prefix}: {error}")
-        return base
-
-
-def _format_number(value: float | int) -> str:
-    if isinstance(value, float) and value.is_integer():
-        return f"{value:.1f}"
-    return str(value)
