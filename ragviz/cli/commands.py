@@ -185,20 +185,16 @@ def cmd_eval(args: argparse.Namespace) -> None:
 
 
 def cmd_calibrate(args: argparse.Namespace) -> None:
-    from ragviz.evaluation.calibration import calibrate
+    from ragviz.evaluation.calibration import calibrate_outcomes
     from ragviz.present.presentation import calibration_message
 
     analysis = _run_analysis(args, _labelled(args))
-    answerable = [o.decision.best_score for o in analysis.outcomes if o.question.is_answerable]
-    unanswerable = [
-        o.decision.best_score for o in analysis.outcomes if o.question.is_answerable is False
-    ]
-    if not answerable or not unanswerable:
+    if not {True, False} <= {o.question.is_answerable for o in analysis.outcomes}:
         raise UserError(
             "calibration needs at least one answerable and one unanswerable labelled question"
         )
-    calibration = calibrate(
-        answerable, unanswerable, args.cost_false_refusal, args.cost_false_answer
+    calibration = calibrate_outcomes(
+        analysis.outcomes, args.cost_false_refusal, args.cost_false_answer
     )
     payload = {
         "model": analysis.model,
