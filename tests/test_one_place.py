@@ -29,3 +29,14 @@ def test_the_suffix_table_is_written_only_in_convert() -> None:
              if p.name != "convert.py" for m in SUFFIX_TUPLE.finditer(p.read_text("utf-8"))]
     assert found == []
     assert all(suffix in PATHS_HELP for suffix in ACCEPTED_SUFFIXES)
+
+
+def test_one_shorten_quotes_what_the_user_gave() -> None:
+    """Three copies once cut values three ways (issue 18 part 6); now one function."""
+    from ragviz.inputs.documents import shorten, shown
+
+    defined = [str(p.relative_to(ROOT)) for p in SOURCES
+               if re.search(r"^def shorten\(", p.read_text("utf-8"), re.M)]
+    assert defined == ["ragviz/inputs/documents.py"]
+    assert shown("x" * 100) == repr("x" * 39 + "…") and shown(7) == "7"
+    assert shorten("y" * 100) == "y" * 59 + "…"

@@ -117,7 +117,7 @@ def test_hostile_link_values_are_named_short_and_the_rest_applies(
 
 def test_an_out_of_range_link_value_is_named_by_its_link_key() -> None:
     restored, problems = settings_from_query({"a": "fixed", "a_size": "9" * 400, "a_overlap": "5"})
-    assert problems == [f"a_size must be at most 200000, got {'9' * 40}…"]
+    assert problems == [f"a_size must be at most 200000, got {'9' * 39}…"]
     assert restored.config_a.get("overlap") == 5
 
 

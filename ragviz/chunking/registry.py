@@ -14,13 +14,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from ragviz.chunking.base import ChunkingResult
+from ragviz.inputs.documents import shown
 from ragviz.inputs.limits import DECIMAL_NUMBER, MAX_INT_DIGITS, WHOLE_NUMBER
 
 if TYPE_CHECKING:
     from ragviz.embedding.models import Embedder
 
 Number = int | float
-MAX_SHOWN_CHARS = 40  # a bad value quoted in a message is cut to this many characters
 
 
 @dataclass(frozen=True)
@@ -56,18 +56,6 @@ SENTENCES = Unit("sentences", {"en": "sentences", "pt": "frases"},
                  {"en": "{n} sentence(s)", "pt": "{n} frase(s)"})
 COSINE = Unit("cosine", {"en": "cosine", "pt": "cosseno"}, {"en": "{n}", "pt": "{n}"})
 PERCENT = Unit("percent", {"en": "", "pt": ""}, {"en": "{n} %", "pt": "{n} %"})
-
-
-def shorten(raw: object) -> str:
-    """``repr`` of a value, cut so a 100,000-character link value stays one short line."""
-    try:
-        text = repr(raw)
-    except ValueError:  # an int past Python's digit limit for str()
-        return "a number of thousands of digits"
-    if len(text) <= MAX_SHOWN_CHARS:
-        return text
-    size = f" ({len(raw):,} characters)" if isinstance(raw, str) else ""
-    return f"{text[:MAX_SHOWN_CHARS]}…{size}"
 
 
 @dataclass(frozen=True)
@@ -108,22 +96,22 @@ class Param:
         """``value`` if it is of the right kind and in range, else ValueError naming both."""
         if isinstance(value, bool) or not isinstance(value, int | float):
             what = "a whole number" if self.kind == "int" else "a number"
-            raise ValueError(f"{self.name} must be {what}, got {shorten(value)}")
+            raise ValueError(f"{self.name} must be {what}, got {shown(value)}")
         if self.kind == "int" and not isinstance(value, int):
-            raise ValueError(f"{self.name} must be a whole number, got {shorten(value)}")
+            raise ValueError(f"{self.name} must be a whole number, got {shown(value)}")
         if isinstance(value, float) and math.isnan(value):
             raise ValueError(f"{self.name} must be a number, got {value}")
         if value < self.minimum:
-            raise ValueError(f"{self.name} must be at least {self.minimum}, got {shorten(value)}")
+            raise ValueError(f"{self.name} must be at least {self.minimum}, got {shown(value)}")
         if value > self.maximum:
-            raise ValueError(f"{self.name} must be at most {self.maximum}, got {shorten(value)}")
+            raise ValueError(f"{self.name} must be at most {self.maximum}, got {shown(value)}")
         return float(value) if self.kind == "float" else value
 
     def parse(self, raw: str) -> Number:
         """A link's text value, checked; ValueError (short, naming it) if unusable."""
         value = _strict_number(raw.strip(), self.kind == "int")
         if value is None:
-            raise ValueError(f"{self.name}={shorten(raw)} is not a number")
+            raise ValueError(f"{self.name}={shown(raw)} is not a number")
         return self.check(value)
 
     def clamp(self, value: object, low: Number | None = None, high: Number | None = None) -> Number:
@@ -304,7 +292,7 @@ def get_spec(name: str) -> ChunkerSpec:
                 f"the {name} chunker needs {_MISSING[name]}: pip install '{PEERS_EXTRA}'"
             ) from None
         known = ", ".join(_SPECS)
-        raise ValueError(f"chunker must be one of {known}, got {shorten(name)}") from None
+        raise ValueError(f"chunker must be one of {known}, got {shown(name)}") from None
 
 
 def specs() -> tuple[ChunkerSpec, ...]:

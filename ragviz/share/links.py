@@ -22,7 +22,7 @@ from urllib.parse import urlencode
 
 from ragviz.chunking import CHUNKER_NAMES, CHUNKER_PARAMS, ChunkerConfig, check_config, get_spec
 from ragviz.i18n import t
-from ragviz.inputs.documents import InputError
+from ragviz.inputs.documents import InputError, shown
 from ragviz.inputs.limits import DECIMAL_NUMBER, MAX_INT_DIGITS, WHOLE_NUMBER
 from ragviz.inputs.questions import LabelledQuestion
 from ragviz.share.samples import get_sample
@@ -34,7 +34,6 @@ from ragviz.share.workspace import (
     check_language,
     check_model,
     check_top_k,
-    shorten,
 )
 
 WORK_KEY = "w"
@@ -99,7 +98,7 @@ def settings_from_query(
                 len(raw) <= MAX_INT_DIGITS:
             values[name] = kind(raw)
         else:
-            problems.append(f"{key}={shorten(raw)} is not a number")
+            problems.append(f"{key}={shown(raw)} is not a number")
     for key, name in (("model", "model"), ("b_model", "model_b"), ("lang", "language"),
                       ("sample", "sample")):
         if query.get(key):
@@ -125,7 +124,7 @@ def _config_from_query(
             spec = get_spec(chunker)
             config = ChunkerConfig.create(chunker, **dict.fromkeys(spec.alternatives))
         except ValueError:
-            problems.append(f"{prefix}={shorten(chunker)} is not a chunker")
+            problems.append(f"{prefix}={shown(chunker)} is not a chunker")
     spec = get_spec(config.chunker)
     for param in spec.params:
         raw = query.get(f"{prefix}_{param.name}")
@@ -209,7 +208,7 @@ def _read_values(query: Mapping[str, str], problems: list[str]) -> dict[str, Any
         except InputError as error:
             problems.append(f"{key}: {_one_line(str(error))}")
         except Exception:
-            problems.append(f"{key}={shorten(raw)} could not be read")
+            problems.append(f"{key}={shown(raw)} could not be read")
     return values
 
 
@@ -222,7 +221,7 @@ def _chunker_query(query: Mapping[str, str], problems: list[str]) -> dict[str, s
             if chunker in CHUNKER_NAMES:
                 kept[prefix] = chunker
             else:
-                problems.append(f"{prefix}={shorten(chunker)} is not a chunker")
+                problems.append(f"{prefix}={shown(chunker)} is not a chunker")
         for name in PARAM_NAMES:
             key = f"{prefix}_{name}"
             raw = query.get(key)
@@ -232,19 +231,19 @@ def _chunker_query(query: Mapping[str, str], problems: list[str]) -> dict[str, s
             if pattern.fullmatch(raw):
                 kept[key] = raw
             else:
-                problems.append(f"{key}={shorten(raw)} is not a number the slider can hold")
+                problems.append(f"{key}={shown(raw)} is not a number the slider can hold")
     return kept
 
 
 def _read_top_k(raw: str) -> int:
     if not INTEGER.fullmatch(raw):
-        raise InputError(f"{shorten(raw)} is not a whole number")
+        raise InputError(f"{shown(raw)} is not a whole number")
     return check_top_k(int(raw))
 
 
 def _read_floor(raw: str) -> float:
     if not DECIMAL.fullmatch(raw):
-        raise InputError(f"{shorten(raw)} is not a number")
+        raise InputError(f"{shown(raw)} is not a number")
     return check_floor(float(raw))
 
 
@@ -252,7 +251,7 @@ def _read_sample(raw: str) -> str:
     try:
         get_sample(raw)
     except (KeyError, ValueError):
-        raise InputError(f"{shorten(raw)} is not a sample") from None
+        raise InputError(f"{shown(raw)} is not a sample") from None
     return raw
 
 
@@ -357,7 +356,7 @@ def read_workspace(data: str | bytes, where: str = "the workspace file") -> Work
 def _check_config_numbers(config: ChunkerConfig, where: str) -> None:
     for name, value in config.params().items():
         if value is not None and abs(value) > MAX_CONFIG_NUMBER:
-            raise InputError(f"{where}: {name} {shorten(value)} is too large")
+            raise InputError(f"{where}: {name} {shown(value)} is too large")
 
 
 def work_from_query(query: Mapping[str, str]) -> tuple[Workspace | None, str | None]:

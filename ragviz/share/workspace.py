@@ -26,6 +26,7 @@ from ragviz.inputs.documents import (
     InputError,
     _looks_binary_text,
     check_document,
+    shown,
 )
 from ragviz.inputs.limits import (
     FLOOR_RANGE,
@@ -100,7 +101,7 @@ def check_top_k(value: int) -> int:
     """top_k inside the slider's range (TOP_K_RANGE), or InputError."""
     low, high = TOP_K_RANGE
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise InputError(f"top_k must be between {low} and {high}, got {shorten(value)}")
+        raise InputError(f"top_k must be between {low} and {high}, got {shown(value)}")
     return value
 
 
@@ -108,13 +109,13 @@ def check_floor(value: float) -> float:
     """A finite floor inside FLOOR_RANGE, or InputError."""
     low, high = FLOOR_RANGE
     if not math.isfinite(value) or not low <= value <= high:
-        raise InputError(f"floor must be between {low:g} and {high:g}, got {shorten(value)}")
+        raise InputError(f"floor must be between {low:g} and {high:g}, got {shown(value)}")
     return value
 
 
 def check_language(value: str) -> str:
     if value not in LANGUAGES:
-        raise InputError(f"language must be one of {', '.join(LANGUAGES)}, got {shorten(value)}")
+        raise InputError(f"language must be one of {', '.join(LANGUAGES)}, got {shown(value)}")
     return value
 
 
@@ -133,19 +134,9 @@ def check_model(value: str) -> str:
     if OPENAI_NAME.fullmatch(value):
         return value
     raise InputError(
-        f"model {shorten(value)} is not a bundled model or a hub id (owner/name); "
+        f"model {shown(value)} is not a bundled model or a hub id (owner/name); "
         f"local model folders are accepted only inside the folder {MODELS_DIR_ENV} names"
     )
-
-
-def shorten(value: object, limit: int = 40) -> str:
-    """``repr(value)`` cut to about ``limit`` characters, so a message stays one short line."""
-    try:
-        text = value if isinstance(value, str) else str(value)
-    except ValueError:  # an integer of more digits than Python prints
-        text = "a number of thousands of digits"
-    cut = text if len(text) <= limit else text[: limit - 1] + "…"
-    return repr(cut) if isinstance(value, str) else cut
 
 
 @dataclass(frozen=True)
@@ -275,7 +266,7 @@ def _config_from_dict(raw: Any, where: str) -> ChunkerConfig:
     try:
         spec = get_spec(chunker)
     except ValueError:
-        raise InputError(f"{where}: unknown chunker {shorten(chunker)}") from None
+        raise InputError(f"{where}: unknown chunker {shown(chunker)}") from None
     _only(raw, {"chunker", *OLD_FIELD_NAMES, *spec.names}, where)
     values: dict[str, Any] = {}
     for name in (n for n in raw if n != "chunker"):
