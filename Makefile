@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.ragviz-installed
 PORT ?= 8501
 
-.PHONY: run test lint bench clean
+.PHONY: run test test-fast lint bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -24,6 +24,17 @@ run: $(STAMP)
 test: $(STAMP)
 	bash scripts/ensure_chromium.sh
 	$(PY) -m pytest -q
+
+# No model, no browser (README, Contributing): RAGVIZ_FAST_TESTS=1 makes loading a model fail a
+# test (tests/conftest.py), so a file that needs one cannot stay in this list unnoticed.
+FAST_TESTS := tests/test_answers.py tests/test_calibration.py tests/test_chunker_golden.py \
+	tests/test_code_shape.py tests/test_corpus.py tests/test_corpus_chunks.py tests/test_diagnosis.py \
+	tests/test_exports.py tests/test_i18n.py tests/test_import_graph.py tests/test_inputs.py \
+	tests/test_presentation.py tests/test_registry.py tests/test_render.py tests/test_report.py \
+	tests/test_retrieval.py tests/test_seed_chunks.py tests/test_sentences.py tests/test_spans.py \
+	tests/test_workspace.py tests/test_cache.py tests/test_legacy_files.py tests/test_one_place.py
+test-fast: $(STAMP)
+	RAGVIZ_FAST_TESTS=1 $(PY) -m pytest -q $(FAST_TESTS)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check ragviz ragviz_app tests streamlit_app.py bench

@@ -1,5 +1,5 @@
 """What embedding costs with the default model, in chunks and characters per second, on varied
-real text: the figures the README's "Input limits" and docs/benchmarks.md quote.
+real text: the figures the README's "Limits" and docs/benchmarks.md quote.
 
 Text: the bundled sample documents, then the licence, readme and metadata files (METADATA holds
 a package's long description) shipped in the installed packages' ``*.dist-info`` folders, in

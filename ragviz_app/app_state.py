@@ -17,7 +17,7 @@ import pandas as pd
 from ragviz.chunking import ChunkerConfig, get_spec
 from ragviz.chunking.registry import Param
 from ragviz.evaluation.results import Analysis
-from ragviz.inputs.convert import suffix_of
+from ragviz.inputs.convert import CONVERTED_SUFFIXES, suffix_of
 from ragviz.inputs.corpus import Corpus, load_files, short_name
 from ragviz.inputs.documents import (
     MAX_DOCUMENT_CHARS,
@@ -38,7 +38,7 @@ DEFAULT_A = DEFAULT_CONFIG_A
 DEFAULT_B = DEFAULT_CONFIG_B
 DEFAULT_TOP_K = 1  # the article's failure on the first screen: A sends only the cut chunk
 # Uploads that go through the corpus loader even alone: a single .txt/.md stays as today.
-CORPUS_SUFFIXES = (".zip", ".html", ".htm", ".pdf", ".docx")
+CORPUS_SUFFIXES = CONVERTED_SUFFIXES  # more than one plain text file: a corpus
 
 QUESTION_COLUMNS = ("question", "answer", "answerable")
 

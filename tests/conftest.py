@@ -45,3 +45,20 @@ def _no_background_precompute(monkeypatch: pytest.MonkeyPatch) -> None:
     from ragviz_app import background
 
     monkeypatch.setattr(background, "ENABLED", False)
+
+
+@pytest.fixture(autouse=True)
+def _fast_subset_loads_no_model(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Under `make test-fast` (RAGVIZ_FAST_TESTS=1) loading a model fails the test, so a file
+    that needs one cannot slip into the fast list unnoticed."""
+    import os
+
+    if os.environ.get("RAGVIZ_FAST_TESTS") != "1":
+        return
+    from ragviz.embedding import models
+
+    def refuse(*_args: object, **_kwargs: object) -> None:
+        raise AssertionError("the fast subset loads no model: move this test out of FAST_TESTS")
+
+    monkeypatch.setattr(models.UseMultilingual, "__init__", refuse)
+    monkeypatch.setattr(models.SentenceTransformerEmbedder, "__init__", refuse)

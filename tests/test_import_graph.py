@@ -22,7 +22,7 @@ PACKAGE = "ragviz"
 # sentences -> sharing -> the command line.
 STAGES = ("inputs", "chunking", "embedding", "retrieval", "evaluation", "index", "present", "share",
           "cli")
-SHARED = ("i18n",)  # used by every stage that writes a sentence
+SHARED = ("i18n", "cache")  # used by every stage that writes a sentence or keeps results
 MAX_TOP_LEVEL_PARTS = 12
 
 Graph = dict[str, set[str]]

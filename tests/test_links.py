@@ -16,8 +16,9 @@ from ragviz.inputs.documents import InputError, _looks_binary_text
 from ragviz.inputs.limits import FLOOR_RANGE, MODELS_DIR_ENV, TOP_K_RANGE
 from ragviz.inputs.questions import LabelledQuestion
 from ragviz.share import links
+from ragviz.share.links import settings_from_query
 from ragviz.share.samples import load_samples
-from ragviz.share.workspace import MAX_WORKSPACE_BYTES, Settings, Workspace, settings_from_query
+from ragviz.share.workspace import MAX_WORKSPACE_BYTES, Settings, Workspace
 from ragviz_app.app_state import config_from_values
 
 QUESTIONS = (
@@ -141,7 +142,7 @@ def test_every_bad_value_is_named_short_and_the_good_ones_apply() -> None:
              "lang": "pt", "b": "sentence", "b_max_chars": "300", "a": "x" * 100_000,
              "sample": "y" * 1000}
     result, problems = links.import_query(query, Settings())
-    assert (result.language, result.config_b.max_chars) == ("pt", 300)
+    assert (result.language, result.config_b.get("max_chars")) == ("pt", 300)
     assert len(problems) == 6
     for key in ("k:", "floor:", "a_size=", "model:", "a=", "sample:"):
         assert sum(p.startswith(key) for p in problems) == 1, (key, problems)

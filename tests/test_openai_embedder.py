@@ -21,6 +21,7 @@ import pytest
 
 from ragviz.chunking import ChunkerConfig
 from ragviz.cli import command as cli
+from ragviz.cli import output as cli_output
 from ragviz.embedding.models import EmbeddingCache, ModelLoadError, load_embedder
 from ragviz.embedding.openai_api import (
     OpenAIEmbedder,
@@ -347,7 +348,7 @@ def test_ctrl_c_during_a_slow_api_call_is_one_line_not_a_traceback(api_base: str
 def test_a_terminal_sees_progress_per_batch(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
 ) -> None:
-    monkeypatch.setattr(cli, "_stderr_is_terminal", lambda: True)
+    monkeypatch.setattr(cli_output, "_stderr_is_terminal", lambda: True)
     doc = str(ROOT / "sample_docs" / "politica_reembolso.txt")
     assert cli.main(["search", doc, "--question", "prazo", "--model", "minilm-en",
                      "--chunker", "fixed", "--size", "61"]) == 0

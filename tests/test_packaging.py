@@ -99,6 +99,10 @@ def test_the_wheel_ships_every_sample_file_and_the_app(installed_wheel: Path) ->
     assert (installed_wheel / "ragviz_app" / "views" / "questions.py").is_file()
 
 
+def test_the_wheel_ships_the_reports_template(installed_wheel: Path) -> None:
+    assert (installed_wheel / "ragviz" / "present" / "report.html.j2").is_file()
+
+
 def test_an_installed_ragviz_finds_its_samples_through_importlib_resources(
     installed_wheel: Path,
 ) -> None:

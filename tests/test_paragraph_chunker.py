@@ -15,7 +15,8 @@ from streamlit.testing.v1 import AppTest
 from ragviz.chunking import CHUNKER_NAMES, ChunkerConfig, default_grid, make_chunks
 from ragviz.chunking.paragraph import chunk_paragraphs, split_paragraphs
 from ragviz.cli.command import main
-from ragviz.share.workspace import Settings, Workspace, settings_from_query, settings_to_query
+from ragviz.share.links import settings_from_query, settings_to_query
+from ragviz.share.workspace import Settings, Workspace
 
 APP = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")
 PIECES = st.one_of(
@@ -109,7 +110,7 @@ def test_the_cli_offers_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
 def test_the_sweep_includes_it() -> None:
     grid = [c for c in default_grid(5000) if c.chunker == "paragraph"]
     assert {c.get("overlap_paragraphs") for c in grid} == {0, 1}
-    assert len({c.max_chars for c in grid}) == 4
+    assert len({c.get("max_chars") for c in grid}) == 4
 
 
 def test_workspaces_and_links_round_trip_it() -> None:

@@ -86,3 +86,20 @@ def test_the_report_counts_answerable_questions_the_floor_refused(
     assert analysis.metrics.answerable_refused == 1
     assert "1 of 1 answerable refused" in render_report([analysis], lang="en")
     assert "respondíveis recusadas: 1 de 1" in render_report([analysis], lang="pt")
+
+
+def test_the_report_is_a_template_with_autoescape() -> None:
+    """The page is report.html.j2 rendered by Jinja2 with autoescape, not HTML in
+    f-strings with html.escape here and there (issue 18 part 7)."""
+    from pathlib import Path
+
+    from ragviz.present import report
+
+    source = Path(report.__file__).read_text(encoding="utf-8")
+    assert Path(report.__file__).with_name("report.html.j2").is_file()
+    assert "from html import escape" not in source and "<div" not in source
+    assert report._macros().outcome({
+        "labels": [{"ok": False, "name": "<b>"}], "verdict": "<script>", "css": "bad",
+        "explanation": None, "svg": "", "prompt_title": "p", "prompt": "&"}) == (
+        '<div><span class="label">&lt;b&gt;</span><b class="bad">&lt;script&gt;</b>'
+        "<details><summary>p</summary><pre>&amp;</pre></details></div>")

@@ -12,13 +12,12 @@ from ragviz.chunking import CHUNKER_NAMES, ChunkerConfig, get_spec
 from ragviz.inputs.documents import InputError, _looks_binary_text
 from ragviz.inputs.limits import TOP_K_RANGE
 from ragviz.inputs.questions import LabelledQuestion
+from ragviz.share.links import settings_from_query, settings_to_query
 from ragviz.share.workspace import (
     MAX_WORKSPACE_BYTES,
     Settings,
     Workspace,
     check_model,
-    settings_from_query,
-    settings_to_query,
 )
 
 stripped_text = st.text(min_size=1, max_size=80).map(str.strip).filter(bool)

@@ -10,17 +10,17 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from ragviz.chunking.base import ChunkingResult
+from ragviz.inputs.documents import shown
 from ragviz.inputs.limits import DECIMAL_NUMBER, MAX_INT_DIGITS, WHOLE_NUMBER
 
 if TYPE_CHECKING:
     from ragviz.embedding.models import Embedder
 
 Number = int | float
-MAX_SHOWN_CHARS = 40  # a bad value quoted in a message is cut to this many characters
 
 
 @dataclass(frozen=True)
@@ -56,18 +56,6 @@ SENTENCES = Unit("sentences", {"en": "sentences", "pt": "frases"},
                  {"en": "{n} sentence(s)", "pt": "{n} frase(s)"})
 COSINE = Unit("cosine", {"en": "cosine", "pt": "cosseno"}, {"en": "{n}", "pt": "{n}"})
 PERCENT = Unit("percent", {"en": "", "pt": ""}, {"en": "{n} %", "pt": "{n} %"})
-
-
-def shorten(raw: object) -> str:
-    """``repr`` of a value, cut so a 100,000-character link value stays one short line."""
-    try:
-        text = repr(raw)
-    except ValueError:  # an int past Python's digit limit for str()
-        return "a number of thousands of digits"
-    if len(text) <= MAX_SHOWN_CHARS:
-        return text
-    size = f" ({len(raw):,} characters)" if isinstance(raw, str) else ""
-    return f"{text[:MAX_SHOWN_CHARS]}…{size}"
 
 
 @dataclass(frozen=True)
@@ -108,22 +96,22 @@ class Param:
         """``value`` if it is of the right kind and in range, else ValueError naming both."""
         if isinstance(value, bool) or not isinstance(value, int | float):
             what = "a whole number" if self.kind == "int" else "a number"
-            raise ValueError(f"{self.name} must be {what}, got {shorten(value)}")
+            raise ValueError(f"{self.name} must be {what}, got {shown(value)}")
         if self.kind == "int" and not isinstance(value, int):
-            raise ValueError(f"{self.name} must be a whole number, got {shorten(value)}")
+            raise ValueError(f"{self.name} must be a whole number, got {shown(value)}")
         if isinstance(value, float) and math.isnan(value):
             raise ValueError(f"{self.name} must be a number, got {value}")
         if value < self.minimum:
-            raise ValueError(f"{self.name} must be at least {self.minimum}, got {shorten(value)}")
+            raise ValueError(f"{self.name} must be at least {self.minimum}, got {shown(value)}")
         if value > self.maximum:
-            raise ValueError(f"{self.name} must be at most {self.maximum}, got {shorten(value)}")
+            raise ValueError(f"{self.name} must be at most {self.maximum}, got {shown(value)}")
         return float(value) if self.kind == "float" else value
 
     def parse(self, raw: str) -> Number:
         """A link's text value, checked; ValueError (short, naming it) if unusable."""
         value = _strict_number(raw.strip(), self.kind == "int")
         if value is None:
-            raise ValueError(f"{self.name}={shorten(raw)} is not a number")
+            raise ValueError(f"{self.name}={shown(raw)} is not a number")
         return self.check(value)
 
     def clamp(self, value: object, low: Number | None = None, high: Number | None = None) -> Number:
@@ -304,7 +292,7 @@ def get_spec(name: str) -> ChunkerSpec:
                 f"the {name} chunker needs {_MISSING[name]}: pip install '{PEERS_EXTRA}'"
             ) from None
         known = ", ".join(_SPECS)
-        raise ValueError(f"chunker must be one of {known}, got {shorten(name)}") from None
+        raise ValueError(f"chunker must be one of {known}, got {shown(name)}") from None
 
 
 def specs() -> tuple[ChunkerSpec, ...]:
@@ -334,72 +322,55 @@ def param_kind(name: str) -> Literal["int", "float"]:
 
 # --- the configuration value ----------------------------------------------------------------
 
-LEGACY_FIELDS = ("size", "overlap", "max_chars", "overlap_sentences", "threshold", "percentile")
+# The six fields every configuration carried before values were stored once. Files and links
+# written then hold all six (most as placeholders); only reading them maps these names, and a
+# name the chunker does not read is dropped there.
+OLD_FIELD_NAMES = ("size", "overlap", "max_chars", "overlap_sentences", "threshold", "percentile")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class ChunkerConfig:
-    """A chunker name with its parameters; hashable so sweeps and caches can key on it.
+    """A chunker name with its parameters, each stored once as sorted (name, value) pairs;
+    hashable so sweeps and caches can key on it.
 
-    The six named fields are the parameters of the first chunkers (kept so workspace files
-    and code written against them keep working; their field defaults are placeholders, a
-    chunker's real defaults come from its spec through ``create``). A parameter of a later
-    chunker lives in ``extra`` as sorted (name, value) pairs; ``get`` reads either.
+    Built as ``ChunkerConfig("fixed", size=200)``: the values given, the chunker's spec
+    defaults for the rest (an alternative given, even as None, turns the others' defaults
+    off); a name the chunker does not read is not kept.
     """
 
-    chunker: str = "sentence"
-    size: int = 120
-    overlap: int = 0
-    max_chars: int = 220
-    overlap_sentences: int = 1
-    threshold: float | None = None
-    percentile: float | None = None
-    extra: tuple[tuple[str, Number | None], ...] = ()
+    chunker: str
+    values: tuple[tuple[str, Number | None], ...]
 
-    def __post_init__(self) -> None:
-        """Store a later chunker's unnamed parameters at their defaults, so a config built
-        with only the named fields is complete and equal to its own round trip."""
-        spec = _SPECS.get(self.chunker)
-        if spec is None:
-            return
-        stored = dict(self.extra)
-        missing = {
-            p.name: p.default
-            for p in spec.params
-            if p.name not in LEGACY_FIELDS and p.name not in stored
-        }
-        if missing:
-            stored.update(missing)
-            object.__setattr__(self, "extra", tuple(sorted(stored.items())))
+    def __init__(
+        self, chunker: str = "sentence",
+        values: Mapping[str, Number | None] | None = None, **params: Number | None,
+    ) -> None:
+        given = {**(values or {}), **params}
+        spec = _SPECS.get(chunker)
+        if spec is not None:
+            filled = spec.defaults()
+            if any(name in given for name in spec.alternatives):
+                filled.update(dict.fromkeys(spec.alternatives))
+            filled.update({k: v for k, v in given.items() if k in filled})
+            given = filled
+        object.__setattr__(self, "chunker", chunker)
+        object.__setattr__(self, "values", tuple(sorted(given.items())))
 
     @classmethod
     def create(cls, chunker: str, **values: Number | None) -> ChunkerConfig:
-        """A configuration of ``chunker``: the given values, the spec's defaults for the rest
-        (an alternative given explicitly, even as None, turns the others' defaults off)."""
-        spec = get_spec(chunker)
-        filled = spec.defaults()
-        if any(name in values for name in spec.alternatives):
-            filled.update(dict.fromkeys(spec.alternatives))
-        filled.update(values)
-        return cls(chunker=chunker).with_values(**filled)
+        """A configuration of a registered ``chunker`` (ValueError naming it otherwise)."""
+        get_spec(chunker)
+        return cls(chunker, values)
 
     def with_values(self, **values: Number | None) -> ChunkerConfig:
-        """A copy with some parameters changed, wherever they are stored."""
-        legacy = {k: v for k, v in values.items() if k in LEGACY_FIELDS}
-        extra = dict(self.extra)
-        extra.update({k: v for k, v in values.items() if k not in LEGACY_FIELDS})
-        kwargs: dict[str, Any] = {f.name: getattr(self, f.name) for f in fields(self)}
-        kwargs.update(legacy, extra=tuple(sorted(extra.items())))
-        return ChunkerConfig(**kwargs)
+        """A copy with some parameters changed."""
+        return ChunkerConfig(self.chunker, {**dict(self.values), **values})
 
     def get(self, name: str) -> Number | None:
-        if name in LEGACY_FIELDS:
-            value: Number | None = getattr(self, name)
-            return value
-        return dict(self.extra).get(name)
+        return dict(self.values).get(name)
 
     def params(self) -> dict[str, Any]:
-        """The parameters this chunker actually reads."""
+        """The parameters this chunker reads, in its spec's order."""
         names = _SPECS[self.chunker].names if self.chunker in _SPECS else ()
         return {name: self.get(name) for name in names}
 
@@ -410,23 +381,20 @@ class ChunkerConfig:
         return f"{self.chunker}({inner})"
 
     def to_dict(self) -> dict[str, Any]:
-        """The named fields always (so files of earlier versions export byte for byte),
-        then the parameters kept in ``extra``."""
-        data: dict[str, Any] = {"chunker": self.chunker}
-        data.update({name: getattr(self, name) for name in LEGACY_FIELDS})
-        data.update(dict(self.extra))
-        return data
+        """The chunker and the parameters it reads, once each."""
+        return {"chunker": self.chunker, **self.params()}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> ChunkerConfig:
-        """The inverse of ``to_dict``; missing parameters take the spec's defaults."""
+        """The inverse of ``to_dict``; missing parameters take the spec's defaults, and an
+        old file's fields this chunker does not read are dropped."""
         values = dict(data)
         chunker = values.pop("chunker", "sentence")
         spec = get_spec(chunker)
-        unknown = set(values) - set(LEGACY_FIELDS) - set(spec.names)
+        unknown = set(values) - set(OLD_FIELD_NAMES) - set(spec.names)
         if unknown:
             raise ValueError(f"unknown chunker setting(s): {', '.join(sorted(unknown))}")
-        return cls.create(chunker, **values)
+        return cls.create(chunker, **{k: v for k, v in values.items() if k in spec.names})
 
 
 def check_config(config: ChunkerConfig) -> ChunkerConfig:
@@ -475,6 +443,18 @@ def sweep_values(spec: ChunkerSpec, document_length: int) -> list[dict[str, Numb
     return out
 
 
+def default_sweep_chunkers() -> tuple[str, ...]:
+    """The chunkers a sweep varies when none are named: each with a ``sweep_position``."""
+    swept = sorted((s for s in _SPECS.values() if s.sweep_position), key=lambda s: s.sweep_position)
+    return tuple(spec.name for spec in swept)
+
+
+def sweepable(name: str) -> bool:
+    """True when the chunker has size and overlap axes a sweep can vary."""
+    spec = get_spec(name)
+    return bool(spec.size_axis and spec.overlap_axis and spec.size_steps)
+
+
 def default_grid(
     document_length: int, chunkers: tuple[str, ...] | list[str] | None = None
 ) -> list[ChunkerConfig]:
@@ -482,10 +462,7 @@ def default_grid(
     recursive: sizes x overlaps 0 and ~15 %; sentence: max_chars x 0, 1, 2 sentences).
     Without ``chunkers``, every chunker with a ``sweep_position``, in that order."""
     if chunkers is None:
-        swept = sorted(
-            (s for s in _SPECS.values() if s.sweep_position), key=lambda s: s.sweep_position
-        )
-        chunkers = [spec.name for spec in swept]
+        chunkers = default_sweep_chunkers()
     return [
         ChunkerConfig.create(name, **values)
         for name in chunkers

@@ -7,15 +7,15 @@ module that loads it: imports go one way.
 
 from __future__ import annotations
 
-import threading
 from abc import ABC, abstractmethod
-from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
+
+from ragviz.cache import BoundedCache
 
 Kind = Literal["query", "document"]
 Progress = Callable[[int, int], None]
@@ -32,46 +32,21 @@ class ModelLoadError(RuntimeError):
     """A model could not be loaded; the message says why and what to do."""
 
 
-class EmbeddingCache:
+class EmbeddingCache(BoundedCache[tuple[str, str, str], Vectors]):
     """LRU cache of unit vectors keyed by (model name, kind, text), bounded by entry count."""
 
     def __init__(self, max_entries: int = 50_000) -> None:
-        self.max_entries = max_entries
-        self._data: OrderedDict[tuple[str, str, str], npt.NDArray[np.float32]] = OrderedDict()
-        self._lock = threading.Lock()
-        self.hits = 0
-        self.misses = 0
+        super().__init__(max_entries)
 
-    def get(self, key: tuple[str, str, str]) -> npt.NDArray[np.float32] | None:
-        with self._lock:
-            vector = self._data.get(key)
-            if vector is None:
-                self.misses += 1
-                return None
-            self._data.move_to_end(key)
-            self.hits += 1
-            return vector
-
-    def put(self, key: tuple[str, str, str], vector: npt.NDArray[np.float32]) -> None:
-        with self._lock:
-            self._data[key] = vector
-            self._data.move_to_end(key)
-            while len(self._data) > self.max_entries:
-                self._data.popitem(last=False)
-
-    def __len__(self) -> int:
-        return len(self._data)
-
-    def clear(self) -> None:
-        with self._lock:
-            self._data.clear()
-            self.hits = self.misses = 0
+    @property
+    def max_entries(self) -> int:
+        return self.max_weight
 
 
 SHARED_CACHE = EmbeddingCache()
 
 
-class TokenInfoCache:
+class TokenInfoCache(BoundedCache[str, "TokenInfo"]):
     """LRU of per-text token facts (count, truncation offset, reading end), bounded by entries.
 
     Counting tokens means running the tokenizer over the whole text; the UI asks for the
@@ -80,26 +55,7 @@ class TokenInfoCache:
     """
 
     def __init__(self, max_entries: int = 50_000) -> None:
-        self.max_entries = max_entries
-        self._data: OrderedDict[str, TokenInfo] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, text: str) -> TokenInfo | None:
-        with self._lock:
-            info = self._data.get(text)
-            if info is not None:
-                self._data.move_to_end(text)
-            return info
-
-    def put(self, text: str, info: TokenInfo) -> None:
-        with self._lock:
-            self._data[text] = info
-            self._data.move_to_end(text)
-            while len(self._data) > self.max_entries:
-                self._data.popitem(last=False)
-
-    def __len__(self) -> int:
-        return len(self._data)
+        super().__init__(max_entries)
 
 
 @dataclass(frozen=True)

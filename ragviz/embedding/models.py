@@ -12,9 +12,7 @@ from __future__ import annotations
 import os
 import re
 import socket
-import threading
 from array import array
-from collections import OrderedDict
 from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
@@ -23,6 +21,7 @@ from urllib.parse import urlparse
 
 import numpy as np
 
+from ragviz.cache import BoundedCache
 from ragviz.embedding.base import (  # the interface, re-exported for callers
     _BATCH as _BATCH,
 )
@@ -124,27 +123,18 @@ class _SharedTokenizer:
 
     def __init__(self, tokenizer: Any, max_chars: int = 4_000_000) -> None:
         self._tokenizer = tokenizer
-        self._max_chars = max_chars
-        self._chars = 0
-        self._ids: OrderedDict[str, array[int]] = OrderedDict()
-        self._lock = threading.Lock()
+        self._ids: BoundedCache[str, array[int]] = BoundedCache(
+            max_chars, weight=lambda text, _ids: len(text))
 
     def __getattr__(self, attribute: str) -> Any:
         return getattr(self._tokenizer, attribute)
 
     def _piece_ids(self, text: str) -> array[int]:
-        with self._lock:
-            ids = self._ids.get(text)
-            if ids is not None:
-                self._ids.move_to_end(text)
-                return ids
-        ids = array("i", self._tokenizer.encode(text, out_type=int, add_bos=False, add_eos=False))
-        with self._lock:
-            if text not in self._ids and len(text) <= self._max_chars:
-                self._ids[text] = ids
-                self._chars += len(text)
-                while self._chars > self._max_chars:
-                    self._chars -= len(self._ids.popitem(last=False)[0])
+        ids = self._ids.get(text)
+        if ids is None:
+            ids = array("i", self._tokenizer.encode(text, out_type=int, add_bos=False,
+                                                    add_eos=False))
+            self._ids.put(text, ids)
         return ids
 
     def encode(

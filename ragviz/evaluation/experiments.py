@@ -127,7 +127,7 @@ def config_distance(candidate: ChunkerConfig, current: ChunkerConfig) -> tuple[i
         return 1, abs(_size_axis(candidate) - base) / max(base, 1.0)
     distance = 0.0
     for name, value in current.params().items():
-        other = getattr(candidate, name)
+        other = candidate.get(name)
         if value is None or other is None:
             distance += 0.0 if value == other else 1.0
         else:

@@ -32,6 +32,10 @@ TEXT_SUFFIXES = (".txt", ".md", ".markdown")
 HTML_SUFFIXES = (".html", ".htm")
 BINARY_SUFFIXES = (".pdf", ".docx")
 SUPPORTED_SUFFIXES = (*TEXT_SUFFIXES, *HTML_SUFFIXES, *BINARY_SUFFIXES)
+ARCHIVE_SUFFIXES = (".zip",)  # expanded by ragviz.inputs.corpus, each member converted here
+# The one suffix table: what a corpus accepts, and what is more than one plain text file.
+ACCEPTED_SUFFIXES = (*SUPPORTED_SUFFIXES, *ARCHIVE_SUFFIXES)
+CONVERTED_SUFFIXES = (*HTML_SUFFIXES, *BINARY_SUFFIXES, *ARCHIVE_SUFFIXES)
 MAX_BINARY_FILE_BYTES = 20_000_000  # one PDF or DOCX; text files keep decode_upload's limit
 MAX_FILE_CHARS = MAX_DOCUMENT_CHARS  # the text of one file, whatever its type
 # The unpacked XML of a .docx read at most: ~50x what 200,000 characters need, ~1 s of work.

@@ -14,15 +14,17 @@ import contextlib
 import hashlib
 import io
 import sys
-import threading
 import zipfile
-from collections import Counter, OrderedDict
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import BinaryIO
 
+from ragviz.cache import BoundedCache
 from ragviz.inputs.convert import (
+    ACCEPTED_SUFFIXES,
+    ARCHIVE_SUFFIXES,
     BINARY_SUFFIXES,
     MAX_BINARY_FILE_BYTES,
     SUPPORTED_SUFFIXES,
@@ -44,8 +46,8 @@ MAX_NAME_CHARS = 80
 _NAME_TAIL = 24  # the end of a cut name stays: it holds the extension, which decides the type
 MAX_REMEMBERED_UPLOADS = 8  # converted uploads kept for the app's reruns
 
-_LOADED: OrderedDict[tuple[tuple[str, int, bytes], ...], Corpus] = OrderedDict()
-_LOADED_LOCK = threading.Lock()
+_LOADED: BoundedCache[tuple[tuple[str, int, bytes], ...], Corpus] = BoundedCache(
+    MAX_REMEMBERED_UPLOADS)
 
 
 @dataclass(frozen=True)
@@ -120,15 +122,10 @@ def load_files(files: Sequence[tuple[str, bytes]]) -> Corpus:
     the files' names and content digests (a few uploads, least recently used dropped), so
     an archive is expanded and a file converted once, not at every slider step."""
     key = tuple((name, len(data), hashlib.sha256(data).digest()) for name, data in files)
-    with _LOADED_LOCK:
-        if key in _LOADED:
-            _LOADED.move_to_end(key)
-            return _LOADED[key]
-    corpus = _load_files(files)
-    with _LOADED_LOCK:
-        _LOADED[key] = corpus
-        while len(_LOADED) > MAX_REMEMBERED_UPLOADS:
-            _LOADED.popitem(last=False)
+    corpus = _LOADED.get(key)
+    if corpus is None:
+        corpus = _load_files(files)
+        _LOADED.put(key, corpus)
     return corpus
 
 
@@ -165,7 +162,7 @@ def _add_folder(entries: list[_Entry], problems: list[Problem], folder: Path, ra
     counted in one sentence, so pointing at a big folder stays cheap and quiet."""
     other = 0
     for file in _walk(folder):
-        if suffix_of(file.name) not in (*SUPPORTED_SUFFIXES, ".zip"):
+        if suffix_of(file.name) not in ACCEPTED_SUFFIXES:
             other += 1
             continue
         relative = file.relative_to(folder).as_posix()
@@ -203,7 +200,7 @@ def _hidden(part: str) -> bool:
 
 
 def _add_entry(entries: list[_Entry], problems: list[Problem], entry: _Entry) -> None:
-    if suffix_of(entry.name) != ".zip":
+    if suffix_of(entry.name) not in ARCHIVE_SUFFIXES:
         entries.append(entry)
         return
     try:

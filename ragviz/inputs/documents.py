@@ -4,15 +4,13 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass
+from functools import partial
 
 MAX_DOCUMENT_CHARS = 200_000
 MAX_UPLOAD_BYTES = 1_000_000
 MAX_QUESTIONS = 200
 MAX_QUESTION_CHARS = 500
 MAX_ANSWER_CHARS = 2_000
-# What the app's widgets allow, so the CLI refuses exactly what the app cannot show.
-MIN_TOP_K, MAX_TOP_K = 1, 10
-MIN_FLOOR, MAX_FLOOR = -1.0, 1.0
 
 ENCODING_NAMES = {
     "utf-8": "UTF-8",
@@ -72,9 +70,23 @@ class DecodedText:
         return None if self.encoding == "utf-8" else self.encoding_name
 
 
-def shorten(text: str, limit: int = 60) -> str:
-    """User text quoted in a message, cut so a message never repeats a whole file."""
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+SHOWN_CHARS = 40  # a bad setting (a link's, a workspace file's) quoted in a message
+
+
+def shorten(value: object, limit: int = 60, quote: bool = False) -> str:
+    """The one way a message quotes what the user gave: cut to ``limit`` characters with
+    "…", so a message never repeats a whole file or link; with ``quote`` a text is shown as
+    Python writes it (quoted, so a blank one is seen); a number too long to print is named."""
+    try:
+        text = value if isinstance(value, str) else str(value)
+    except ValueError:  # an integer of more digits than Python prints
+        return "a number of thousands of digits"
+    cut = text if len(text) <= limit else text[: limit - 1] + "…"
+    return repr(cut) if quote and isinstance(value, str) else cut
+
+
+# A bad setting of a link or a workspace file, quoted in a message (the same function).
+shown = partial(shorten, limit=SHOWN_CHARS, quote=True)
 
 
 def check_document(text: str, name: str = "") -> str:

@@ -2,13 +2,20 @@
 
 No script and no external resource: charts are inline SVG, styles are inline, and a
 Content-Security-Policy forbids scripts, so nothing in the user's text can run even if it
-looks like HTML. Every piece of user text goes through ``html.escape``.
+looks like HTML. The page is a Jinja2 template (``report.html.j2``) with autoescape on, so
+every value is escaped unless this module marks it as HTML it made (the highlighted document,
+the charts' macros).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from html import escape
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+from jinja2 import Environment, StrictUndefined
+from markupsafe import Markup
 
 from ragviz.evaluation.calibration import Calibration
 from ragviz.evaluation.measures import metric_names
@@ -64,31 +71,38 @@ h2,h3{break-after:avoid}}
 _BAR_HEIGHT = 18
 _CHART_WIDTH = 460
 _LABEL_WIDTH = 56
+_FILE_LABEL_WIDTH = 160
+_FILE_LABEL_CHARS = 26
 
 
-def _metrics_html(metrics: Metrics, top_k: int, lang: str) -> str:
-    items = [(metric_label(name, lang, short=True, k=top_k), metrics.values.get(name),
-              name == "hit_at_1") for name in metric_names()]
-    cells = "".join(
-        f'<span class="metric{" big" if big else ""}">{escape(name)}'
-        f"<b>{'—' if value is None else share(value, lang)}</b></span>"
-        for name, value, big in items
-    )
-    labels = ", ".join(
-        f"{escape(label_name(k, lang))}: {v}" for k, v in metrics.labels.items() if v
-    )
-    cost = answerable_refused(metrics, lang)
-    cells += f'<span class="metric">{escape(cost)}</span>' if cost else ""
-    return f"<div>{cells}</div><p>{escape(t('report.labels', lang))}: {labels or '—'}</p>"
+@lru_cache(maxsize=1)
+def _macros() -> Any:
+    """The template's macros; autoescape on, and a missing value is an error, not ""."""
+    env = Environment(autoescape=True, trim_blocks=True, lstrip_blocks=True,
+                      undefined=StrictUndefined)
+    text = resources.files("ragviz.present").joinpath("report.html.j2").read_text("utf-8")
+    return env.from_string(text).module
 
 
-def score_svg(outcome: QuestionOutcome, analysis: Analysis, lang: str = "en") -> str:
+def _metrics_html(metrics: Metrics, top_k: int, lang: str) -> Markup:
+    items = [{"name": metric_label(name, lang, short=True, k=top_k),
+              "value": "—" if metrics.values.get(name) is None
+              else share(metrics.values[name] or 0.0, lang),
+              "big": name == "hit_at_1"} for name in metric_names()]
+    cost = answerable_refused(metrics, lang)  # the floor's cost, beside the figures
+    if cost:
+        items.append({"name": cost, "value": "", "big": False})
+    labels = ", ".join(f"{label_name(k, lang)}: {v}" for k, v in metrics.labels.items() if v)
+    return Markup(_macros().metrics(items, labels, t("report.labels", lang)))
+
+
+def score_svg(outcome: QuestionOutcome, analysis: Analysis, lang: str = "en") -> Markup:
     """Horizontal bars of one question's score against every chunk, sorted, top hits dark,
     the floor as a red line labelled with its value."""
     decision = outcome.decision
     scores = decision.scores
     if not scores:
-        return ""
+        return Markup("")
     low = min(0.0, min(scores), analysis.floor)
     high = max(1.0, max(scores))
     span = high - low or 1.0
@@ -102,37 +116,24 @@ def score_svg(outcome: QuestionOutcome, analysis: Analysis, lang: str = "en") ->
     hits = {h.index for h in decision.hits}
     top = set(decision.ranking[: decision.top_k])
     digits = score_digits(scores, analysis.floor, decision.top_k)
-    rows = []
+    bars = []
     for row, index in enumerate(decision.ranking):
-        y = 16 + row * (_BAR_HEIGHT + 4)
         score = scores[index]
-        colour = HIT if index in hits else UNDER_FLOOR if index in top else OTHER
         start, end = sorted((x(0.0), x(score)))
         name = _bar_name(analysis, index)
-        rows.append(
-            f'<text x="0" y="{y + 13}" font-size="12">{escape(_short(name))}</text>'
-            f'<rect x="{start:.1f}" y="{y}" width="{max(end - start, 1):.1f}" '
-            f'height="{_BAR_HEIGHT}" fill="{colour}"><title>{escape(name)}: '
-            f"{decimal(score, max(3, digits), lang)}</title></rect>"
-            f'<text x="{end + 4:.1f}" y="{y + 13}" font-size="11">'
-            f"{decimal(score, digits, lang)}</text>"
-        )
-    height = 24 + len(decision.ranking) * (_BAR_HEIGHT + 4)
-    floor_x = x(analysis.floor)
-    rule = (
-        f'<line x1="{floor_x:.1f}" x2="{floor_x:.1f}" y1="12" y2="{height}" stroke="{FLOOR}" '
-        f'stroke-width="2" stroke-dasharray="6 3"/><text x="{floor_x + 3:.1f}" y="10" '
-        f'font-size="11" fill="{FLOOR}" font-weight="bold">'
-        f"{escape(t('chart.floor', lang, floor=format_score(analysis.floor, lang)))}</text>"
-    )
-    return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-        f'role="img">{"".join(rows)}{rule}</svg>{bars_key(lang)}'
-    )
-
-
-_FILE_LABEL_WIDTH = 160
-_FILE_LABEL_CHARS = 26
+        bars.append({
+            "y": 16 + row * (_BAR_HEIGHT + 4), "start": start, "end": end,
+            "width": max(end - start, 1), "name": name, "short": _short(name),
+            "colour": HIT if index in hits else UNDER_FLOOR if index in top else OTHER,
+            "exact": decimal(score, max(3, digits), lang), "score": decimal(score, digits, lang),
+        })
+    chart = {
+        "width": width, "height": 24 + len(decision.ranking) * (_BAR_HEIGHT + 4),
+        "bars": bars, "bar_height": _BAR_HEIGHT, "floor_x": x(analysis.floor),
+        "floor_colour": FLOOR, "key": bars_key(lang),
+        "floor_label": t("chart.floor", lang, floor=format_score(analysis.floor, lang)),
+    }
+    return Markup(_macros().score_svg(chart))
 
 
 def _bar_name(analysis: Analysis, index: int) -> str:
@@ -146,21 +147,18 @@ def _short(name: str) -> str:
     return name if len(name) <= _FILE_LABEL_CHARS else name[: _FILE_LABEL_CHARS - 1] + "…"
 
 
-def bars_key(lang: str = "en") -> str:
+def bars_key(lang: str = "en") -> Markup:
     """The score bars' legend, with the app's colours and words (``charts.score_bars``)."""
     items = [(HIT, t("chart.status_context", lang)),
              (UNDER_FLOOR, t("chart.status_under_floor", lang)),
              (OTHER, t("chart.status_other", lang))]
-    keys = "".join(f'<span><i style="background:{colour}"></i>{escape(label)}</span>'
-                   for colour, label in items)
-    floor = escape(t("chart.floor", lang, floor="")).strip()
-    return (f'<div class="bars-key">{keys}<span><i style="background:{FLOOR};height:3px">'
-            f"</i>{floor}</span></div>")
+    floor = t("chart.floor", lang, floor="").strip()
+    return Markup(_macros().bars_key(items, FLOOR, floor))
 
 
 def calibration_svg(
     outcomes: Sequence[QuestionOutcome], calibration: Calibration, lang: str = "en"
-) -> str:
+) -> Markup:
     """The best score of every labelled question on one axis, answerable above,
     unanswerable below, with the suggested floor as a line."""
     width, left, right = 640, 130, 20
@@ -175,52 +173,33 @@ def calibration_svg(
     def x(value: float) -> float:
         return left + (value - low) / (high - low) * (width - left - right)
 
-    dots = []
-    for score, answerable, question in points:
-        y = 30 if answerable else 70
-        colour = "#047857" if answerable else "#b91c1c"
-        dots.append(
-            f'<circle cx="{x(score):.1f}" cy="{y}" r="6" fill="{colour}" fill-opacity=".8">'
-            f"<title>{escape(question)}: {decimal(score, 3, lang)}</title></circle>"
-        )
-    fx = x(calibration.floor)
+    dots = [{"x": x(score), "y": 30 if answerable else 70,
+             "colour": "#047857" if answerable else "#b91c1c",
+             "question": question, "score": decimal(score, 3, lang)}
+            for score, answerable, question in points]
     low_text, high_text = numbers([low, high], lang)
-    return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="100" role="img">'
-        f'<text x="0" y="34" font-size="13">{escape(t("chart.answerable", lang))}</text>'
-        f'<text x="0" y="74" font-size="13">{escape(t("chart.unanswerable", lang))}</text>'
-        f'<line x1="{left}" x2="{width - right}" y1="90" y2="90" stroke="#9ca3af"/>'
-        f'<text x="{left}" y="99" font-size="10">{low_text}</text>'
-        f'<text x="{width - right - 24}" y="99" font-size="10">{high_text}</text>'
-        f"{''.join(dots)}"
-        f'<line x1="{fx:.1f}" x2="{fx:.1f}" y1="14" y2="88" stroke="#dc2626" stroke-width="2"/>'
-        f'<text x="{fx + 4:.1f}" y="12" font-size="11" fill="#dc2626">'
-        f"{escape(t('chart.floor', lang, floor=numbers([calibration.floor], lang)[0]))}"
-        "</text></svg>"
-    )
+    chart = {
+        "width": width, "left": left, "right": right, "dots": dots,
+        "answerable": t("chart.answerable", lang), "unanswerable": t("chart.unanswerable", lang),
+        "low": low_text, "high": high_text, "floor_x": x(calibration.floor),
+        "floor_label": t("chart.floor", lang, floor=numbers([calibration.floor], lang)[0]),
+    }
+    return Markup(_macros().calibration_svg(chart))
 
 
-def _outcome_html(outcome: QuestionOutcome, analysis: Analysis, lang: str) -> str:
+def _outcome_html(outcome: QuestionOutcome, analysis: Analysis, lang: str) -> Markup:
     diagnosis = outcome.diagnosis
-    labels = ""
-    explanation = ""
-    if diagnosis is not None:
-        labels = "".join(
-            f'<span class="label{" ok" if label == "ok" else ""}">'
-            f"{escape(label_name(label, lang))}</span>"
-            for label in diagnosis.labels
-        )
     verdict, sentence = outcome_texts(outcome, lang)
-    if diagnosis is not None:
-        explanation = f"<p>{escape(sentence)}</p>"
-    css = "" if diagnosis is None else ("ok" if diagnosis.ok else "bad")
+    labels = [] if diagnosis is None else [
+        {"ok": label == "ok", "name": label_name(label, lang)} for label in diagnosis.labels]
     prompt = prompt_text(outcome, analysis.chunks, lang) or t("report.no_llm_call", lang)
-    return (
-        f'<div>{labels}<b class="{css}">{escape(verdict)}</b>{explanation}'
-        f"{score_svg(outcome, analysis, lang)}"
-        f"<details><summary>{escape(t('report.prompt', lang))}</summary>"
-        f"<pre>{escape(prompt)}</pre></details></div>"
-    )
+    return Markup(_macros().outcome({
+        "labels": labels, "verdict": verdict,
+        "css": "" if diagnosis is None else ("ok" if diagnosis.ok else "bad"),
+        "explanation": None if diagnosis is None else sentence,
+        "svg": score_svg(outcome, analysis, lang),
+        "prompt_title": t("report.prompt", lang), "prompt": prompt,
+    }))
 
 
 def render_report(
@@ -245,31 +224,19 @@ def render_report(
         top_k=first.top_k,
         floor=_per_side(numbers([a.floor for a in analyses], lang)),
     )
-    own_models = len({a.model for a in analyses}) > 1
-    parts = [
-        "<!DOCTYPE html>",
-        f'<html lang="{"pt-BR" if lang == "pt" else "en"}"><head><meta charset="utf-8">',
-        f'<meta http-equiv="Content-Security-Policy" content="{CSP}">',
-        f"<title>{escape(heading)}</title><style>{STYLE}</style></head><body>",
-        f"<h1>{escape(heading)}</h1>",
-        f'<p class="meta">{escape(meta)}</p>',
-        f"<h2>{escape(t('report.metrics', lang))}</h2>",
-        '<div class="cols">',
-    ]
-    for analysis in analyses:
-        parts.append(
-            f"<div><h3>{escape(config_text(analysis.config, lang))}"
-            f"{escape(' · ' + analysis.model) if own_models else ''}</h3>"
-            f"{_metrics_html(analysis.metrics, analysis.top_k, lang)}</div>"
-        )
-    parts.append("</div>")
-    if comparison is not None:
-        parts.append(_flips_html(comparison, lang))
-    parts += _document_section(analyses, lang)
-    parts += _questions_section(analyses, lang)
-    parts += _calibration_section(analyses, lang)
-    parts.append("</body></html>")
-    return "\n".join(parts)
+    page = {
+        "html_lang": "pt-BR" if lang == "pt" else "en", "csp": Markup(CSP),
+        "style": Markup(STYLE), "heading": heading, "meta": meta,
+        "metrics_title": t("report.metrics", lang),
+        "sides": _sides(analyses, lang),
+        "flips": None if comparison is None else _flips_html(comparison, lang),
+        "document_title": t("report.document", lang), "legend": Markup(legend(lang)),
+        "questions_title": t("report.questions", lang),
+        "questions": _questions(analyses, lang),
+        "calibration_title": t("report.calibration", lang),
+        "calibrations": _calibrations(analyses, lang),
+    }
+    return str(_macros().page(page))
 
 
 def _per_side(values: Sequence[str]) -> str:
@@ -279,59 +246,52 @@ def _per_side(values: Sequence[str]) -> str:
     return ", ".join(f"{side} {value}" for side, value in zip("AB", values, strict=False))
 
 
-def _document_section(analyses: Sequence[Analysis], lang: str) -> list[str]:
-    """Each configuration's chunks over the text, one highlighted text per file (with the
-    file's name and chunk count as a heading when there are several)."""
-    parts = [f"<h2>{escape(t('report.document', lang))}</h2>"]
+def _sides(analyses: Sequence[Analysis], lang: str) -> list[dict[str, Any]]:
+    """Each configuration's title, metrics, and chunks over the text, one highlighted text
+    per file (with the file's name and chunk count as a heading when there are several)."""
+    own_models = len({a.model for a in analyses}) > 1
+    sides = []
     for analysis in analyses:
-        parts.append(
-            f"<h3>{escape(config_text(analysis.config, lang))} · "
-            f"{escape(t('report.chunk_count', lang, n=len(analysis.chunks)))}</h3>"
-        )
+        title = config_text(analysis.config, lang)
+        files = []
         for source in analysis.corpus.sources:
             chunks = analysis.chunks_of(source.name)
-            if analysis.corpus.multi_file:
-                count = t("report.chunk_count", lang, n=len(chunks))
-                parts.append(f'<h4 class="file">{escape(source.name)} · {escape(count)}</h4>')
-            parts.append(highlight_document(source.text, chunks, analysis.truncation,
-                                            tokens=analysis.chunk_tokens, lang=lang))
-    parts.append(legend(lang))
-    return parts
+            count = t("report.chunk_count", lang, n=len(chunks))
+            files.append({
+                "heading": f"{source.name} · {count}" if analysis.corpus.multi_file else None,
+                "html": Markup(highlight_document(source.text, chunks, analysis.truncation,
+                                                  tokens=analysis.chunk_tokens, lang=lang)),
+            })
+        sides.append({
+            "title": title + (" · " + analysis.model if own_models else ""),
+            "title_plain": title, "metrics": _metrics_html(analysis.metrics, analysis.top_k, lang),
+            "chunk_count": t("report.chunk_count", lang, n=len(analysis.chunks)), "files": files,
+        })
+    return sides
 
 
-def _questions_section(analyses: Sequence[Analysis], lang: str) -> list[str]:
-    parts = [f"<h2>{escape(t('report.questions', lang))}</h2>"]
-    for i, outcome in enumerate(analyses[0].outcomes):
-        question = outcome.question
-        answer = (
-            f" — {escape(t('report.expected', lang))}: “{escape(question.answer)}”"
-            if question.answer
-            else ""
-        )
-        parts.append(
-            f'<div class="q"><h3>{escape(question.question)}{answer}</h3><div class="cols">'
-        )
-        for analysis in analyses:
-            parts.append(
-                f"<div><h4>{escape(config_text(analysis.config, lang))}</h4>"
-                f"{_outcome_html(analysis.outcomes[i], analysis, lang)}</div>"
-            )
-        parts.append("</div></div>")
-    return parts
+def _questions(analyses: Sequence[Analysis], lang: str) -> list[dict[str, Any]]:
+    return [{
+        "question": outcome.question.question, "expected": t("report.expected", lang),
+        "answer": outcome.question.answer or None,
+        "sides": [{"title": config_text(analysis.config, lang),
+                   "html": _outcome_html(analysis.outcomes[i], analysis, lang)}
+                  for analysis in analyses],
+    } for i, outcome in enumerate(analyses[0].outcomes)]
 
 
-def _calibration_section(analyses: Sequence[Analysis], lang: str) -> list[str]:
-    parts = [f"<h2>{escape(t('report.calibration', lang))}</h2>"]
+def _calibrations(analyses: Sequence[Analysis], lang: str) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
     for analysis in analyses:
-        parts.append(f"<h3>{escape(config_text(analysis.config, lang))}</h3>")
-        if analysis.calibration is None:
-            parts.append(f"<p>{escape(t('report.no_calibration', lang))}</p>")
-        else:
-            parts.append(
-                f"<p>{escape(calibration_message(analysis.calibration, lang))}</p>"
-                + calibration_svg(analysis.outcomes, analysis.calibration, lang)
-            )
-    return parts
+        calibration = analysis.calibration
+        out.append({
+            "title": config_text(analysis.config, lang),
+            "message": t("report.no_calibration", lang) if calibration is None
+            else calibration_message(calibration, lang),
+            "svg": "" if calibration is None
+            else calibration_svg(analysis.outcomes, calibration, lang),
+        })
+    return out
 
 
 def _label_or_dash(label: str | None, lang: str) -> str:
@@ -342,18 +302,12 @@ def _direction(direction: str, lang: str) -> str:
     return t(f"app.direction_{direction}", lang)
 
 
-def _flips_html(comparison: Comparison, lang: str) -> str:
-    if not comparison.flips:
-        return f"<p>{escape(t('report.no_flips', lang))}</p>"
-    rows = "".join(
-        f'<tr class="flip"><td>{escape(f.question.question)}</td>'
-        f"<td>{escape(_label_or_dash(f.label_a, lang))}</td>"
-        f"<td>{escape(_label_or_dash(f.label_b, lang))}</td>"
-        f"<td>{escape(_direction(f.direction, lang))}</td></tr>"
-        for f in comparison.flips
-    )
-    return (
-        f"<h3>{escape(t('report.flips', lang))}</h3><table><tr><th>"
-        f"{escape(t('report.question', lang))}</th><th>{escape(comparison.label_a)}</th>"
-        f"<th>{escape(comparison.label_b)}</th><th></th></tr>{rows}</table>"
-    )
+def _flips_html(comparison: Comparison, lang: str) -> Markup:
+    rows = [{"question": f.question.question, "a": _label_or_dash(f.label_a, lang),
+             "b": _label_or_dash(f.label_b, lang), "direction": _direction(f.direction, lang)}
+            for f in comparison.flips]
+    return Markup(_macros().flips({
+        "rows": rows, "none": t("report.no_flips", lang), "title": t("report.flips", lang),
+        "question": t("report.question", lang),
+        "label_a": comparison.label_a, "label_b": comparison.label_b,
+    }))

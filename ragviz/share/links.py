@@ -1,5 +1,5 @@
-"""Shareable links: settings as short query parameters, and the work itself (document,
-questions, settings) compressed into one parameter ``w`` when it fits.
+"""Shareable links, the one URL codec: settings as short query parameters both ways, and the
+work itself (document, questions, settings) compressed into one parameter ``w`` when it fits.
 
 A link is input from anyone, so reading one never raises: each bad value is named once in
 a short sentence, the good values of the same link still apply, and the carried work goes
@@ -20,9 +20,10 @@ from functools import lru_cache
 from typing import Any
 from urllib.parse import urlencode
 
-from ragviz.chunking import CHUNKER_NAMES, CHUNKER_PARAMS, ChunkerConfig
+from ragviz.chunking import CHUNKER_NAMES, CHUNKER_PARAMS, ChunkerConfig, check_config, get_spec
 from ragviz.i18n import t
-from ragviz.inputs.documents import InputError
+from ragviz.inputs.documents import InputError, shown
+from ragviz.inputs.limits import DECIMAL_NUMBER, MAX_INT_DIGITS, WHOLE_NUMBER
 from ragviz.inputs.questions import LabelledQuestion
 from ragviz.share.samples import get_sample
 from ragviz.share.workspace import (
@@ -33,9 +34,6 @@ from ragviz.share.workspace import (
     check_language,
     check_model,
     check_top_k,
-    settings_from_query,
-    settings_to_query,
-    shorten,
 )
 
 WORK_KEY = "w"
@@ -54,6 +52,108 @@ BASE64URL = re.compile(r"[A-Za-z0-9_-]*")
 FLOAT_PARAMS = {"threshold", "percentile"}
 PARAM_NAMES = sorted({name for names in CHUNKER_PARAMS.values() for name in names})
 MAX_CONFIG_NUMBER = 10**9  # larger chunker numbers are refused before any widget sees them
+
+
+# --- settings as query parameters, both ways -------------------------------------------------
+def settings_to_query(settings: Settings) -> dict[str, str]:
+    """Short query parameters for a shareable link (only the parameters each chunker reads)."""
+    query: dict[str, str] = {}
+    if settings.sample:
+        query["sample"] = settings.sample
+    for prefix, config in (("a", settings.config_a), ("b", settings.config_b)):
+        query[f"{prefix}"] = config.chunker
+        for name, value in config.params().items():
+            if value is not None:
+                query[f"{prefix}_{name}"] = _format_number(value)
+    query["k"] = str(settings.top_k)
+    query["floor"] = _format_number(settings.floor)
+    query["model"] = settings.model
+    if settings.model_b is not None:
+        query["b_model"] = settings.model_b
+    if settings.floor_b is not None:
+        query["b_floor"] = _format_number(settings.floor_b)
+    if settings.floor_on is not None:
+        query["floor_on"] = settings.floor_on
+    if settings.floor_b_on is not None:
+        query["b_floor_on"] = settings.floor_b_on
+    query["lang"] = settings.language
+    return query
+
+
+def settings_from_query(
+    query: Mapping[str, str], base: Settings | None = None
+) -> tuple[Settings, list[str]]:
+    """Settings from a link, starting from ``base``; bad values are skipped and reported."""
+    settings = base or Settings()
+    problems: list[str] = []
+    configs = {
+        "a": _config_from_query(query, "a", settings.config_a, problems),
+        "b": _config_from_query(query, "b", settings.config_b, problems),
+    }
+    values: dict[str, Any] = {"config_a": configs["a"], "config_b": configs["b"]}
+    if query.get("model"):  # one model named: it is both sides', their floors set on it
+        values.update(dict.fromkeys(("model_b", "floor_b", "floor_on", "floor_b_on")))
+    for key, name, kind in (("k", "top_k", int), ("floor", "floor", float),
+                            ("b_floor", "floor_b", float)):
+        raw = query.get(key)
+        if raw is None:
+            continue
+        if (WHOLE_NUMBER if kind is int else DECIMAL_NUMBER).fullmatch(raw) and \
+                len(raw) <= MAX_INT_DIGITS:
+            values[name] = kind(raw)
+        else:
+            problems.append(f"{key}={shown(raw)} is not a number")
+    for key, name in (("model", "model"), ("b_model", "model_b"), ("lang", "language"),
+                      ("sample", "sample"), ("floor_on", "floor_on"), ("b_floor_on", "floor_b_on")):
+        if query.get(key):
+            values[name] = query[key]
+    candidate = replace(settings, **values)
+    try:
+        return candidate.checked(), problems
+    except InputError as error:
+        problems.append(str(error))
+        return settings, problems
+
+
+def _config_from_query(
+    query: Mapping[str, str], prefix: str, base: ChunkerConfig, problems: list[str]
+) -> ChunkerConfig:
+    """One side's configuration from a link. Every value is checked against the chunker's
+    spec (the same ranges the sliders and workspace files use); each bad one is named,
+    shortened, and skipped, and the good ones still apply."""
+    config = base
+    chunker = query.get(prefix)
+    if chunker is not None and chunker != base.chunker:
+        try:
+            spec = get_spec(chunker)
+            config = ChunkerConfig.create(chunker, **dict.fromkeys(spec.alternatives))
+        except ValueError:
+            problems.append(f"{prefix}={shown(chunker)} is not a chunker")
+    spec = get_spec(config.chunker)
+    for param in spec.params:
+        raw = query.get(f"{prefix}_{param.name}")
+        if raw is None:
+            continue
+        try:
+            value = param.parse(raw)
+        except ValueError as error:
+            problems.append(f"{prefix}_{error}")  # the message starts with the name
+            continue
+        others = dict.fromkeys(
+            n for n in spec.alternatives if param.name in spec.alternatives and n != param.name
+        )
+        config = config.with_values(**others, **{param.name: value})
+    try:
+        return check_config(config)
+    except ValueError as error:
+        problems.append(f"{prefix}: {error}")
+        return base
+
+
+def _format_number(value: float | int) -> str:
+    if isinstance(value, float) and value.is_integer():
+        return f"{value:.1f}"
+    return str(value)
 
 
 # --- settings from a link ------------------------------------------------------------------
@@ -121,7 +221,7 @@ def _read_values(query: Mapping[str, str], problems: list[str]) -> dict[str, Any
         except InputError as error:
             problems.append(f"{key}: {_one_line(str(error))}")
         except Exception:
-            problems.append(f"{key}={shorten(raw)} could not be read")
+            problems.append(f"{key}={shown(raw)} could not be read")
     return values
 
 
@@ -134,7 +234,7 @@ def _chunker_query(query: Mapping[str, str], problems: list[str]) -> dict[str, s
             if chunker in CHUNKER_NAMES:
                 kept[prefix] = chunker
             else:
-                problems.append(f"{prefix}={shorten(chunker)} is not a chunker")
+                problems.append(f"{prefix}={shown(chunker)} is not a chunker")
         for name in PARAM_NAMES:
             key = f"{prefix}_{name}"
             raw = query.get(key)
@@ -144,19 +244,19 @@ def _chunker_query(query: Mapping[str, str], problems: list[str]) -> dict[str, s
             if pattern.fullmatch(raw):
                 kept[key] = raw
             else:
-                problems.append(f"{key}={shorten(raw)} is not a number the slider can hold")
+                problems.append(f"{key}={shown(raw)} is not a number the slider can hold")
     return kept
 
 
 def _read_top_k(raw: str) -> int:
     if not INTEGER.fullmatch(raw):
-        raise InputError(f"{shorten(raw)} is not a whole number")
+        raise InputError(f"{shown(raw)} is not a whole number")
     return check_top_k(int(raw))
 
 
 def _read_floor(raw: str) -> float:
     if not DECIMAL.fullmatch(raw):
-        raise InputError(f"{shorten(raw)} is not a number")
+        raise InputError(f"{shown(raw)} is not a number")
     return check_floor(float(raw))
 
 
@@ -164,7 +264,7 @@ def _read_sample(raw: str) -> str:
     try:
         get_sample(raw)
     except (KeyError, ValueError):
-        raise InputError(f"{shorten(raw)} is not a sample") from None
+        raise InputError(f"{shown(raw)} is not a sample") from None
     return raw
 
 
@@ -269,7 +369,7 @@ def read_workspace(data: str | bytes, where: str = "the workspace file") -> Work
 def _check_config_numbers(config: ChunkerConfig, where: str) -> None:
     for name, value in config.params().items():
         if value is not None and abs(value) > MAX_CONFIG_NUMBER:
-            raise InputError(f"{where}: {name} {shorten(value)} is too large")
+            raise InputError(f"{where}: {name} {shown(value)} is too large")
 
 
 def work_from_query(query: Mapping[str, str]) -> tuple[Workspace | None, str | None]:

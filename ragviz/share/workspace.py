@@ -1,4 +1,5 @@
-"""A workspace (document, labelled questions, every setting, model) to and from JSON and URLs.
+"""A workspace (document, labelled questions, every setting, model) to and from JSON, and the
+checks of each shared value that links (``ragviz.share.links``, the one URL codec) use too.
 
 The JSON is plain data read with ``json.loads`` and checked field by field: nothing is
 executed or unpickled, and an oversize or malformed file is refused with a message.
@@ -12,11 +13,11 @@ import json
 import math
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from ragviz.chunking import ChunkerConfig, check_config, get_spec
-from ragviz.chunking.registry import LEGACY_FIELDS, param_kind
+from ragviz.chunking.registry import OLD_FIELD_NAMES, param_kind
 from ragviz.embedding.models import BUNDLED_MODELS, ModelLoadError
 from ragviz.embedding.openai_api import OPENAI_PREFIX, parse_openai_name
 from ragviz.i18n import LANGUAGES
@@ -26,16 +27,14 @@ from ragviz.inputs.documents import (
     InputError,
     _looks_binary_text,
     check_document,
+    shown,
 )
 from ragviz.inputs.limits import (
-    DECIMAL_NUMBER,
     FLOOR_RANGE,
     HUB_ID,
-    MAX_INT_DIGITS,
     MAX_MODEL_CHARS,
     MODELS_DIR_ENV,
     TOP_K_RANGE,
-    WHOLE_NUMBER,
     in_models_dir,
 )
 from ragviz.inputs.questions import LabelledQuestion, check_question
@@ -43,7 +42,6 @@ from ragviz.inputs.questions import LabelledQuestion, check_question
 FORMAT = "ragviz-workspace"
 VERSION = 1
 MAX_WORKSPACE_BYTES = 2 * MAX_DOCUMENT_CHARS + 500_000
-MAX_TOP_K = TOP_K_RANGE[1]
 # openai:<model>[@http(s)://host[:port][/path]]: no spaces, quotes, user:password@ or query.
 OPENAI_NAME = re.compile(
     r"openai:[A-Za-z0-9][A-Za-z0-9_.:/-]*(@https?://[A-Za-z0-9.-]+(:\d{1,5})?(/[A-Za-z0-9_./-]*)?)?"
@@ -111,7 +109,7 @@ def check_top_k(value: int) -> int:
     """top_k inside the slider's range (TOP_K_RANGE), or InputError."""
     low, high = TOP_K_RANGE
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise InputError(f"top_k must be between {low} and {high}, got {shorten(value)}")
+        raise InputError(f"top_k must be between {low} and {high}, got {shown(value)}")
     return value
 
 
@@ -119,13 +117,13 @@ def check_floor(value: float) -> float:
     """A finite floor inside FLOOR_RANGE, or InputError."""
     low, high = FLOOR_RANGE
     if not math.isfinite(value) or not low <= value <= high:
-        raise InputError(f"floor must be between {low:g} and {high:g}, got {shorten(value)}")
+        raise InputError(f"floor must be between {low:g} and {high:g}, got {shown(value)}")
     return value
 
 
 def check_language(value: str) -> str:
     if value not in LANGUAGES:
-        raise InputError(f"language must be one of {', '.join(LANGUAGES)}, got {shorten(value)}")
+        raise InputError(f"language must be one of {', '.join(LANGUAGES)}, got {shown(value)}")
     return value
 
 
@@ -149,19 +147,9 @@ def check_model(value: str) -> str:
         except ModelLoadError as error:
             raise InputError(f"model: {error}") from None  # the value may hold a password
     raise InputError(
-        f"model {shorten(value)} is not a bundled model or a hub id (owner/name); "
+        f"model {shown(value)} is not a bundled model or a hub id (owner/name); "
         f"local model folders are accepted only inside the folder {MODELS_DIR_ENV} names"
     )
-
-
-def shorten(value: object, limit: int = 40) -> str:
-    """``repr(value)`` cut to about ``limit`` characters, so a message stays one short line."""
-    try:
-        text = value if isinstance(value, str) else str(value)
-    except ValueError:  # an integer of more digits than Python prints
-        text = "a number of thousands of digits"
-    cut = text if len(text) <= limit else text[: limit - 1] + "…"
-    return repr(cut) if isinstance(value, str) else cut
 
 
 @dataclass(frozen=True)
@@ -291,15 +279,17 @@ def _config_from_dict(raw: Any, where: str) -> ChunkerConfig:
     try:
         spec = get_spec(chunker)
     except ValueError:
-        raise InputError(f"{where}: unknown chunker {shorten(chunker)}") from None
-    _only(raw, {"chunker", *LEGACY_FIELDS, *spec.names}, where)
+        raise InputError(f"{where}: unknown chunker {shown(chunker)}") from None
+    _only(raw, {"chunker", *OLD_FIELD_NAMES, *spec.names}, where)
     values: dict[str, Any] = {}
     for name in (n for n in raw if n != "chunker"):
         if raw[name] is None and (name in spec.alternatives or name not in spec.names):
-            values[name] = None  # "no threshold": kept, so the file exports the same
+            values[name] = None  # "no threshold"
         else:
             values[name] = _typed(raw, name, int if param_kind(name) == "int" else float, where)
-    return ChunkerConfig.create(chunker, **values)
+    # A file from before values were stored once holds all six old fields: the ones this
+    # chunker does not read were placeholders, checked for their type above and dropped.
+    return ChunkerConfig.create(chunker, **{k: v for k, v in values.items() if k in spec.names})
 
 
 def _settings_to_dict(settings: Settings) -> dict[str, Any]:
@@ -340,107 +330,3 @@ def _settings_from_dict(raw: Mapping[str, Any]) -> Settings:
         floor_b_on=(_typed(raw, "floor_b_on", str, where)
                     if raw.get("floor_b_on") is not None else None),
     ).checked()
-
-
-# --- URL query parameters ------------------------------------------------------------------
-
-
-def settings_to_query(settings: Settings) -> dict[str, str]:
-    """Short query parameters for a shareable link (only the parameters each chunker reads)."""
-    query: dict[str, str] = {}
-    if settings.sample:
-        query["sample"] = settings.sample
-    for prefix, config in (("a", settings.config_a), ("b", settings.config_b)):
-        query[f"{prefix}"] = config.chunker
-        for name, value in config.params().items():
-            if value is not None:
-                query[f"{prefix}_{name}"] = _format_number(value)
-    query["k"] = str(settings.top_k)
-    query["floor"] = _format_number(settings.floor)
-    query["model"] = settings.model
-    if settings.model_b is not None:
-        query["b_model"] = settings.model_b
-    if settings.floor_b is not None:
-        query["b_floor"] = _format_number(settings.floor_b)
-    if settings.floor_on is not None:
-        query["floor_on"] = settings.floor_on
-    if settings.floor_b_on is not None:
-        query["b_floor_on"] = settings.floor_b_on
-    query["lang"] = settings.language
-    return query
-
-
-def settings_from_query(
-    query: Mapping[str, str], base: Settings | None = None
-) -> tuple[Settings, list[str]]:
-    """Settings from a link, starting from ``base``; bad values are skipped and reported."""
-    settings = base or Settings()
-    problems: list[str] = []
-    configs = {
-        "a": _config_from_query(query, "a", settings.config_a, problems),
-        "b": _config_from_query(query, "b", settings.config_b, problems),
-    }
-    values: dict[str, Any] = {"config_a": configs["a"], "config_b": configs["b"]}
-    if query.get("model"):  # one model named: it is both sides', their floors set on it
-        values.update(dict.fromkeys(("model_b", "floor_b", "floor_on", "floor_b_on")))
-    for key, name, kind in (("k", "top_k", int), ("floor", "floor", float),
-                            ("b_floor", "floor_b", float)):
-        raw = query.get(key)
-        if raw is None:
-            continue
-        if (WHOLE_NUMBER if kind is int else DECIMAL_NUMBER).fullmatch(raw) and \
-                len(raw) <= MAX_INT_DIGITS:
-            values[name] = kind(raw)
-        else:
-            problems.append(f"{key}={shorten(raw)} is not a number")
-    for key, name in (("model", "model"), ("b_model", "model_b"), ("lang", "language"),
-                      ("sample", "sample"), ("floor_on", "floor_on"), ("b_floor_on", "floor_b_on")):
-        if query.get(key):
-            values[name] = query[key]
-    candidate = replace(settings, **values)
-    try:
-        return candidate.checked(), problems
-    except InputError as error:
-        problems.append(str(error))
-        return settings, problems
-
-
-def _config_from_query(
-    query: Mapping[str, str], prefix: str, base: ChunkerConfig, problems: list[str]
-) -> ChunkerConfig:
-    """One side's configuration from a link. Every value is checked against the chunker's
-    spec (the same ranges the sliders and workspace files use); each bad one is named,
-    shortened, and skipped, and the good ones still apply."""
-    config = base
-    chunker = query.get(prefix)
-    if chunker is not None and chunker != base.chunker:
-        try:
-            spec = get_spec(chunker)
-            config = ChunkerConfig.create(chunker, **dict.fromkeys(spec.alternatives))
-        except ValueError:
-            problems.append(f"{prefix}={shorten(chunker)} is not a chunker")
-    spec = get_spec(config.chunker)
-    for param in spec.params:
-        raw = query.get(f"{prefix}_{param.name}")
-        if raw is None:
-            continue
-        try:
-            value = param.parse(raw)
-        except ValueError as error:
-            problems.append(f"{prefix}_{error}")  # the message starts with the name
-            continue
-        others = dict.fromkeys(
-            n for n in spec.alternatives if param.name in spec.alternatives and n != param.name
-        )
-        config = config.with_values(**others, **{param.name: value})
-    try:
-        return check_config(config)
-    except ValueError as error:
-        problems.append(f"{prefix}: {error}")
-        return base
-
-
-def _format_number(value: float | int) -> str:
-    if isinstance(value, float) and value.is_integer():
-        return f"{value:.1f}"
-    return str(value)

@@ -1,0 +1,257 @@
+"""The commands on one configuration: chunk, search, eval, calibrate and report."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from ragviz.chunking import (
+    chunk_corpus,
+    get_spec,
+)
+from ragviz.cli import output
+from ragviz.cli.output import _emit, _progress, _sources, _where, _writable
+from ragviz.cli.reading import (
+    UserError,
+    _config,
+    _labelled,
+    _model,
+    _model_name,
+    _questions,
+    _read_corpus,
+    _reason,
+)
+from ragviz.embedding.models import Embedder, load_embedder
+from ragviz.embedding.openai_api import REQUEST_TIMEOUT_S
+from ragviz.evaluation.measures import metric_names
+from ragviz.evaluation.results import Analysis, RetrievalSettings
+from ragviz.inputs.corpus import Corpus
+from ragviz.inputs.questions import LabelledQuestion
+from ragviz.present.safe_text import visible_controls as terminal_safe
+
+
+def cmd_chunk(args: argparse.Namespace) -> None:
+    from ragviz.evaluation.pipeline import check_chunk_count
+
+    corpus = _read_corpus(args.paths)
+    config = _config(args)
+    embedder = _model(args, get_spec(config.chunker).needs_model)
+    result = check_chunk_count(chunk_corpus(corpus, config, embedder), config)
+    rows: list[dict[str, Any]] = []
+    for chunk in result.chunks:
+        row = chunk.to_dict()
+        if embedder is not None:
+            row["tokens"] = embedder.count_tokens(chunk.text)
+        rows.append(row)
+    payload: dict[str, Any] = {
+        "chunker": config.label(),
+        "config": config.to_dict(),
+        "model": embedder.name if embedder else None,
+        "chunks": rows,
+        "sources": _sources(corpus),
+    }
+    if result.boundary_similarities:
+        payload["boundary_similarities"] = [
+            {"offset": offset, "similarity": round(sim, 6)}
+            for offset, sim in result.boundary_similarities
+        ]
+        payload["breakpoint_threshold"] = result.breakpoint_threshold
+
+    def text() -> str:
+        lines = [f"{config.label()}: {len(rows)} chunks"
+                 + (f" from {len(corpus.sources)} files" if corpus.multi_file else "")]
+        lines += [f"#{c.index} {_where(c, corpus)}[{c.start}:{c.end}] {c.text!r}"
+                  for c in result.chunks]
+        return "\n".join(lines) + "\n"
+
+    _emit(args, payload, text)
+
+
+def cmd_search(args: argparse.Namespace) -> None:
+    questions = _questions(args)
+    if not questions:
+        raise UserError("give at least one --question")
+    analysis = _run_analysis(args, questions)
+    payload = {
+        "model": analysis.model,
+        "chunker": analysis.config.label(),
+        "top_k": args.top_k,
+        "floor": args.floor,
+        "chunks": [c.to_dict() for c in analysis.chunks],
+        "sources": _sources(analysis.corpus),
+        "questions": [
+            {
+                "question": o.question.question,
+                "scores": [round(s, 6) for s in o.decision.scores],
+                "hits": [analysis.hit_dict(h) for h in o.decision.hits],
+                "decision": "refused" if o.decision.refused else "context",
+            }
+            for o in analysis.outcomes
+        ],
+    }
+
+    def text() -> str:
+        from ragviz.present.presentation import decimal, decision_text, score_digits
+
+        lines: list[str] = []
+        for outcome in analysis.outcomes:
+            lines.append(outcome.question.question)
+            digits = score_digits(outcome.decision.scores, args.floor, outcome.decision.top_k)
+            for hit in outcome.decision.hits:
+                score = decimal(hit.score, digits, args.lang)
+                chunk = analysis.chunks[hit.index]
+                lines.append(f" {score} {_where(chunk, analysis.corpus)}{chunk.text!r}")
+            if outcome.decision.refused:
+                lines.append(f" {decision_text(outcome.decision, args.lang)}")
+        return "\n".join(lines) + "\n"
+
+    _emit(args, payload, text)
+
+
+def _inputs(args: argparse.Namespace) -> tuple[Corpus, Embedder, RetrievalSettings]:
+    """The corpus, the model and the retrieval settings a command's analyses share."""
+    corpus = _read_corpus(args.paths)
+    name = _model_name(args)
+    if name.startswith("openai:") and output._stderr_is_terminal():
+        sys.stderr.write(f"ragviz: connecting to the embedding API (each request waits at "
+                         f"most {REQUEST_TIMEOUT_S:g} s; Ctrl-C stops)\n")
+    embedder = load_embedder(name)
+    return corpus, embedder, RetrievalSettings(args.top_k, args.floor, scorer=args.scorer)
+
+
+def _run_analysis(
+    args: argparse.Namespace, questions: list[LabelledQuestion], prefix: str = ""
+) -> Analysis:
+    """One configuration (``prefix`` "b_" reads configuration B's options) analysed."""
+    from ragviz.evaluation.pipeline import analyse
+
+    corpus, embedder, settings = _inputs(args)
+    return analyse(corpus, _config(args, prefix), embedder, questions, settings,
+                   progress=_progress(embedder))
+
+
+def cmd_eval(args: argparse.Namespace) -> None:
+    from ragviz.present.presentation import (
+        answerable_refused,
+        diagnosis_text,
+        label_name,
+        metric_label,
+        share,
+    )
+
+    index_run = _index_run(args)  # None without --index
+    analysis = index_run.result.analysis if index_run else _run_analysis(args, _labelled(args))
+    rows: list[dict[str, Any]] = []
+    for outcome in analysis.outcomes:
+        diagnosis = outcome.diagnosis
+        rows.append(
+            {
+                "question": outcome.question.question,
+                "answer": outcome.question.answer,
+                "answerable": outcome.question.is_answerable,
+                "decision": "refused" if outcome.decision.refused else "context",
+                "best_score": round(outcome.decision.best_score, 6),
+                "hits": [analysis.hit_dict(h) for h in outcome.decision.hits],
+                "labels": list(diagnosis.labels) if diagnosis else [],
+                "explanation": diagnosis_text(diagnosis, args.lang) if diagnosis else "",
+                "diagnosis": diagnosis.to_dict() if diagnosis else None,
+            }
+        )
+    payload = {
+        "model": analysis.model,
+        "chunker": analysis.config.label(),
+        "top_k": analysis.top_k,
+        "floor": analysis.floor,
+        "chunks": len(analysis.chunks),
+        "chunk_list": [c.to_dict() for c in analysis.chunks],
+        "sources": _sources(analysis.corpus),
+        "metrics": analysis.metrics.to_dict(),
+        "questions": rows,
+    }
+    notes = index_run.decorate(payload) if index_run else []
+
+    def fmt(value: float | None) -> str:
+        return "n/a" if value is None else share(value, args.lang)
+
+    def text() -> str:
+        m = analysis.metrics
+        files = f" from {len(analysis.corpus.sources)} files" if analysis.corpus.multi_file else ""
+        lines = [*notes,
+            f"{payload['chunker']} on {analysis.model}: {len(analysis.chunks)} chunks{files}",
+            "  ".join([*(f"{metric_label(name, args.lang, short=True, k=analysis.top_k)} "
+                         f"{fmt(m.values.get(name))}" for name in metric_names()),
+                       *filter(None, [answerable_refused(m, args.lang)])]),
+        ]
+        for row in rows:
+            names = ", ".join(label_name(label, args.lang) for label in row["labels"])
+            lines.append(f"[{names or 'unlabelled'}] {row['question']}")
+            if row["explanation"]:
+                lines.append(f"    {row['explanation']}")
+        return "\n".join(lines) + "\n"
+
+    _emit(args, payload, text)
+
+
+def _index_run(args: argparse.Namespace) -> Any:
+    """``eval --index``: the production index's chunks on its stored vectors."""
+    if not getattr(args, "index", None):
+        if not args.paths:
+            raise UserError("give the document files, or a production index with --index")
+        return None
+    if args.paths:
+        raise UserError("with --index, give the files the index was built from with --sources")
+    from ragviz.index.command import run_index_eval
+
+    questions = _labelled(args)
+    sources = _read_corpus(args.sources) if args.sources else None
+    embedder = load_embedder(_model_name(args))
+    return run_index_eval(args, questions, embedder, sources,
+                          RetrievalSettings(top_k=args.top_k, floor=args.floor),
+                          _progress(embedder))
+
+
+def cmd_calibrate(args: argparse.Namespace) -> None:
+    from ragviz.evaluation.calibration import calibrate_outcomes
+    from ragviz.present.presentation import calibration_message
+
+    analysis = _run_analysis(args, _labelled(args))
+    if not {True, False} <= {o.question.is_answerable for o in analysis.outcomes}:
+        raise UserError(
+            "calibration needs at least one answerable and one unanswerable labelled question"
+        )
+    calibration = calibrate_outcomes(
+        analysis.outcomes, args.cost_false_refusal, args.cost_false_answer
+    )
+    payload = {
+        "model": analysis.model,
+        "chunker": analysis.config.label(),
+        **calibration.to_dict(),
+        "message": calibration_message(calibration, args.lang),
+        "best_scores": [
+            {
+                "question": o.question.question,
+                "answerable": o.question.is_answerable,
+                "best_score": round(o.decision.best_score, 6),
+                "best_chunk": o.decision.best_index,
+                "source": None if o.decision.best_index is None
+                else analysis.chunks[o.decision.best_index].source,
+            }
+            for o in analysis.outcomes
+            if o.question.is_answerable is not None
+        ],
+    }
+    _emit(args, payload, lambda: calibration_message(calibration, args.lang) + "\n")
+
+
+def cmd_report(args: argparse.Namespace) -> None:
+    from ragviz.present.report import render_report
+
+    out = _writable(args.html)  # before the analysis, so a bad path costs no model run
+    analysis = _run_analysis(args, _labelled(args))
+    html = render_report([analysis], lang=args.lang)
+    try:
+        out.write_text(html, encoding="utf-8")
+    except OSError as error:
+        raise UserError(f"cannot write --html {args.html}: {_reason(error)}") from None
+    sys.stdout.write(terminal_safe(f"wrote {out} ({len(html):,} characters)") + "\n")

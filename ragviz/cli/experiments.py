@@ -1,0 +1,73 @@
+"""The experiments the app runs, from a terminal: ``compare`` (configuration A against B, the
+questions whose outcome flips) and ``sweep`` (the app's grid of chunkers x sizes x overlaps,
+the best configuration named). Both print the results' own ``to_dict`` as JSON, or text."""
+
+from __future__ import annotations
+
+import argparse
+
+from ragviz.chunking.registry import default_grid
+from ragviz.cli.commands import _inputs, _run_analysis
+from ragviz.cli.output import _emit, _progress
+from ragviz.cli.reading import _config, _labelled
+from ragviz.evaluation.experiments import compare, sweep
+from ragviz.evaluation.measures import metric_names
+from ragviz.evaluation.results import Metrics, SweepResult
+
+
+def _metrics_line(metrics: Metrics, lang: str, top_k: int) -> str:
+    """Every registered metric in one line, as ``eval`` prints them."""
+    from ragviz.present.presentation import metric_label, share
+
+    def shown(value: float | None) -> str:
+        return "n/a" if value is None else share(value, lang)
+
+    return "  ".join(f"{metric_label(name, lang, short=True, k=top_k)} "
+                     f"{shown(metrics.values.get(name))}" for name in metric_names())
+
+
+def cmd_compare(args: argparse.Namespace) -> None:
+    """Configuration A (``--chunker`` ...) against B (``--b-chunker`` ...), one model."""
+    _config(args, "b_")  # B's options checked before any model work
+    questions = _labelled(args)
+    a = _run_analysis(args, questions)
+    b = _run_analysis(args, questions, prefix="b_")
+    result = compare(a, b)
+    payload = {"model": a.model, "top_k": a.top_k, "floor": a.floor, **result.to_dict()}
+
+    def text() -> str:
+        from ragviz.present.presentation import label_name
+
+        lines = [f"A {result.label_a}: {_metrics_line(result.metrics_a, args.lang, a.top_k)}",
+                 f"B {result.label_b}: {_metrics_line(result.metrics_b, args.lang, a.top_k)}",
+                 f"{len(result.flips)} of {len(questions)} questions change from A to B"]
+        for flip in result.flips:
+            before = label_name(flip.label_a, args.lang) if flip.label_a else "-"
+            after = label_name(flip.label_b, args.lang) if flip.label_b else "-"
+            lines.append(f"  [{flip.direction}] {flip.question.question}: {before} -> {after}")
+        return "\n".join(lines) + "\n"
+
+    _emit(args, payload, text)
+
+
+def cmd_sweep(args: argparse.Namespace) -> None:
+    """The app's sweep grid on this corpus (or the chunkers named), and the best row."""
+    questions = _labelled(args)
+    corpus, embedder, settings = _inputs(args)
+    grid = default_grid(corpus.total_chars, args.chunkers)
+    result: SweepResult = sweep(corpus, questions, embedder, grid, settings,
+                                progress=_progress(embedder))
+    best = result.best(args.metric)
+    payload = {"model": embedder.name, "top_k": settings.top_k, "floor": settings.floor,
+               "metric": args.metric, "best": best.to_dict(), **result.to_dict()}
+
+    def text() -> str:
+        lines = [f"{len(result.rows)} configurations on {embedder.name}; best by "
+                 f"{args.metric}: {best.config.label()}"]
+        for row in result.rows:
+            mark = "*" if row is best else " "
+            lines.append(f"{mark} {row.config.label()}: {row.chunks} chunks  "
+                         f"{_metrics_line(row.metrics, args.lang, settings.top_k)}")
+        return "\n".join(lines) + "\n"
+
+    _emit(args, payload, text)

@@ -1,0 +1,80 @@
+"""What a command writes: JSON (terminal-safe) or text on stdout, progress on a
+terminal's stderr, and where an output file may go."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from ragviz.chunking import Chunk
+from ragviz.cli.reading import UserError
+from ragviz.embedding.base import Progress
+from ragviz.embedding.models import Embedder
+from ragviz.inputs.corpus import Corpus
+from ragviz.present.safe_text import visible_controls as terminal_safe
+
+# Embedding, override and isolate marks: they reorder what the terminal shows (Trojan Source).
+_JSON_UNSAFE = re.compile("[\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def _where(chunk: Chunk, corpus: Corpus) -> str:
+    """``name `` before a chunk's offsets when the corpus has several files, else nothing."""
+    return f"{chunk.source} " if corpus.multi_file else ""
+
+
+def _sources(corpus: Corpus) -> list[dict[str, Any]]:
+    return [{"name": s.name, "chars": len(s.text)} for s in corpus.sources]
+
+
+def _emit(args: argparse.Namespace, payload: dict[str, Any], text: Callable[[], str]) -> None:
+    if args.json:
+        # json escapes C0 controls itself; DEL, C1 and bidi marks become \\u escapes here
+        dumped = json.dumps(payload, ensure_ascii=False, indent=2)
+        sys.stdout.write(_JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", dumped) + "\n")
+    else:
+        sys.stdout.write(terminal_safe(text()))
+
+
+def _stderr_is_terminal() -> bool:
+    return sys.stderr.isatty()
+
+
+def _progress(embedder: Embedder) -> Progress | None:
+    """Batch-by-batch progress on a terminal's stderr (never in pipes, files or tests'
+    captures), so a slow embedding API is seen working, not hanging."""
+    if not _stderr_is_terminal():
+        return None
+    started = time.monotonic()
+
+    def show(done: int, total: int) -> None:
+        if total == 0:
+            return
+        seconds = time.monotonic() - started
+        end = "\n" if done == total else "\r"
+        sys.stderr.write(f"ragviz: embedded {done:,} of {total:,} chunks with "
+                         f"{terminal_safe(embedder.name, keep='')} ({seconds:.0f} s){end}")
+        sys.stderr.flush()
+
+    return show
+
+
+def _writable(path: str) -> Path:
+    """The output file, or a sentence saying why it cannot be written there."""
+    out = Path(path)
+    if out.is_dir():
+        raise UserError(
+            f"--html {path} is a folder; give a file name such as {out / 'report.html'}"
+        )
+    folder = out.parent
+    if not folder.is_dir():
+        raise UserError(f"--html {path}: the folder {folder} does not exist")
+    if not os.access(folder, os.W_OK):
+        raise UserError(f"--html {path}: the folder {folder} is not writable")
+    return out

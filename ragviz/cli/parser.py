@@ -1,0 +1,301 @@
+"""The argument parser, built from the registries (chunkers, scorers, models) when it is
+made, so a registered chunker or scorer is an option without touching this file."""
+
+from __future__ import annotations
+
+import argparse
+import math
+import re
+import sys
+from collections.abc import Callable
+from typing import Any, NoReturn
+
+from ragviz.chunking import CHUNKER_NAMES
+from ragviz.chunking.registry import (
+    PEERS_EXTRA,
+    default_sweep_chunkers,
+    missing_peers,
+    param_kind,
+    param_names,
+    specs,
+    sweepable,
+)
+from ragviz.cli.app import DESCRIPTION, run_app
+from ragviz.cli.commands import cmd_calibrate, cmd_chunk, cmd_eval, cmd_report, cmd_search
+from ragviz.cli.experiments import cmd_compare, cmd_sweep
+from ragviz.cli.output import _emit
+from ragviz.cli.reading import _model
+from ragviz.embedding.models import (
+    BUNDLED_MODELS,
+    DEFAULT_MODEL,
+)
+from ragviz.evaluation.measures import metric_names
+from ragviz.index.command import add_eval_options, add_index_parser
+from ragviz.inputs.convert import ACCEPTED_SUFFIXES
+from ragviz.inputs.documents import (
+    shorten,
+)
+from ragviz.inputs.limits import FLOOR_RANGE, TOP_K_RANGE
+from ragviz.present.safe_text import visible_controls as terminal_safe
+from ragviz.retrieval.scorers import DEFAULT_SCORER, scorer_names
+
+EXIT_USER_ERROR = 2
+
+
+QUESTIONS_HELP = "a CSV file with question,answer,answerable, or sample:NAME for its questions"
+
+
+def _flag(name: str) -> str:
+    return name.replace("_", "-")
+
+
+def _whole_number(low: int, high: int) -> Callable[[str], int]:
+    """An argparse type that refuses values outside what the app's widgets allow."""
+
+    def parse(raw: str) -> int:
+        text = raw.strip()
+        if not re.fullmatch(r"[+-]?\d+", text):
+            raise argparse.ArgumentTypeError(
+                f"give a whole number from {low} to {high}, got {shorten(raw)!r}"
+            )
+        digits = len(text.lstrip("+-"))
+        if digits > 6:
+            raise argparse.ArgumentTypeError(
+                f"give a whole number from {low} to {high}, got a {digits:,}-digit number"
+            )
+        value = int(text)
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(
+                f"give a whole number from {low} to {high}, got {value}"
+            )
+        return value
+
+    return parse
+
+
+def _score(low: float, high: float) -> Callable[[str], float]:
+    """An argparse type for a cosine score: a finite number inside [low, high]."""
+
+    def parse(raw: str) -> float:
+        try:
+            value = float(raw) if len(raw) <= 100 else math.nan
+        except ValueError:
+            value = math.nan
+        if not math.isfinite(value) or not low <= value <= high:
+            raise argparse.ArgumentTypeError(
+                f"give a number from {low:g} to {high:g}, got {shorten(raw)!r}"
+            )
+        return value
+
+    return parse
+
+
+def _number(kind: str) -> Callable[[str], int | float]:
+    """An argparse type for a chunker option: a short message for any unreadable value
+    (a 5,001-digit number included); the range is checked against the chosen chunker."""
+
+    def parse(raw: str) -> int | float:
+        try:
+            return int(raw) if kind == "int" else float(raw)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"invalid {kind} value: {shorten(raw)!r}") from None
+
+    parse.__name__ = kind
+    return parse
+
+
+def _option_help(name: str) -> str:
+    """Which chunkers read an option, with each one's default and unit."""
+    uses: list[str] = []
+    for spec in (s for s in specs() if name in s.names):
+        if name in spec.alternatives[1:]:
+            uses.append(f"{spec.name}: instead of --{_flag(spec.alternatives[0])}")
+        else:
+            param = spec.param(name)
+            uses.append(f"{spec.name} {param.default} {param.unit.say('en')}".rstrip())
+    return "default: " + "; ".join(uses)
+
+
+def _add_config_options(
+    parser: argparse.ArgumentParser, side: str = "", default: str = "sentence"
+) -> None:
+    """``--chunker`` and one option per parameter of any registered chunker (``side`` "b":
+    ``--b-chunker``, ``--b-size``, ... for ``compare``'s configuration B); defaults depend on
+    the chunker, so they come from its spec in ``_config``."""
+    group = parser.add_argument_group(f"chunker{' of configuration B' if side else ''}")
+    missing = missing_peers()  # named, so choosing one says how to install it
+    prefix = f"{side}_" if side else ""
+    group.add_argument(f"--{_flag(prefix)}chunker", dest=f"{prefix}chunker",
+                       choices=CHUNKER_NAMES + tuple(missing), default=default,
+                       help=f"not installed: {', '.join(missing)} (pip install "
+                       f"'{PEERS_EXTRA}')" if missing else None)
+    for name in param_names():
+        group.add_argument(f"--{_flag(prefix + name)}", dest=prefix + name,
+                           type=_number(param_kind(name)), help=_option_help(name))
+
+
+def _add_chunker_options(parser: argparse.ArgumentParser, default: str = "sentence") -> None:
+    """The chunker's options, the model and the output options every command takes."""
+    _add_config_options(parser, default=default)
+    _add_model_options(parser)
+
+
+def _add_model_options(parser: argparse.ArgumentParser) -> None:
+    """The model, the API base, JSON output and the language of the explanations."""
+    parser.add_argument(
+        "--model",
+        help=f"{', '.join(BUNDLED_MODELS)} (default {DEFAULT_MODEL}), "
+        "a sentence-transformers id or path, or openai:<model> (key from OPENAI_API_KEY)",
+    )
+    parser.add_argument(
+        "--api-base",
+        dest="api_base",
+        help="base URL of an OpenAI-compatible API for openai:<model> "
+        "(default OPENAI_BASE_URL or https://api.openai.com/v1)",
+    )
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.add_argument(
+        "--lang", choices=("en", "pt"), default="en", help="language of explanations"
+    )
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports a usage mistake in one line, like every other error."""
+
+    def error(self, message: str) -> NoReturn:
+        shown = _LONG_QUOTED.sub(lambda m: repr(shorten(m.group(1))), message)
+        text = terminal_safe(f"{self.prog}: {shown} (see {self.prog} --help)", keep="")
+        self.exit(EXIT_USER_ERROR, text + "\n")
+
+
+_LONG_QUOTED = re.compile(r"'([^']{61,})'")
+
+
+def _cost(raw: str) -> float:
+    """A cost weight for calibration: a finite number, zero or more."""
+    try:
+        value = float(raw) if len(raw) <= 100 else math.nan
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or value < 0:
+        raise argparse.ArgumentTypeError(f"give a number, zero or more, got {shorten(raw)!r}")
+    return value
+
+
+COST_HELP = "weight of this error when the floor cannot separate the labels (default 1)"
+
+
+TOP_K = _whole_number(*TOP_K_RANGE)
+
+
+TOP_K_HELP = f"chunks given to the model, {TOP_K_RANGE[0]} to {TOP_K_RANGE[1]} (default 2)"
+
+
+FLOOR = _score(*FLOOR_RANGE)
+
+
+FLOOR_HELP = f"score floor, {FLOOR_RANGE[0]:g} to {FLOOR_RANGE[1]:g} (default -1: none)"
+
+
+PATHS_HELP = (f"files ({', '.join(ACCEPTED_SUFFIXES)}), folders, - for standard "
+              "input, or sample:NAME for a bundled sample; several make one corpus")
+
+
+def _add_scorer_option(parser: argparse.ArgumentParser) -> None:
+    """``--scorer``, its choices read from the scorer registry when the parser is built."""
+    parser.add_argument("--scorer", choices=scorer_names(), default=DEFAULT_SCORER,
+                        help=f"how chunks are scored (default {DEFAULT_SCORER})")
+
+
+def _add_labelled_options(parser: argparse.ArgumentParser) -> None:
+    """Paths, the labelled questions, top_k, the floor and the scorer."""
+    parser.add_argument("paths", nargs="+", metavar="path", help=PATHS_HELP)
+    parser.add_argument("--questions", required=True, help=QUESTIONS_HELP)
+    parser.add_argument("--top-k", dest="top_k", type=TOP_K, default=2, help=TOP_K_HELP)
+    parser.add_argument("--floor", type=FLOOR, default=-1.0, help=FLOOR_HELP)
+    _add_scorer_option(parser)
+
+
+def _add_experiment_commands(sub: Any) -> None:
+    """``compare`` (A against B) and ``sweep`` (the app's grid), as the app runs them."""
+    compare = sub.add_parser("compare", help="two configurations side by side: the metrics "
+                             "and the questions whose outcome flips (as the app's Compare)")
+    _add_labelled_options(compare)
+    _add_chunker_options(compare, default="fixed")
+    _add_config_options(compare, side="b")
+    compare.set_defaults(handler=cmd_compare)
+    sweep = sub.add_parser("sweep", help="the metrics of every chunker x size x overlap of "
+                           "the app's sweep, and the best configuration")
+    _add_labelled_options(sweep)
+    sweep.add_argument("--chunkers", type=_chunker_list,
+                       help="comma-separated chunkers to sweep (default: the app's sweep: "
+                       f"{', '.join(default_sweep_chunkers())})")
+    sweep.add_argument("--metric", choices=metric_names(), default="hit_at_1",
+                       help="the metric that names the best configuration (default hit_at_1)")
+    _add_model_options(sweep)
+    sweep.set_defaults(handler=cmd_sweep)
+
+
+def _chunker_list(raw: str) -> tuple[str, ...]:
+    """Registered chunkers that have sweep axes, comma-separated."""
+    names = tuple(name.strip() for name in raw.split(",") if name.strip())
+    for name in names:
+        if name not in CHUNKER_NAMES or not sweepable(name):
+            raise argparse.ArgumentTypeError(
+                f"{shorten(name)!r} is not a chunker a sweep can vary; give some of "
+                f"{', '.join(n for n in CHUNKER_NAMES if sweepable(n))}")
+    if not names:
+        raise argparse.ArgumentTypeError("give at least one chunker")
+    return names
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="ragviz", description="See why retrieval returns the wrong passage."
+    )
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    chunk = sub.add_parser("chunk", help="split a document into chunks with exact offsets")
+    chunk.add_argument("paths", nargs="+", metavar="path", help=PATHS_HELP)
+    _add_chunker_options(chunk)
+    chunk.set_defaults(handler=cmd_chunk)
+
+    search = sub.add_parser("search", help="score questions against every chunk")
+    search.add_argument("paths", nargs="+", metavar="path", help=PATHS_HELP)
+    search.add_argument("--question", action="append", help="a question (repeatable)")
+    search.add_argument("--questions", help=QUESTIONS_HELP)
+    search.add_argument("--top-k", dest="top_k", type=TOP_K, default=2, help=TOP_K_HELP)
+    search.add_argument("--floor", type=FLOOR, default=-1.0, help=FLOOR_HELP)
+    _add_scorer_option(search)
+    _add_chunker_options(search)
+    search.set_defaults(handler=cmd_search)
+
+    evaluate = sub.add_parser("eval", help="metrics and a diagnosis for labelled questions")
+    calibrate = sub.add_parser("calibrate", help="measure the score floor from labelled questions")
+    report = sub.add_parser("report", help="write a self-contained HTML report")
+    for parser_, handler in (
+        (evaluate, cmd_eval),
+        (calibrate, cmd_calibrate),
+        (report, cmd_report),
+    ):
+        # eval may read a production index instead (--index): its paths are then --sources
+        parser_.add_argument("paths", nargs="*" if parser_ is evaluate else "+",
+                             metavar="path", help=PATHS_HELP)
+        parser_.add_argument(
+            "--questions", required=True, help=QUESTIONS_HELP
+        )
+        parser_.add_argument("--top-k", dest="top_k", type=TOP_K, default=2, help=TOP_K_HELP)
+        parser_.add_argument("--floor", type=FLOOR, default=-1.0, help=FLOOR_HELP)
+        _add_scorer_option(parser_)
+        _add_chunker_options(parser_)
+        parser_.set_defaults(handler=handler)
+    add_eval_options(evaluate)
+    add_index_parser(sub, _add_model_options, _emit, _model)
+    calibrate.add_argument("--cost-false-refusal", type=_cost, default=1.0, help=COST_HELP)
+    calibrate.add_argument("--cost-false-answer", type=_cost, default=1.0, help=COST_HELP)
+    report.add_argument("--html", required=True, help="where to write the report")
+    _add_experiment_commands(sub)
+    # Listed for --help; main() hands `ragviz app ...` to run_app before argparse sees it.
+    app = sub.add_parser("app", help="start the explorer (Streamlit)", description=DESCRIPTION)
+    app.set_defaults(handler=lambda _args: sys.exit(run_app([])))
+    return parser

@@ -1,0 +1,201 @@
+"""What a command reads: the corpus from paths, folders, `-` or `sample:NAME`, the
+questions, the chunker configuration and the model, each mistake one UserError sentence."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from ragviz.chunking import (
+    ChunkerConfig,
+    check_config,
+    get_spec,
+)
+from ragviz.chunking.registry import param_names
+from ragviz.embedding.models import (
+    DEFAULT_MODEL,
+    Embedder,
+    load_embedder,
+)
+from ragviz.inputs.convert import CONVERTED_SUFFIXES, TEXT_SUFFIXES, suffix_of
+from ragviz.inputs.corpus import Corpus, Source, load_paths, short_name
+from ragviz.inputs.documents import (
+    DecodedText,
+    check_document,
+    decode_upload,
+)
+from ragviz.inputs.questions import LabelledQuestion, check_question, read_questions_file
+from ragviz.present.safe_text import visible_controls as terminal_safe
+from ragviz.share.samples import Sample, get_sample, load_samples
+
+SAMPLE_PREFIX = "sample:"  # `ragviz chunk sample:politica_reembolso`: a packaged sample
+
+
+class UserError(Exception):
+    """A mistake the user can fix; printed as one sentence."""
+
+
+def _read_text(path: str, what: str = "document") -> str:
+    """The file's text; a file that is not UTF-8 is named on stderr with the encoding used."""
+    data, name = _read_bytes(path, what)
+    decoded = decode_upload(data, name)
+    _note_encoding(name, decoded)
+    return decoded.text
+
+
+def _read_bytes(path: str, what: str) -> tuple[bytes, str]:
+    if path.startswith(SAMPLE_PREFIX):
+        return _sample_bytes(path.removeprefix(SAMPLE_PREFIX), what)
+    if path == "-":
+        return sys.stdin.buffer.read(), "standard input"
+    file, shown = Path(path), short_name(path)
+    if file.is_dir():
+        raise UserError(f"the {what} {shown} is a folder; give a text file")
+    if not file.is_file():
+        raise UserError(f"the {what} {shown} does not exist")
+    try:
+        return file.read_bytes(), file.name
+    except OSError as error:
+        raise UserError(f"cannot read the {what} {shown}: {_reason(error)}") from None
+
+
+def _reason(error: OSError) -> str:
+    return (error.strerror or type(error).__name__).lower()
+
+
+def _note_encoding(name: str, decoded: DecodedText) -> None:
+    if decoded.notice:
+        check = "; check accented letters" if decoded.guessed else ""
+        sys.stderr.write(
+            terminal_safe(f"ragviz: note: {name} is not UTF-8; read it as {decoded.notice}{check}")
+            + "\n"
+        )
+
+
+def _shown_name(path: str) -> str:
+    return "on standard input" if path == "-" else path
+
+
+STDIN_NAME = "stdin.txt"  # the source name of standard input, as ragviz.inputs.corpus names it
+
+
+def _read_corpus(paths: Sequence[str]) -> Corpus:
+    """One text file or ``-`` as before (one source named after the file); anything else
+    through the corpus loader, each file that fails named on stderr."""
+    if len(paths) == 1 and paths[0].startswith(SAMPLE_PREFIX):
+        sample = _sample(paths[0].removeprefix(SAMPLE_PREFIX))
+        if sample.is_corpus:
+            return sample.corpus()
+    if len(paths) == 1 and _plain_text(paths[0]):
+        path = paths[0]
+        text = check_document(_read_text(path), _shown_name(path))
+        return Corpus((Source(_source_name(path), text),))
+    if paths.count("-") > 1:
+        raise UserError("standard input (-) can be given only once")
+    corpus = load_paths(paths)
+    for problem in corpus.problems:
+        sys.stderr.write(terminal_safe(f"ragviz: skipped: {problem.message}", keep="") + "\n")
+    for source in corpus.sources:
+        if source.notice:
+            said = source.notice if source.notice.startswith(source.name) else (
+                f"{source.name}: {source.notice}")
+            sys.stderr.write(terminal_safe(f"ragviz: note: {said}", keep="") + "\n")
+    if not corpus.sources:
+        shown = (short_name(_shown_name(path)) for path in paths)
+        raise UserError("no file could be read from " + ", ".join(shown))
+    return corpus
+
+
+def _source_name(path: str) -> str:
+    """The name a single document's chunks carry: its file name, whoever names it."""
+    if path == "-":
+        return STDIN_NAME
+    if path.startswith(SAMPLE_PREFIX):
+        return _sample(path.removeprefix(SAMPLE_PREFIX)).path.name
+    return Path(path).name
+
+
+def _plain_text(path: str) -> bool:
+    """Standard input, or one path that is not a folder and not a converted format."""
+    if path == "-":
+        return True
+    suffix = suffix_of(path)
+    return not Path(path).is_dir() and (suffix in TEXT_SUFFIXES or suffix not in CONVERTED_SUFFIXES)
+
+
+
+def _config(args: argparse.Namespace, prefix: str = "") -> ChunkerConfig:
+    """The chunker options given, the chunker's spec defaults for the rest, checked
+    (``prefix`` "b_": configuration B's options of ``ragviz compare``)."""
+    spec = get_spec(getattr(args, f"{prefix}chunker"))
+    values: dict[str, Any] = {}
+    for name in param_names():
+        value = getattr(args, f"{prefix}{name}")
+        if value is not None and name in spec.names:  # another chunker's option is ignored
+            values[name] = value
+    return check_config(ChunkerConfig.create(spec.name, **values))
+
+
+def _sample(name: str) -> Sample:
+    """A packaged sample by name, or one sentence listing the samples there are."""
+    try:
+        return get_sample(name)
+    except KeyError:
+        names = ", ".join(s.name for s in load_samples(corpora=True))
+        raise UserError(f"no sample called {name!r}; the samples are {names}") from None
+
+
+def _sample_bytes(name: str, what: str) -> tuple[bytes, str]:
+    """A packaged sample's document or questions CSV: works without the repository."""
+    sample = _sample(name)
+    path = sample.questions_path if what.startswith("questions") else sample.path
+    return path.read_bytes(), path.name
+
+
+def _questions(args: argparse.Namespace) -> list[LabelledQuestion]:
+    questions: list[LabelledQuestion] = []
+    if getattr(args, "questions", None):
+        if args.questions == "-" and "-" in args.paths:
+            raise UserError(
+                "the document and --questions cannot both be standard input (-); "
+                "give the questions as a file"
+            )
+        data, name = _read_bytes(args.questions, "questions file")
+        labelled, decoded = read_questions_file(data, name)
+        _note_encoding(name, decoded)
+        questions.extend(labelled)
+    for text in getattr(args, "question", None) or []:
+        if not text.strip():
+            raise UserError("a --question is empty")
+        questions.append(check_question(LabelledQuestion(text.strip()), "--question"))
+    return questions
+
+
+def _model_name(args: argparse.Namespace) -> str:
+    """``--model``, with ``--api-base`` folded in for ``openai:`` models."""
+    name: str = args.model or DEFAULT_MODEL
+    if getattr(args, "api_base", None):
+        if not name.startswith("openai:"):
+            raise UserError("--api-base only applies to openai:<model> models")
+        from ragviz.embedding.openai_api import openai_name, parse_openai_name
+
+        name = openai_name(parse_openai_name(name)[0], args.api_base)
+    return name
+
+
+def _model(args: argparse.Namespace, needed: bool) -> Embedder | None:
+    if not needed and args.model is None:
+        return None
+    return load_embedder(_model_name(args))
+
+
+def _labelled(args: argparse.Namespace) -> list[LabelledQuestion]:
+    questions = _questions(args)
+    if not questions:
+        raise UserError(
+            "give a questions file with --questions (columns question,answer,answerable)"
+        )
+    return questions
