@@ -45,6 +45,8 @@ from ragviz.evaluation.measures import metric_names
 from ragviz.inputs.convert import TEXT_SUFFIXES, suffix_of
 from ragviz.inputs.corpus import Corpus, Source, load_paths, short_name
 from ragviz.inputs.documents import (
+    MAX_CLI_QUESTIONS,
+    MAX_CLI_QUESTIONS_BYTES,
     MAX_FLOOR,
     MAX_TOP_K,
     MIN_FLOOR,
@@ -214,7 +216,8 @@ def _questions(args: argparse.Namespace) -> list[LabelledQuestion]:
                 "give the questions as a file"
             )
         data, name = _read_bytes(args.questions, "questions file")
-        labelled, decoded = read_questions_file(data, name)
+        labelled, decoded = read_questions_file(data, name, MAX_CLI_QUESTIONS,
+                                                MAX_CLI_QUESTIONS_BYTES)
         _note_encoding(name, decoded)
         questions.extend(labelled)
     for text in getattr(args, "question", None) or []:
@@ -343,6 +346,7 @@ def _run_analysis(args: argparse.Namespace, questions: list[LabelledQuestion]) -
     from ragviz.evaluation.results import RetrievalSettings
 
     corpus = _read_corpus(args.paths)
+    questions = _resolved(questions, corpus)
     name = _model_name(args)
     if name.startswith("openai:") and _stderr_is_terminal():
         sys.stderr.write(f"ragviz: connecting to the embedding API (each request waits at "
@@ -351,6 +355,20 @@ def _run_analysis(args: argparse.Namespace, questions: list[LabelledQuestion]) -
     settings = RetrievalSettings(top_k=args.top_k, floor=args.floor, scorer=args.scorer)
     return analyse(corpus, _config(args), embedder, questions, settings,
                    progress=_progress(embedder))
+
+
+def _resolved(questions: list[LabelledQuestion], corpus: Corpus) -> list[LabelledQuestion]:
+    """The questions whose labelled excerpts lie in the corpus; a sentence on stderr for each
+    row left out (the others are evaluated)."""
+    from ragviz.evaluation.excerpts import resolve_questions
+
+    kept, problems = resolve_questions(questions, corpus)
+    for problem in problems:
+        sys.stderr.write(f"ragviz: {problem}\n")
+    if questions and not kept:
+        raise UserError("no question's excerpts lie in the corpus: check corpus_id and the "
+                        "offsets against the files given")
+    return kept
 
 
 def _stderr_is_terminal() -> bool:
@@ -377,25 +395,10 @@ def _progress(embedder: Embedder) -> Progress | None:
 
 
 def cmd_eval(args: argparse.Namespace) -> None:
-    from ragviz.present.presentation import diagnosis_text, label_name, metric_label, share
+    from ragviz.present.presentation import label_name, metric_label, share, token_text
 
     analysis = _run_analysis(args, _labelled(args))
-    rows = []
-    for outcome in analysis.outcomes:
-        diagnosis = outcome.diagnosis
-        rows.append(
-            {
-                "question": outcome.question.question,
-                "answer": outcome.question.answer,
-                "answerable": outcome.question.is_answerable,
-                "decision": "refused" if outcome.decision.refused else "context",
-                "best_score": round(outcome.decision.best_score, 6),
-                "hits": [analysis.hit_dict(h) for h in outcome.decision.hits],
-                "labels": list(diagnosis.labels) if diagnosis else [],
-                "explanation": diagnosis_text(diagnosis, args.lang) if diagnosis else "",
-                "diagnosis": diagnosis.to_dict() if diagnosis else None,
-            }
-        )
+    rows = [_eval_row(analysis, outcome, args.lang) for outcome in analysis.outcomes]
     payload = {
         "model": analysis.model,
         "chunker": analysis.config.label(),
@@ -419,14 +422,38 @@ def cmd_eval(args: argparse.Namespace) -> None:
             "  ".join(f"{metric_label(name, args.lang, short=True, k=analysis.top_k)} "
                       f"{fmt(m.values.get(name))}" for name in metric_names()),
         ]
-        for row in rows:
+        for row, outcome in zip(rows, analysis.outcomes, strict=True):
             names = ", ".join(label_name(label, args.lang) for label in row["labels"])
             lines.append(f"[{names or 'unlabelled'}] {row['question']}")
+            if outcome.tokens is not None:
+                lines.append(f"    {token_text(outcome.tokens, args.lang)}")
             if row["explanation"]:
                 lines.append(f"    {row['explanation']}")
         return "\n".join(lines) + "\n"
 
     _emit(args, payload, text)
+
+
+def _eval_row(analysis: Any, outcome: Any, lang: str) -> dict[str, Any]:
+    """One question of ``eval --json``: the decision, the diagnosis, the token measures."""
+    from ragviz.evaluation.results import token_fields
+    from ragviz.present.presentation import diagnosis_text
+
+    diagnosis = outcome.diagnosis
+    return {
+        "question": outcome.question.question,
+        "answer": outcome.question.answer,
+        "answerable": outcome.question.is_answerable,
+        "decision": "refused" if outcome.decision.refused else "context",
+        "best_score": round(outcome.decision.best_score, 6),
+        "hits": [analysis.hit_dict(h) for h in outcome.decision.hits],
+        "labels": list(diagnosis.labels) if diagnosis else [],
+        "explanation": diagnosis_text(diagnosis, lang) if diagnosis else "",
+        "diagnosis": diagnosis.to_dict() if diagnosis else None,
+        **token_fields(outcome.tokens),
+        **({"references": [r.to_dict() for r in outcome.question.references]}
+           if outcome.question.references else {}),
+    }
 
 
 def cmd_calibrate(args: argparse.Namespace) -> None:

@@ -169,10 +169,10 @@ def diagnose(
     if not answerable:
         label = OK if decision.refused else FALSE_CONTEXT
         return Diagnosis((label,), None, (), None, UNANSWERABLE, **best)
-    if not question.answer.strip():
+    if not question.expected:
         label = BELOW_FLOOR if decision.refused else OK
         return Diagnosis((label,), None, (), None, NO_EXPECTED_ANSWER, **best)
-    return _diagnose_answerable(corpus, chunks, decision, question.answer.strip(), truncation)
+    return _diagnose_answerable(corpus, chunks, decision, question.expected, truncation)
 
 
 def _best(decision: Decision, chunks: Sequence[Chunk], files: int) -> dict[str, Any]:

@@ -31,6 +31,7 @@ from ragviz.evaluation.diagnosis import (
     UNANSWERABLE,
     Diagnosis,
 )
+from ragviz.evaluation.excerpts import TokenScores
 from ragviz.evaluation.measures import get_metric
 from ragviz.evaluation.results import QuestionOutcome, WhyFailed
 from ragviz.i18n import STRINGS, count, t
@@ -292,8 +293,19 @@ def outcome_texts(outcome: QuestionOutcome, language: str = "en") -> tuple[str, 
     """(verdict, explanation) of one question with the same decimals in both."""
     digits = question_digits(outcome.decision, outcome.diagnosis)
     verdict = decision_text(outcome.decision, language, digits)
+    if outcome.tokens is not None:
+        verdict += " · " + token_text(outcome.tokens, language)
     diagnosis = outcome.diagnosis
     return verdict, "" if diagnosis is None else diagnosis_text(diagnosis, language, digits)
+
+
+def token_text(tokens: TokenScores, language: str = "en") -> str:
+    """Recall and IoU of one question, and the excerpts missed when it has several."""
+    line = t("tokens.line", language, recall=f"{tokens.recall:.0%}", iou=f"{tokens.iou:.0%}")
+    if tokens.excerpts > 1 and tokens.missed:
+        numbers = ", ".join(str(n) for n in tokens.missed)
+        line += " · " + t("tokens.missed", language, numbers=numbers, total=tokens.excerpts)
+    return line
 
 
 def prompt_text(outcome: QuestionOutcome, chunks: Sequence[Chunk],
