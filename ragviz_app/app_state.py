@@ -350,7 +350,7 @@ def corpus_overview(analysis: Analysis) -> list[FileRow]:
     picked: dict[str, list[str]] = {source.name: [] for source in analysis.corpus.sources}
     for outcome in analysis.outcomes:
         decision = outcome.decision
-        files = {analysis.chunks[i].source for i in decision.ranking[: decision.top_k]}
+        files = {analysis.chunks[i].source for i in decision.ranking[: decision.top_k].tolist()}
         for name in files:
             picked[name].append(outcome.question.question)
     return [

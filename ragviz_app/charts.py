@@ -63,20 +63,20 @@ def score_rows(
     look equal), rank and what retrieval did. Plain dicts: the score charts are rebuilt on
     every floor or top_k move, and a DataFrame per chart cost more than the rest of it."""
     hits = {h.index for h in decision.hits}
-    digits = distinct_digits([*decision.scores, decision.floor], fewest=3)
-    top = set(decision.ranking[: decision.top_k])
+    digits = distinct_digits([*decision.scores.tolist(), decision.floor], fewest=3)
+    top = set(decision.ranking[: decision.top_k].tolist())
     by_index = {c.index: c for c in chunks}
     context, under, other = (t(f"chart.status_{x}", lang)
                              for x in ("context", "under_floor", "other"))
     rows: list[dict[str, Any]] = []
-    for rank, index in enumerate(decision.ranking[:limit], start=1):
+    for rank, index in enumerate(decision.ranking[:limit].tolist(), start=1):
         chunk = by_index.get(index)
         rows.append(
             {
                 "chunk": labels.get(index, f"#{index}") if labels else f"#{index}",
                 "index": index,
                 "score": round(float(decision.scores[index]), 6),
-                "shown": decimal(decision.scores[index], digits, lang),
+                "shown": decimal(decision.score(index), digits, lang),
                 "rank": rank,
                 "status": context if index in hits else under if index in top else other,
                 "text": _preview(chunk.text) if chunk is not None else "",
@@ -191,7 +191,7 @@ def _bars_parts(
                       lang, large, floor is not None, with_answer, keyed, scale.label)
     datasets: dict[str, list[dict[str, Any]]] = {SCORES_DATA: rows}
     if floor is not None:
-        floor_text = decimal(floor, distinct_digits([*decision.scores, floor]), lang)
+        floor_text = decimal(floor, distinct_digits([*decision.scores.tolist(), floor]), lang)
         datasets[FLOOR_DATA] = [{"floor": round(float(floor), 6),
                                  "label": t("chart.floor", lang, floor=floor_text)}]
     return shape, datasets
@@ -345,7 +345,7 @@ def calibration_strip(
             "question": o.question.question,
         }
         for o in outcomes
-        if o.question.is_answerable is not None and o.decision.ranking
+        if o.question.is_answerable is not None and o.decision.ranked
     ]
     frame = pd.DataFrame(rows, columns=["group", "best", "question"])
     floors = [calibration.floor, *([] if floor is None else [float(floor)])]  # both on the axis

@@ -32,6 +32,7 @@ RUNS: dict[str, tuple[list[str], bool]] = {
     "hostile_files": (["hostile_files.py"], False),
     "chunker_peers": (["chunker_peers.py"], False),
     "slider_precompute": (["slider_precompute.py"], False),
+    "eval_scale": (["eval_scale.py"], False),
     "browser_timing": (["browser_timing.py"], True),
     "ui_latency": (["ui_latency.py"], True),
     "workshop_browser": (["workshop_load.py", "--sessions", "30"], True),

@@ -306,7 +306,7 @@ def cmd_search(args: argparse.Namespace) -> None:
         "questions": [
             {
                 "question": o.question.question,
-                "scores": [round(s, 6) for s in o.decision.scores],
+                "scores": [round(s, 6) for s in o.decision.scores.tolist()],
                 "hits": [analysis.hit_dict(h) for h in o.decision.hits],
                 "decision": "refused" if o.decision.refused else "context",
             }
@@ -320,7 +320,7 @@ def cmd_search(args: argparse.Namespace) -> None:
         lines: list[str] = []
         for outcome in analysis.outcomes:
             lines.append(outcome.question.question)
-            digits = distinct_digits([*outcome.decision.scores, args.floor], fewest=3)
+            digits = distinct_digits([*outcome.decision.scores.tolist(), args.floor], fewest=3)
             for hit in outcome.decision.hits:
                 score = decimal(hit.score, digits, args.lang)
                 chunk = analysis.chunks[hit.index]

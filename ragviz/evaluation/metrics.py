@@ -37,7 +37,7 @@ def compute_metrics(outcomes: Sequence[QuestionOutcome]) -> Metrics:
 def outcome_calibration(outcomes: Sequence[QuestionOutcome]) -> Calibration | None:
     """The floor calibrated from the scored labelled questions, or None unless both
     answerable and unanswerable ones exist."""
-    labels = {o.question.is_answerable for o in outcomes if o.decision.ranking}
+    labels = {o.question.is_answerable for o in outcomes if o.decision.ranked}
     if True not in labels or False not in labels:
         return None
-    return calibrate_outcomes([o for o in outcomes if o.decision.ranking])
+    return calibrate_outcomes([o for o in outcomes if o.decision.ranked])

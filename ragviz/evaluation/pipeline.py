@@ -22,7 +22,7 @@ from ragviz.evaluation.results import Analysis, QuestionOutcome, RetrievalSettin
 from ragviz.inputs.corpus import Corpus, as_corpus
 from ragviz.inputs.questions import LabelledQuestion
 from ragviz.retrieval.decision import decide
-from ragviz.retrieval.scorers import get_scorer
+from ragviz.retrieval.scorers import ScoreRow, get_scorer
 
 Progress = Callable[[int, int], None]
 # Chunks of one configuration over the whole corpus (see README "Input limits" for how long
@@ -167,7 +167,7 @@ def _outcomes(
     corpus: Corpus,
     chunks: Sequence[Chunk],
     questions: Sequence[LabelledQuestion],
-    score_rows: Sequence[Sequence[float]],
+    score_rows: Sequence[ScoreRow],
     truncation: Sequence[int | None],
     settings: RetrievalSettings,
 ) -> tuple[QuestionOutcome, ...]:

@@ -227,9 +227,9 @@ class QuestionOutcome:
             **token_fields(self.tokens),
             "question": self.question.to_dict(),
             "refused": self.decision.refused,
-            "best_score": round(self.decision.best_score, 6) if self.decision.ranking else None,
-            "ranking": list(self.decision.ranking),
-            "scores": [round(s, 6) for s in self.decision.scores],
+            "best_score": round(self.decision.best_score, 6) if self.decision.ranked else None,
+            "ranking": self.decision.ranking.tolist(),
+            "scores": [round(s, 6) for s in self.decision.scores.tolist()],
             "hits": [hit.to_dict() for hit in self.decision.hits],
             "diagnosis": None if self.diagnosis is None else self.diagnosis.to_dict(),
         }

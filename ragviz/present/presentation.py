@@ -158,7 +158,7 @@ def question_numbers(decision: Decision, diagnosis: Diagnosis | None = None) -> 
     """The numbers said about one question: its best score, the floor, and when the answer
     was outranked its score, the winner's and the gap."""
     values = [decision.floor]
-    if decision.ranking:
+    if decision.ranked:
         values.append(decision.best_score)
     if diagnosis is not None:
         values += _diagnosis_numbers(diagnosis)
@@ -186,7 +186,7 @@ def decision_text(decision: Decision, language: str = "en", digits: int | None =
     the floor 0.21"."""
     if decision.refused:
         digits = question_digits(decision) if digits is None else digits
-        best = decimal(decision.best_score, digits, language) if decision.ranking else "—"
+        best = decimal(decision.best_score, digits, language) if decision.ranked else "—"
         return t("outcome.refused", language, best=best,
                  floor=decimal(decision.floor, digits, language))
     key = "outcome.context_one" if len(decision.hits) == 1 else "outcome.context"

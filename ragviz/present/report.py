@@ -82,7 +82,8 @@ def score_svg(outcome: QuestionOutcome, analysis: Analysis, lang: str = "en") ->
     """Horizontal bars of one question's score against every chunk, sorted, top hits dark,
     the floor as a red line labelled with its value."""
     decision = outcome.decision
-    scores = decision.scores
+    scores: list[float] = decision.scores.tolist()
+    ranking: list[int] = decision.ranking.tolist()
     if not scores:
         return ""
     low = min(0.0, min(scores), analysis.floor)
@@ -96,10 +97,10 @@ def score_svg(outcome: QuestionOutcome, analysis: Analysis, lang: str = "en") ->
         return label_width + (value - low) / span * (width - label_width - 50)
 
     hits = {h.index for h in decision.hits}
-    top = set(decision.ranking[: decision.top_k])
+    top = set(ranking[: decision.top_k])
     digits = distinct_digits([*scores, analysis.floor])
     rows = []
-    for row, index in enumerate(decision.ranking):
+    for row, index in enumerate(ranking):
         y = 16 + row * (_BAR_HEIGHT + 4)
         score = scores[index]
         colour = HIT if index in hits else UNDER_FLOOR if index in top else OTHER
@@ -113,7 +114,7 @@ def score_svg(outcome: QuestionOutcome, analysis: Analysis, lang: str = "en") ->
             f'<text x="{end + 4:.1f}" y="{y + 13}" font-size="11">'
             f"{decimal(score, digits, lang)}</text>"
         )
-    height = 24 + len(decision.ranking) * (_BAR_HEIGHT + 4)
+    height = 24 + len(ranking) * (_BAR_HEIGHT + 4)
     floor_x = x(analysis.floor)
     rule = (
         f'<line x1="{floor_x:.1f}" x2="{floor_x:.1f}" y1="12" y2="{height}" stroke="{FLOOR}" '
@@ -163,7 +164,7 @@ def calibration_svg(
     points = [
         (o.decision.best_score, o.question.is_answerable, o.question.question)
         for o in outcomes
-        if o.question.is_answerable is not None and o.decision.ranking
+        if o.question.is_answerable is not None and o.decision.ranked
     ]
     values = [p[0] for p in points] + [calibration.floor]
     low, high = min(0.0, *values), max(1.0, *values)
