@@ -706,6 +706,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "unanswerable refused", "pt": "sem resposta recusadas",
     },
     # short names (the report, the CLI, the app's line of figures); {k} is top_k
+    "col.references": {"en": "excerpts (JSON)", "pt": "trechos (JSON)"},
+    "app.pick_question": {"en": "Question to show ({n} questions: the metrics count them all)",
+                          "pt": "Pergunta a mostrar ({n} perguntas: as métricas contam todas)"},
     "tokens.line": {"en": "recall {recall} · IoU {iou}", "pt": "revocação {recall} · IoU {iou}"},
     "tokens.missed": {"en": "excerpts missed: {numbers} of {total}",
                       "pt": "trechos perdidos: {numbers} de {total}"},
