@@ -186,3 +186,13 @@ def _rows(path: Path) -> list[dict[str, str]]:
     import csv
     with path.open(encoding="utf-8", newline="") as handle:
         return list(csv.DictReader(handle))
+
+
+def test_a_workspace_keeps_the_excerpts() -> None:
+    from ragviz.share.workspace import Workspace
+
+    question = LabelledQuestion("q", "", None, (Reference("klm", 10, 13, "a.txt"),
+                                                Reference("uvw")))
+    back = Workspace.from_json(Workspace(A, (question,)).to_json())
+    assert back.questions == (question,)
+    assert back.questions[0].is_answerable is True

@@ -263,14 +263,19 @@ def parse_references(text: str, corpus_id: str, line: int) -> tuple[Reference, .
     except ValueError:
         raise InputError(f"line {line}: the references are not valid JSON; write a list like "
                          '[{"content": "...", "start_index": 0, "end_index": 10}].') from None
+    return references_from_json(raw, corpus_id, f"line {line}")
+
+
+def references_from_json(raw: Any, corpus_id: str, where: str) -> tuple[Reference, ...]:
+    """Excerpts from decoded JSON (a CSV cell, a workspace file); ``where`` starts messages."""
     if not isinstance(raw, list) or len(raw) > MAX_REFERENCES:
-        raise InputError(f"line {line}: the references must be a JSON list of at most "
+        raise InputError(f"{where}: the references must be a JSON list of at most "
                          f"{MAX_REFERENCES} excerpts.")
-    return tuple(_reference(item, corpus_id, line, n) for n, item in enumerate(raw, start=1))
+    return tuple(_reference(item, corpus_id, f"{where}: excerpt {n}")
+                 for n, item in enumerate(raw, start=1))
 
 
-def _reference(item: Any, corpus_id: str, line: int, n: int) -> Reference:
-    where = f"line {line}: excerpt {n}"
+def _reference(item: Any, corpus_id: str, where: str) -> Reference:
     if not isinstance(item, dict) or not isinstance(item.get("content"), str) \
             or not item["content"].strip():
         raise InputError(f"{where} needs a non-empty \"content\" text.")
