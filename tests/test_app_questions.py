@@ -282,7 +282,8 @@ def test_a_chroma_shaped_file_keeps_its_excerpts_and_shows_a_picker_and_token_me
 
     from ragviz_app.views.questions import MANY_QUESTIONS
 
-    document = (Path(__file__).resolve().parent.parent / "sample_docs" / "politica_reembolso.txt").read_text(encoding="utf-8")
+    sample = Path(__file__).resolve().parent.parent / "sample_docs" / "politica_reembolso.txt"
+    document = sample.read_text(encoding="utf-8")
     sentences = [s.strip() + "." for s in document.split(".") if len(s.strip()) > 30]
     buffer = io.StringIO()
     writer = csv.writer(buffer)
