@@ -7,6 +7,7 @@ Kept out of ``streamlit_app.py`` so the page stays layout and these rules stay t
 from __future__ import annotations
 
 import hashlib
+import json
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -26,7 +27,12 @@ from ragviz.inputs.documents import (
     check_document,
     decode_upload,
 )
-from ragviz.inputs.questions import LabelledQuestion, check_question
+from ragviz.inputs.questions import (
+    LabelledQuestion,
+    Reference,
+    check_question,
+    parse_references,
+)
 from ragviz.retrieval.scorers import CosineScorer, ScoreScale
 from ragviz.share.samples import get_sample
 from ragviz.share.workspace import DEFAULT_CONFIG_A, DEFAULT_CONFIG_B
@@ -107,9 +113,18 @@ def floor_range(scores: Iterable[float], scale: ScoreScale = COSINE) -> tuple[fl
 def questions_frame(questions: Sequence[LabelledQuestion]) -> pd.DataFrame:
     """The editable question table (question, expected answer, answerable)."""
     return table_frame(
-        {"question": q.question, "answer": q.answer, "answerable": bool(q.is_answerable)}
+        {"question": q.question, "answer": q.answer, "answerable": bool(q.is_answerable),
+         "references": references_cell(q)}
         for q in questions
     )
+
+
+def references_cell(question: LabelledQuestion) -> str:
+    """A question's labelled excerpts as the JSON text of the table's references column."""
+    if not question.references:
+        return ""
+    return json.dumps([{"content": r.content, "start_index": r.start, "end_index": r.end,
+                        "source": r.source} for r in question.references], ensure_ascii=False)
 
 
 def apply_table_edits(frame: pd.DataFrame, edits: Mapping[str, Any] | None) -> pd.DataFrame:
@@ -137,9 +152,14 @@ def table_frame(records: Iterable[Mapping[str, Any]]) -> pd.DataFrame:
             continue
         flag = record.get("answerable")
         answerable = True if flag is None or pd.isna(flag) else bool(flag)
-        rows.append({"question": question, "answer": answer, "answerable": answerable})
-    return pd.DataFrame(rows, columns=list(QUESTION_COLUMNS)).astype(
+        rows.append({"question": question, "answer": answer, "answerable": answerable,
+                     "references": _cell_text(record.get("references"))})
+    # the references column only when a question has excerpts (a benchmark file's)
+    columns = [*QUESTION_COLUMNS, *(["references"] if any(r["references"] for r in rows)
+                                    else [])]
+    return pd.DataFrame(rows, columns=columns).astype(
         {"question": "string", "answer": "string", "answerable": "bool"}
+        | ({"references": "string"} if "references" in columns else {})
     )
 
 
@@ -181,8 +201,21 @@ def frame_questions(frame: pd.DataFrame) -> list[LabelledQuestion]:
         answer = _cell_text(record.get("answer"))
         flag = record.get("answerable")
         answerable = bool(flag) if flag is not None and not pd.isna(flag) else bool(answer)
-        out.append(LabelledQuestion(question, answer if answerable else "", answerable))
+        references = _references(_cell_text(record.get("references")), answerable)
+        out.append(LabelledQuestion(question, answer if answerable else "", answerable,
+                                    references))
     return out
+
+
+def _references(text: str, answerable: bool) -> tuple[Reference, ...]:
+    """A row's excerpts; a cell edited into bad JSON counts as none (the text stays in the
+    table, so nothing typed is lost)."""
+    if not text or not answerable:
+        return ()
+    try:
+        return parse_references(text, "", 0)
+    except InputError:
+        return ()
 
 
 def _cell_text(value: Any) -> str:
@@ -350,7 +383,7 @@ def corpus_overview(analysis: Analysis) -> list[FileRow]:
     picked: dict[str, list[str]] = {source.name: [] for source in analysis.corpus.sources}
     for outcome in analysis.outcomes:
         decision = outcome.decision
-        files = {analysis.chunks[i].source for i in decision.ranking[: decision.top_k]}
+        files = {analysis.chunks[i].source for i in decision.ranking[: decision.top_k].tolist()}
         for name in files:
             picked[name].append(outcome.question.question)
     return [

@@ -64,19 +64,19 @@ def score_rows(
     every floor or top_k move, and a DataFrame per chart cost more than the rest of it."""
     hits = {h.index for h in decision.hits}
     digits = score_digits(decision.scores, decision.floor, decision.top_k)
-    top = set(decision.ranking[: decision.top_k])
+    top = set(decision.ranking[: decision.top_k].tolist())
     by_index = {c.index: c for c in chunks}
     context, under, other = (t(f"chart.status_{x}", lang)
                              for x in ("context", "under_floor", "other"))
     rows: list[dict[str, Any]] = []
-    for rank, index in enumerate(decision.ranking[:limit], start=1):
+    for rank, index in enumerate(decision.ranking[:limit].tolist(), start=1):
         chunk = by_index.get(index)
         rows.append(
             {
                 "chunk": labels.get(index, f"#{index}") if labels else f"#{index}",
                 "index": index,
                 "score": round(float(decision.scores[index]), 6),
-                "shown": decimal(decision.scores[index], digits, lang),
+                "shown": decimal(decision.score(index), digits, lang),
                 "rank": rank,
                 "status": context if index in hits else under if index in top else other,
                 "text": _preview(chunk.text) if chunk is not None else "",
@@ -379,7 +379,7 @@ def calibration_strip(
             "question": o.question.question,
         }
         for o in outcomes
-        if o.question.is_answerable is not None and o.decision.ranking
+        if o.question.is_answerable is not None and o.decision.ranked
     ]
     frame = pd.DataFrame(rows, columns=["group", "best", "question"])
     floors = [calibration.floor, *([] if floor is None else [float(floor)])]  # both on the axis

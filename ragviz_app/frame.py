@@ -297,7 +297,8 @@ def floor_controls(frame: Frame, side: str, key: str, per_side: bool) -> None:
     (measured on ``side``'s labels with the Calibration tab's cost weights) and, when the
     floor was set on another model, a warning and the measured floor to apply."""
     judged = [frame.analyses[s] for s in ((side,) if per_side else SIDES)]
-    scores = [s for a in judged if a is not None for o in a.outcomes for s in o.decision.scores]
+    scores = [s for a in judged if a is not None for o in a.outcomes
+              for s in o.decision.scores.tolist()]
     scale = scale_of(frame.analyses[side])
     low, high = state.floor_range(scores, scale)
     ss[key] = min(max(float(ss[key]), low), high)

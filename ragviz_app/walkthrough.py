@@ -79,7 +79,7 @@ def step_values(fixed: Analysis, sentence: Analysis, language: str = "en") -> di
     refund_fixed = fixed.outcomes[REFUND_QUESTION].decision
     refund_sentence = sentence.outcomes[REFUND_QUESTION].decision
     wifi = sentence.outcomes[WIFI_QUESTION].decision
-    winner = refund_fixed.ranking[0]
+    winner = int(refund_fixed.ranking[0])
     calibration = sentence.calibration
     return {
         "n_fixed": str(len(fixed.chunks)),
@@ -87,7 +87,7 @@ def step_values(fixed: Analysis, sentence: Analysis, language: str = "en") -> di
         "winner_end": fixed.chunks[winner].text[-6:].strip(),
         "winner_score": _score(refund_fixed.best_score),
         "holder": str(_holder(fixed)),
-        "sentence_winner": str(refund_sentence.ranking[0]),
+        "sentence_winner": str(int(refund_sentence.ranking[0])),
         "sentence_score": _score(refund_sentence.best_score),
         "hit_fixed": _score(fixed.metrics.hit_at_1),
         "hit_sentence": _score(sentence.metrics.hit_at_1),
@@ -136,7 +136,7 @@ def _cut_facts(fixed: Analysis, language: str) -> dict[str, str]:
 
 def _refund_winner(analysis: Analysis) -> str:
     """The text of the chunk that wins the refund question."""
-    return analysis.chunks[analysis.outcomes[REFUND_QUESTION].decision.ranking[0]].text
+    return analysis.chunks[int(analysis.outcomes[REFUND_QUESTION].decision.ranking[0])].text
 
 
 def _other_answer(analysis: Analysis) -> LabelledQuestion | None:
@@ -151,7 +151,7 @@ def _other_answer(analysis: Analysis) -> LabelledQuestion | None:
 def step_variants(fixed: Analysis, sentence: Analysis) -> dict[str, str]:
     """Which text each step needs, from the measured facts: the article's text (``""``)
     when this model tells the article's story, a variant that says what happened when not."""
-    winner = fixed.chunks[fixed.outcomes[REFUND_QUESTION].decision.ranking[0]]
+    winner = fixed.chunks[int(fixed.outcomes[REFUND_QUESTION].decision.ranking[0])]
     wifi = sentence.outcomes[WIFI_QUESTION].decision
     calibration = sentence.calibration
     return {

@@ -270,3 +270,41 @@ def test_rows_typed_but_not_applied_are_kept_and_said_until_applied() -> None:
     run(at)
     assert table(at)[-1] == "Typed, kept?"
     assert t("app.questions_not_applied", "pt") not in texts(at)
+
+
+# --- a benchmark file: labelled excerpts, many questions ----------------------------------------
+
+
+def test_a_chroma_shaped_file_keeps_its_excerpts_and_shows_a_picker_and_token_metrics() -> None:
+    import csv
+    import io
+    import json
+
+    from ragviz_app.views.questions import MANY_QUESTIONS
+
+    sample = Path(__file__).resolve().parent.parent / "sample_docs" / "politica_reembolso.txt"
+    document = sample.read_text(encoding="utf-8")
+    sentences = [s.strip() + "." for s in document.split(".") if len(s.strip()) > 30]
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    writer.writerow(["question", "references", "corpus_id"])
+    count = MANY_QUESTIONS + 5
+    for n in range(count):
+        first, second = sentences[n % len(sentences)], sentences[(n + 1) % len(sentences)]
+        refs = [{"content": first, "start_index": document.index(first),
+                 "end_index": document.index(first) + len(first)}, {"content": second}]
+        writer.writerow([f"Pergunta {n}?", json.dumps(refs, ensure_ascii=False), ""])
+    at = start()
+    at.file_uploader(key="questions_upload").set_value(
+        ("bench.csv", buffer.getvalue().encode(), "text/csv"))
+    run(at)
+    questions = app_state.frame_questions(at.session_state.questions_base)
+    assert len(questions) == count and all(len(q.references) == 2 for q in questions)
+    assert questions[0].references[0].start == document.index(sentences[0])
+    at.session_state["tab"] = t("tab.questions", "en")
+    run(at)
+    assert at.selectbox(key="question_pick").options[0].startswith("1. Pergunta 0?")
+    headings = [m.value for m in at.markdown if str(m.value).startswith("#### ")]
+    assert len(headings) == 1, "one question's charts, not a pair per question"
+    details = " ".join(c.proto.help for c in at.caption if c.proto.help)
+    assert "IoU" in details and "recall" in details

@@ -85,7 +85,8 @@ def test_unlabelled_questions_do_not_count() -> None:
 def test_metrics_to_dict_keys_and_json() -> None:
     data = compute_metrics([outcome(HOLDS_B, [0.1, 0.9, 0.2])]).to_dict()
     assert set(data) == {"hit_at_1", "hit_at_k", "mrr", "refusal_precision", "refusal_recall",
-                         "answerable", "unanswerable", "answerable_refused", "labels"}
+                         "recall", "precision", "iou", "precision_omega",
+                         "answerable", "unanswerable", "answerable_refused", "labels", "std"}
     assert json.loads(json.dumps(data)) == data
 
 

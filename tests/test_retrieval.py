@@ -11,7 +11,17 @@ from ragviz.retrieval.scorers import cosine_scores
 
 
 def test_rank_breaks_ties_by_chunk_order() -> None:
-    assert rank([0.5, 0.9, 0.5, 0.9]) == (1, 3, 0, 2)
+    assert rank([0.5, 0.9, 0.5, 0.9]).tolist() == [1, 3, 0, 2]
+
+
+def test_a_decision_keeps_its_scores_and_ranking_as_arrays() -> None:
+    row = np.array([0.5, 0.9, 0.5], dtype=np.float32)
+    decision = decide(row, top_k=2, floor=0.0)
+    assert isinstance(decision.scores, np.ndarray) and decision.scores.dtype == np.float32
+    assert isinstance(decision.ranking, np.ndarray) and decision.rank_of(2) == 3
+    assert decision == decide(row.copy(), top_k=2, floor=0.0)
+    assert decision != decide(row, top_k=1, floor=0.0)
+    assert type(decision.hits[0].score) is float and type(decision.best_index) is int
 
 
 def test_decide_returns_top_k_above_the_floor() -> None:

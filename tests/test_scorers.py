@@ -85,7 +85,7 @@ def test_the_pipeline_takes_the_named_scorers_rows(toy: SharedWords) -> None:
     analysis = analyse(TEXT, FIXED, embedder, questions, RetrievalSettings(1, 2.0, toy.name))
     expected = toy.score_rows(toy.prepare(analysis.chunks, analysis.chunk_vectors),
                               [QUESTION], np.zeros((1, 1), dtype=np.float32))
-    assert analysis.outcomes[0].decision.scores == expected[0]
+    assert analysis.outcomes[0].decision.scores.tolist() == list(expected[0])
     assert analysis.to_dict()["scorer"] == toy.name
     assert rescore(analysis, RetrievalSettings(2, 1.0, toy.name)).top_k == 2
     with pytest.raises(ValueError, match="analyse again"):

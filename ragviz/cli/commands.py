@@ -83,7 +83,7 @@ def cmd_search(args: argparse.Namespace) -> None:
         "questions": [
             {
                 "question": o.question.question,
-                "scores": [round(s, 6) for s in o.decision.scores],
+                "scores": [round(s, 6) for s in o.decision.scores.tolist()],
                 "hits": [analysis.hit_dict(h) for h in o.decision.hits],
                 "decision": "refused" if o.decision.refused else "context",
             }
@@ -127,37 +127,37 @@ def _run_analysis(
     from ragviz.evaluation.pipeline import analyse
 
     corpus, embedder, settings = _inputs(args)
+    questions = _resolved(questions, corpus)
     return analyse(corpus, _config(args, prefix), embedder, questions, settings,
                    progress=_progress(embedder))
+
+
+def _resolved(questions: list[LabelledQuestion], corpus: Corpus) -> list[LabelledQuestion]:
+    """The questions whose labelled excerpts lie in the corpus; a sentence on stderr for each
+    row left out (the others are evaluated)."""
+    from ragviz.evaluation.excerpts import resolve_questions
+
+    kept, problems = resolve_questions(questions, corpus)
+    for problem in problems:
+        sys.stderr.write(f"ragviz: {problem}\n")
+    if questions and not kept:
+        raise UserError("no question's excerpts lie in the corpus: check corpus_id and the "
+                        "offsets against the files given")
+    return kept
 
 
 def cmd_eval(args: argparse.Namespace) -> None:
     from ragviz.present.presentation import (
         answerable_refused,
-        diagnosis_text,
         label_name,
         metric_label,
         share,
+        token_text,
     )
 
     index_run = _index_run(args)  # None without --index
     analysis = index_run.result.analysis if index_run else _run_analysis(args, _labelled(args))
-    rows: list[dict[str, Any]] = []
-    for outcome in analysis.outcomes:
-        diagnosis = outcome.diagnosis
-        rows.append(
-            {
-                "question": outcome.question.question,
-                "answer": outcome.question.answer,
-                "answerable": outcome.question.is_answerable,
-                "decision": "refused" if outcome.decision.refused else "context",
-                "best_score": round(outcome.decision.best_score, 6),
-                "hits": [analysis.hit_dict(h) for h in outcome.decision.hits],
-                "labels": list(diagnosis.labels) if diagnosis else [],
-                "explanation": diagnosis_text(diagnosis, args.lang) if diagnosis else "",
-                "diagnosis": diagnosis.to_dict() if diagnosis else None,
-            }
-        )
+    rows = [_eval_row(analysis, outcome, args.lang) for outcome in analysis.outcomes]
     payload = {
         "model": analysis.model,
         "chunker": analysis.config.label(),
@@ -183,14 +183,38 @@ def cmd_eval(args: argparse.Namespace) -> None:
                          f"{fmt(m.values.get(name))}" for name in metric_names()),
                        *filter(None, [answerable_refused(m, args.lang)])]),
         ]
-        for row in rows:
+        for row, outcome in zip(rows, analysis.outcomes, strict=True):
             names = ", ".join(label_name(label, args.lang) for label in row["labels"])
             lines.append(f"[{names or 'unlabelled'}] {row['question']}")
+            if outcome.tokens is not None:
+                lines.append(f"    {token_text(outcome.tokens, args.lang)}")
             if row["explanation"]:
                 lines.append(f"    {row['explanation']}")
         return "\n".join(lines) + "\n"
 
     _emit(args, payload, text)
+
+
+def _eval_row(analysis: Any, outcome: Any, lang: str) -> dict[str, Any]:
+    """One question of ``eval --json``: the decision, the diagnosis, the token measures."""
+    from ragviz.evaluation.results import token_fields
+    from ragviz.present.presentation import diagnosis_text
+
+    diagnosis = outcome.diagnosis
+    return {
+        "question": outcome.question.question,
+        "answer": outcome.question.answer,
+        "answerable": outcome.question.is_answerable,
+        "decision": "refused" if outcome.decision.refused else "context",
+        "best_score": round(outcome.decision.best_score, 6),
+        "hits": [analysis.hit_dict(h) for h in outcome.decision.hits],
+        "labels": list(diagnosis.labels) if diagnosis else [],
+        "explanation": diagnosis_text(diagnosis, lang) if diagnosis else "",
+        "diagnosis": diagnosis.to_dict() if diagnosis else None,
+        **token_fields(outcome.tokens),
+        **({"references": [r.to_dict() for r in outcome.question.references]}
+           if outcome.question.references else {}),
+    }
 
 
 def _index_run(args: argparse.Namespace) -> Any:

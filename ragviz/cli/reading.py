@@ -23,6 +23,8 @@ from ragviz.embedding.models import (
 from ragviz.inputs.convert import CONVERTED_SUFFIXES, TEXT_SUFFIXES, suffix_of
 from ragviz.inputs.corpus import Corpus, Source, load_paths, short_name
 from ragviz.inputs.documents import (
+    MAX_CLI_QUESTIONS,
+    MAX_CLI_QUESTIONS_BYTES,
     DecodedText,
     check_document,
     decode_upload,
@@ -164,7 +166,8 @@ def _questions(args: argparse.Namespace) -> list[LabelledQuestion]:
                 "give the questions as a file"
             )
         data, name = _read_bytes(args.questions, "questions file")
-        labelled, decoded = read_questions_file(data, name)
+        labelled, decoded = read_questions_file(data, name, MAX_CLI_QUESTIONS,
+                                                MAX_CLI_QUESTIONS_BYTES)
         _note_encoding(name, decoded)
         questions.extend(labelled)
     for text in getattr(args, "question", None) or []:

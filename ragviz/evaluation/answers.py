@@ -7,6 +7,8 @@ offsets of the original document, so it can be compared with chunk offsets.
 
 from __future__ import annotations
 
+import array
+import functools
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -31,6 +33,15 @@ class AnswerSpan:
     def to_dict(self) -> dict[str, Any]:
         return {"start": self.start, "end": self.end, "exact": self.exact,
                 "source": self.source}
+
+
+@functools.lru_cache(maxsize=256)
+def _normalised_document(text: str) -> tuple[str, array.array[int]]:
+    """``_normalised_with_map`` of a document, remembered for the corpus's files (its limit
+    is 200): a thousand questions looked for in every file would otherwise walk each file
+    character by character once per question (minutes, not milliseconds)."""
+    normalised, origin = _normalised_with_map(text)
+    return normalised, array.array("q", origin)
 
 
 def _normalised_with_map(text: str) -> tuple[str, list[int]]:
@@ -62,7 +73,7 @@ def locate_answer(document: str, answer: str) -> AnswerSpan | None:
     start = document.find(wanted)
     if start >= 0:
         return AnswerSpan(start, start + len(wanted), exact=True)
-    haystack, origin = _normalised_with_map(document)
+    haystack, origin = _normalised_document(document)
     needle, _ = _normalised_with_map(wanted)
     found = haystack.find(needle)
     if found < 0 or not needle:
@@ -86,10 +97,28 @@ def locate_in_corpus(corpus: Corpus, answer: str) -> tuple[AnswerSpan, ...]:
     return tuple(spans)
 
 
+_GROUPED: dict[int, tuple[Sequence[Chunk], dict[str, list[Chunk]]]] = {}
+
+
+def _of_source(chunks: Sequence[Chunk], source: str) -> list[Chunk]:
+    """The chunks of one file, grouped once per chunk list (the last few lists are kept,
+    each with its list, so an id is never reused while remembered): a thousand questions
+    each scanning ten thousand chunks took seconds."""
+    found = _GROUPED.get(id(chunks))
+    if found is None or found[0] is not chunks:
+        groups: dict[str, list[Chunk]] = {}
+        for chunk in chunks:
+            groups.setdefault(chunk.source, []).append(chunk)
+        if len(_GROUPED) >= 8:
+            _GROUPED.clear()
+        found = _GROUPED[id(chunks)] = (chunks, groups)
+    return found[1].get(source, [])
+
+
 def chunks_holding(chunks: Sequence[Chunk], span: AnswerSpan) -> tuple[int, ...]:
     """Indices of the chunks of the span's source whose ``[start, end)`` contains it all."""
-    return tuple(c.index for c in chunks
-                 if c.source == span.source and c.start <= span.start and span.end <= c.end)
+    return tuple(c.index for c in _of_source(chunks, span.source)
+                 if c.start <= span.start and span.end <= c.end)
 
 
 def chunks_touching(chunks: Sequence[Chunk], span: AnswerSpan) -> tuple[int, ...]:

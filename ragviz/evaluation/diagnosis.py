@@ -169,10 +169,10 @@ def diagnose(
     if not answerable:
         label = OK if decision.refused else FALSE_CONTEXT
         return Diagnosis((label,), None, (), None, UNANSWERABLE, **best)
-    if not question.answer.strip():
+    if not question.expected:
         label = BELOW_FLOOR if decision.refused else OK
         return Diagnosis((label,), None, (), None, NO_EXPECTED_ANSWER, **best)
-    return _diagnose_answerable(corpus, chunks, decision, question.answer.strip(), truncation)
+    return _diagnose_answerable(corpus, chunks, decision, question.expected, truncation)
 
 
 def _best(decision: Decision, chunks: Sequence[Chunk], files: int) -> dict[str, Any]:
@@ -218,7 +218,7 @@ def _diagnose_answerable(
         labels += _rank_labels(decision, rank, outranked)
     if decision.refused and BELOW_FLOOR not in labels:
         labels.append(BELOW_FLOOR)
-    answer_score = None if rank is None else decision.scores[decision.ranking[rank - 1]]
+    answer_score = None if rank is None else decision.score(int(decision.ranking[rank - 1]))
     return Diagnosis(tuple(labels) or (OK,), span, holding, rank, ANSWERABLE, shown, **best,
                      split_between=split, outranked=outranked, answer_score=answer_score)
 
@@ -228,7 +228,7 @@ def _rank_labels(decision: Decision, rank: int, outranked: Outranked | None) -> 
     Inside top_k but under the floor, the floor is what keeps it out (raising top_k changes
     nothing), so ``below-floor`` leads; outside top_k, being outranked leads, and the floor
     follows when it would keep the chunk out too."""
-    under = decision.scores[decision.ranking[rank - 1]] < decision.floor
+    under = decision.score(int(decision.ranking[rank - 1])) < decision.floor
     floor = [BELOW_FLOOR] if under else []
     if outranked is None:
         return floor
@@ -266,10 +266,10 @@ def _readable(
 
 def _outranked(chunks: Sequence[Chunk], decision: Decision, rank: int) -> Outranked:
     by_index = {c.index: c for c in chunks}
-    best_holding = decision.ranking[rank - 1]
-    winner = decision.ranking[0]
-    return Outranked(best_holding, rank, decision.scores[best_holding], winner,
-                     decision.scores[winner], about(by_index[winner]),
+    best_holding = int(decision.ranking[rank - 1])
+    winner = int(decision.ranking[0])
+    return Outranked(best_holding, rank, decision.score(best_holding), winner,
+                     decision.score(winner), about(by_index[winner]),
                      by_index[best_holding].source, by_index[winner].source)
 
 

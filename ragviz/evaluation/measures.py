@@ -11,6 +11,7 @@ higher is better and how the app writes it. Its label is looked up by name in th
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
@@ -26,6 +27,14 @@ def mean(values: Sequence[float]) -> float | None:
     return sum(values) / len(values) if values else None
 
 
+def std(values: Sequence[float]) -> float | None:
+    """The population standard deviation, None when no question counted."""
+    if not values:
+        return None
+    centre = sum(values) / len(values)
+    return math.sqrt(sum((v - centre) ** 2 for v in values) / len(values))
+
+
 @dataclass(frozen=True)
 class Metric:
     """One measure of retrieval quality."""
@@ -38,10 +47,13 @@ class Metric:
     # where it breaks a tie between configurations equal on the chosen metric (lower first)
     tie_break: int = 100
 
+    def values(self, outcomes: Sequence[QuestionOutcome]) -> list[float]:
+        """The values of the questions that count for this metric."""
+        return [v for v in (self.per_question(o) for o in outcomes) if v is not None]
+
     def value(self, outcomes: Sequence[QuestionOutcome]) -> float | None:
         """The aggregate over the questions that count for this metric."""
-        values = [v for v in (self.per_question(o) for o in outcomes) if v is not None]
-        return self.aggregate(values)
+        return self.aggregate(self.values(outcomes))
 
     def better_key(self, value: float | None) -> float:
         """A sort key where larger is better and no value is worst."""
@@ -78,7 +90,7 @@ def answer_rank(outcome: QuestionOutcome) -> int | Literal[False] | None:
     the question does not count for rank metrics: unlabelled, unanswerable, no expected
     answer, or no diagnosis."""
     question = outcome.question
-    if question.is_answerable is not True or not question.answer.strip():
+    if question.is_answerable is not True or not question.expected:
         return False
     if outcome.diagnosis is None:
         return False
@@ -120,3 +132,16 @@ register_metric(Metric("hit_at_k", _hit_at(lambda o: o.decision.top_k), tie_brea
 register_metric(Metric("mrr", _reciprocal_rank, display="decimal", tie_break=1))
 register_metric(Metric("refusal_precision", _refusal_right, tie_break=4))
 register_metric(Metric("refusal_recall", _unanswerable_refused, tie_break=3))
+
+
+def _token(name: str) -> Callable[[QuestionOutcome], float | None]:
+    """A token-level measure (``ragviz.evaluation.excerpts``) of questions with excerpts."""
+    def value(outcome: QuestionOutcome) -> float | None:
+        return None if outcome.tokens is None else float(getattr(outcome.tokens, name))
+    return value
+
+
+register_metric(Metric("recall", _token("recall"), tie_break=5))
+register_metric(Metric("precision", _token("precision"), tie_break=7))
+register_metric(Metric("iou", _token("iou"), tie_break=6))
+register_metric(Metric("precision_omega", _token("precision_omega"), tie_break=8))

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from ragviz.evaluation.calibration import Calibration, calibrate_outcomes
 from ragviz.evaluation.diagnosis import label_counts
-from ragviz.evaluation.measures import METRICS
+from ragviz.evaluation.measures import METRICS, std
 from ragviz.evaluation.results import Metrics, QuestionOutcome
 
 
@@ -25,6 +25,7 @@ def compute_metrics(outcomes: Sequence[QuestionOutcome]) -> Metrics:
                              if o.question.is_answerable is True and o.decision.refused)
     return Metrics(
         values={metric.name: metric.value(outcomes) for metric in METRICS.values()},
+        std={metric.name: std(metric.values(outcomes)) for metric in METRICS.values()},
         answerable=labelled.count(True),
         unanswerable=labelled.count(False),
         labels=label_counts(o.diagnosis for o in outcomes),
@@ -36,7 +37,7 @@ def compute_metrics(outcomes: Sequence[QuestionOutcome]) -> Metrics:
 def outcome_calibration(outcomes: Sequence[QuestionOutcome]) -> Calibration | None:
     """The floor calibrated from the scored labelled questions, or None unless both
     answerable and unanswerable ones exist."""
-    labels = {o.question.is_answerable for o in outcomes if o.decision.ranking}
+    labels = {o.question.is_answerable for o in outcomes if o.decision.ranked}
     if True not in labels or False not in labels:
         return None
-    return calibrate_outcomes([o for o in outcomes if o.decision.ranking])
+    return calibrate_outcomes([o for o in outcomes if o.decision.ranked])

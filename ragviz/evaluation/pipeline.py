@@ -16,12 +16,13 @@ import numpy as np
 from ragviz.chunking import Chunk, ChunkerConfig, ChunkingResult, chunk_corpus
 from ragviz.embedding.models import Embedder
 from ragviz.evaluation.diagnosis import diagnose
+from ragviz.evaluation.excerpts import ChunkTable, question_excerpts, token_scores
 from ragviz.evaluation.metrics import compute_metrics, outcome_calibration
 from ragviz.evaluation.results import Analysis, QuestionOutcome, RetrievalSettings, Vectors
 from ragviz.inputs.corpus import Corpus, as_corpus
 from ragviz.inputs.questions import LabelledQuestion
 from ragviz.retrieval.decision import decide
-from ragviz.retrieval.scorers import get_scorer
+from ragviz.retrieval.scorers import ScoreRow, get_scorer
 
 Progress = Callable[[int, int], None]
 # Chunks of one configuration over the whole corpus (see README "Input limits" for how long
@@ -166,13 +167,17 @@ def _outcomes(
     corpus: Corpus,
     chunks: Sequence[Chunk],
     questions: Sequence[LabelledQuestion],
-    score_rows: Sequence[Sequence[float]],
+    score_rows: Sequence[ScoreRow],
     truncation: Sequence[int | None],
     settings: RetrievalSettings,
 ) -> tuple[QuestionOutcome, ...]:
     out: list[QuestionOutcome] = []
+    table = ChunkTable(chunks)
     for question, scores in zip(questions, score_rows, strict=True):
         decision = decide(scores, settings.top_k, settings.floor)
         diagnosis = diagnose(corpus, chunks, decision, question, truncation)
-        out.append(QuestionOutcome(question, decision, diagnosis))
+        span = None if diagnosis is None else diagnosis.answer_span
+        tokens = token_scores(question_excerpts(corpus, question, span),
+                              [hit.index for hit in decision.hits], table)
+        out.append(QuestionOutcome(question, decision, diagnosis, tokens))
     return tuple(out)

@@ -19,6 +19,7 @@ from ragviz.chunking import Chunk, ChunkerConfig, ChunkingResult
 from ragviz.chunking.registry import axes
 from ragviz.evaluation.calibration import Calibration
 from ragviz.evaluation.diagnosis import OK, Diagnosis
+from ragviz.evaluation.excerpts import TokenScores
 from ragviz.evaluation.measures import METRICS, get_metric, metric_names
 from ragviz.inputs.corpus import Corpus, Source
 from ragviz.inputs.questions import LabelledQuestion
@@ -63,6 +64,8 @@ class Metrics:
     labels: dict[str, int]
     top_k: int = 1
     answerable_refused: int = 0  # answerable questions the floor refused: its cost
+    std: dict[str, float | None] = field(default_factory=dict)  # by name, population
+
 
     def value(self, name: str) -> float | None:
         get_metric(name)  # ValueError naming the registered metrics
@@ -82,6 +85,7 @@ class Metrics:
             "unanswerable": self.unanswerable,
             "answerable_refused": self.answerable_refused,
             "labels": dict(self.labels),
+            "std": {name: self.std.get(name) for name in metric_names()},
         }
 
 
@@ -217,17 +221,27 @@ class QuestionOutcome:
     question: LabelledQuestion
     decision: Decision
     diagnosis: Diagnosis | None  # None for unlabelled questions
+    tokens: TokenScores | None = None  # None when the question expects no excerpt
 
     def to_dict(self) -> dict[str, Any]:
         return {
+            **token_fields(self.tokens),
             "question": self.question.to_dict(),
             "refused": self.decision.refused,
-            "best_score": round(self.decision.best_score, 6) if self.decision.ranking else None,
-            "ranking": list(self.decision.ranking),
-            "scores": [round(s, 6) for s in self.decision.scores],
+            "best_score": round(self.decision.best_score, 6) if self.decision.ranked else None,
+            "ranking": self.decision.ranking.tolist(),
+            "scores": [round(s, 6) for s in self.decision.scores.tolist()],
             "hits": [hit.to_dict() for hit in self.decision.hits],
             "diagnosis": None if self.diagnosis is None else self.diagnosis.to_dict(),
         }
+
+
+def token_fields(tokens: TokenScores | None) -> dict[str, Any]:
+    """Per question ``recall``, ``precision``, ``iou``, ``precision_omega`` (null when the
+    question expects no excerpt) and the excerpts missed."""
+    if tokens is None:
+        return {"recall": None, "precision": None, "iou": None, "precision_omega": None}
+    return tokens.to_dict()
 
 
 def _no_corpus() -> Corpus:

@@ -65,7 +65,7 @@ class IndexAnalysis:
     def crowding(self, question: int) -> tuple[int, ...]:
         """The copies that take more than one place of question ``question``'s top_k."""
         decision = self.analysis.outcomes[question].decision
-        return crowding(decision.ranking[:decision.top_k], self.groups)
+        return crowding(decision.ranking[:decision.top_k].tolist(), self.groups)
 
 
 def stored_matrix(index: LoadedIndex) -> Vector | None:

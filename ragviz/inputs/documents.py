@@ -8,7 +8,10 @@ from functools import partial
 
 MAX_DOCUMENT_CHARS = 200_000
 MAX_UPLOAD_BYTES = 1_000_000
-MAX_QUESTIONS = 200
+MAX_QUESTIONS = 1_000  # the app's and a workspace's (metrics and a picker, not chart pairs)
+MAX_CLI_QUESTIONS = 5_000  # the CLI's (eval over a benchmark file)
+MAX_CLI_QUESTIONS_BYTES = 20_000_000  # a benchmark's questions file with its excerpts
+MAX_REFERENCES = 20  # labelled excerpts of one question
 MAX_QUESTION_CHARS = 500
 MAX_ANSWER_CHARS = 2_000
 
@@ -113,19 +116,20 @@ def check_document(text: str, name: str = "") -> str:
     return text
 
 
-def decode_upload(data: bytes, filename: str = "") -> DecodedText:
+def decode_upload(data: bytes, filename: str = "",
+                  max_bytes: int = MAX_UPLOAD_BYTES) -> DecodedText:
     """Decode an uploaded text file: a BOM, then UTF-8, BOM-less UTF-16, a legacy encoding."""
     name = f"The file {filename}" if filename else "The file"
-    if len(data) > MAX_UPLOAD_BYTES:
+    if len(data) > max_bytes:
         raise InputError(
             f"{name} has {len(data):,} bytes ({len(data) / 1e6:.1f} MB); "
-            f"the limit is {MAX_UPLOAD_BYTES:,} bytes ({MAX_UPLOAD_BYTES / 1e6:g} MB).",
+            f"the limit is {max_bytes:,} bytes ({max_bytes / 1e6:g} MB).",
             "input.big_upload",
             name=filename,
             n=f"{len(data):,}",
             mb=f"{len(data) / 1e6:.1f}",
-            limit=f"{MAX_UPLOAD_BYTES:,}",
-            limit_mb=f"{MAX_UPLOAD_BYTES / 1e6:g}",
+            limit=f"{max_bytes:,}",
+            limit_mb=f"{max_bytes / 1e6:g}",
         )
     decoded = _decode_unicode(data)
     if decoded is not None and not _looks_binary_text(decoded.text):

@@ -86,7 +86,7 @@ def results_csv(analyses: Sequence[Analysis], language: str = "en") -> str:
                     question.answer,
                     "" if question.is_answerable is None else question.is_answerable,
                     "refused" if decision.refused else "context",
-                    f"{decision.best_score:.4f}" if decision.ranking else "",
+                    f"{decision.best_score:.4f}" if decision.ranked else "",
                     " ".join(str(h.index) for h in decision.hits),
                     analysis.top_k,
                     f"{analysis.floor:.2f}",

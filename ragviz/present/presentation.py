@@ -15,6 +15,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
 
 from ragviz.chunking import Chunk, ChunkerConfig, specs
 from ragviz.evaluation.calibration import Calibration
@@ -31,6 +35,7 @@ from ragviz.evaluation.diagnosis import (
     UNANSWERABLE,
     Diagnosis,
 )
+from ragviz.evaluation.excerpts import TokenScores
 from ragviz.evaluation.measures import get_metric
 from ragviz.evaluation.results import Metrics, QuestionOutcome, WhyFailed
 from ragviz.i18n import STRINGS, count, t
@@ -71,11 +76,13 @@ def numbers(values: Sequence[float], language: str = "en",
     return [decimal(v, digits, language) for v in values]
 
 
-def score_digits(scores: Sequence[float], floor: float, top_k: int, fewest: int = 3) -> int:
+def score_digits(scores: Sequence[float] | npt.NDArray[np.floating[Any]], floor: float, top_k: int,
+                 fewest: int = 3) -> int:
     """The decimals of one question's scores: enough to tell apart the ones a reader
     compares (the top_k + 1 best, which decide what is sent, and the floor), not all of a
     long document's thousand, which would need six."""
-    head = sorted((float(s) for s in scores), reverse=True)[: top_k + 1]
+    ordered = np.sort(np.asarray(scores, dtype=np.float64))  # an array of thousands: no lists
+    head = ordered[::-1][: top_k + 1].tolist()
     return distinct_digits([*head, floor], fewest)
 
 
@@ -174,7 +181,7 @@ def question_numbers(decision: Decision, diagnosis: Diagnosis | None = None) -> 
     """The numbers said about one question: its best score, the floor, and when the answer
     was outranked its score, the winner's and the gap."""
     values = [decision.floor]
-    if decision.ranking:
+    if decision.ranked:
         values.append(decision.best_score)
     if diagnosis is not None:
         values += _diagnosis_numbers(diagnosis)
@@ -202,7 +209,7 @@ def decision_text(decision: Decision, language: str = "en", digits: int | None =
     the floor 0.21"."""
     if decision.refused:
         digits = question_digits(decision) if digits is None else digits
-        best = decimal(decision.best_score, digits, language) if decision.ranking else "—"
+        best = decimal(decision.best_score, digits, language) if decision.ranked else "—"
         return t("outcome.refused", language, best=best,
                  floor=decimal(decision.floor, digits, language))
     key = "outcome.context_one" if len(decision.hits) == 1 else "outcome.context"
@@ -309,8 +316,19 @@ def outcome_texts(outcome: QuestionOutcome, language: str = "en") -> tuple[str, 
     """(verdict, explanation) of one question with the same decimals in both."""
     digits = question_digits(outcome.decision, outcome.diagnosis)
     verdict = decision_text(outcome.decision, language, digits)
+    if outcome.tokens is not None:
+        verdict += " · " + token_text(outcome.tokens, language)
     diagnosis = outcome.diagnosis
     return verdict, "" if diagnosis is None else diagnosis_text(diagnosis, language, digits)
+
+
+def token_text(tokens: TokenScores, language: str = "en") -> str:
+    """Recall and IoU of one question, and the excerpts missed when it has several."""
+    line = t("tokens.line", language, recall=f"{tokens.recall:.0%}", iou=f"{tokens.iou:.0%}")
+    if tokens.excerpts > 1 and tokens.missed:
+        numbers = ", ".join(str(n) for n in tokens.missed)
+        line += " · " + t("tokens.missed", language, numbers=numbers, total=tokens.excerpts)
+    return line
 
 
 def prompt_text(outcome: QuestionOutcome, chunks: Sequence[Chunk],

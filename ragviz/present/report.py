@@ -100,7 +100,8 @@ def score_svg(outcome: QuestionOutcome, analysis: Analysis, lang: str = "en") ->
     """Horizontal bars of one question's score against every chunk, sorted, top hits dark,
     the floor as a red line labelled with its value."""
     decision = outcome.decision
-    scores = decision.scores
+    scores: list[float] = decision.scores.tolist()
+    ranking: list[int] = decision.ranking.tolist()
     if not scores:
         return Markup("")
     low = min(0.0, min(scores), analysis.floor)
@@ -114,10 +115,10 @@ def score_svg(outcome: QuestionOutcome, analysis: Analysis, lang: str = "en") ->
         return label_width + (value - low) / span * (width - label_width - 50)
 
     hits = {h.index for h in decision.hits}
-    top = set(decision.ranking[: decision.top_k])
+    top = set(ranking[: decision.top_k])
     digits = score_digits(scores, analysis.floor, decision.top_k)
     bars = []
-    for row, index in enumerate(decision.ranking):
+    for row, index in enumerate(ranking):
         score = scores[index]
         start, end = sorted((x(0.0), x(score)))
         name = _bar_name(analysis, index)
@@ -128,7 +129,7 @@ def score_svg(outcome: QuestionOutcome, analysis: Analysis, lang: str = "en") ->
             "exact": decimal(score, max(3, digits), lang), "score": decimal(score, digits, lang),
         })
     chart = {
-        "width": width, "height": 24 + len(decision.ranking) * (_BAR_HEIGHT + 4),
+        "width": width, "height": 24 + len(ranking) * (_BAR_HEIGHT + 4),
         "bars": bars, "bar_height": _BAR_HEIGHT, "floor_x": x(analysis.floor),
         "floor_colour": FLOOR, "key": bars_key(lang),
         "floor_label": t("chart.floor", lang, floor=format_score(analysis.floor, lang)),
@@ -165,7 +166,7 @@ def calibration_svg(
     points = [
         (o.decision.best_score, o.question.is_answerable, o.question.question)
         for o in outcomes
-        if o.question.is_answerable is not None and o.decision.ranking
+        if o.question.is_answerable is not None and o.decision.ranked
     ]
     values = [p[0] for p in points] + [calibration.floor]
     low, high = min(0.0, *values), max(1.0, *values)

@@ -10,6 +10,10 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
 
 from ragviz.chunking.base import Chunk
 from ragviz.chunking.spans import difference
@@ -39,47 +43,78 @@ class Hit:
         return {"index": self.index, "score": round(self.score, 6)}
 
 
-@dataclass(frozen=True)
-class Decision:
-    """What retrieval hands on for one question: hits, or a refusal when hits is empty."""
+Scores = npt.NDArray[np.floating[Any]]
+Ranking = npt.NDArray[np.intp]
 
-    ranking: tuple[int, ...]
-    scores: tuple[float, ...]
+
+@dataclass(frozen=True, eq=False)
+class Decision:
+    """What retrieval hands on for one question: hits, or a refusal when hits is empty.
+
+    ``scores`` (one per chunk, in chunk order) and ``ranking`` (chunk indices by descending
+    score) are numpy arrays, read-only: a thousand questions over ten thousand chunks are
+    80 MB of arrays, where tuples of Python numbers took gigabytes."""
+
+    ranking: Ranking
+    scores: Scores
     hits: tuple[Hit, ...]
     top_k: int
     floor: float
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Decision):
+            return NotImplemented
+        return (self.hits, self.top_k, self.floor) == (other.hits, other.top_k, other.floor) \
+            and np.array_equal(self.scores, other.scores) \
+            and np.array_equal(self.ranking, other.ranking)
+
+    __hash__ = None  # type: ignore[assignment]
 
     @property
     def refused(self) -> bool:
         return not self.hits
 
     @property
+    def ranked(self) -> bool:
+        """There was at least one chunk to rank."""
+        return len(self.ranking) > 0
+
+    @property
     def best_score(self) -> float:
-        return self.scores[self.ranking[0]] if self.ranking else float("-inf")
+        return float(self.scores[self.ranking[0]]) if len(self.ranking) else float("-inf")
 
     @property
     def best_index(self) -> int | None:
-        return self.ranking[0] if self.ranking else None
+        return int(self.ranking[0]) if len(self.ranking) else None
+
+    def score(self, chunk_index: int) -> float:
+        """The score of one chunk, as a Python float."""
+        return float(self.scores[chunk_index])
 
     def rank_of(self, chunk_index: int) -> int:
         """1-based rank of a chunk."""
-        return self.ranking.index(chunk_index) + 1
+        return int(np.flatnonzero(self.ranking == chunk_index)[0]) + 1
 
 
-def rank(scores: Sequence[float]) -> tuple[int, ...]:
+def rank(scores: Sequence[float] | Scores) -> Ranking:
     """Chunk indices by descending score; equal scores keep chunk order."""
-    return tuple(sorted(range(len(scores)), key=lambda i: (-scores[i], i)))
+    values = np.asarray(scores)
+    return np.argsort(-values, kind="stable")
 
 
-def decide(scores: Sequence[float], top_k: int, floor: float) -> Decision:
+def decide(scores: Sequence[float] | Scores, top_k: int, floor: float) -> Decision:
     """The top_k chunks whose score reaches the floor; none means the question is refused."""
     if isinstance(top_k, bool) or not isinstance(top_k, int) or top_k < 1:
         raise ValueError(f"top_k must be a whole number of at least 1, got {top_k}")
     if not math.isfinite(floor):
         raise ValueError(f"floor must be a finite number, got {floor}")
-    values = tuple(float(s) for s in scores)
+    values = np.asarray(scores)
+    if values.dtype.kind != "f":
+        values = values.astype(np.float64)
     ranking = rank(values)
-    hits = tuple(Hit(i, values[i]) for i in ranking[:top_k] if values[i] >= floor)
+    ranking.flags.writeable = False
+    hits = tuple(Hit(int(i), float(values[i])) for i in ranking[:top_k]
+                 if values[i] >= floor)
     return Decision(ranking=ranking, scores=values, hits=hits, top_k=top_k, floor=float(floor))
 
 

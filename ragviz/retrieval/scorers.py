@@ -19,7 +19,9 @@ import numpy.typing as npt
 from ragviz.chunking.base import Chunk
 
 Vectors = npt.NDArray[np.float32]
-ScoreRow = tuple[float, ...]
+# one score per chunk: cosine gives rows of one float32 matrix (never Python floats); a
+# scorer may give any sequence of numbers, decide() makes it an array
+ScoreRow = npt.NDArray[np.floating[Any]] | Sequence[float]
 DEFAULT_SCORER = "cosine"
 
 
@@ -73,8 +75,12 @@ class CosineScorer:
 
     def score_rows(self, prepared: Vectors, questions: Sequence[str],
                    query_vectors: Vectors) -> list[ScoreRow]:
-        return [tuple(float(s) for s in cosine_scores(query_vectors[i], prepared))
-                for i in range(len(questions))]
+        if not questions:
+            return []
+        if prepared.shape[0] == 0:
+            return [np.zeros(0, dtype=np.float32) for _ in questions]
+        matrix = np.asarray(query_vectors[: len(questions)] @ prepared.T, dtype=np.float32)
+        return list(matrix)
 
 
 SCORERS: dict[str, Scorer] = {}

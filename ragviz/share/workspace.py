@@ -37,7 +37,7 @@ from ragviz.inputs.limits import (
     TOP_K_RANGE,
     in_models_dir,
 )
-from ragviz.inputs.questions import LabelledQuestion, check_question
+from ragviz.inputs.questions import LabelledQuestion, check_question, references_from_json
 
 FORMAT = "ragviz-workspace"
 VERSION = 1
@@ -249,7 +249,7 @@ def _question(raw: Any, i: int) -> LabelledQuestion:
     where = f"question {i + 1}"
     if not isinstance(raw, dict):
         raise InputError(f"{where} must be an object")
-    _only(raw, {"question", "answer", "answerable"}, where)
+    _only(raw, {"question", "answer", "answerable", "references"}, where)
     text = _encodable(_typed(raw, "question", str, where), where)
     answer = _encodable(_typed(raw, "answer", str, where), where)
     answerable = raw.get("answerable")
@@ -257,9 +257,11 @@ def _question(raw: Any, i: int) -> LabelledQuestion:
         raise InputError(f"{where}: 'answerable' must be true, false or null")
     if not text.strip():
         raise InputError(f"{where}: the question is empty")
-    if answerable is False and answer:
+    references = references_from_json(raw["references"], "", where) \
+        if "references" in raw else ()
+    if answerable is False and (answer or references):
         raise InputError(f"{where}: an unanswerable question cannot have an expected answer")
-    question = LabelledQuestion(text, answer, answerable)
+    question = LabelledQuestion(text, answer, answerable, references)
     checked = check_question(question, where)
     if checked != question:
         raise InputError(f"{where}: surrounding whitespace in question or answer")

@@ -25,7 +25,7 @@ def calibration_tab(frame: Frame) -> None:
 
 def calibration_view(analysis: Analysis, side: str) -> None:
     outcomes = analysis.outcomes
-    labelled = [o for o in outcomes if o.question.is_answerable is not None and o.decision.ranking]
+    labelled = [o for o in outcomes if o.question.is_answerable is not None and o.decision.ranked]
     if analysis.calibration is None:
         st.info(tr("app.calibration_needs"))
         return

@@ -69,6 +69,7 @@ def editor_form() -> None:
                                                     default=""),
             "answerable": st.column_config.CheckboxColumn(tr("col.answerable"),
                                                           default=True),
+            "references": st.column_config.TextColumn(tr("col.references"), default=""),
         },
     )
     st.caption(tr("app.questions_help"))

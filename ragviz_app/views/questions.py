@@ -22,7 +22,8 @@ def questions_tab(frame: Frame) -> None:
         st.info(tr("app.no_questions"))
         return
     st.html(render.bars_key(lang()))  # one key for every chart below (they have none)
-    for position, question in enumerate(frame.questions):
+    for position in shown_questions([q.question for q in frame.questions]):
+        question = frame.questions[position]
         if position:
             st.divider()
         st.markdown(f"#### {position + 1}. {md(question.question)}")
@@ -33,6 +34,20 @@ def questions_tab(frame: Frame) -> None:
         for side, current in side_by_side(frame.analyses, titled=False):
             if current is not None and position < len(current.outcomes):
                 question_view(current, position, side)
+
+
+MANY_QUESTIONS = 20  # above this, a picker and one question's charts, not a pair per question
+
+
+def shown_questions(texts: list[str]) -> list[int]:
+    """Every question, or the one picked when there are many (a benchmark file of a
+    thousand questions: the metrics hold them all, the charts one at a time)."""
+    if len(texts) <= MANY_QUESTIONS:
+        return list(range(len(texts)))
+    picked = st.selectbox(tr("app.pick_question", n=f"{len(texts):,}"), range(len(texts)),
+                          format_func=lambda i: f"{i + 1}. {texts[i][:120]}",
+                          key="question_pick")
+    return [int(picked or 0)]
 
 
 def question_view(analysis: Analysis, position: int, side: str, show_floor: bool = True,

@@ -30,7 +30,7 @@ def walkthrough_page(model: Embedder) -> None:
     step = walkthrough.STEPS[step_index]
     base = {name: run_analysis(document, config, model, questions, step.top_k, 0.0)
             for name, config in (("fixed", walkthrough.FIXED), ("sentence", walkthrough.SENTENCE))}
-    scores = [x for a in base.values() for o in a.outcomes for x in o.decision.scores]
+    scores = [x for a in base.values() for o in a.outcomes for x in o.decision.scores.tolist()]
     floor = state.floor_range(scores)[0]
     calibration = base["sentence"].calibration
     if step.floor == "calibrated" and calibration is not None:

@@ -1,0 +1,92 @@
+"""Evaluation at benchmark scale: 1,000 questions with labelled excerpts over 10,000 chunks.
+
+Time of the pipeline after embedding (``analyse_chunked``: scores, decisions, diagnoses, token
+recall/precision/IoU/Ω, metrics) and of ``rescore`` for another top_k, and the peak RSS above
+the process with the model loaded. Vectors are random unit rows of the model's width: the
+embedding itself is not what is measured. Goal: <= 3 s and <= 500 MB. Nothing asserted.
+
+Before/after: run it with ``PYTHONPATH`` on a checkout without labelled excerpts (each
+question then carries its first excerpt as its answer text) and on this one.
+"""
+
+from __future__ import annotations
+
+import resource
+import time
+
+import numpy as np
+from machine import bench_parser, on_machine
+
+from ragviz.chunking import ChunkerConfig, chunk_corpus
+from ragviz.embedding.models import load_embedder
+from ragviz.evaluation.pipeline import analyse_chunked, rescore
+from ragviz.evaluation.results import RetrievalSettings
+from ragviz.inputs.corpus import Corpus, Source
+from ragviz.inputs.questions import LabelledQuestion
+
+try:
+    from ragviz.inputs.questions import Reference
+except ImportError:  # run on a checkout before labelled excerpts ("before" figures)
+    from typing import NamedTuple
+
+    class Reference(NamedTuple):  # type: ignore[no-redef]
+        content: str
+        start: int
+        end: int
+        source: str
+
+SENTENCE = "The refund for order {n} is paid within {d} days of the request. "
+
+
+def corpus(files: int, sentences: int) -> Corpus:
+    return Corpus(tuple(Source(f"f{f}.txt", "".join(
+        SENTENCE.format(n=f * sentences + i, d=i % 30) for i in range(sentences)))
+        for f in range(files)))
+
+
+def questions(data: Corpus, count: int) -> list[LabelledQuestion]:
+    out = []
+    for n in range(count):
+        source = data.sources[n % len(data.sources)]
+        start = (n * 977) % (len(source.text) - 200)
+        refs = (Reference(source.text[start:start + 60], start, start + 60, source.name),
+                Reference(source.text[start + 120:start + 180], start + 120, start + 180,
+                          source.name))
+        try:
+            out.append(LabelledQuestion(f"question {n}", references=refs[: 1 + n % 2]))
+        except TypeError:  # a checkout before labelled excerpts: the first one as the answer
+            out.append(LabelledQuestion(f"question {n}", refs[0].content, True))
+    return out
+
+
+def main() -> None:
+    args = bench_parser(__doc__).parse_args()
+    files, sentences, count = (2, 20, 10) if args.smoke else (10, 1_000, 1_000)
+    with on_machine(args.smoke):
+        embedder = load_embedder("use-multilingual")
+        base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        data = corpus(files, sentences)
+        config = ChunkerConfig("fixed", size=65, overlap=0)
+        chunking = chunk_corpus(data, config)
+        asked = questions(data, count)
+        rng = np.random.default_rng(20)
+        width = 512
+        chunk_vectors = rng.standard_normal((len(chunking.chunks), width)).astype(np.float32)
+        chunk_vectors /= np.linalg.norm(chunk_vectors, axis=1, keepdims=True)
+        query_vectors = chunk_vectors[rng.integers(0, len(chunking.chunks), count)]
+        began = time.perf_counter()
+        analysis = analyse_chunked(data, config, embedder, asked, chunking,
+                                   chunk_vectors, query_vectors, RetrievalSettings(top_k=5))
+        analysed = time.perf_counter() - began
+        began = time.perf_counter()
+        rescore(analysis, RetrievalSettings(top_k=3))
+        rescored = time.perf_counter() - began
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        print(f"{count:,} questions x {len(chunking.chunks):,} chunks: analyse after "
+              f"embedding {analysed:.1f} s, rescore {rescored:.1f} s, peak RSS "
+              f"{peak - base:.0f} MB above the loaded model; mean IoU "
+              f"{analysis.metrics.values.get('iou', float('nan')):.3f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,192 @@
+"""Labelled excerpts in the corpus and the token-level measures of Chroma's chunking report
+("Evaluating Chunking Strategies for Retrieval", Smith and Troynikov, 2024), in characters.
+
+For one question with excerpts E (merged, per file) and retrieved chunks R:
+
+- recall = |E ∩ R| / |E|;
+- precision = |E ∩ R| / Σ len(r) over R (every retrieved chunk counted whole, overlapping
+  chunks each time, a chunk of another file only in this sum);
+- IoU = |E ∩ R| / (Σ len(r) + |E \\ R|);
+- precision Ω = precision when R is exactly the chunks holding an excerpt character: the
+  ceiling the chunker allows, whatever the model does. (Chroma's code unions those chunks
+  in Ω's denominator; summing them, as precision does, keeps Ω == precision when exactly
+  those chunks are retrieved. They differ only when excerpt-holding chunks overlap.)
+
+Chunk offsets sit in numpy arrays per file, so a thousand questions over ten thousand
+chunks cost milliseconds, not a Python loop over every chunk.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from pathlib import PurePosixPath
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ragviz.chunking.base import Chunk
+from ragviz.chunking.spans import Span, intersection, length, union
+from ragviz.evaluation.answers import AnswerSpan, locate_answer
+from ragviz.inputs.corpus import Corpus
+from ragviz.inputs.questions import LabelledQuestion, Reference
+
+Ints = npt.NDArray[np.int64]
+
+
+@dataclass(frozen=True)
+class Excerpt:
+    """A labelled excerpt located in the corpus: ``corpus.source(source).text[start:end]``."""
+
+    source: str
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class TokenScores:
+    """The four measures of one question, and the excerpts (1-based, in the order given) not
+    wholly inside the retrieved chunks."""
+
+    recall: float
+    precision: float
+    iou: float
+    precision_omega: float
+    excerpts: int
+    missed: tuple[int, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"recall": self.recall, "precision": self.precision, "iou": self.iou,
+                "precision_omega": self.precision_omega, "excerpts": self.excerpts,
+                "missed_excerpts": list(self.missed)}
+
+
+def source_for(corpus: Corpus, name: str) -> str | None:
+    """The corpus file ``name`` stands for: its name, its name without extension, or a path
+    ending in it (Chroma's ``corpus_id``); "" picks the only file. None: no such file."""
+    names = corpus.names
+    if name in names:
+        return name
+    if not name:
+        return names[0] if len(names) == 1 else None
+    wanted = PurePosixPath(name.replace("\\", "/"))
+    for candidate in names:
+        path = PurePosixPath(candidate)
+        if wanted.with_suffix("") == path.with_suffix("") or str(wanted).endswith("/" + candidate):
+            return candidate
+    stems = [c for c in names if PurePosixPath(c).stem == wanted.stem]
+    return stems[0] if len(stems) == 1 else None
+
+
+def locate_reference(corpus: Corpus, reference: Reference) -> Excerpt | str:
+    """The excerpt in the corpus, or why not (a sentence without the row's line)."""
+    if reference.source and source_for(corpus, reference.source) is None:
+        return f"no file {reference.source!r} in the corpus"
+    names = [source_for(corpus, reference.source)] if reference.source else list(corpus.names)
+    for name in (n for n in names if n is not None):
+        text = corpus.source(name).text
+        if reference.start is not None and reference.end is not None:
+            if text[reference.start:reference.end] == reference.content:
+                return Excerpt(name, reference.start, reference.end)
+            continue
+        span = locate_answer(text, reference.content)
+        if span is not None:
+            return Excerpt(name, span.start, span.end)
+    if reference.start is not None:
+        return (f"offsets {reference.start}–{reference.end} do not slice "
+                f"{reference.source or 'the file'} to the excerpt's content")
+    return "the excerpt's text is not in the corpus"
+
+
+def resolve_questions(questions: Sequence[LabelledQuestion], corpus: Corpus
+                      ) -> tuple[list[LabelledQuestion], list[str]]:
+    """The questions whose excerpts all lie in the corpus (each pinned to its file and
+    offsets), and one sentence per row left out, naming its line."""
+    kept: list[LabelledQuestion] = []
+    problems: list[str] = []
+    for question in questions:
+        located = [locate_reference(corpus, r) for r in question.references]
+        bad = [(n, why) for n, why in enumerate(located, start=1) if isinstance(why, str)]
+        if bad:
+            where = f"line {question.line}" if question.line else f"question {question.question!r}"
+            n, why = bad[0]
+            problems.append(f"{where}: excerpt {n}: {why}; the row is left out.")
+            continue
+        pinned = tuple(replace(r, start=e.start, end=e.end, source=e.source)
+                       for r, e in zip(question.references, located, strict=True)
+                       if isinstance(e, Excerpt))
+        kept.append(replace(question, references=pinned))
+    return kept, problems
+
+
+def question_excerpts(corpus: Corpus, question: LabelledQuestion,
+                      answer_span: AnswerSpan | None) -> tuple[Excerpt, ...]:
+    """The excerpts a question expects: its references located in the corpus, else the
+    located expected answer; () when it expects none (or none is in the corpus)."""
+    if question.references:
+        found = (locate_reference(corpus, r) for r in question.references)
+        return tuple(e for e in found if isinstance(e, Excerpt))
+    if answer_span is None or question.is_answerable is not True:
+        return ()
+    return (Excerpt(answer_span.source, answer_span.start, answer_span.end),)
+
+
+class ChunkTable:
+    """Chunk offsets as arrays (per file), for overlap queries in numpy."""
+
+    def __init__(self, chunks: Sequence[Chunk]) -> None:
+        self.chunks = {c.index: c for c in chunks}
+        self._files: dict[str, tuple[Ints, Ints, Ints]] = {}
+        for name in dict.fromkeys(c.source for c in chunks):
+            mine = [c for c in chunks if c.source == name]
+            self._files[name] = (np.array([c.start for c in mine], dtype=np.int64),
+                                 np.array([c.end for c in mine], dtype=np.int64),
+                                 np.array([c.index for c in mine], dtype=np.int64))
+
+    def touching(self, excerpt: Excerpt) -> list[int]:
+        """Indices of the chunks of the excerpt's file holding at least one of its characters."""
+        if excerpt.source not in self._files:
+            return []
+        starts, ends, indices = self._files[excerpt.source]
+        mask = (starts < excerpt.end) & (ends > excerpt.start)
+        return [int(i) for i in indices[mask]]
+
+    def span(self, index: int) -> tuple[str, Span]:
+        chunk = self.chunks[index]
+        return chunk.source, (chunk.start, chunk.end)
+
+
+def token_scores(excerpts: Sequence[Excerpt], retrieved: Sequence[int],
+                 table: ChunkTable) -> TokenScores | None:
+    """The four measures for chunks ``retrieved`` (indices), None without excerpts."""
+    if not excerpts:
+        return None
+    holding = sorted({i for e in excerpts for i in table.touching(e)})
+    recall, precision, iou, missed = _measure(excerpts, retrieved, table)
+    omega = _measure(excerpts, holding, table)[1]
+    return TokenScores(recall, precision, iou, omega, len(excerpts), missed)
+
+
+def _measure(excerpts: Sequence[Excerpt], retrieved: Sequence[int],
+             table: ChunkTable) -> tuple[float, float, float, tuple[int, ...]]:
+    spans = [table.span(i) for i in retrieved]
+    chunk_chars = sum(end - start for _, (start, end) in spans)
+    wanted = _by_file([(e.source, (e.start, e.end)) for e in excerpts])
+    got = _by_file(spans)
+    wanted_chars = sum(length(v) for v in wanted.values())
+    covered = sum(length(intersection(v, got.get(name, []))) for name, v in wanted.items())
+    missed = tuple(n for n, e in enumerate(excerpts, start=1)
+                   if length(intersection([(e.start, e.end)], got.get(e.source, [])))
+                   < e.end - e.start)
+    recall = covered / wanted_chars if wanted_chars else 0.0
+    precision = covered / chunk_chars if chunk_chars else 0.0
+    iou_denominator = chunk_chars + wanted_chars - covered
+    return recall, precision, covered / iou_denominator if iou_denominator else 0.0, missed
+
+
+def _by_file(spans: Sequence[tuple[str, Span]]) -> dict[str, list[Span]]:
+    out: dict[str, list[Span]] = {}
+    for name, span in spans:
+        out.setdefault(name, []).append(span)
+    return {name: union(v) for name, v in out.items()}
