@@ -99,12 +99,18 @@ def pdf_sharing_one_stream(pages: int, content: bytes) -> bytes:
     return pdf(objects + [page] * pages)
 
 
-def pdf_cpu_bomb(pages: int = 3, operators: int = 3_000_000) -> bytes:
-    """The issue's CPU bomb (pages sharing one stream of ``0 0 Td`` operators), by default
-    five times the issue's 600,000: a page then takes longer than the 8 s budget on any
-    machine of this kind, so what the user sees does not depend on the machine's speed."""
-    return pdf_sharing_one_stream(pages, b"BT /F1 12 Tf " + b"0 0 Td " * operators
-                                  + b"(hello) Tj ET")
+def pdf_cpu_bomb(pages: int = 3, operators: int | None = None) -> bytes:
+    """Pages sharing one content stream built to be slow. With ``operators``, the issue's
+    shape: that many ``0 0 Td`` (600,000 is just under pypdf's 2,000,000-token budget and
+    takes ~7 CPU-s a page). By default 950,000 ``(a) Tj``, also under the budget but ~23
+    CPU-s a page, so the first page outlasts the 8 s limit on any machine of this kind (more
+    ``Td`` would hit pypdf's token limit first, and the sentence would depend on which
+    comes first)."""
+    if operators is not None:
+        content = b"BT /F1 12 Tf " + b"0 0 Td " * operators + b"(hello) Tj ET"
+    else:
+        content = b"BT /F1 12 Tf " + b"(a) Tj " * 950_000 + b" ET"
+    return pdf_sharing_one_stream(pages, content)
 
 
 def pdf_nested_arrays(depth: int) -> bytes:
