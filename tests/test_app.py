@@ -126,8 +126,10 @@ def test_a_visitor_first_sees_every_question_with_its_bars_and_outcome() -> None
         assert question in text
     assert sum(1 for spec, _ in charts(at) if spec.get("description", "").startswith("a: ")) == 7
     assert sum(1 for spec, _ in charts(at) if spec.get("description", "").startswith("b: ")) == 7
-    # top_k 1 by default (issue 19): A sends only chunk #1, the subject without the deadline
-    assert "**Configuration A** · **:blue[context: chunk 1]** :red-badge[outranked]" in text
+    # top_k 1 by default (issue 19): A sends only chunk #1, the subject without the deadline,
+    # so none of the expected answer's characters reach the model (issue 20: recall and IoU)
+    assert ("**Configuration A** · **:blue[context: chunk 1 · recall 0% · IoU 0%]** "
+            ":red-badge[outranked]") in text
     assert "refused: best score 0.10 is under the floor 0.19" in text
 
 
