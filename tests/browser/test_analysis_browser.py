@@ -69,7 +69,7 @@ def test_calibration_chart_numbers_and_apply_button(app: AppPage, screenshot_dir
         labelled = [
             o
             for o in analyses[side].outcomes
-            if o.question.is_answerable is not None and o.decision.ranking
+            if o.question.is_answerable is not None and len(o.decision.ranking)
         ]
         expected[side] = calibrate_outcomes(labelled, 1.0, 1.0)  # the tab's default costs
 
