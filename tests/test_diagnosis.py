@@ -13,9 +13,10 @@ from dataclasses import replace
 import pytest
 
 from ragviz.chunking.base import Chunk, make_chunk
+from ragviz.evaluation.answers import AnswerSpan
 from ragviz.evaluation.diagnosis import LABELS, Diagnosis, about, diagnose, label_counts
 from ragviz.inputs.corpus import Corpus, Source
-from ragviz.inputs.questions import LabelledQuestion
+from ragviz.inputs.questions import LabelledQuestion, Reference
 from ragviz.present.presentation import diagnosis_sentences, diagnosis_text
 from ragviz.retrieval.decision import decide
 
@@ -338,3 +339,20 @@ def test_an_answer_inside_top_k_under_the_floor_names_the_floor_and_the_gap() ->
     text = diagnosis_sentences(result)[0]
     assert "0.07 under the floor 0.42" in text and "#1" in text and "top_k" in text
     assert "0,07 abaixo do piso 0,42" in diagnosis_sentences(result, "pt")[0]
+
+
+def test_a_labelled_excerpt_is_diagnosed_where_its_offsets_put_it() -> None:
+    """Its words also stand in another file, whose chunk ranks first: that chunk is not the
+    labelled excerpt (before issue 20's fast path, the diagnosis took the best-ranked
+    occurrence of the words anywhere and said "ok")."""
+    copy = "Antigo: O prazo é de 7 dias úteis."
+    corpus = Corpus((Source("politica.txt", DOC), Source("copia.txt", copy)))
+    chunks = [replace(c, source="politica.txt") for c in cut(SENTENCE_CUTS)]
+    chunks.append(Chunk(3, 0, len(copy), copy, source="copia.txt"))
+    question = LabelledQuestion("Qual o prazo do reembolso?", references=(
+        Reference(ANSWER, A_START, A_END, "politica.txt"),))
+    result = diagnose(corpus, chunks, decide([0.3, 0.6, 0.1, 0.9], 2, 0.4), question,
+                      [None] * 4)
+    assert result is not None and result.labels == ("outranked-by-other-document",)
+    assert result.answer_span == AnswerSpan(A_START, A_END, True, "politica.txt")
+    assert result.holding_chunks == (1,) and result.answer_rank == 2

@@ -7,17 +7,22 @@ offsets of the original document, so it can be compared with chunk offsets.
 
 from __future__ import annotations
 
-import array
 import functools
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+import numpy.typing as npt
+
 from ragviz.chunking.base import Chunk
+from ragviz.evaluation.chunk_table import ChunkTable
 
 if TYPE_CHECKING:
     from ragviz.inputs.corpus import Corpus
+
+Ints = npt.NDArray[np.int64]
 
 
 @dataclass(frozen=True)
@@ -36,12 +41,44 @@ class AnswerSpan:
 
 
 @functools.lru_cache(maxsize=256)
-def _normalised_document(text: str) -> tuple[str, array.array[int]]:
+def _normalised_document(text: str) -> tuple[str, Ints]:
     """``_normalised_with_map`` of a document, remembered for the corpus's files (its limit
     is 200): a thousand questions looked for in every file would otherwise walk each file
-    character by character once per question (minutes, not milliseconds)."""
-    normalised, origin = _normalised_with_map(text)
-    return normalised, array.array("q", origin)
+    character by character once per question (minutes, not milliseconds). Computed per
+    distinct character and spread over the text with numpy, not character by character."""
+    codes = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+    if not len(codes):
+        return "", np.zeros(0, dtype=np.int64)
+    distinct, inverse = np.unique(codes, return_inverse=True)
+    pieces = [_folded(chr(code)) for code in distinct.tolist()]
+    space = np.array([chr(code).isspace() for code in distinct.tolist()])[inverse]
+    emits = np.array([bool(p) for p in pieces])[inverse] | space
+    ends_in_space = np.array([p.endswith(" ") for p in pieces])[inverse] | space
+    # A whitespace character is dropped when what was written last ends in a space.
+    positions = np.arange(len(codes))
+    last = np.maximum.accumulate(np.where(emits, positions, -1))
+    before = np.concatenate(([-1], last[:-1]))
+    dropped = space & (before >= 0) & ends_in_space[np.maximum(before, 0)]
+    written = np.array(pieces, dtype=object)[inverse]
+    written[space] = " "
+    written[dropped] = ""
+    lengths = np.array([len(p) for p in pieces])[inverse]
+    lengths[space] = 1
+    lengths[dropped] = 0
+    return "".join(written.tolist()), np.repeat(positions, lengths).astype(np.int64)
+
+
+@functools.lru_cache(maxsize=4096)
+def _folded(char: str) -> str:
+    """What one non-space character becomes: casefolded, decomposed, marks dropped."""
+    return "".join(piece for piece in unicodedata.normalize("NFKD", char.casefold())
+                   if not unicodedata.combining(piece))
+
+
+@functools.lru_cache(maxsize=1024)
+def _normalised_answer(answer: str) -> str:
+    """An answer normalised once, however many files it is looked for in."""
+    return _normalised_with_map(answer)[0]
 
 
 def _normalised_with_map(text: str) -> tuple[str, list[int]]:
@@ -74,17 +111,17 @@ def locate_answer(document: str, answer: str) -> AnswerSpan | None:
     if start >= 0:
         return AnswerSpan(start, start + len(wanted), exact=True)
     haystack, origin = _normalised_document(document)
-    needle, _ = _normalised_with_map(wanted)
+    needle = _normalised_answer(wanted)
     found = haystack.find(needle)
     if found < 0 or not needle:
         return None
     last = found + len(needle) - 1
-    end = origin[last] + 1
+    end = int(origin[last]) + 1
     # Combining marks were dropped by the normalisation: keep those that follow the last
     # matched character with it, so the span never splits "e" from its accent.
     while end < len(document) and unicodedata.combining(document[end]):
         end += 1
-    return AnswerSpan(origin[found], end, exact=False)
+    return AnswerSpan(int(origin[found]), end, exact=False)
 
 
 def locate_in_corpus(corpus: Corpus, answer: str) -> tuple[AnswerSpan, ...]:
@@ -97,31 +134,11 @@ def locate_in_corpus(corpus: Corpus, answer: str) -> tuple[AnswerSpan, ...]:
     return tuple(spans)
 
 
-_GROUPED: dict[int, tuple[Sequence[Chunk], dict[str, list[Chunk]]]] = {}
-
-
-def _of_source(chunks: Sequence[Chunk], source: str) -> list[Chunk]:
-    """The chunks of one file, grouped once per chunk list (the last few lists are kept,
-    each with its list, so an id is never reused while remembered): a thousand questions
-    each scanning ten thousand chunks took seconds."""
-    found = _GROUPED.get(id(chunks))
-    if found is None or found[0] is not chunks:
-        groups: dict[str, list[Chunk]] = {}
-        for chunk in chunks:
-            groups.setdefault(chunk.source, []).append(chunk)
-        if len(_GROUPED) >= 8:
-            _GROUPED.clear()
-        found = _GROUPED[id(chunks)] = (chunks, groups)
-    return found[1].get(source, [])
-
-
 def chunks_holding(chunks: Sequence[Chunk], span: AnswerSpan) -> tuple[int, ...]:
     """Indices of the chunks of the span's source whose ``[start, end)`` contains it all."""
-    return tuple(c.index for c in _of_source(chunks, span.source)
-                 if c.start <= span.start and span.end <= c.end)
+    return ChunkTable.of(chunks).holding(span)
 
 
 def chunks_touching(chunks: Sequence[Chunk], span: AnswerSpan) -> tuple[int, ...]:
     """Indices of the chunks of the span's source that hold at least one of its characters."""
-    return tuple(c.index for c in chunks
-                 if c.source == span.source and c.start < span.end and span.start < c.end)
+    return ChunkTable.of(chunks).touching(span)

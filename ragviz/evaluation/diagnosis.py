@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ragviz.chunking.base import Chunk
-from ragviz.evaluation.answers import AnswerSpan, chunks_holding, chunks_touching, locate_in_corpus
+from ragviz.evaluation.answers import AnswerSpan, locate_in_corpus
+from ragviz.evaluation.chunk_table import ChunkTable
 from ragviz.inputs.corpus import Corpus, as_corpus
 from ragviz.inputs.questions import LabelledQuestion
 from ragviz.retrieval.decision import Decision
@@ -154,30 +155,52 @@ def diagnose(
     decision: Decision,
     question: LabelledQuestion,
     truncation: Sequence[int | None],
+    table: ChunkTable | None = None,
 ) -> Diagnosis | None:
     """The diagnosis of one question, or None when the question carries no label.
 
     ``document`` is the corpus the chunks come from (a plain text is a one-source corpus
     named ""). ``truncation[i]`` is the offset in chunk ``i``'s source where the model
-    stops reading it (None when it reads all of it).
+    stops reading it (None when it reads all of it). ``table`` is the chunks' offset table
+    (``ChunkTable.of(chunks)`` when left out).
     """
     answerable = question.is_answerable
     if answerable is None:
         return None
     corpus = as_corpus(document)
-    best = _best(decision, chunks, len(corpus.sources))
+    table = table or ChunkTable.of(chunks)
+    best = _best(decision, table, len(corpus.sources))
     if not answerable:
         label = OK if decision.refused else FALSE_CONTEXT
         return Diagnosis((label,), None, (), None, UNANSWERABLE, **best)
     if not question.expected:
         label = BELOW_FLOOR if decision.refused else OK
         return Diagnosis((label,), None, (), None, NO_EXPECTED_ANSWER, **best)
-    return _diagnose_answerable(corpus, chunks, decision, question.expected, truncation)
+    spans = _pinned(corpus, question) or locate_in_corpus(corpus, question.expected)
+    return _diagnose_answerable(corpus, table, decision, question.expected, spans, truncation)
 
 
-def _best(decision: Decision, chunks: Sequence[Chunk], files: int) -> dict[str, Any]:
+def _pinned(corpus: Corpus, question: LabelledQuestion) -> tuple[AnswerSpan, ...]:
+    """The first excerpt where its file and offsets put it (a labelled excerpt is that
+    place, not the first occurrence of its words); () when it has no offsets or they do
+    not slice its file to its content (then its text is looked for, as an answer's is)."""
+    if question.answer.strip() or not question.references:
+        return ()
+    first = question.references[0]
+    if first.start is None or first.end is None or first.source not in corpus.names:
+        return ()
+    text = corpus.source(first.source).text
+    if text[first.start:first.end] != first.content or not first.content.strip():
+        return ()
+    # the expected text is the content stripped, as ``question.expected`` says it
+    start = first.start + len(first.content) - len(first.content.lstrip())
+    end = first.end - (len(first.content) - len(first.content.rstrip()))
+    return (AnswerSpan(start, end, exact=True, source=first.source),)
+
+
+def _best(decision: Decision, table: ChunkTable, files: int) -> dict[str, Any]:
     best = decision.best_index
-    source = next((c.source for c in chunks if c.index == best), "") if best is not None else ""
+    source = table.source_of(best) if best is not None else ""
     return {
         "best_chunk": best,
         "best_score": decision.best_score if best is not None else None,
@@ -190,45 +213,48 @@ def _best(decision: Decision, chunks: Sequence[Chunk], files: int) -> dict[str, 
 
 def _diagnose_answerable(
     corpus: Corpus,
-    chunks: Sequence[Chunk],
+    table: ChunkTable,
     decision: Decision,
     answer: str,
+    spans: Sequence[AnswerSpan],
     truncation: Sequence[int | None],
 ) -> Diagnosis:
-    best = _best(decision, chunks, len(corpus.sources))
-    span = _answer_span(corpus, chunks, decision, answer)
+    best = _best(decision, table, len(corpus.sources))
+    span = _answer_span(table, decision, spans)
     if span is None:
         missing = (ANSWER_NOT_IN_DOCUMENT, BELOW_FLOOR) if decision.refused \
             else (ANSWER_NOT_IN_DOCUMENT,)
         return Diagnosis(missing, None, (), None, ANSWERABLE, answer, **best)
     shown = corpus.source(span.source).text[span.start : span.end]
-    holding = chunks_holding(chunks, span)
-    rank = min((decision.rank_of(i) for i in holding), default=None)
+    holding = table.holding(span)
+    # the best-ranked holding chunk and its rank, found without sorting every chunk
+    rank, top_holding = min(((decision.rank_of(i), i) for i in holding), default=(None, -1))
     labels: list[str] = []
     split: tuple[int, ...] = ()
     outranked: Outranked | None = None
     if not holding:
-        touching = chunks_touching(chunks, span) or (0,)
+        touching = table.touching(span) or (0,)
         split = (touching[0], touching[-1])
         labels.append(ANSWER_SPLIT)
     elif not _readable(holding, span, truncation):
         labels.append(ANSWER_TRUNCATED)
     elif rank is not None:
-        outranked = _outranked(chunks, decision, rank) if rank > 1 else None
-        labels += _rank_labels(decision, rank, outranked)
+        outranked = _outranked(table, decision, rank, top_holding) if rank > 1 else None
+        labels += _rank_labels(decision, rank, top_holding, outranked)
     if decision.refused and BELOW_FLOOR not in labels:
         labels.append(BELOW_FLOOR)
-    answer_score = None if rank is None else decision.score(int(decision.ranking[rank - 1]))
+    answer_score = None if rank is None else decision.score(top_holding)
     return Diagnosis(tuple(labels) or (OK,), span, holding, rank, ANSWERABLE, shown, **best,
                      split_between=split, outranked=outranked, answer_score=answer_score)
 
 
-def _rank_labels(decision: Decision, rank: int, outranked: Outranked | None) -> list[str]:
-    """Labels of a readable answer chunk at ``rank``, in the order of what to change first.
-    Inside top_k but under the floor, the floor is what keeps it out (raising top_k changes
-    nothing), so ``below-floor`` leads; outside top_k, being outranked leads, and the floor
-    follows when it would keep the chunk out too."""
-    under = decision.score(int(decision.ranking[rank - 1])) < decision.floor
+def _rank_labels(decision: Decision, rank: int, chunk: int,
+                 outranked: Outranked | None) -> list[str]:
+    """Labels of a readable answer chunk (``chunk``, at ``rank``), in the order of what to
+    change first. Inside top_k but under the floor, the floor is what keeps it out (raising
+    top_k changes nothing), so ``below-floor`` leads; outside top_k, being outranked leads,
+    and the floor follows when it would keep the chunk out too."""
+    under = decision.score(chunk) < decision.floor
     floor = [BELOW_FLOOR] if under else []
     if outranked is None:
         return floor
@@ -237,15 +263,16 @@ def _rank_labels(decision: Decision, rank: int, outranked: Outranked | None) -> 
 
 
 def _answer_span(
-    corpus: Corpus, chunks: Sequence[Chunk], decision: Decision, answer: str
+    table: ChunkTable, decision: Decision, spans: Sequence[AnswerSpan]
 ) -> AnswerSpan | None:
     """Where the answer is: of the files that have it, the one whose holding chunk ranks
     best; the first file that has it when no chunk holds it whole."""
-    spans = locate_in_corpus(corpus, answer)
+    if len(spans) == 1:
+        return spans[0]
     ranked = [
         (min(decision.rank_of(i) for i in holding), position, span)
         for position, span in enumerate(spans)
-        if (holding := chunks_holding(chunks, span))
+        if (holding := table.holding(span))
     ]
     if ranked:
         return min(ranked, key=lambda item: (item[0], item[1]))[2]
@@ -264,10 +291,10 @@ def _readable(
     return tuple(out)
 
 
-def _outranked(chunks: Sequence[Chunk], decision: Decision, rank: int) -> Outranked:
-    by_index = {c.index: c for c in chunks}
-    best_holding = int(decision.ranking[rank - 1])
-    winner = int(decision.ranking[0])
+def _outranked(table: ChunkTable, decision: Decision, rank: int,
+               best_holding: int) -> Outranked:
+    by_index = table.chunks
+    winner = decision.best_index or 0
     return Outranked(best_holding, rank, decision.score(best_holding), winner,
                      decision.score(winner), about(by_index[winner]),
                      by_index[best_holding].source, by_index[winner].source)

@@ -12,8 +12,8 @@ For one question with excerpts E (merged, per file) and retrieved chunks R:
   in Ω's denominator; summing them, as precision does, keeps Ω == precision when exactly
   those chunks are retrieved. They differ only when excerpt-holding chunks overlap.)
 
-Chunk offsets sit in numpy arrays per file, so a thousand questions over ten thousand
-chunks cost milliseconds, not a Python loop over every chunk.
+Chunk offsets sit in numpy arrays per file (``ChunkTable``), so a thousand questions over
+ten thousand chunks cost milliseconds, not a Python loop over every chunk.
 """
 
 from __future__ import annotations
@@ -23,16 +23,11 @@ from dataclasses import dataclass, replace
 from pathlib import PurePosixPath
 from typing import Any
 
-import numpy as np
-import numpy.typing as npt
-
-from ragviz.chunking.base import Chunk
 from ragviz.chunking.spans import Span, intersection, length, union
 from ragviz.evaluation.answers import AnswerSpan, locate_answer
+from ragviz.evaluation.chunk_table import ChunkTable
 from ragviz.inputs.corpus import Corpus
 from ragviz.inputs.questions import LabelledQuestion, Reference
-
-Ints = npt.NDArray[np.int64]
 
 
 @dataclass(frozen=True)
@@ -130,31 +125,6 @@ def question_excerpts(corpus: Corpus, question: LabelledQuestion,
     if answer_span is None or question.is_answerable is not True:
         return ()
     return (Excerpt(answer_span.source, answer_span.start, answer_span.end),)
-
-
-class ChunkTable:
-    """Chunk offsets as arrays (per file), for overlap queries in numpy."""
-
-    def __init__(self, chunks: Sequence[Chunk]) -> None:
-        self.chunks = {c.index: c for c in chunks}
-        self._files: dict[str, tuple[Ints, Ints, Ints]] = {}
-        for name in dict.fromkeys(c.source for c in chunks):
-            mine = [c for c in chunks if c.source == name]
-            self._files[name] = (np.array([c.start for c in mine], dtype=np.int64),
-                                 np.array([c.end for c in mine], dtype=np.int64),
-                                 np.array([c.index for c in mine], dtype=np.int64))
-
-    def touching(self, excerpt: Excerpt) -> list[int]:
-        """Indices of the chunks of the excerpt's file holding at least one of its characters."""
-        if excerpt.source not in self._files:
-            return []
-        starts, ends, indices = self._files[excerpt.source]
-        mask = (starts < excerpt.end) & (ends > excerpt.start)
-        return [int(i) for i in indices[mask]]
-
-    def span(self, index: int) -> tuple[str, Span]:
-        chunk = self.chunks[index]
-        return chunk.source, (chunk.start, chunk.end)
 
 
 def token_scores(excerpts: Sequence[Excerpt], retrieved: Sequence[int],

@@ -10,13 +10,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from typing import overload
 
 import numpy as np
 
 from ragviz.chunking import Chunk, ChunkerConfig, ChunkingResult, chunk_corpus
 from ragviz.embedding.models import Embedder
+from ragviz.evaluation.chunk_table import ChunkTable
 from ragviz.evaluation.diagnosis import diagnose
-from ragviz.evaluation.excerpts import ChunkTable, question_excerpts, token_scores
+from ragviz.evaluation.excerpts import question_excerpts, token_scores
 from ragviz.evaluation.metrics import compute_metrics, outcome_calibration
 from ragviz.evaluation.results import Analysis, QuestionOutcome, RetrievalSettings, Vectors
 from ragviz.inputs.corpus import Corpus, as_corpus
@@ -36,6 +38,44 @@ def embedding_text(chunk: Chunk) -> str:
     (e.g. a table row with its header as context), else the chunk's own text."""
     value = getattr(chunk, "embedding_text", None)
     return value if isinstance(value, str) else chunk.text
+
+
+class TokenCounts(Sequence[int]):
+    """Every chunk's token count, counted when first read: the views read the counts of
+    the file they show, the CLI and exports all of them; a thousand-question evaluation
+    reads none, and the model's tokenizer costs as much as the evaluation itself."""
+
+    def __init__(self, chunks: Sequence[Chunk], embedder: Embedder) -> None:
+        self._chunks = chunks
+        self._embedder = embedder
+        self._counted: dict[int, int] = {}
+
+    def __len__(self) -> int:
+        return len(self._chunks)
+
+    @overload
+    def __getitem__(self, position: int) -> int: ...
+    @overload
+    def __getitem__(self, position: slice) -> tuple[int, ...]: ...
+
+    def __getitem__(self, position: int | slice) -> int | tuple[int, ...]:
+        if isinstance(position, slice):
+            return tuple(self[i] for i in range(len(self))[position])
+        position = range(len(self))[position]  # IndexError past the end, like a tuple
+        if position not in self._counted:
+            text = embedding_text(self._chunks[position])
+            self._counted[position] = self._embedder.count_tokens(text)
+        return self._counted[position]
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Sequence):
+            return NotImplemented
+        return tuple(self) == tuple(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"TokenCounts({len(self)} chunks)"
 
 
 def truncation_offsets(chunks: Sequence[Chunk], embedder: Embedder) -> tuple[int | None, ...]:
@@ -140,7 +180,7 @@ def analyse_chunked(
         settings=settings,
         chunking=chunking,
         chunk_vectors=chunk_vectors,
-        chunk_tokens=tuple(embedder.count_tokens(embedding_text(c)) for c in chunks),
+        chunk_tokens=TokenCounts(chunks, embedder),
         truncation=truncation,
         outcomes=outcomes,
         metrics=compute_metrics(outcomes),
@@ -172,10 +212,10 @@ def _outcomes(
     settings: RetrievalSettings,
 ) -> tuple[QuestionOutcome, ...]:
     out: list[QuestionOutcome] = []
-    table = ChunkTable(chunks)
+    table = ChunkTable.of(chunks)
     for question, scores in zip(questions, score_rows, strict=True):
         decision = decide(scores, settings.top_k, settings.floor)
-        diagnosis = diagnose(corpus, chunks, decision, question, truncation)
+        diagnosis = diagnose(corpus, chunks, decision, question, truncation, table)
         span = None if diagnosis is None else diagnosis.answer_span
         tokens = token_scores(question_excerpts(corpus, question, span),
                               [hit.index for hit in decision.hits], table)

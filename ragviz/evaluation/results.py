@@ -9,6 +9,7 @@ way round.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -263,7 +264,7 @@ class Analysis:
     settings: RetrievalSettings
     chunking: ChunkingResult
     chunk_vectors: Vectors = field(compare=False, repr=False)
-    chunk_tokens: tuple[int, ...]
+    chunk_tokens: Sequence[int]  # counted when read (``pipeline.TokenCounts``)
     truncation: tuple[int | None, ...]  # document offset where the model stops reading
     outcomes: tuple[QuestionOutcome, ...]
     metrics: Metrics

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -51,11 +52,12 @@ Ranking = npt.NDArray[np.intp]
 class Decision:
     """What retrieval hands on for one question: hits, or a refusal when hits is empty.
 
-    ``scores`` (one per chunk, in chunk order) and ``ranking`` (chunk indices by descending
-    score) are numpy arrays, read-only: a thousand questions over ten thousand chunks are
-    80 MB of arrays, where tuples of Python numbers took gigabytes."""
+    ``scores`` (one per chunk, in chunk order) is a read-only numpy array: a thousand
+    questions over ten thousand chunks are 80 MB of arrays, where tuples of Python numbers
+    took gigabytes. ``ranking`` (chunk indices by descending score) is sorted only when a
+    view asks for it: the hits, the best chunk and a chunk's rank are found in one pass
+    over the scores, so rescoring a thousand questions sorts nothing."""
 
-    ranking: Ranking
     scores: Scores
     hits: tuple[Hit, ...]
     top_k: int
@@ -65,10 +67,16 @@ class Decision:
         if not isinstance(other, Decision):
             return NotImplemented
         return (self.hits, self.top_k, self.floor) == (other.hits, other.top_k, other.floor) \
-            and np.array_equal(self.scores, other.scores) \
-            and np.array_equal(self.ranking, other.ranking)
+            and np.array_equal(self.scores, other.scores)
 
     __hash__ = None  # type: ignore[assignment]
+
+    @cached_property
+    def ranking(self) -> Ranking:
+        """Chunk indices by descending score, ties in chunk order (read-only)."""
+        ranking = rank(self.scores)
+        ranking.flags.writeable = False
+        return ranking
 
     @property
     def refused(self) -> bool:
@@ -77,23 +85,50 @@ class Decision:
     @property
     def ranked(self) -> bool:
         """There was at least one chunk to rank."""
-        return len(self.ranking) > 0
+        return len(self.scores) > 0
 
     @property
     def best_score(self) -> float:
-        return float(self.scores[self.ranking[0]]) if len(self.ranking) else float("-inf")
+        index = self.best_index
+        return float(self.scores[index]) if index is not None else float("-inf")
 
     @property
     def best_index(self) -> int | None:
-        return int(self.ranking[0]) if len(self.ranking) else None
+        if not len(self.scores):
+            return None
+        return int(self.ranking[0]) if _unordered(self.scores) else int(np.argmax(self.scores))
 
     def score(self, chunk_index: int) -> float:
         """The score of one chunk, as a Python float."""
         return float(self.scores[chunk_index])
 
     def rank_of(self, chunk_index: int) -> int:
-        """1-based rank of a chunk."""
-        return int(np.flatnonzero(self.ranking == chunk_index)[0]) + 1
+        """1-based rank of a chunk: the chunks scoring higher, and the earlier ones scoring
+        the same, come before it (what ``ranking`` says, without sorting)."""
+        if _unordered(self.scores):
+            return int(np.flatnonzero(self.ranking == chunk_index)[0]) + 1
+        value = self.scores[chunk_index]
+        ahead = np.count_nonzero(self.scores > value)
+        return int(ahead + np.count_nonzero(self.scores[:chunk_index] == value)) + 1
+
+
+def _unordered(values: Scores) -> bool:
+    """NaN scores have no order but argsort's: only the full sort reproduces it."""
+    return bool(np.isnan(values).any())
+
+
+def top_indices(values: Scores, count: int) -> Ranking:
+    """``rank(values)[:count]`` in one pass when it can: everything above the count-th best
+    value, then the first ones equal to it, sorted."""
+    if count >= len(values) or _unordered(values):
+        return rank(values)[:count]
+    if count <= 0:
+        return np.zeros(0, dtype=np.intp)
+    kth = np.partition(values, len(values) - count)[len(values) - count]
+    above = np.flatnonzero(values > kth)
+    equal = np.flatnonzero(values == kth)[: count - len(above)]
+    chosen = np.concatenate([above, equal])
+    return chosen[np.lexsort((chosen, -values[chosen]))].astype(np.intp)
 
 
 def rank(scores: Sequence[float] | Scores) -> Ranking:
@@ -111,11 +146,11 @@ def decide(scores: Sequence[float] | Scores, top_k: int, floor: float) -> Decisi
     values = np.asarray(scores)
     if values.dtype.kind != "f":
         values = values.astype(np.float64)
-    ranking = rank(values)
-    ranking.flags.writeable = False
-    hits = tuple(Hit(int(i), float(values[i])) for i in ranking[:top_k]
+    values = values.view()
+    values.flags.writeable = False
+    hits = tuple(Hit(int(i), float(values[i])) for i in top_indices(values, top_k).tolist()
                  if values[i] >= floor)
-    return Decision(ranking=ranking, scores=values, hits=hits, top_k=top_k, floor=float(floor))
+    return Decision(scores=values, hits=hits, top_k=top_k, floor=float(floor))
 
 
 def excerpts(chunks: Sequence[Chunk], hits: Sequence[Hit]) -> list[str]:
