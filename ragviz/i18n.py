@@ -500,6 +500,11 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "report.flips": {"en": "Questions whose outcome flips", "pt": "Perguntas cujo resultado muda"},
     "report.no_flips": {"en": "No question changes outcome between the two configurations.", "pt": "Nenhuma pergunta muda de resultado entre as duas configurações."},
+    "report.drawn_worst": {
+        "en": "{total} questions: the table lists every one with its labels, recall and IoU; only the {drawn} worst (wrong first, then the lowest IoU) are drawn in full below, worst first.",
+        "pt": "{total} perguntas: a tabela lista todas com seus rótulos, recall e IoU; só as {drawn} piores (erradas primeiro, depois o menor IoU) são desenhadas por inteiro abaixo, da pior para a melhor.",
+    },
+    "report.worst": {"en": "The {drawn} worst questions", "pt": "As {drawn} piores perguntas"},
     # --- app interface (streamlit_app.py) -----------------------------------------------
     "app.title": {
         "en": "Why did retrieval return the wrong passage?",

@@ -103,3 +103,40 @@ def test_the_report_is_a_template_with_autoescape() -> None:
         "explanation": None, "svg": "", "prompt_title": "p", "prompt": "&"}) == (
         '<div><span class="label">&lt;b&gt;</span><b class="bad">&lt;script&gt;</b>'
         "<details><summary>p</summary><pre>&amp;</pre></details></div>")
+
+
+def test_a_report_of_many_questions_is_a_table_and_the_worst_drawn(
+        use_model: Embedder) -> None:
+    """Issue 20: a thousand questions must not draw a thousand chart pairs. Past
+    DRAWN_QUESTIONS the report lists every question (labels, recall, IoU) and draws only
+    the worst in full, worst first, and says so; a question's bars stop at MAX_BARS."""
+    import re
+    from pathlib import Path
+
+    from ragviz.evaluation.excerpts import resolve_questions
+    from ragviz.inputs.corpus import load_paths
+    from ragviz.inputs.questions import parse_questions_csv
+    from ragviz.present.report import DRAWN_QUESTIONS, MAX_BARS, worst_questions
+    from tests.chroma_questions import chroma_questions
+
+    folder = Path(__file__).resolve().parent.parent / "sample_docs" / "help_center"
+    corpus = load_paths([str(folder)])
+    asked, _ = resolve_questions(parse_questions_csv(chroma_questions(folder, 45)), corpus)
+    asked.append(LabelledQuestion("<script>alert(1)</script> refunds?", "", False))
+    analysis = analyse(corpus, ChunkerConfig("fixed", size=60), use_model, asked)
+    assert len(analysis.chunks) > MAX_BARS
+    html = render_report([analysis], lang="en")
+    rows = re.findall(r"<tr><td>(\d+)</td>", html)
+    assert rows == [str(n) for n in range(1, 47)]
+    assert html.count('<div class="q">') == DRAWN_QUESTIONS
+    assert (f"46 questions: the table lists every one with its labels, recall and IoU; only "
+            f"the {DRAWN_QUESTIONS} worst") in html
+    worst = worst_questions([analysis], DRAWN_QUESTIONS)
+    first = analysis.outcomes[worst[0]]
+    assert first.diagnosis is not None and not first.diagnosis.ok
+    drawn = re.findall(r'<div class="q"><h3>([^<]*)', html)
+    assert drawn[0].startswith(first.question.question.replace("?", "")[:20])
+    assert max(svg.count("<rect") for svg in html.split("<svg")[1:]) <= MAX_BARS
+    assert f"the {MAX_BARS} best of {len(analysis.chunks):,} chunks" in html
+    assert "<script>alert" not in html and "&lt;script&gt;alert(1)" in html
+    assert "piores (erradas primeiro" in render_report([analysis], lang="pt")

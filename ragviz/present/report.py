@@ -30,6 +30,7 @@ from ragviz.present.presentation import (
     format_score,
     label_name,
     metric_label,
+    metric_text,
     numbers,
     outcome_texts,
     prompt_text,
@@ -68,6 +69,11 @@ h2,h3{break-after:avoid}}
 # A report is read top to bottom, printed or shot as one page: the document box of the
 # app (560 px, scrolling) is opened up so every chunk is on the page.
 
+# Past this many questions the report lists them in a table and draws only the worst in full
+# (a thousand chart pairs make a page no browser scrolls); past this many chunks a question's
+# bars are the best ones, the rest counted (as in the app's charts).
+DRAWN_QUESTIONS = 20
+MAX_BARS = 40
 _BAR_HEIGHT = 18
 _CHART_WIDTH = 460
 _LABEL_WIDTH = 56
@@ -101,7 +107,7 @@ def score_svg(outcome: QuestionOutcome, analysis: Analysis, lang: str = "en") ->
     the floor as a red line labelled with its value."""
     decision = outcome.decision
     scores: list[float] = decision.scores.tolist()
-    ranking: list[int] = decision.ranking.tolist()
+    ranking: list[int] = decision.ranking[:MAX_BARS].tolist()
     if not scores:
         return Markup("")
     low = min(0.0, min(scores), analysis.floor)
@@ -128,10 +134,12 @@ def score_svg(outcome: QuestionOutcome, analysis: Analysis, lang: str = "en") ->
             "colour": HIT if index in hits else UNDER_FLOOR if index in top else OTHER,
             "exact": decimal(score, max(3, digits), lang), "score": decimal(score, digits, lang),
         })
+    more = "" if len(scores) <= MAX_BARS else t(
+        "chart.more_chunks", lang, shown=MAX_BARS, total=f"{len(scores):,}")
     chart = {
         "width": width, "height": 24 + len(ranking) * (_BAR_HEIGHT + 4),
         "bars": bars, "bar_height": _BAR_HEIGHT, "floor_x": x(analysis.floor),
-        "floor_colour": FLOOR, "key": bars_key(lang),
+        "floor_colour": FLOOR, "key": bars_key(lang), "more": more,
         "floor_label": t("chart.floor", lang, floor=format_score(analysis.floor, lang)),
     }
     return Markup(_macros().score_svg(chart))
@@ -210,7 +218,8 @@ def render_report(
     title: str | None = None,
 ) -> str:
     """The whole report: metrics, the document with its chunks, every question's bars,
-    diagnosis and prompt, calibration, and (for two configurations) the flips."""
+    diagnosis and prompt (past ``DRAWN_QUESTIONS``, a table of every question and the worst
+    drawn in full), calibration, and (for two configurations) the flips."""
     if not analyses:
         raise ValueError("a report needs at least one analysis")
     first = analyses[0]
@@ -233,7 +242,7 @@ def render_report(
         "flips": None if comparison is None else _flips_html(comparison, lang),
         "document_title": t("report.document", lang), "legend": Markup(legend(lang)),
         "questions_title": t("report.questions", lang),
-        "questions": _questions(analyses, lang),
+        **_question_sections(analyses, lang),
         "calibration_title": t("report.calibration", lang),
         "calibrations": _calibrations(analyses, lang),
     }
@@ -271,14 +280,66 @@ def _sides(analyses: Sequence[Analysis], lang: str) -> list[dict[str, Any]]:
     return sides
 
 
-def _questions(analyses: Sequence[Analysis], lang: str) -> list[dict[str, Any]]:
+def _question_sections(analyses: Sequence[Analysis], lang: str) -> dict[str, Any]:
+    """Every question drawn in full; past ``DRAWN_QUESTIONS``, a table of them all and only
+    the worst drawn in full, with a sentence saying so."""
+    total = len(analyses[0].outcomes)
+    if total <= DRAWN_QUESTIONS:
+        return {"table": None, "questions": _questions(analyses, lang, range(total))}
+    drawn = worst_questions(analyses, DRAWN_QUESTIONS)
+    return {"table": _question_table(analyses, lang, len(drawn)),
+            "questions": _questions(analyses, lang, drawn)}
+
+
+def worst_questions(analyses: Sequence[Analysis], count: int) -> list[int]:
+    """The positions of the ``count`` worst questions, worst first: wrong on more sides
+    first, then the lowest IoU summed over the sides (a question without excerpts counts 1
+    when right, 0 when wrong), then the earlier question."""
+    def key(position: int) -> tuple[int, float, int]:
+        outcomes = [a.outcomes[position] for a in analyses]
+        wrong = sum(1 for o in outcomes if o.diagnosis is not None and not o.diagnosis.ok)
+        overlap = sum(o.tokens.iou if o.tokens is not None
+                      else float(o.diagnosis is None or o.diagnosis.ok) for o in outcomes)
+        return -wrong, overlap, position
+    return sorted(range(len(analyses[0].outcomes)), key=key)[:count]
+
+
+def _question_table(analyses: Sequence[Analysis], lang: str, drawn: int) -> dict[str, Any]:
+    """Every question's labels, recall and IoU per configuration, in the order asked."""
+    sides = ["A", "B"][: len(analyses)] if len(analyses) > 1 else [""]
+    names = (t("report.labels", lang), metric_label("recall", lang, short=True),
+             metric_label("iou", lang, short=True))
+    rows = [{"n": position + 1, "question": outcome.question.question,
+             "cells": [cell for a in analyses for cell in _row_cells(a.outcomes[position], lang)]}
+            for position, outcome in enumerate(analyses[0].outcomes)]
+    return {"note": t("report.drawn_worst", lang, total=f"{len(rows):,}", drawn=drawn),
+            "question": t("report.question", lang), "rows": rows,
+            "heads": [f"{name} {side}".strip() for side in sides for name in names],
+            "worst": t("report.worst", lang, drawn=drawn)}
+
+
+def _row_cells(outcome: QuestionOutcome, lang: str) -> list[str]:
+    """A question's labels, recall and IoU under one configuration ("–": no excerpt)."""
+    diagnosis = outcome.diagnosis
+    labels = "—" if diagnosis is None else ", ".join(
+        label_name(label, lang) for label in diagnosis.labels)
+    tokens = outcome.tokens
+    if tokens is None:
+        return [labels, "–", "–"]
+    return [labels, metric_text("recall", tokens.recall, lang),
+            metric_text("iou", tokens.iou, lang)]
+
+
+def _questions(analyses: Sequence[Analysis], lang: str,
+               positions: Sequence[int]) -> list[dict[str, Any]]:
+    outcomes = analyses[0].outcomes
     return [{
-        "question": outcome.question.question, "expected": t("report.expected", lang),
-        "answer": outcome.question.answer or None,
+        "question": outcomes[i].question.question, "expected": t("report.expected", lang),
+        "answer": outcomes[i].question.answer or None,
         "sides": [{"title": config_text(analysis.config, lang),
                    "html": _outcome_html(analysis.outcomes[i], analysis, lang)}
                   for analysis in analyses],
-    } for i, outcome in enumerate(analyses[0].outcomes)]
+    } for i in positions]
 
 
 def _calibrations(analyses: Sequence[Analysis], lang: str) -> list[dict[str, Any]]:
