@@ -500,6 +500,24 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "report.flips": {"en": "Questions whose outcome flips", "pt": "Perguntas cujo resultado muda"},
     "report.no_flips": {"en": "No question changes outcome between the two configurations.", "pt": "Nenhuma pergunta muda de resultado entre as duas configurações."},
+    # --- labelled excerpts not in the corpus (ragviz.evaluation.excerpts.LeftOut) -----------
+    "excerpt.no_file": {"en": "no file {file} in the corpus", "pt": "nenhum arquivo {file} no corpus"},
+    "excerpt.offsets": {
+        "en": "offsets {start}–{end} do not slice {file} to the excerpt's content",
+        "pt": "os offsets {start}–{end} não recortam de {file} o conteúdo do trecho",
+    },
+    "excerpt.the_file": {"en": "the file", "pt": "o arquivo"},
+    "excerpt.text": {"en": "the excerpt's text is not in the corpus", "pt": "o texto do trecho não está no corpus"},
+    "excerpt.line": {"en": "line {line}", "pt": "linha {line}"},
+    "excerpt.question": {"en": "question {question}", "pt": "pergunta {question}"},
+    "excerpt.left_out": {
+        "en": "{where}: excerpt {n}: {why}; the row is left out.",
+        "pt": "{where}: trecho {n}: {why}; a linha fica de fora.",
+    },
+    "excerpt.left_out_row": {
+        "en": "Row {row} (“{question}”): excerpt {n}: {why}; the question is left out of the evaluation and stays in the table.",
+        "pt": "Linha {row} (“{question}”): trecho {n}: {why}; a pergunta fica fora da avaliação e continua na tabela.",
+    },
     "report.drawn_worst": {
         "en": "{total} questions: the table lists every one with its labels, recall and IoU; only the {drawn} worst (wrong first, then the lowest IoU) are drawn in full below, worst first.",
         "pt": "{total} perguntas: a tabela lista todas com seus rótulos, recall e IoU; só as {drawn} piores (erradas primeiro, depois o menor IoU) são desenhadas por inteiro abaixo, da pior para a melhor.",

@@ -17,9 +17,10 @@ import pandas as pd
 
 from ragviz.chunking import ChunkerConfig, get_spec
 from ragviz.chunking.registry import Param
+from ragviz.evaluation.excerpts import LeftOut, resolve_questions
 from ragviz.evaluation.results import Analysis
 from ragviz.inputs.convert import CONVERTED_SUFFIXES, suffix_of
-from ragviz.inputs.corpus import Corpus, load_files, short_name
+from ragviz.inputs.corpus import Corpus, as_corpus, load_files, short_name
 from ragviz.inputs.documents import (
     MAX_DOCUMENT_CHARS,
     MAX_QUESTIONS,
@@ -194,7 +195,7 @@ def table_notices(frame: pd.DataFrame) -> list[TableNotice]:
 def frame_questions(frame: pd.DataFrame) -> list[LabelledQuestion]:
     """Rows of the edited table back to questions; blank rows are dropped."""
     out: list[LabelledQuestion] = []
-    for record in frame.to_dict("records"):
+    for row, record in enumerate(frame.to_dict("records"), start=1):
         question = _cell_text(record.get("question"))
         if not question:
             continue
@@ -203,8 +204,20 @@ def frame_questions(frame: pd.DataFrame) -> list[LabelledQuestion]:
         answerable = bool(flag) if flag is not None and not pd.isna(flag) else bool(answer)
         references = _references(_cell_text(record.get("references")), answerable)
         out.append(LabelledQuestion(question, answer if answerable else "", answerable,
-                                    references))
+                                    references, line=row))
     return out
+
+
+def placed_questions(questions: Sequence[LabelledQuestion], document: str | Corpus | None
+                     ) -> tuple[list[LabelledQuestion], list[LeftOut]]:
+    """The questions whose labelled excerpts all lie in the document, and the rows left out
+    (an excerpt's text in no file, or offsets that do not slice its file to its content):
+    the CLI's rule, so the app evaluates the same questions."""
+    if document is None:
+        return list(questions), []
+    _, left_out = resolve_questions(questions, as_corpus(document))
+    rows = {(left.line, left.question) for left in left_out}
+    return [q for q in questions if (q.line, q.question) not in rows], left_out
 
 
 def _references(text: str, answerable: bool) -> tuple[Reference, ...]:

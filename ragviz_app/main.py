@@ -84,8 +84,9 @@ def main() -> None:
     controls = st.container()
     config_columns = st.columns(2, gap="large")
     tabs, is_open = open_tabs()
-    checked = question_editor.edited_questions(tabs["questions"], is_open["questions"])
     document = choice.analysed  # the corpus when there are several files, else the text
+    checked = question_editor.edited_questions(tabs["questions"], is_open["questions"],
+                                               document)
     n_chars = state.document_chars(document) if document is not None else 1000
     configs = shared_frame.config_inputs(config_columns, n_chars)
     slots = shared_frame.summary_slots(config_columns)

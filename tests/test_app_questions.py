@@ -308,3 +308,44 @@ def test_a_chroma_shaped_file_keeps_its_excerpts_and_shows_a_picker_and_token_me
     assert len(headings) == 1, "one question's charts, not a pair per question"
     details = " ".join(c.proto.help for c in at.caption if c.proto.help)
     assert "IoU" in details and "recall" in details
+
+
+def test_an_excerpt_not_in_the_document_is_named_by_row_and_the_other_rows_load() -> None:
+    """Issue 20: as the CLI does, a row whose excerpt's offsets do not slice the document to
+    its content, or whose text is in no file, is named (row and question) in one sentence,
+    left out of the evaluation and kept in the table; the other rows are evaluated."""
+    import csv
+    import io
+    import json
+
+    first = "Orders arrive in five to eight days."
+    start_at = ENGLISH_DOC.index(first)
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    writer.writerow(["question", "references", "corpus_id"])
+    writer.writerow(["How long is delivery?", json.dumps(
+        [{"content": first, "start_index": start_at, "end_index": start_at + len(first)}]), ""])
+    writer.writerow(["Bad offsets?", json.dumps(
+        [{"content": first, "start_index": 0, "end_index": len(first)}]), ""])
+    writer.writerow(["Not there?", json.dumps([{"content": "Pets fly free."}]), ""])
+    at = start()
+    paste(at, ENGLISH_DOC)
+    at.file_uploader(key="questions_upload").set_value(
+        ("bench.csv", buffer.getvalue().encode(), "text/csv"))
+    run(at)
+    at.session_state["tab"] = t("tab.questions", "en")
+    run(at)
+    errors = [shown(e.value) for e in at.error]
+    assert errors == [
+        f"Row 2 (“Bad offsets?”): excerpt 1: offsets 0–{len(first)} do not slice the file to "
+        "the excerpt's content; the question is left out of the evaluation and stays in the "
+        "table.",
+        "Row 3 (“Not there?”): excerpt 1: the excerpt's text is not in the corpus; the "
+        "question is left out of the evaluation and stays in the table."]
+    assert table(at) == ["How long is delivery?", "Bad offsets?", "Not there?"]
+    headings = [str(m.value) for m in at.markdown if str(m.value).startswith("#### ")]
+    assert len(headings) == 1 and "How long is delivery" in shown(headings[0])
+    at.selectbox(key="lang").set_value("pt")
+    run(at)
+    assert any(shown(e.value).startswith("Linha 3 (“Not there?”): trecho 1: o texto do trecho "
+                                         "não está no corpus") for e in at.error)

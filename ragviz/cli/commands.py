@@ -136,10 +136,11 @@ def _resolved(questions: list[LabelledQuestion], corpus: Corpus) -> list[Labelle
     """The questions whose labelled excerpts lie in the corpus; a sentence on stderr for each
     row left out (the others are evaluated)."""
     from ragviz.evaluation.excerpts import resolve_questions
+    from ragviz.present.presentation import left_out_text
 
-    kept, problems = resolve_questions(questions, corpus)
-    for problem in problems:
-        sys.stderr.write(f"ragviz: {problem}\n")
+    kept, left_out = resolve_questions(questions, corpus)
+    for left in left_out:
+        sys.stderr.write(f"ragviz: {left_out_text(left)}\n")
     if questions and not kept:
         raise UserError("no question's excerpts lie in the corpus: check corpus_id and the "
                         "offsets against the files given")

@@ -17,6 +17,7 @@ from typing import Any
 from ragviz.chunking.base import Chunk
 from ragviz.evaluation.answers import AnswerSpan, locate_in_corpus
 from ragviz.evaluation.chunk_table import ChunkTable
+from ragviz.evaluation.excerpts import source_for
 from ragviz.inputs.corpus import Corpus, as_corpus
 from ragviz.inputs.questions import LabelledQuestion
 from ragviz.retrieval.decision import Decision
@@ -187,15 +188,16 @@ def _pinned(corpus: Corpus, question: LabelledQuestion) -> tuple[AnswerSpan, ...
     if question.answer.strip() or not question.references:
         return ()
     first = question.references[0]
-    if first.start is None or first.end is None or first.source not in corpus.names:
+    name = source_for(corpus, first.source)
+    if first.start is None or first.end is None or name is None:
         return ()
-    text = corpus.source(first.source).text
+    text = corpus.source(name).text
     if text[first.start:first.end] != first.content or not first.content.strip():
         return ()
     # the expected text is the content stripped, as ``question.expected`` says it
     start = first.start + len(first.content) - len(first.content.lstrip())
     end = first.end - (len(first.content) - len(first.content.rstrip()))
-    return (AnswerSpan(start, end, exact=True, source=first.source),)
+    return (AnswerSpan(start, end, exact=True, source=name),)
 
 
 def _best(decision: Decision, table: ChunkTable, files: int) -> dict[str, Any]:

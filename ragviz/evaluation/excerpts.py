@@ -74,10 +74,34 @@ def source_for(corpus: Corpus, name: str) -> str | None:
     return stems[0] if len(stems) == 1 else None
 
 
-def locate_reference(corpus: Corpus, reference: Reference) -> Excerpt | str:
-    """The excerpt in the corpus, or why not (a sentence without the row's line)."""
+@dataclass(frozen=True)
+class Unfound:
+    """Why a labelled excerpt is not in the corpus: ``kind`` is ``no-file`` (no file
+    ``source``), ``offsets`` (``start``–``end`` do not slice ``source`` to its content) or
+    ``text`` (its text is in no file). Facts: ``presentation.unfound_text`` says them."""
+
+    kind: str
+    source: str = ""
+    start: int | None = None
+    end: int | None = None
+
+
+@dataclass(frozen=True)
+class LeftOut:
+    """A question left out of the evaluation: its ``line`` in the questions file (or its
+    row in the app's table; None when neither), the question, and its first excerpt not in
+    the corpus (1-based) with why."""
+
+    question: str
+    line: int | None
+    excerpt: int
+    why: Unfound
+
+
+def locate_reference(corpus: Corpus, reference: Reference) -> Excerpt | Unfound:
+    """The excerpt in the corpus, or why not."""
     if reference.source and source_for(corpus, reference.source) is None:
-        return f"no file {reference.source!r} in the corpus"
+        return Unfound("no-file", reference.source)
     names = [source_for(corpus, reference.source)] if reference.source else list(corpus.names)
     for name in (n for n in names if n is not None):
         text = corpus.source(name).text
@@ -89,30 +113,27 @@ def locate_reference(corpus: Corpus, reference: Reference) -> Excerpt | str:
         if span is not None:
             return Excerpt(name, span.start, span.end)
     if reference.start is not None:
-        return (f"offsets {reference.start}–{reference.end} do not slice "
-                f"{reference.source or 'the file'} to the excerpt's content")
-    return "the excerpt's text is not in the corpus"
+        return Unfound("offsets", reference.source, reference.start, reference.end)
+    return Unfound("text", reference.source)
 
 
 def resolve_questions(questions: Sequence[LabelledQuestion], corpus: Corpus
-                      ) -> tuple[list[LabelledQuestion], list[str]]:
+                      ) -> tuple[list[LabelledQuestion], list[LeftOut]]:
     """The questions whose excerpts all lie in the corpus (each pinned to its file and
-    offsets), and one sentence per row left out, naming its line."""
+    offsets), and the rows left out, with their line and their first unfound excerpt."""
     kept: list[LabelledQuestion] = []
-    problems: list[str] = []
+    left_out: list[LeftOut] = []
     for question in questions:
         located = [locate_reference(corpus, r) for r in question.references]
-        bad = [(n, why) for n, why in enumerate(located, start=1) if isinstance(why, str)]
+        bad = [(n, why) for n, why in enumerate(located, start=1) if isinstance(why, Unfound)]
         if bad:
-            where = f"line {question.line}" if question.line else f"question {question.question!r}"
-            n, why = bad[0]
-            problems.append(f"{where}: excerpt {n}: {why}; the row is left out.")
+            left_out.append(LeftOut(question.question, question.line, *bad[0]))
             continue
         pinned = tuple(replace(r, start=e.start, end=e.end, source=e.source)
                        for r, e in zip(question.references, located, strict=True)
                        if isinstance(e, Excerpt))
         kept.append(replace(question, references=pinned))
-    return kept, problems
+    return kept, left_out
 
 
 def question_excerpts(corpus: Corpus, question: LabelledQuestion,

@@ -35,7 +35,7 @@ from ragviz.evaluation.diagnosis import (
     UNANSWERABLE,
     Diagnosis,
 )
-from ragviz.evaluation.excerpts import TokenScores
+from ragviz.evaluation.excerpts import LeftOut, TokenScores, Unfound
 from ragviz.evaluation.measures import get_metric
 from ragviz.evaluation.results import Metrics, QuestionOutcome, WhyFailed
 from ragviz.i18n import STRINGS, count, t
@@ -329,6 +329,28 @@ def token_text(tokens: TokenScores, language: str = "en") -> str:
         numbers = ", ".join(str(n) for n in tokens.missed)
         line += " · " + t("tokens.missed", language, numbers=numbers, total=tokens.excerpts)
     return line
+
+
+def unfound_text(why: Unfound, language: str = "en") -> str:
+    """Why a labelled excerpt is not in the corpus, in a clause (no line, no full stop)."""
+    if why.kind == "no-file":
+        return t("excerpt.no_file", language, file=repr(why.source))
+    if why.kind == "offsets":
+        return t("excerpt.offsets", language, start=why.start, end=why.end,
+                 file=why.source or t("excerpt.the_file", language))
+    return t("excerpt.text", language)
+
+
+def left_out_text(left: LeftOut, language: str = "en", row: bool = False) -> str:
+    """One sentence naming a question left out of the evaluation, its line in the file (its
+    ``row`` in the app's table) and why its excerpt was not found."""
+    why = unfound_text(left.why, language)
+    if row and left.line is not None:
+        return t("excerpt.left_out_row", language, row=left.line, question=left.question,
+                 n=left.excerpt, why=why)
+    where = (t("excerpt.line", language, line=left.line) if left.line
+             else t("excerpt.question", language, question=repr(left.question)))
+    return t("excerpt.left_out", language, where=where, n=left.excerpt, why=why)
 
 
 def prompt_text(outcome: QuestionOutcome, chunks: Sequence[Chunk],

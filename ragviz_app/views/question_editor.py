@@ -19,6 +19,7 @@ from ragviz.i18n import count
 from ragviz.inputs.corpus import Corpus
 from ragviz.inputs.questions import LabelledQuestion
 from ragviz.present.exports import guard_cell
+from ragviz.present.presentation import left_out_text
 from ragviz_app import app_state as state
 from ragviz_app.common import lang, md, ss, tr
 from ragviz_app.session import (
@@ -31,9 +32,12 @@ from ragviz_app.session import (
 )
 
 
-def edited_questions(tab: DeltaGenerator, is_open: bool) -> list[LabelledQuestion]:
-    """The applied, checked questions. The editor is drawn even while another tab is open,
-    so edits typed but not yet applied stay in it across tab switches."""
+def edited_questions(tab: DeltaGenerator, is_open: bool,
+                     document: str | Corpus | None = None) -> list[LabelledQuestion]:
+    """The applied, checked questions whose labelled excerpts lie in ``document`` (a row
+    whose excerpt does not is named, left out and kept in the table). The editor is drawn
+    even while another tab is open, so edits typed but not yet applied stay in it across
+    tab switches."""
     in_use = state.frame_questions(ss.questions_base)
     with tab, st.expander(tr("app.edit_questions", n=len(in_use)), expanded=not in_use,
                           key="questions_expander", icon=":material/edit:"):
@@ -44,6 +48,8 @@ def edited_questions(tab: DeltaGenerator, is_open: bool) -> list[LabelledQuestio
             table_tools()
             table_notes()
     questions, problems = state.checked_questions(in_use)
+    questions, left_out = state.placed_questions(questions, document)
+    problems += [left_out_text(left, lang(), row=True) for left in left_out]
     if is_open:
         with tab:
             for problem in problems:
