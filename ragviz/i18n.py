@@ -963,6 +963,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "{n} blank cells: {metric} is undefined there (nothing to count, e.g. no refusal).",
         "pt": "{n} células vazias: {metric} não é definido ali (nada a contar, p. ex. nenhuma recusa).",
     },
+    "chart.sweep_scale": {
+        "en": "Colours run from 0 to {top} (every value is under it), so small differences show; compare two sweeps by the numbers in the cells.",
+        "pt": "As cores vão de 0 a {top} (todo valor fica abaixo), para que pequenas diferenças apareçam; compare duas varreduras pelos números nas células.",
+    },
     "chart.sweep_ties": {
         "en": "{n} configurations tie for best; the tie goes to the better MRR, then hit@k, "
         "refusal recall, refusal precision, then the earlier cell of the grid.",

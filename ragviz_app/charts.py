@@ -507,9 +507,12 @@ def sweep_frame(sweep: SweepResult, metric: str, lang: str = "en") -> pd.DataFra
                 "size": int(record["size"]),
                 "value": None if value is None else round(float(value), 3),
                 "chunks": record["chunks"],
+                "chunker": record["chunker"],
+                "overlap_share": float(record["overlap"] or 0) / max(float(record["size"]), 1),
             }
         )
-    return pd.DataFrame(rows, columns=["config", "row", "size", "value", "chunks"])
+    return pd.DataFrame(rows, columns=["config", "row", "size", "value", "chunks", "chunker",
+                                       "overlap_share"])
 
 
 def _overlap_text(record: dict[str, Any], lang: str) -> str:
@@ -519,30 +522,68 @@ def _overlap_text(record: dict[str, Any], lang: str) -> str:
 
 def sweep_heatmap(sweep: SweepResult, metric: str, lang: str = "en") -> alt.LayerChart:
     """The chosen metric over the grid: size across, chunker and overlap down, the value
-    written in every cell (0..1 colour scale, so two sweeps read the same)."""
+    written in every cell as the metric is written elsewhere (a percentage or a decimal).
+    Colours span 0..1 so two sweeps read the same, unless every value is under half: then
+    they span 0..``colour_top`` (said under the title), or token IoU and precision, which
+    stay under 0.2 with any chunker, are one pale blue on a projector."""
     frame = sweep_frame(sweep, metric, lang)
+    order = sorted(dict.fromkeys(frame["row"].tolist()), key=_row_order(frame))
     base = alt.Chart(frame).encode(
-        x=alt.X("size:O", title=t("chart.sweep_size", lang)),
-        y=alt.Y("row:N", title=None, sort=list(dict.fromkeys(frame["row"].tolist())),
-                axis=alt.Axis(labelLimit=260, labelFontSize=13)),
+        x=alt.X("size:O", title=t("chart.sweep_size", lang),
+                axis=alt.Axis(labelAngle=0, labelFontSize=14, titleFontSize=14,
+                              labelColor=_INK, titleColor=_INK)),
+        y=alt.Y("row:N", title=None, sort=order,
+                axis=alt.Axis(labelLimit=280, labelFontSize=14, labelColor=_INK)),
     )
+    top = colour_top(frame["value"].dropna().tolist())
     # the darker the better: reversed for a metric where lower is better
     reverse = not get_metric(metric).higher_is_better
+    percent = get_metric(metric).display == "percent"
     cells = base.mark_rect(stroke="#fff").encode(
-        color=alt.Color("value:Q", scale=alt.Scale(domain=[0, 1], scheme="blues",
-                                                   reverse=reverse),
-                        title=metric_label(metric, lang)),  # its name, not the raw key
+        color=alt.Color("value:Q", scale=alt.Scale(domain=[0, top], scheme="blues",
+                                                   reverse=reverse, clamp=True),
+                        title=metric_label(metric, lang),  # its name, not the raw key
+                        legend=alt.Legend(titleFontSize=14, labelFontSize=13, labelColor=_INK,
+                                          titleColor=_INK, format=".0%" if percent else ".1f",
+                                          titleLimit=240)),
         tooltip=["config:N", alt.Tooltip("value:Q", format=".3f"), "chunks:Q"],
     )
-    text = base.mark_text(fontSize=13).encode(
-        text=alt.Text("value:Q", format=".2f"),
-        color=alt.condition("datum.value > 0.6", alt.value("white"), alt.value("#111827")),
+    text = base.mark_text(fontSize=15).encode(
+        text=alt.Text("value:Q", format=".0%" if percent else ".2f"),
+        color=alt.condition(f"datum.value > {0.6 * top:.4f}", alt.value("white"),
+                            alt.value(_INK)),
     )
     n_rows = max(1, frame["row"].nunique())
-    title = alt.TitleParams("", subtitle=sweep_notes(sweep, frame, metric, lang), anchor="start",
-                            subtitleFontSize=13, subtitleColor="#374151")
-    return alt.LayerChart(layer=[cells, text], height=alt.Step(34 if n_rows < 12 else 24),
+    notes = sweep_notes(sweep, frame, metric, lang)
+    if top < 1:
+        shown = f"{top:.0%}" if percent else f"{top:.1f}"
+        notes.append(t("chart.sweep_scale", lang, top=shown))
+    # a title with text: Vega draws no subtitle (the notes) under an empty one
+    title = alt.TitleParams(metric_label(metric, lang), subtitle=notes, anchor="start",
+                            fontSize=16, color=_INK, subtitleFontSize=14,
+                            subtitleColor="#374151")
+    return alt.LayerChart(layer=[cells, text], height=alt.Step(36 if n_rows < 12 else 26),
                           title=title)
+
+
+_INK = "#111827"  # axis words dark enough for a projector (Vega's default is a light grey)
+
+
+def colour_top(values: Sequence[float]) -> float:
+    """Where the heatmap's colours end: 1, or the largest value rounded up to a tenth when
+    every value is at most half (at least 0.1)."""
+    highest = max(values, default=1.0)
+    if highest > 0.5:
+        return 1.0
+    return max(0.1, math.ceil(round(highest * 10, 6)) / 10)
+
+
+def _row_order(frame: pd.DataFrame) -> Any:
+    """Rows by chunker (in the grid's order), then by overlap, smallest first."""
+    chunkers = list(dict.fromkeys(frame["chunker"].tolist()))
+    overlap = dict(zip(frame["row"], frame["overlap_share"], strict=False))
+    chunker = dict(zip(frame["row"], frame["chunker"], strict=False))
+    return lambda row: (chunkers.index(chunker[row]), overlap[row])
 
 
 def sweep_notes(sweep: SweepResult, frame: pd.DataFrame, metric: str, lang: str) -> list[str]:

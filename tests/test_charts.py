@@ -124,6 +124,41 @@ def test_sweep_heatmap_has_a_cell_per_configuration(
     assert "resposta no 1º chunk (hit@1)" in legend
 
 
+def _iou_sweep(values: dict[tuple[int, int], float]) -> Any:
+    """A sweep result with hand-set token IoU per (size, overlap) of the fixed chunker."""
+    from ragviz.evaluation.measures import metric_names
+    from ragviz.evaluation.results import Metrics, SweepResult, SweepRow
+
+    rows = []
+    for (size, overlap), iou in values.items():
+        figures: dict[str, float | None] = dict.fromkeys(metric_names())
+        rows.append(SweepRow(ChunkerConfig("fixed", size=size, overlap=overlap),
+                             Metrics(figures | {"iou": iou}, 1, 0, {})))
+    return SweepResult(tuple(rows))
+
+
+def test_a_heatmap_of_small_values_spans_its_colours_over_them_and_reads_on_a_projector(
+) -> None:
+    """Issue 20's screenshot: token IoU stays under 0.2 with any chunker, so on a 0..1 scale
+    every cell was the same pale blue. Colours now end at the largest value rounded up to a
+    tenth (said under the title), cells are written as the metric is (percentages), size
+    labels are level, and overlaps go from the smallest down."""
+    low = _iou_sweep({(320, 48): 0.10, (320, 0): 0.05, (480, 0): 0.14, (480, 72): 0.03})
+    spec = sweep_heatmap(low, "iou").to_dict()
+    cells, text = spec["layer"]
+    assert cells["encoding"]["color"]["scale"]["domain"] == [0, 0.2]
+    assert text["encoding"]["text"]["format"] == ".0%"
+    assert "Colours run from 0 to 20%" in " ".join(spec["title"]["subtitle"])
+    assert spec["title"]["text"] == "token IoU", "Vega shows no subtitle under an empty title"
+    pt = sweep_heatmap(low, "iou", "pt").to_dict()
+    assert "de 0 a 20%" in " ".join(pt["title"]["subtitle"])
+    assert cells["encoding"]["x"]["axis"]["labelAngle"] == 0
+    assert cells["encoding"]["y"]["sort"] == ["fixed, overlap 0 %", "fixed, overlap 15 %"]
+    high = sweep_heatmap(_iou_sweep({(320, 0): 0.9, (480, 0): 0.2}), "iou").to_dict()
+    assert high["layer"][0]["encoding"]["color"]["scale"]["domain"] == [0, 1.0]
+    assert not any("Colours run" in note for note in high["title"]["subtitle"])
+
+
 def test_similarity_profile_draws_the_threshold() -> None:
     layers = _layers(similarity_profile([(10, 0.8), (30, 0.2), (50, 0.6)], 0.4))
     line = next(rows for layer, rows in layers if _mark(layer) == "line")
