@@ -16,7 +16,8 @@ from ragviz.embedding.models import Embedder
 from ragviz.evaluation.answers import AnswerSpan, _normalised_document, _normalised_with_map
 from ragviz.evaluation.chunk_table import ChunkTable
 from ragviz.evaluation.excerpts import Excerpt, token_scores
-from ragviz.evaluation.pipeline import analyse_chunked, embed_chunks, embedding_text
+from ragviz.evaluation.pipeline import analyse_chunked, embed_chunks, embedding_text, rescore
+from ragviz.evaluation.results import RetrievalSettings
 from ragviz.inputs.corpus import Corpus, Source
 from ragviz.inputs.questions import LabelledQuestion
 from ragviz.retrieval.decision import decide, rank
@@ -129,3 +130,32 @@ def test_token_counts_are_counted_when_read_and_equal_the_models(
     assert len(counted) == 1
     assert list(analysis.chunk_tokens) == [count(embedding_text(c)) for c in chunking.chunks]
     assert analysis.chunk_tokens == tuple(analysis.chunk_tokens)
+
+
+def test_rescoring_needs_no_model_and_equals_a_fresh_analysis(
+        use_model: Embedder, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another top_k or floor reuses the scores: the model is never asked (encoding, token
+    counts, truncation), and the outcomes are those of analysing with the new settings."""
+    corpus = Corpus((Source("a.txt", "Refunds take seven days. Shipping is free. " * 6),
+                     Source("b.txt", "Support answers from 9 to 18 on weekdays. " * 6)))
+    config = ChunkerConfig("fixed", size=70, overlap=10)
+    chunking = chunk_corpus(corpus, config)
+    vectors = embed_chunks(chunking, use_model)
+    questions = [LabelledQuestion("How long do refunds take?", "seven days"),
+                 LabelledQuestion("When does support answer?", "from 9 to 18"),
+                 LabelledQuestion("Is there wifi?", "", False)]
+    queries = use_model.encode_queries([q.question for q in questions])
+    first = analyse_chunked(corpus, config, use_model, questions, chunking, vectors, queries)
+    settings = RetrievalSettings(top_k=3, floor=0.3)
+    fresh = analyse_chunked(corpus, config, use_model, questions, chunking, vectors, queries,
+                            settings)
+    for name in ("encode", "encode_queries", "encode_documents", "count_tokens",
+                 "truncation_offset", "token_info"):
+        monkeypatch.setattr(use_model, name, _no_model)
+    again = rescore(first, settings)
+    assert again.outcomes == fresh.outcomes
+    assert again.metrics == fresh.metrics
+
+
+def _no_model(*_args: object, **_kwargs: object) -> None:
+    raise AssertionError("rescoring asked the model")
