@@ -7,7 +7,8 @@ questions get the vector of the chunk where their first excerpt starts, so some 
 some are not): the embedding itself is not what is measured. Goal: <= 3 s and <= 500 MB.
 Nothing asserted. What is left for when it is read is timed on its own: counting every chunk's
 tokens (``eval --json`` and the exports read them all; the app the shown file's) and sorting
-one question's whole ranking (when the app shows that question).
+one question's whole ranking (when the app shows that question); then the HTML report (a
+table of every question, the worst drawn in full).
 
 Before/after: run it with ``PYTHONPATH`` on a checkout without labelled excerpts (each
 question then carries its first excerpt as its answer text) and on this one.
@@ -28,6 +29,7 @@ from ragviz.evaluation.pipeline import analyse_chunked, rescore
 from ragviz.evaluation.results import RetrievalSettings
 from ragviz.inputs.corpus import Corpus, Source
 from ragviz.inputs.questions import LabelledQuestion
+from ragviz.present.report import render_report
 
 try:
     from ragviz.inputs.questions import Reference
@@ -119,6 +121,11 @@ def main() -> None:
               f"{analysis.metrics.values.get('iou', float('nan')):.3f}")
         print(f"when read: every chunk's tokens ({counted:,}) {tokens:.1f} s, one question's "
               f"whole ranking {ranking * 1000:.1f} ms")
+        began = time.perf_counter()
+        page = render_report([analysis], lang="en")
+        drawn = page.count('<div class="q">')
+        print(f"HTML report: {time.perf_counter() - began:.1f} s, {len(page) / 1e6:.1f} MB, "
+              f"{drawn} questions drawn in full")
 
 
 if __name__ == "__main__":
