@@ -706,6 +706,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "The link or file sets {name} to {value}; this document's slider cannot hold it and shows {shown}.",
         "pt": "O link ou arquivo define {name} como {value}; o controle deste documento não comporta esse valor e mostra {shown}.",
     },
+    "peers.chonkie_needs_hf_tokenizer": {
+        "en": "Chonkie's TokenChunker takes a Hugging Face tokenizer, which {model} does not have: choose minilm-en or another sentence-transformers model",
+        "pt": "O TokenChunker do Chonkie recebe um tokenizador do Hugging Face, que {model} não tem: escolha minilm-en ou outro modelo sentence-transformers",
+    },
     "app.config_error": {
         "en": "These settings cannot work: {error}. Change the sliders above.",
         "pt": "Estes parâmetros não funcionam: {error}. Ajuste os controles acima.",

@@ -117,7 +117,9 @@ def _peer_notes(side: str, chunker: str) -> None:
     spec = get_spec(chunker)
     if spec.call:
         values = {name: ss.get(f"{side}_{name}", spec.param(name).default) for name in spec.names}
-        st.caption(tr("app.peer_call", call=spec.call_text(values)))
+        # body text, not a caption: on a projector the picker cuts a long class name, and
+        # this line is where the room reads which library call A or B is
+        st.markdown(tr("app.peer_call", call=spec.call_text(values)))
     missing = missing_peers()
     if side == "a" and missing:
         libraries = ", ".join(dict.fromkeys(missing.values()))

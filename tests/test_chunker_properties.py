@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from itertools import pairwise
 
@@ -161,20 +162,74 @@ def packed_sentence_by_sentence(document: str, max_chars: int) -> list[tuple[int
 
 
 long_documents = st.lists(PIECES, max_size=400).map("".join)
+# Lines near the markdown rules' edges: fences of other marks and indents, headings without
+# a title or indented too far (text then, but a cut for the sentence splitter), pipes that do
+# or do not start a table.
+MARKDOWN_EDGES = [
+    "~~~\n", "````\n", "   ```\n", "    ```\n", "```py\n", "#\n", "###### six\n", "####### 7\n",
+    "    # indented\n", "   ## three\n", "#no\n", "a | b\n", "|-|\n", "| --- | :-: |\n", "x|y",
+    "- a\n", "1. b\n", "\n\n", "\n", " ", "Fim. ", "Dr. X. ", "ok! ", "e.g. Foo ", "…\n",
+]
+edge_documents = st.lists(
+    st.one_of(st.sampled_from(MARKDOWN_EDGES), st.sampled_from(FRAGMENTS), WORDS),
+    min_size=30,
+    max_size=300,
+).map("".join)
 
 
-@settings(suppress_health_check=FIXTURE_OK)
-@given(document=long_documents, max_chars=st.integers(1, 300), window=st.sampled_from([1, 7, 256]))
+def packed_streaming(document: str, max_chars: int) -> list[tuple[int, int, str]]:
+    """The streaming packer's groups, searched for at every size (the chunker does from
+    400 characters)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(markdown, "_LOOK_FOR_CUTS_FROM", 0)
+        return [
+            group
+            for section in markdown._sections(document)
+            for group in markdown._pack_without_overlap(document, section.units, max_chars)
+        ]
+
+
+@given(document=long_documents, max_chars=st.integers(1, 300))
 def test_markdown_streaming_packer_makes_the_groups_of_packing_every_sentence(
-    document: str, max_chars: int, window: int, monkeypatch: pytest.MonkeyPatch
+    document: str, max_chars: int
 ) -> None:
-    """Searched for at every size here (the chunker does from 400 characters); a small
-    search window makes the packer widen it, as long sentences do at size 1000."""
-    monkeypatch.setattr(markdown, "_LOOK_FOR_CUTS_FROM", 0)
-    monkeypatch.setattr(markdown, "_WINDOW", window)
-    streamed = [
-        group
-        for section in markdown._sections(document)
-        for group in markdown._pack_without_overlap(document, section.units, max_chars)
-    ]
-    assert streamed == packed_sentence_by_sentence(document, max_chars)
+    assert packed_streaming(document, max_chars) == packed_sentence_by_sentence(document, max_chars)
+
+
+@given(document=edge_documents, max_chars=st.integers(1, 300))
+def test_markdown_streaming_packer_cuts_after_heading_and_row_lines_in_text(
+    document: str, max_chars: int
+) -> None:
+    """Text blocks holding indented '#' lines and pipe lines: their line ends are cuts that
+    a regex match from inside the block cannot see."""
+    assert packed_streaming(document, max_chars) == packed_sentence_by_sentence(document, max_chars)
+
+
+def every_line(document: str) -> list[int]:
+    """Every line's start: the sections the slow way, each line classified by the rules."""
+    return [0] + [i + 1 for i, ch in enumerate(document) if ch == "\n"]
+
+
+@given(document=edge_documents)
+def test_markdown_sections_are_those_of_visiting_every_line(document: str) -> None:
+    """The chunker visits only the lines its regex and the pipe scan pick out; a line they
+    missed that opens a fence, heading or table would change the sections."""
+    quick = markdown._sections(document)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(markdown, "_special_lines", every_line)
+        assert quick == markdown._sections(document)
+
+
+def fence_end_by_line_regex(document: str, start: int, marker: str) -> int:
+    """Where a fence ends, found as before: a multiline regex anchored on line starts."""
+    closing = re.compile(rf"^[ ]{{0,3}}{re.escape(marker[0])}{{{len(marker)},}}[^\S\n]*$", re.M)
+    found = closing.search(document, start)
+    return len(document) if found is None else found.end()
+
+
+@given(document=edge_documents, marker=st.sampled_from(["```", "~~~", "````", "~~~~~"]))
+def test_markdown_fence_end_is_the_line_regex_s(document: str, marker: str) -> None:
+    """From every body start a fence can have: just after a newline, or past the end."""
+    for start in [*every_line(document)[1:], len(document) + 1]:
+        expected = fence_end_by_line_regex(document, start, marker)
+        assert markdown._fence_end(document, start, marker) == expected

@@ -8,6 +8,7 @@ import subprocess
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 import semchunk
@@ -25,7 +26,8 @@ from ragviz.chunking import ChunkerConfig, make_chunks, registry
 from ragviz.chunking.base import Chunk
 from ragviz.chunking.peers import common, langchain_markdown_header
 from ragviz.cli.command import main
-from ragviz.embedding.models import Embedder
+from ragviz.embedding.models import Embedder, SentenceTransformerEmbedder
+from ragviz.inputs.documents import InputError
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = sorted(p for p in (ROOT / "sample_docs").rglob("*") if p.suffix in {".txt", ".md"})
@@ -136,6 +138,41 @@ def test_llamaindex_sentence_is_the_librarys_with_the_models_tokenizer(
     _assert_same_texts(document, ours, theirs)
 
 
+def _window_texts(document: str, chunks: Sequence[Chunk], tokenizer: Any) -> list[str]:
+    """Each chunk's tokens (those of the whole document's encoding inside its span) decoded
+    as Chonkie decodes a window: what Chonkie's text is when the span holds its window."""
+    encoded = tokenizer(document, add_special_tokens=False, return_offsets_mapping=True,
+                        verbose=False)
+    pairs = list(zip(encoded["input_ids"], encoded["offset_mapping"], strict=True))
+    windows = [[i for i, (a, b) in pairs if c.start <= a and b <= c.end] for c in chunks]
+    return list(tokenizer.batch_decode(windows, skip_special_tokens=True))
+
+
+@pytest.mark.parametrize("document", DOCUMENTS, ids=DOC_IDS)
+@pytest.mark.parametrize(("size", "overlap"), [(64, 0), (128, 16)])
+def test_chonkie_token_is_the_librarys_with_the_models_tokenizer(
+    document: str, size: int, overlap: int, minilm_model: Embedder
+) -> None:
+    """Chonkie gives each window decoded (lowercased, spaced): our chunk is the document
+    slice whose tokens are that window, the same number of windows."""
+    assert isinstance(minilm_model, SentenceTransformerEmbedder)
+    tokenizer = minilm_model.tokenizer
+    theirs = TokenChunker(tokenizer=tokenizer, chunk_size=size, chunk_overlap=overlap)
+    ours = _ours("chonkie_token_model", document, minilm_model, chunk_size=size,
+                 chunk_overlap=overlap)
+    assert _window_texts(document, ours, tokenizer) == [c.text for c in theirs.chunk(document)]
+
+
+def test_chonkie_token_with_the_models_tokenizer_needs_a_hugging_face_tokenizer(
+    use_model: Embedder,
+) -> None:
+    with pytest.raises(InputError) as refused:
+        _ours("chonkie_token_model", "Reembolso em 7 dias.", use_model, chunk_size=8)
+    assert refused.value.localized("pt") == (
+        "O TokenChunker do Chonkie recebe um tokenizador do Hugging Face, que use-multilingual "
+        "não tem: escolha minilm-en ou outro modelo sentence-transformers")
+
+
 PIECES = st.one_of(
     st.sampled_from([" ", "  ", "\n", "\n\n", "\n\n\n", "\r\n", "\t", ". ", "! ", "# H\n",
                      "## Sub\n", "\n### x\n", "```\n", "漢字。", "😀", "\u200b", "- a\n"]),
@@ -162,16 +199,22 @@ def test_peer_offsets_are_exact(name: str, document: str, size: int, share: floa
     assert [c.start for c in chunks] == sorted(c.start for c in chunks)
 
 
-@pytest.mark.parametrize("name", ["semchunk", "llamaindex_sentence"])
+@pytest.mark.parametrize(("name", "model"), [("semchunk", "use_model"),
+                                           ("llamaindex_sentence", "use_model"),
+                                           ("chonkie_token_model", "minilm_model")])
 @settings(max_examples=25, deadline=None, suppress_health_check=FIXTURE_OK)
 @given(document=DOCS, size=st.integers(2, 40), share=st.sampled_from([0, 0.3]))
 def test_model_counted_peer_offsets_are_exact(
-    name: str, document: str, size: int, share: float, use_model: Embedder
+    name: str, model: str, document: str, size: int, share: float,
+    request: pytest.FixtureRequest,
 ) -> None:
+    embedder: Embedder = request.getfixturevalue(model)
     overlap_name = registry.get_spec(name).overlap_axis or ""
     values = {"chunk_size": size, overlap_name: int(size * share)}
-    for chunk in _ours(name, document, use_model, **values):
-        assert chunk.text and document[chunk.start : chunk.end] == chunk.text
+    chunks = _ours(name, document, embedder, **values)
+    for i, chunk in enumerate(chunks):
+        assert chunk.index == i and chunk.text and document[chunk.start : chunk.end] == chunk.text
+    assert [c.start for c in chunks] == sorted(c.start for c in chunks)
 
 
 def test_a_repeated_chunk_is_found_where_it_really_is() -> None:
@@ -226,6 +269,17 @@ def test_the_tooltip_call_uses_the_librarys_names() -> None:
     spec = registry.get_spec("langchain_recursive")
     call = spec.call_text({"chunk_size": 1000, "chunk_overlap": 200})
     assert call == "RecursiveCharacterTextSplitter(chunk_size=1000, chunk_overlap=200)"
+
+
+def test_a_call_with_fixed_arguments_reads_as_one_call() -> None:
+    """Chonkie's calls carry tokenizer=...: the values go in place of its '…' (they were
+    appended as a second argument list, which no one can paste into a pipeline)."""
+    spec = registry.get_spec("chonkie_token")
+    call = spec.call_text({"chunk_size": 512, "chunk_overlap": 64})
+    assert call == 'TokenChunker(tokenizer="character", chunk_size=512, chunk_overlap=64)'
+    assert spec.title == "Chonkie · TokenChunker"
+    model_tokens = registry.get_spec("chonkie_token_model")
+    assert model_tokens.title == "Chonkie · TokenChunker(tokenizer=model)"
 
 
 def test_the_cli_runs_a_peer_with_the_librarys_parameter_names(

@@ -8,6 +8,8 @@ table cut into groups of rows gives every group its header through ``context_pre
 
 from __future__ import annotations
 
+import bisect
+import functools
 import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -16,23 +18,30 @@ from ragviz.chunking.base import Chunk, ChunkingResult, make_chunk
 from ragviz.chunking.packing import pack_indices
 from ragviz.chunking.params import PACKED_STEPS, max_chars_param, overlap_units_param
 from ragviz.chunking.registry import ChunkerSpec, register, run_checked
-from ragviz.chunking.text import Span, cuts_after, has_line_cuts, split_sentences, trim_span
+from ragviz.chunking.text import (
+    Span,
+    cuts_after,
+    last_cut_by,
+    line_cuts,
+    split_sentences,
+    stops_in,
+    trim_span,
+)
 
 if TYPE_CHECKING:
     from ragviz.embedding.models import Embedder
 
 _HEADING_OPEN = re.compile(r"[ ]{0,3}(#{1,6})(?=[ \t]|$)")
 _FENCE = re.compile(r"[ ]{0,3}(`{3,}|~{3,})")
-# What every fence or heading line starts with, at the start or after a newline.
-_MARKER_AT_START = re.compile(r"[ ]{0,3}[#`~]")
-_MARKER_LINE = re.compile(r"\n[ ]{0,3}[#`~]")
-# Matched against a stripped line, so no two whitespace runs meet (linear time).
-# How far before a group's limit the search for its last cut starts (widened when empty).
-_WINDOW = 128
+# Every line that opens a fence or a heading, found after its newline by one regex scan (the
+# document's first line is matched on its own), so plain lines are never visited in Python.
+_MARKER_LINE = re.compile(r"\n(?=[ ]{0,3}[#`~])([ ]{0,3}(?:`{3}|~{3}|#{1,6}(?=[ \t\n]|\Z)))")
+_MARKER_AT_START = re.compile(_MARKER_LINE.pattern[2:])
 # Below this size a group holds a sentence or two, so splitting the block into all its
 # sentences costs less than a search per group (measured on the 7 MB bench corpus).
 _LOOK_FOR_CUTS_FROM = 400
 _NON_SPACE = re.compile(r"\S")
+# Matched against a stripped line, so no two whitespace runs meet (linear time).
 _DELIMITER = re.compile(r"\|?[ \t]*+:?-++:?[ \t]*+(?:\|[ \t]*+:?-++:?[ \t]*+)*+\|?")
 
 
@@ -42,11 +51,16 @@ def parse_heading(line: str) -> tuple[int, str] | None:
     opening = _HEADING_OPEN.match(line)
     if opening is None:
         return None
-    title = line[opening.end() :].strip()
+    return len(opening.group(1)), _title(line, opening.end(), len(line))
+
+
+def _title(document: str, start: int, end: int) -> str:
+    """A heading's title: the line's rest, without a closing run of ``#`` after a space."""
+    title = document[start:end].strip()
     closing = title.rstrip("#")
     if not closing or closing[-1] in " \t":
         title = closing.strip()
-    return len(opening.group(1)), title
+    return title
 
 
 def is_delimiter_row(line: str) -> bool:
@@ -81,18 +95,31 @@ def _line_end(document: str, start: int) -> int:
 
 
 def _special_lines(document: str) -> list[int]:
-    """Starts of the lines that may open a fence, a heading or a table, in order: a fence
-    or heading starts (after up to 3 spaces) with ``#``, a backtick or ``~``; a table line
-    holds a ``|``. Every other line is plain text, and is skipped without a look."""
-    found = {match.start() + 1 for match in _MARKER_LINE.finditer(document)}
+    """Starts of the lines that may open a fence, a heading or a table, in order: fence and
+    heading lines from one regex scan; a table's first line holds a ``|`` and the line below
+    a ``|`` and a ``-`` (a delimiter row's marks). Every other line is plain text, and is
+    skipped without a look."""
+    found = [match.start(1) for match in _MARKER_LINE.finditer(document)]
     if _MARKER_AT_START.match(document):
-        found.add(0)
+        found.insert(0, 0)
+    tables = _table_candidates(document)
+    return sorted({*found, *tables}) if tables else found
+
+
+def _table_candidates(document: str) -> list[int]:
+    """Starts of the lines holding a ``|`` whose next line holds a ``|`` and a ``-``."""
+    found: list[int] = []
     pipe = document.find("|")
     while pipe >= 0:
-        found.add(document.rfind("\n", 0, pipe) + 1)
         line_end = document.find("\n", pipe)
-        pipe = -1 if line_end < 0 else document.find("|", line_end)
-    return sorted(found)
+        if line_end < 0:
+            break
+        below_end = _line_end(document, line_end + 1)
+        if (document.find("|", line_end, below_end) >= 0
+                and document.find("-", line_end, below_end) >= 0):
+            found.append(document.rfind("\n", 0, pipe) + 1)
+        pipe = document.find("|", line_end)
+    return found
 
 
 def _text_units(document: str, start: int, end: int) -> list[_Unit]:
@@ -120,13 +147,19 @@ def _unit(document: str, start: int, end: int, table_header: str = "") -> list[_
 
 
 def _fence_end(document: str, start: int, marker: str) -> int:
-    """End of the fence whose body starts at ``start``: the end of its closing line (a
-    run of at least as many of the same marks, then only whitespace), or of the document."""
-    closing = re.compile(
-        rf"^[ ]{{0,3}}{re.escape(marker[0])}{{{len(marker)},}}[^\S\n]*$", re.MULTILINE
-    )
-    found = closing.search(document, start)
+    """End of the fence whose body starts at ``start`` (just after a newline): the end of
+    its closing line (a run of at least as many of the same marks, then only whitespace),
+    or of the document."""
+    if start > len(document):
+        return len(document)
+    found = _closing_fence(marker[0], len(marker)).search(document, start - 1)
     return len(document) if found is None else found.end()
+
+
+@functools.cache
+def _closing_fence(mark: str, count: int) -> re.Pattern[str]:
+    """A closing fence line after its newline (a literal first character: a fast scan)."""
+    return re.compile(rf"\n[ ]{{0,3}}{re.escape(mark)}{{{count},}}[^\S\n]*(?=\n|\Z)")
 
 
 def _starts_table(document: str, start: int, end: int) -> bool:
@@ -174,13 +207,6 @@ def _sections(document: str) -> list[_Section]:
     sec_start = 0
     units: list[_Unit] = []
     text_start = -1  # where the current run of text lines starts; -1 when there is none
-
-    def flush_text(upto: int) -> None:
-        nonlocal text_start
-        if text_start >= 0:
-            units.extend(_text_block(document, text_start, upto))
-            text_start = -1
-
     cursor = 0  # the start of the first line not yet classified
     for start in _special_lines(document):
         if start < cursor:
@@ -190,26 +216,30 @@ def _sections(document: str) -> list[_Section]:
         end = _line_end(document, start)
         cursor = end + 1
         fence = _FENCE.match(document, start, end)
-        heading = None if fence else parse_heading(document[start:end])
+        heading = None if fence else _HEADING_OPEN.match(document, start, end)
+        if not (fence or heading or _starts_table(document, start, end)):
+            if text_start < 0:
+                text_start = start
+            continue
+        if text_start >= 0:
+            units.extend(_text_block(document, text_start, start))
+            text_start = -1
         if fence:
-            flush_text(start)
             cursor = _fence_end(document, end + 1, fence.group(1))
             units.extend(_unit(document, start, cursor))
             cursor += 1
         elif heading:
-            flush_text(start)
             _close_section(document, sec_start, start, path, units, sections)
-            path = _push_heading(stack, *heading)
+            title = _title(document, heading.end(), end)
+            path = _push_heading(stack, len(heading.group(1)), title)
             sec_start = start
             units.extend(_unit(document, start, end))
-        elif _starts_table(document, start, end):
-            flush_text(start)
+        else:
             cursor = _table_units(document, start, end, units) + 1
-        elif text_start < 0:
-            text_start = start
     if text_start < 0 and cursor < len(document):
         text_start = cursor
-    flush_text(len(document))
+    if text_start >= 0:
+        units.extend(_text_block(document, text_start, len(document)))
     _close_section(document, sec_start, len(document), path, units, sections)
     return sections
 
@@ -283,7 +313,7 @@ def _pack_without_overlap(
         group_start = unit.start if groups.first < 0 else groups.first
         if unit.block is None or unit.end - group_start <= max_chars:
             groups.add(unit.start, unit.end, unit.table_header)
-        elif max_chars < _LOOK_FOR_CUTS_FROM or has_line_cuts(document, *unit.block):
+        elif max_chars < _LOOK_FOR_CUTS_FROM:
             block_start, block_end = unit.block
             for a, b in split_sentences(document[block_start:block_end]):
                 groups.add(block_start + a, block_start + b)
@@ -297,18 +327,17 @@ def _add_long_block(document: str, unit: _Unit, groups: _OpenGroups) -> None:
     takes the sentences up to the last cut that fits; a first sentence that alone overflows
     is its group."""
     assert unit.block is not None
-    block_end = unit.block[1]
+    cuts = _BlockCuts(document, *unit.block)
     pos, start = unit.block[0], unit.start  # the last cut; the next sentence's first character
     if groups.first < 0:
         groups.add(start, start)
     while unit.end - groups.first > groups.max_chars:
-        limit = groups.first + groups.max_chars
-        cut = _last_cut_within(document, pos, start, limit, block_end)
+        cut = cuts.last_within(pos, start, groups.first + groups.max_chars)
         if cut is None and groups.first != start:  # the next sentence opens the next group
             groups.add(start, unit.end)
             continue
         if cut is None:  # an over-size sentence, alone
-            cut = next((c for c in cuts_after(document, pos, block_end) if c > start), unit.end)
+            cut = cuts.first_after(pos, start, unit.end)
         groups.end = trim_span(document, start, cut)[1]  # the sentence's end
         following = _NON_SPACE.search(document, cut, unit.end)
         if following is None:
@@ -318,32 +347,38 @@ def _add_long_block(document: str, unit: _Unit, groups: _OpenGroups) -> None:
     groups.end = unit.end
 
 
-def _last_cut_within(document: str, pos: int, start: int, limit: int, end: int) -> int | None:
-    """The last cut after ``start`` whose sentence ends by ``limit``, scanning back from the
-    limit in widening windows that begin after a whitespace character (see ``cuts_after``)."""
-    # A cut after the limit fits only when whitespace alone lies between (a newline's).
-    following = _NON_SPACE.search(document, limit, end)
-    until = end if following is None else following.start()
-    window = _WINDOW
-    while True:
-        scan = _scan_start(document, pos, limit - window)
-        best = None
-        for cut in cuts_after(document, scan, end, until):
-            if cut > limit and not document[limit:cut].isspace():
-                break
-            if cut > start:
-                best = cut
-        if best is not None or scan == pos:
-            return best
-        window *= 4
+class _BlockCuts:
+    """The sentence cuts of one text block, found near where they are needed: back from a
+    group's limit (``last_cut_by``), and, listed once, the ends of its heading and table-row
+    lines (``line_cuts``; most blocks have none)."""
 
+    def __init__(self, document: str, start: int, end: int) -> None:
+        self.document, self.end = document, end
+        self.lines = line_cuts(document, start, end)
+        self.stops = stops_in(document, start, end)
 
-def _scan_start(document: str, pos: int, wanted: int) -> int:
-    """``wanted`` moved back to just after a space or newline, and never before ``pos``."""
-    if wanted <= pos:
-        return pos
-    space = max(document.rfind(" ", pos, wanted), document.rfind("\n", pos, wanted))
-    return pos if space < 0 else space + 1
+    def last_within(self, pos: int, start: int, limit: int) -> int | None:
+        """The last cut after ``start`` whose sentence ends by ``limit`` (``pos``: the last
+        cut, or the block's start)."""
+        cut = last_cut_by(self.document, pos, self.end, limit, self.stops)
+        line = self._last_line_cut(limit)
+        best = line if cut is None or (line is not None and line > cut) else cut
+        return best if best is not None and best > start else None
+
+    def _last_line_cut(self, limit: int) -> int | None:
+        """The last line cut at or before ``limit``, or after it with only whitespace between."""
+        if not self.lines:
+            return None
+        following = _NON_SPACE.search(self.document, limit, self.end)
+        at = bisect.bisect_left(self.lines, self.end if following is None else following.start())
+        return self.lines[at - 1] if at else None
+
+    def first_after(self, pos: int, start: int, default: int) -> int:
+        """The first cut after ``start`` (an over-size sentence's end), or ``default``."""
+        regular = (c for c in cuts_after(self.document, pos, self.end) if c > start)
+        at = bisect.bisect_right(self.lines, start)
+        line = self.lines[at] if at < len(self.lines) else default
+        return min(next(regular, default), line)
 
 
 def _sections_packed(document: str, max_chars: int, overlap: int) -> list[Chunk]:

@@ -185,6 +185,8 @@ class ChunkerSpec:
     # the class or function it calls, so a tooltip shows the call to copy into a pipeline.
     library: str = ""
     call: str = ""
+    # What tells two peers of one class apart in the picker (``tokenizer=model``).
+    variant: str = ""
 
     @property
     def title(self) -> str:
@@ -192,11 +194,16 @@ class ChunkerSpec:
         grouped by library (``LangChain · CharacterTextSplitter``); ragviz's own name."""
         if not self.library:
             return self.name
-        return f"{self.library} · {self.call.split('(')[0]}"
+        variant = f"({self.variant})" if self.variant else ""
+        return f"{self.library} · {self.call.split('(')[0]}{variant}"
 
     def call_text(self, values: Mapping[str, object]) -> str:
-        """The library call with these values, e.g. ``TokenChunker(chunk_size=512)``."""
+        """The library call with these values, e.g. ``TokenChunker(chunk_size=512)``; a call
+        written with its fixed arguments (``TokenChunker(tokenizer="character", …)``) gets
+        the values in place of the ``…``."""
         inner = ", ".join(f"{name}={values.get(name)!r}" for name in self.names)
+        if "…" in self.call:
+            return self.call.replace("…", inner)
         return f"{self.call}({inner})" if self.call else ""
 
     def param(self, name: str) -> Param:

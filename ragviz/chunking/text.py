@@ -74,7 +74,10 @@ _BOUNDARY = re.compile(
     r"[.!?…]*+[\"'”’»)\]]*+(?=\s|\Z)(?=\s*+(?P<next>\S?)))"
 )
 _HEADING_OR_ROW = re.compile(_HEADING_OR_ROW_LINE)
+_NON_SPACE = re.compile(r"\S")
 _CJK_STOPS = "。！？"
+_LATIN_STOPS = ".!?…"
+_STOPS = _LATIN_STOPS + _CJK_STOPS + "\n"  # what every candidate of _BOUNDARY starts with
 _CLOSERS = "\"'”’»)]"
 _OPENERS = "([{\"'“‘«¿¡"
 _INITIALS = re.compile(r"(?:\w\.)*\w")
@@ -136,25 +139,27 @@ def _cuts(text: str) -> list[int]:
     return sorted(cuts) if line_ends else cuts
 
 
-def has_line_cuts(text: str, start: int, end: int) -> bool:
-    """True when ``text[start:end]`` (``start`` at a line start) holds a heading or table-row
-    line: their newlines are cuts only a pass from the text's start finds, so ``cuts_after``
-    does not apply there. Only the lines holding a ``#`` or ``|`` are looked at."""
+def line_cuts(text: str, start: int, end: int) -> list[int]:
+    """The cuts of ``split_sentences(text[start:end])`` (``start`` at a line start) that
+    ``cuts_after`` does not make: the newline ending each heading or table-row line (a pass
+    sees such a line begin only from the text's start). In order; only the lines holding a
+    ``#`` or ``|`` are looked at."""
+    found: set[int] = set()
     for mark in "#|":
         at = text.find(mark, start, end)
         while at >= 0:
             line = max(start, text.rfind("\n", start, at) + 1)
-            if _HEADING_OR_ROW.match(text, line, end):
-                return True
             line_end = text.find("\n", at, end)
+            if line_end >= 0 and _HEADING_OR_ROW.match(text, line, end):
+                found.add(line_end)
             at = -1 if line_end < 0 else text.find(mark, line_end, end)
-    return False
+    return sorted(found)
 
 
 def cuts_after(text: str, pos: int, endpos: int, until: int | None = None) -> Iterator[int]:
     """Lazily, the cuts at or after ``pos`` that ``split_sentences(text[start:endpos])``
-    makes, in ``text``'s offsets, for a ``start`` at a line start with no heading or
-    table-row line in ``text[start:endpos]`` (``has_line_cuts``) and ``pos >= start``.
+    makes, in ``text``'s offsets, for a ``start`` at a line start and ``pos >= start``,
+    except the ends of heading and table-row lines (``line_cuts``).
 
     So a packer can look for a cut near its limit without splitting the whole text. Correct
     when ``pos`` is ``start``, a cut, or follows a whitespace character: no candidate holds
@@ -162,17 +167,48 @@ def cuts_after(text: str, pos: int, endpos: int, until: int | None = None) -> It
     the regex's lookbehinds see the text before ``pos`` as a whole pass would. With
     ``until``, stops at the first candidate that starts after it, undecided."""
     for match in _BOUNDARY.finditer(text, pos, endpos):
-        start, end = match.span()
-        if until is not None and start > until:
+        if until is not None and match.start() > until:
             return
-        stop = text[start]
-        if stop == "\n":
-            if match.group("block") is not None:
-                yield start
-        elif stop in _CJK_STOPS or _latin_stop_ends(
-            text, match, stop, match.group("next"), match.group("word")
-        ):
-            yield end
+        cut = _cut_at(text, match)
+        if cut is not None:
+            yield cut
+
+
+def _cut_at(text: str, match: re.Match[str]) -> int | None:
+    """Where the candidate ``match`` cuts, or None when it does not end a sentence."""
+    start = match.start()
+    stop = text[start]
+    if stop == "\n":
+        return start if match.group("block") is not None else None
+    if stop in _CJK_STOPS or _latin_stop_ends(
+        text, match, stop, match.group("next"), match.group("word")
+    ):
+        return match.end()
+    return None
+
+
+def stops_in(text: str, start: int, end: int) -> str:
+    """The characters a cut's candidate starts with that occur in ``text[start:end]``."""
+    return "".join(c for c in _STOPS if text.find(c, start, end) >= 0)
+
+
+def last_cut_by(text: str, pos: int, endpos: int, limit: int, stops: str) -> int | None:
+    """The last of ``cuts_after(text, pos, endpos)`` whose sentence ends by ``limit`` (the
+    cut is at or before it, or only whitespace lies between), or None. Walked back from the
+    limit's next word: ``str.rfind`` finds each character a candidate starts with (``stops``:
+    ``stops_in`` the text) and the regex decides it by a match there (inside a run of stops
+    it fails: a candidate starts only at a run's start), so no text is scanned by the regex
+    (its character-class scan is the slow part of ``cuts_after``)."""
+    following = _NON_SPACE.search(text, limit, endpos)
+    until = endpos if following is None else following.start()
+    last = {c: text.rfind(c, pos, min(until + 1, endpos)) for c in stops}
+    while (found := max(last.values(), default=-1)) >= 0:
+        match = _BOUNDARY.match(text, found, endpos)
+        cut = None if match is None else _cut_at(text, match)
+        if cut is not None and (cut <= limit or text[limit:cut].isspace()):
+            return cut
+        last[text[found]] = text.rfind(text[found], pos, found)
+    return None
 
 
 def split_sentences(text: str) -> list[Span]:

@@ -208,6 +208,12 @@ class SentenceTransformerEmbedder(Embedder):
             int(tokenizer.num_special_tokens_to_add(pair=False)) if tokenizer is not None else 0
         )
 
+    @property
+    def tokenizer(self) -> Any:
+        """The model's own Hugging Face tokenizer (None if it has none), for a peer library
+        that takes one (Chonkie's ``TokenChunker``)."""
+        return self._tokenizer
+
     def _encode(self, texts: list[str], kind: Kind) -> Vectors:
         method = self._model.encode_query if kind == "query" else self._model.encode_document
         vectors = method(

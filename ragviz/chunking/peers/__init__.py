@@ -8,6 +8,7 @@ from ragviz.chunking.peers import (  # noqa: F401
     chonkie_recursive,
     chonkie_sentence,
     chonkie_token,
+    chonkie_token_model,
     langchain_character,
     langchain_markdown_header,
     langchain_recursive,

@@ -64,8 +64,8 @@ def library_param(name: str, default: int, minimum: int = 0, unit: Unit = CHARAC
 
 def register_window(name: str, chunk: ChunkFunction, module: str, *, library: str, call: str,
                     order: int, size: int, overlap: int, more: tuple[Param, ...] = (),
-                    unit: Unit = CHARACTERS,
-                    overlap_name: str = "chunk_overlap") -> ChunkerSpec | None:
+                    unit: Unit = CHARACTERS, overlap_name: str = "chunk_overlap",
+                    variant: str = "") -> ChunkerSpec | None:
     """A peer whose size and overlap are the library's ``chunk_size`` and ``chunk_overlap``
     (semchunk: ``overlap``), in characters or, counted by the model, in tokens (then it needs
     the model); swept like ragviz's windows; plus ``more`` parameters."""
@@ -75,7 +75,7 @@ def register_window(name: str, chunk: ChunkFunction, module: str, *, library: st
         ChunkerSpec(name=name, params=params, chunk=chunk, needs_model=unit is not CHARACTERS,
                     size_axis="chunk_size", overlap_axis=overlap_name, size_steps=SIZE_STEPS,
                     overlap_steps=(0, 0.2), help=f"{library} {call}", order=order,
-                    library=library, call=call),
+                    library=library, call=call, variant=variant),
         module,
     )
 
