@@ -205,6 +205,16 @@ STRINGS: dict[str, dict[str, str]] = {
             "ignorando maiúsculas, acentos e espaços."
         ),
     },
+    "diagnosis.duplicate_crowding": {
+        "en": (
+            "Copies of the same passage ({chunks}) take {places} places of the top {top_k}, "
+            "crowding out other passages."
+        ),
+        "pt": (
+            "Cópias do mesmo trecho ({chunks}) ocupam {places} lugares do top {top_k}, "
+            "tirando o lugar de outros trechos."
+        ),
+    },
     "diagnosis.chunk_one": {"en": "chunk {chunks}", "pt": "o chunk {chunks}"},
     "diagnosis.chunk_many": {"en": "chunks {chunks}", "pt": "os chunks {chunks}"},
     # --- display names of diagnosis labels and parameters (ragviz.present.presentation) --------

@@ -12,6 +12,7 @@ import pytest
 
 from ragviz.cli.command import main
 from ragviz.embedding.models import Embedder
+from ragviz.evaluation.diagnosis import crowding
 from ragviz.index import open_index
 from ragviz.index.messages import languages
 from tests.index_fixtures import (
@@ -259,6 +260,34 @@ def test_near_copies_found_on_vectors_exact_copies_past_the_limit(
     vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
     texts = ["Refund in 7 days.", "Refund in 7 days!", "Chat", "Chat"]
     assert duplicates.duplicate_groups(vectors, texts) == (0, 0, 2, 2)
-    assert duplicates.crowding((0, 2, 1), (0, 0, 2, 2)) == (0, 1)
+    assert crowding((0, 2, 1), (0, 0, 2, 2)) == (0, 1)
     monkeypatch.setattr(duplicates, "NEAR_DUPLICATE_LIMIT", 3)
     assert duplicates.duplicate_groups(vectors, texts) == (-1, -1, 2, 2)
+
+
+def test_crowding_is_in_the_core_diagnosis_rescore_and_report(use_model: Embedder) -> None:
+    """A document imported twice: the core's diagnosis (what the app and report show)
+    carries duplicate-crowding, and moving top_k (rescore) keeps seeing the copies."""
+    from ragviz.evaluation.pipeline import rescore
+    from ragviz.evaluation.results import RetrievalSettings
+    from ragviz.index.analysis import analyse_index
+    from ragviz.index.base import IndexChunk, LoadedIndex
+    from ragviz.inputs.questions import parse_questions_csv
+    from ragviz.present.report import render_report
+
+    texts = [c.text for c in fixed_120(DOC.read_text(encoding="utf-8"))] * 2
+    vectors = use_model.encode_documents(texts)
+    loaded = LoadedIndex("twice", tuple(IndexChunk(str(i), t, SOURCE, vector=v)
+                                        for i, (t, v) in enumerate(zip(texts, vectors,
+                                                                       strict=True))))
+    questions = parse_questions_csv(QUESTIONS.read_text(encoding="utf-8"))
+    result = analyse_index(loaded, use_model, questions, settings=RetrievalSettings(top_k=2))
+    diagnoses = [o.diagnosis for o in result.analysis.outcomes if o.diagnosis is not None]
+    assert diagnoses and all("duplicate-crowding" in d.labels for d in diagnoses)
+    assert result.analysis.metrics.labels["duplicate-crowding"] == len(diagnoses)
+    wide = rescore(result.analysis, RetrievalSettings(top_k=4))
+    assert all(len(o.diagnosis.crowding) == 4 for o in wide.outcomes if o.diagnosis)
+    single = rescore(result.analysis, RetrievalSettings(top_k=1))
+    assert single.metrics.labels["duplicate-crowding"] == 0
+    html = render_report([result.analysis], lang="pt")
+    assert "duplicatas-no-top-k" in html and "Cópias do mesmo trecho" in html

@@ -16,7 +16,7 @@ from ragviz.embedding.models import Embedder
 from ragviz.evaluation.pipeline import analyse_chunked, encode_questions
 from ragviz.evaluation.results import Analysis, RetrievalSettings
 from ragviz.index.base import IndexInputError, LoadedIndex, Vector
-from ragviz.index.duplicates import crowding, duplicate_groups
+from ragviz.index.duplicates import duplicate_groups
 from ragviz.index.messages import say
 from ragviz.index.placement import Placed, place
 from ragviz.inputs.corpus import Corpus
@@ -24,7 +24,6 @@ from ragviz.inputs.questions import LabelledQuestion
 
 STALE_CHUNK = "stale-chunk"
 VECTOR_MISMATCH = "vector-mismatch"
-DUPLICATE_CROWDING = "duplicate-crowding"
 MISMATCH_COSINE = 0.99  # a stored vector this far from its text's re-embedding is suspect
 # The label the analysis carries in place of a chunker: production made these chunks.
 INDEX_CONFIG = ChunkerConfig("index")
@@ -61,11 +60,6 @@ class IndexAnalysis:
             return ()
         share = f"{self.mismatch_share:.0%}"
         return (say("mismatch_warning", lang, share=share, model=self.analysis.model),)
-
-    def crowding(self, question: int) -> tuple[int, ...]:
-        """The copies that take more than one place of question ``question``'s top_k."""
-        decision = self.analysis.outcomes[question].decision
-        return crowding(decision.ranking[:decision.top_k].tolist(), self.groups)
 
 
 def stored_matrix(index: LoadedIndex) -> Vector | None:
@@ -107,9 +101,9 @@ def analyse_index(index: LoadedIndex, embedder: Embedder,
     fresh = embedder.encode_documents(texts, progress)  # cached by (model, text)
     vectors = fresh if stored is None else stored
     agreement = tuple(float(a) for a in np.sum(vectors * fresh, axis=1))
+    groups = duplicate_groups(vectors, texts)
     analysis = analyse_chunked(placed.corpus, INDEX_CONFIG, embedder, questions,
                                ChunkingResult(placed.chunks), vectors,
                                encode_questions(embedder, questions),
-                               settings or RetrievalSettings())
-    return IndexAnalysis(analysis, index, placed, agreement,
-                         duplicate_groups(vectors, texts), stored is not None)
+                               settings or RetrievalSettings(), groups)
+    return IndexAnalysis(analysis, index, placed, agreement, groups, stored is not None)

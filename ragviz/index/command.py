@@ -63,24 +63,18 @@ class IndexRun:
     lang: str
 
     def decorate(self, payload: dict[str, Any]) -> list[str]:
-        """Chunks with their labels and unknown offsets as null, questions with
-        duplicate-crowding; returns the sentences to print first."""
-        from ragviz.index.analysis import DUPLICATE_CROWDING
-
+        """Chunks with their labels and unknown offsets as null (the questions' labels,
+        duplicate-crowding included, come from the diagnosis); returns the sentences to
+        print first."""
         result = self.result
         payload["chunker"] = f"index {result.index.name}"
         payload["index"] = {"collection": result.index.name, "problems":
                             list(result.index.problems), "stored_vectors": result.stored,
                             "vector_mismatch_share": round(result.mismatch_share, 6)}
         payload["chunk_list"] = [self._chunk(i) for i in range(len(result.placed.chunks))]
-        for number, row in enumerate(payload["questions"]):
-            copies = result.crowding(number)
-            if copies and row["diagnosis"] is not None:
-                row["labels"].append(DUPLICATE_CROWDING)
-                row["duplicate_crowding"] = list(copies)
-                row["explanation"] = " ".join(filter(None, (row["explanation"], say(
-                    "duplicate_crowding", self.lang, chunks=", ".join(map(str, copies)),
-                    places=len(copies), top_k=result.analysis.top_k))))
+        for row in payload["questions"]:
+            if row["diagnosis"] is not None and row["diagnosis"]["duplicate_crowding"]:
+                row["duplicate_crowding"] = row["diagnosis"]["duplicate_crowding"]
         warnings = [*result.index.problems, *result.warnings(self.lang)]
         payload["warnings"] = warnings
         return warnings
