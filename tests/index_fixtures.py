@@ -49,3 +49,16 @@ def write_jsonl(path: Path, records: Sequence[dict[str, Any] | str]) -> None:
     """One record per line; a string is written as the line itself (to break a line)."""
     lines = [r if isinstance(r, str) else json.dumps(r, ensure_ascii=False) for r in records]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def article_among_others(path: Path, embedder: Embedder, name: str = "refunds") -> int:
+    """The article's fixed-120 chunks stored after those of another sample document, so a
+    question's top_k plus a small margin is a small part of the collection; returns the
+    collection's count."""
+    other = SAMPLES / "residents_guide.txt"
+    pairs = [(c.text, other.name) for c in fixed_120(other.read_text(encoding="utf-8"))]
+    pairs += [(c.text, SOURCE) for c in fixed_120(DOC.read_text(encoding="utf-8"))]
+    texts = [text for text, _ in pairs]
+    chroma_collection(path, name, texts, embedder.encode_documents(texts),
+                      [source for _, source in pairs])
+    return len(texts)
