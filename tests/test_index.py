@@ -389,3 +389,21 @@ def test_database_fetches_both_chunks_an_answer_straddles(tmp_path: Path,
         named.append([result.index.chunks[i].id for i in diagnosis.split_between])
     assert named[0] == named[1] and named[0][0] != named[0][1]
     assert run_.fetched == 2 and run_.count == count
+
+
+def test_database_mode_checks_the_vectors_it_hands_on(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, minilm_model: Embedder,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Vectors of another model, database mode: the chunks in a top_k are re-embedded and
+    flagged, the one-sentence warning still comes; the other fetched chunks are unchecked."""
+    article_among_others(tmp_path / "db", minilm_model, dimension=512)
+    monkeypatch.setenv("RAGVIZ_INDEX_MAX_CHUNKS", "10")
+    data = run(capsys, "eval", "--index", f"chroma:{tmp_path / 'db'}", "--questions",
+               str(QUESTIONS), "--json")
+    checked = [c for c in data["chunk_list"] if c["vector_agreement"] is not None]
+    assert data["index"]["mode"] == "database"
+    assert 0 < len(checked) < len(data["chunk_list"])
+    assert sum("vector-mismatch" in c["labels"] for c in checked) > len(checked) / 2
+    assert not any(c["labels"] for c in data["chunk_list"] if c["vector_agreement"] is None)
+    (warning,) = data["warnings"]
+    assert "another model" in warning

@@ -4,6 +4,7 @@ options of ``ragviz eval`` (the same JSON as today's eval, plus each chunk's lab
 from __future__ import annotations
 
 import argparse
+import math
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -146,12 +147,17 @@ class IndexRun:
         out = {"index": i, "id": stored.id, "source": stored.source or chunk.source,
                "start": chunk.start if known else None, "end": chunk.end if known else None,
                "text": stored.text, "labels": list(result.chunk_labels(i)),
-               "vector_agreement": round(result.agreement[i], 6)}
+               "vector_agreement": _rounded(result.agreement[i])}
         if result.placed.stale[i] is not None:
             out["stale_in"] = result.placed.stale[i]
             out["explanation"] = say("stale_chunk", self.lang, chunk=i,
                                      file=result.placed.stale[i])
         return out
+
+
+def _rounded(value: float) -> float | None:
+    """A cosine for JSON; None for a chunk whose vector was not checked."""
+    return None if math.isnan(value) else round(value, 6)
 
 
 def run_index_eval(args: argparse.Namespace, reader: IndexReader, questions: Any,
