@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import csv
 import os
+import re
 import resource
 import shutil
 import socket
@@ -86,14 +87,25 @@ def topic_vectors(documents: list[int]) -> np.ndarray:
 
 
 def question_rows(texts: list[str], count: int) -> list[tuple[int, str, str]]:
-    """(chunk, question, expected answer): the chunk's first words ask, four words from its
-    middle are the answer (found by the database's text filter)."""
+    """(chunk, question, expected answer): the chunk's first words ask; the answer is four
+    words from its middle copied exactly as the text writes them (spacing included), as a
+    person labelling from the text would, so the database's exact filter finds them."""
     rows = []
     for chunk in np.linspace(0, len(texts) - 1, count).astype(int).tolist():
-        words = texts[chunk].split()
+        text = texts[chunk]
+        words = list(re.finditer(r"\S+", text))
         middle = max(0, len(words) // 2 - 2)
-        rows.append((chunk, " ".join(words[:10]) + "?", " ".join(words[middle:middle + 4])))
+        picked = words[middle:middle + 4]
+        answer = text[picked[0].start():picked[-1].end()]
+        rows.append((chunk, " ".join(w.group() for w in words[:10]) + "?", answer))
     return rows
+
+
+def write_questions(path: Path, rows: list[tuple[int, str, str]]) -> None:
+    with path.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["question", "answer"])
+        writer.writerows((question, answer) for _, question, answer in rows)
 
 
 def build(folder: Path, count: int, questions: int, smoke: bool) -> Path:
@@ -120,10 +132,7 @@ def build(folder: Path, count: int, questions: int, smoke: bool) -> Path:
         collection.add(ids=[f"c{i}" for i in range(low, high)], documents=texts[low:high],
                        embeddings=vectors[low:high],
                        metadatas=[{"source": f"doc{d}.txt"} for d in documents[low:high]])
-    with questions_csv.open("w", newline="", encoding="utf-8") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(["question", "answer"])
-        writer.writerows((question, answer) for _, question, answer in rows)
+    write_questions(questions_csv, rows)
     print(f"built {count:,} chunks in {time.perf_counter() - started:.0f} s "
           f"(not ragviz's time) in {folder}", flush=True)
     return questions_csv
