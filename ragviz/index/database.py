@@ -34,6 +34,7 @@ from ragviz.inputs.questions import LabelledQuestion
 
 MARGIN = 10  # chunks fetched past top_k per question
 HOLDING_LIMIT = 20  # chunks holding one expected answer fetched at most
+QUERY_BATCH = 100  # question vectors sent in one query
 _SHORTEST_PIECE = 4  # characters of an answer's prefix or suffix searched for a split
 T = TypeVar("T")
 
@@ -66,9 +67,12 @@ def analyse_in_database(reader: RetrievingIndex, collection: str | None, embedde
     fetched: dict[str, IndexChunk] = {}
     queries = encode_questions(embedder, questions)
     shown: set[str] = set()  # the chunks some question's top_k hands on: their vectors checked
-    for row in clock(lambda: reader.nearest(info.name, queries, settings.top_k + margin)):
-        fetched.update((c.id, c) for c in row)
-        shown.update(c.id for c in row[:settings.top_k])
+    wanted = min(settings.top_k + margin, info.count)
+    for low in range(0, len(queries), QUERY_BATCH):
+        batch = queries[low:low + QUERY_BATCH]
+        for row in clock(partial(reader.nearest, info.name, batch, wanted)):
+            fetched.update((c.id, c) for c in row)
+            shown.update(c.id for c in row[:settings.top_k])
     for needle in _needles(questions, sources):
         found = clock(partial(reader.containing, info.name, needle, HOLDING_LIMIT))
         fetched.update((c.id, c) for c in found)
