@@ -205,6 +205,16 @@ STRINGS: dict[str, dict[str, str]] = {
             "ignorando maiúsculas, acentos e espaços."
         ),
     },
+    "diagnosis.duplicate_crowding": {
+        "en": (
+            "Copies of the same passage ({chunks}) take {places} places of the top {top_k}, "
+            "crowding out other passages."
+        ),
+        "pt": (
+            "Cópias do mesmo trecho ({chunks}) ocupam {places} lugares do top {top_k}, "
+            "tirando o lugar de outros trechos."
+        ),
+    },
     "diagnosis.chunk_one": {"en": "chunk {chunks}", "pt": "o chunk {chunks}"},
     "diagnosis.chunk_many": {"en": "chunks {chunks}", "pt": "os chunks {chunks}"},
     # --- display names of diagnosis labels and parameters (ragviz.present.presentation) --------
@@ -1014,6 +1024,49 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "not read by the model (past its token limit)",
         "pt": "não lido pelo modelo (além do limite de tokens)",
     },
+    # --- production index retrieved by the database (ragviz.index.command) -------------
+    "index.mode_database": {
+        "en": (
+            "The database retrieved: {name} holds {count} chunks (ragviz loads at most "
+            "{limit}), so each question's top {top_k} plus {margin} and the chunks holding "
+            "its expected answer were asked of the database; {fetched} chunks were diagnosed."
+        ),
+        "pt": (
+            "O banco de dados recuperou: {name} tem {count} chunks (o ragviz carrega no "
+            "máximo {limit}), então o top {top_k} de cada pergunta mais {margin} e os chunks "
+            "com a resposta esperada foram pedidos ao banco; {fetched} chunks foram "
+            "diagnosticados."
+        ),
+    },
+    "index.too_large": {
+        "en": (
+            "{name} holds {count} chunks; ragviz loads at most {limit}: let the database "
+            "retrieve with --index-mode database (a Chroma index)"
+        ),
+        "pt": (
+            "{name} tem {count} chunks; o ragviz carrega no máximo {limit}: deixe o banco "
+            "recuperar com --index-mode database (um índice Chroma)"
+        ),
+    },
+    "index.empty_collection": {
+        "en": "{name}: empty (0 chunks), nothing to diagnose",
+        "pt": "{name}: vazia (0 chunks), nada a diagnosticar",
+    },
+    "index.not_loaded": {
+        "en": (
+            "{name}: {count} chunks, dimension {dimension}; past the {limit} ragviz loads, so "
+            "not read here: ragviz eval --index lets the database retrieve"
+        ),
+        "pt": (
+            "{name}: {count} chunks, dimensão {dimension}; acima dos {limit} que o ragviz "
+            "carrega, por isso não foi lida aqui: ragviz eval --index deixa o banco recuperar"
+        ),
+    },
+    "index.cannot_retrieve": {
+        "en": "{name} is a file: it is read whole, the database mode needs a Chroma index",
+        "pt": "{name} é um arquivo: é lido inteiro, o modo banco precisa de um índice Chroma",
+    },
+
 }
 
 

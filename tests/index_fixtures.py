@@ -49,3 +49,19 @@ def write_jsonl(path: Path, records: Sequence[dict[str, Any] | str]) -> None:
     """One record per line; a string is written as the line itself (to break a line)."""
     lines = [r if isinstance(r, str) else json.dumps(r, ensure_ascii=False) for r in records]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def article_among_others(path: Path, embedder: Embedder, name: str = "refunds",
+                         dimension: int | None = None) -> int:
+    """The article's fixed-120 chunks stored after those of another sample document, so a
+    question's top_k plus a small margin is a small part of the collection; returns the
+    collection's count. With ``dimension``, the vectors are another model's
+    (``other_model_vectors`` from ``embedder``)."""
+    other = SAMPLES / "residents_guide.txt"
+    pairs = [(c.text, other.name) for c in fixed_120(other.read_text(encoding="utf-8"))]
+    pairs += [(c.text, SOURCE) for c in fixed_120(DOC.read_text(encoding="utf-8"))]
+    texts = [text for text, _ in pairs]
+    vectors = embedder.encode_documents(texts) if dimension is None \
+        else other_model_vectors(embedder, texts, dimension)
+    chroma_collection(path, name, texts, vectors, [source for _, source in pairs])
+    return len(texts)

@@ -14,7 +14,14 @@ import pytest
 
 from ragviz.chunking.base import Chunk, make_chunk
 from ragviz.evaluation.answers import AnswerSpan
-from ragviz.evaluation.diagnosis import LABELS, Diagnosis, about, diagnose, label_counts
+from ragviz.evaluation.diagnosis import (
+    LABELS,
+    Diagnosis,
+    about,
+    diagnose,
+    label_counts,
+    with_crowding,
+)
 from ragviz.inputs.corpus import Corpus, Source
 from ragviz.inputs.questions import LabelledQuestion, Reference
 from ragviz.present.presentation import diagnosis_sentences, diagnosis_text
@@ -251,6 +258,7 @@ def test_every_label_has_a_diagnosis_case_above() -> None:
         run(SENTENCE_CUTS, [0.2, 0.5, 0.1], question=UNANSWERABLE).primary,
         run(SENTENCE_CUTS, [0.3, 0.8, 0.1], question=LabelledQuestion("?", "xyz")).primary,
         run_two_files([0.3, 0.6, 0.1, 0.9]).primary,
+        crowded([0.3, 0.8, 0.75], (-1, 1, 1)).labels[-1],
     }
     assert built == set(LABELS)
 
@@ -356,3 +364,46 @@ def test_a_labelled_excerpt_is_diagnosed_where_its_offsets_put_it() -> None:
     assert result is not None and result.labels == ("outranked-by-other-document",)
     assert result.answer_span == AnswerSpan(A_START, A_END, True, "politica.txt")
     assert result.holding_chunks == (1,) and result.answer_rank == 2
+
+
+def crowded(scores: Sequence[float], groups: Sequence[int], top_k: int = 2) -> Diagnosis:
+    decision = decide(scores, top_k, 0.4)
+    chunks = cut(SENTENCE_CUTS)
+    result = with_crowding(diagnose(DOC, chunks, decision, ANSWERABLE, [None] * 3),
+                           decision, groups)
+    assert result is not None
+    return result
+
+
+def test_copies_in_the_top_k_add_duplicate_crowding_after_ok() -> None:
+    """#1 and #2 are copies (group 1) and take both places of the top 2: the answer is
+    still right (ok leads, ``ok`` holds) but the note names the copies."""
+    result = crowded([0.3, 0.8, 0.75], (-1, 1, 1))
+    assert result.labels == ("ok", "duplicate-crowding") and result.ok
+    assert result.crowding == (1, 2)
+    assert diagnosis_sentences(result)[1] == (
+        "Copies of the same passage (chunks #1, #2) take 2 places of the top 2, "
+        "crowding out other passages.")
+    assert "duplicatas" not in diagnosis_text(result, "pt")
+    assert "Cópias do mesmo trecho (os chunks #1, #2)" in diagnosis_text(result, "pt")
+    assert result.to_dict()["duplicate_crowding"] == [1, 2]
+
+
+@pytest.mark.parametrize(("scores", "groups", "top_k"), [
+    ([0.3, 0.8, 0.75], (-1, -1, -1), 2),  # no copies
+    ([0.3, 0.8, 0.75], (-1, 1, 1), 1),  # the copy is outside the top 1
+    ([0.7, 0.8, 0.1], (0, -1, 0), 2),  # #0 is in the top 2, its copy #2 is not
+    ([0.3, 0.8, 0.75], (), 2),  # no groups given (not an index)
+])
+def test_no_crowding_without_two_copies_in_the_top_k(
+        scores: list[float], groups: tuple[int, ...], top_k: int) -> None:
+    result = crowded(scores, groups, top_k)
+    assert "duplicate-crowding" not in result.labels and result.crowding == ()
+
+
+def test_crowding_follows_a_failure_label() -> None:
+    """#0 and #2 are copies ranking above the answer's chunk #1 (outranked, and under
+    the floor too): the note comes after every other label."""
+    result = crowded([0.8, 0.3, 0.75], (0, -1, 0))
+    assert result.labels == ("outranked", "below-floor", "duplicate-crowding")
+    assert not result.ok

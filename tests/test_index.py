@@ -12,12 +12,14 @@ import pytest
 
 from ragviz.cli.command import main
 from ragviz.embedding.models import Embedder
+from ragviz.evaluation.diagnosis import crowding
 from ragviz.index import open_index
 from ragviz.index.messages import languages
 from tests.index_fixtures import (
     DOC,
     QUESTIONS,
     SOURCE,
+    article_among_others,
     chroma_collection,
     fixed_120,
     other_model_vectors,
@@ -206,8 +208,76 @@ def test_unknown_and_empty_collections(capsys: pytest.CaptureFixture[str], tmp_p
                 "--questions", str(QUESTIONS))
     assert "no collection 'nope'" in err and "refunds" in err
     chroma_collection(tmp_path / "db", "empty", [], None)
-    err = fails(capsys, "index", str(tmp_path / "db"))
+    err = fails(capsys, "eval", "--index", str(tmp_path / "db"), "--collection", "empty",
+                "--questions", str(QUESTIONS))
     assert "the collection 'empty'" in err and "is empty" in err
+
+
+def test_index_lists_every_collection_past_an_empty_one(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, use_model: Embedder,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Part 3: an empty collection is said so and the listing goes on; one past the
+    in-memory limit is listed with its count and dimension, not read."""
+    db = tmp_path / "db"
+    chroma_collection(db, "a-empty", [], None)
+    count = article_among_others(db, use_model, "b-mixed")
+    chroma_collection(db, "c-refunds", ["Reembolso em 7 dias."],
+                      use_model.encode_documents(["Reembolso em 7 dias."]))
+    items = {i["collection"]: i for i in run(capsys, "index", str(db), "--json")["collections"]}
+    assert list(items) == ["a-empty", "b-mixed", "c-refunds"]
+    assert items["a-empty"]["empty"] and items["a-empty"]["count"] == 0
+    assert items["b-mixed"]["count"] == count and items["b-mixed"]["loaded"]
+    assert items["c-refunds"]["chunk_chars"]["max"] == 20
+    monkeypatch.setenv("RAGVIZ_INDEX_MAX_CHUNKS", "10")
+    assert main(["index", str(db), "--lang", "pt"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "a-empty: vazia (0 chunks), nada a diagnosticar"
+    assert out[1].startswith(f"b-mixed: {count:,} chunks, dimensão 512; acima dos 10")
+    assert out[2].startswith("c-refunds: 1 chunk, dimension 512")
+
+
+def test_database_retrieves_past_the_limit_with_the_in_memory_labels(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, use_model: Embedder,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Part 8 on a persistent directory: past a lowered limit the database retrieves (top_k
+    plus a margin of 1, and $contains for the answers); the labels, and the stored chunks
+    they name, are those of the collection loaded whole."""
+    count = article_among_others(tmp_path / "db", use_model)
+    args = ("eval", "--index", f"chroma:{tmp_path / 'db'}", "--questions", str(QUESTIONS),
+            "--sources", str(DOC), "--margin", "1", "--json")
+    memory = run(capsys, *args)
+    monkeypatch.setenv("RAGVIZ_INDEX_MAX_CHUNKS", "10")
+    database = run(capsys, *args)
+    assert memory["index"]["mode"] == "memory" and database["index"]["mode"] == "database"
+    assert database["index"]["count"] == count > 4 * database["index"]["fetched"]
+    assert labels(database) == labels(memory)
+    assert ["answer-split"] in labels(database) and ["ok"] in labels(database)
+    assert named_chunks(database) == named_chunks(memory)
+    assert database["metrics"]["hit_at_k"] == memory["metrics"]["hit_at_k"]
+    assert main([*args[:-1], "--lang", "pt"]) == 0
+    assert capsys.readouterr().out.startswith("O banco de dados recuperou: refunds tem")
+    err = fails(capsys, *args, "--index-mode", "memory")
+    assert f"holds {count:,} chunks; ragviz loads at most 10" in err and "--index-mode" in err
+
+
+def named_chunks(data: dict[str, Any]) -> list[list[str]]:
+    """Per question, the stored ids of the chunks its diagnosis names."""
+    ids = [chunk["id"] for chunk in data["chunk_list"]]
+    out = []
+    for row in data["questions"]:
+        found = row["diagnosis"]
+        picked = [found["best_chunk"], *found["holding_chunks"], *found["split_between"]]
+        out.append([ids[i] for i in picked if i is not None])
+    return out
+
+
+def test_database_mode_needs_a_database(capsys: pytest.CaptureFixture[str],
+                                        tmp_path: Path) -> None:
+    path = tmp_path / "chunks.jsonl"
+    write_jsonl(path, [{"page_content": "Reembolso em 7 dias."}])
+    err = fails(capsys, "eval", "--index", str(path), "--questions", str(QUESTIONS),
+                "--index-mode", "database")
+    assert "chunks.jsonl is a file" in err and "needs a Chroma index" in err
 
 
 def test_jsonl_broken_line_named_others_load(capsys: pytest.CaptureFixture[str],
@@ -259,6 +329,81 @@ def test_near_copies_found_on_vectors_exact_copies_past_the_limit(
     vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
     texts = ["Refund in 7 days.", "Refund in 7 days!", "Chat", "Chat"]
     assert duplicates.duplicate_groups(vectors, texts) == (0, 0, 2, 2)
-    assert duplicates.crowding((0, 2, 1), (0, 0, 2, 2)) == (0, 1)
+    assert crowding((0, 2, 1), (0, 0, 2, 2)) == (0, 1)
     monkeypatch.setattr(duplicates, "NEAR_DUPLICATE_LIMIT", 3)
     assert duplicates.duplicate_groups(vectors, texts) == (-1, -1, 2, 2)
+
+
+def test_crowding_is_in_the_core_diagnosis_rescore_and_report(use_model: Embedder) -> None:
+    """A document imported twice: the core's diagnosis (what the app and report show)
+    carries duplicate-crowding, and moving top_k (rescore) keeps seeing the copies."""
+    from ragviz.evaluation.pipeline import rescore
+    from ragviz.evaluation.results import RetrievalSettings
+    from ragviz.index.analysis import analyse_index
+    from ragviz.index.base import IndexChunk, LoadedIndex
+    from ragviz.inputs.questions import parse_questions_csv
+    from ragviz.present.report import render_report
+
+    texts = [c.text for c in fixed_120(DOC.read_text(encoding="utf-8"))] * 2
+    vectors = use_model.encode_documents(texts)
+    loaded = LoadedIndex("twice", tuple(IndexChunk(str(i), t, SOURCE, vector=v)
+                                        for i, (t, v) in enumerate(zip(texts, vectors,
+                                                                       strict=True))))
+    questions = parse_questions_csv(QUESTIONS.read_text(encoding="utf-8"))
+    result = analyse_index(loaded, use_model, questions, settings=RetrievalSettings(top_k=2))
+    diagnoses = [o.diagnosis for o in result.analysis.outcomes if o.diagnosis is not None]
+    assert diagnoses and all("duplicate-crowding" in d.labels for d in diagnoses)
+    assert result.analysis.metrics.labels["duplicate-crowding"] == len(diagnoses)
+    wide = rescore(result.analysis, RetrievalSettings(top_k=4))
+    assert all(len(o.diagnosis.crowding) == 4 for o in wide.outcomes if o.diagnosis)
+    single = rescore(result.analysis, RetrievalSettings(top_k=1))
+    assert single.metrics.labels["duplicate-crowding"] == 0
+    html = render_report([result.analysis], lang="pt")
+    assert "duplicatas-no-top-k" in html and "Cópias do mesmo trecho" in html
+
+
+def test_database_fetches_both_chunks_an_answer_straddles(tmp_path: Path,
+                                                          use_model: Embedder) -> None:
+    """top_k 1 and no margin: the database returns one chunk and no chunk holds the answer
+    whole; its longest prefix and suffix found by the text filter bring the other chunk,
+    so answer-split names both stored chunks, as when the collection is loaded."""
+    from ragviz.evaluation.results import RetrievalSettings
+    from ragviz.index.analysis import analyse_index
+    from ragviz.index.database import analyse_in_database
+    from ragviz.inputs.corpus import Corpus, Source
+    from ragviz.inputs.questions import LabelledQuestion
+
+    count = article_among_others(tmp_path / "db", use_model)
+    reader = open_index(f"chroma:{tmp_path / 'db'}")
+    question = LabelledQuestion("Qual o horário de atendimento do suporte?",
+                                "de segunda a sexta, das 9h às 18h")
+    sources = Corpus((Source(SOURCE, DOC.read_text(encoding="utf-8")),))
+    settings = RetrievalSettings(top_k=1)
+    run_ = analyse_in_database(reader, "refunds", use_model, [question], sources, settings,
+                               margin=0)
+    whole = analyse_index(reader.read("refunds"), use_model, [question], sources, settings)
+    named = []
+    for result in (run_.index_analysis, whole):
+        diagnosis = result.analysis.outcomes[0].diagnosis
+        assert diagnosis is not None and diagnosis.labels == ("answer-split",)
+        named.append([result.index.chunks[i].id for i in diagnosis.split_between])
+    assert named[0] == named[1] and named[0][0] != named[0][1]
+    assert run_.fetched == 2 and run_.count == count
+
+
+def test_database_mode_checks_the_vectors_it_hands_on(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, minilm_model: Embedder,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Vectors of another model, database mode: the chunks in a top_k are re-embedded and
+    flagged, the one-sentence warning still comes; the other fetched chunks are unchecked."""
+    article_among_others(tmp_path / "db", minilm_model, dimension=512)
+    monkeypatch.setenv("RAGVIZ_INDEX_MAX_CHUNKS", "10")
+    data = run(capsys, "eval", "--index", f"chroma:{tmp_path / 'db'}", "--questions",
+               str(QUESTIONS), "--json")
+    checked = [c for c in data["chunk_list"] if c["vector_agreement"] is not None]
+    assert data["index"]["mode"] == "database"
+    assert 0 < len(checked) < len(data["chunk_list"])
+    assert sum("vector-mismatch" in c["labels"] for c in checked) > len(checked) / 2
+    assert not any(c["labels"] for c in data["chunk_list"] if c["vector_agreement"] is None)
+    (warning,) = data["warnings"]
+    assert "another model" in warning

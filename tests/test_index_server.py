@@ -17,7 +17,13 @@ import pytest
 from ragviz.cli.command import main
 from ragviz.embedding.models import Embedder
 from ragviz.index.chroma import SERVER_TIMEOUT_S
-from tests.index_fixtures import DOC, QUESTIONS, chroma_collection, fixed_120
+from tests.index_fixtures import (
+    DOC,
+    QUESTIONS,
+    article_among_others,
+    chroma_collection,
+    fixed_120,
+)
 
 CHROMA = shutil.which("chroma") or str(Path(__import__("sys").executable).parent / "chroma")
 
@@ -30,10 +36,12 @@ def free_port() -> int:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory, use_model: Embedder) -> Iterator[str]:
-    """A Chroma server over a directory holding the article's fixed-120 index."""
+    """A Chroma server over a directory holding the article's fixed-120 index, alone
+    (``refunds``) and after another document's chunks (``mixed``)."""
     folder = tmp_path_factory.mktemp("server") / "chroma"
     texts = [c.text for c in fixed_120(DOC.read_text(encoding="utf-8"))]
     chroma_collection(folder, "refunds", texts, use_model.encode_documents(texts))
+    article_among_others(folder, use_model, "mixed")
     port = free_port()
     process = subprocess.Popen([CHROMA, "run", "--path", str(folder), "--port", str(port)],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -54,7 +62,7 @@ def server(tmp_path_factory: pytest.TempPathFactory, use_model: Embedder) -> Ite
 
 def test_server_collection_evaluates_like_the_directory(
         capsys: pytest.CaptureFixture[str], server: str) -> None:
-    assert main(["index", server, "--json"]) == 0
+    assert main(["index", server, "--collection", "refunds", "--json"]) == 0
     (item,) = json.loads(capsys.readouterr().out)["collections"]
     assert (item["collection"], item["count"], item["dimension"]) == ("refunds", 5, 512)
     assert main(["eval", "--index", server, "--collection", "refunds", "--questions",
@@ -72,11 +80,36 @@ def test_server_that_does_not_answer_one_sentence(capsys: pytest.CaptureFixture[
         silent.listen()
         port = silent.getsockname()[1]
         assert main(["index", f"chroma+http://127.0.0.1:{port}"]) == 2
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "does not answer" in err and "timed out" in err
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "does not answer" in err and "timed out" in err
+        assert main(["eval", "--index", f"chroma+http://127.0.0.1:{port}", "--questions",
+                     str(QUESTIONS), "--index-mode", "database"]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "does not answer" in err and "timed out" in err
     assert SERVER_TIMEOUT_S < 10
 
 
 def test_bad_server_address(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["index", "chroma+http://localhost"]) == 2
     assert "chroma+http://HOST:PORT" in capsys.readouterr().err
+
+
+def test_server_database_retrieval_gives_the_in_memory_labels(
+        capsys: pytest.CaptureFixture[str], server: str,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Part 8 on a real server: past a lowered limit, the server's own nearest-neighbour
+    search and $contains filter feed the diagnosis; same labels as the collection loaded."""
+    args = ["eval", "--index", server, "--collection", "mixed", "--questions",
+            str(QUESTIONS), "--sources", str(DOC), "--margin", "2", "--json"]
+    assert main(args) == 0
+    memory = json.loads(capsys.readouterr().out)
+    monkeypatch.setenv("RAGVIZ_INDEX_MAX_CHUNKS", "20")
+    assert main(args) == 0
+    database = json.loads(capsys.readouterr().out)
+    assert (memory["index"]["mode"], database["index"]["mode"]) == ("memory", "database")
+    assert database["index"]["fetched"] < database["index"]["count"] / 4
+    assert [r["labels"] for r in database["questions"]] == [
+        r["labels"] for r in memory["questions"]]
+    assert database["warnings"] == [] and database["index"]["margin"] == 2
+    assert main(args[:-1]) == 0
+    assert capsys.readouterr().out.startswith("The database retrieved: mixed holds")

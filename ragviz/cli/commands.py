@@ -227,11 +227,13 @@ def _index_run(args: argparse.Namespace) -> Any:
     if args.paths:
         raise UserError("with --index, give the files the index was built from with --sources")
     from ragviz.index.command import run_index_eval
+    from ragviz.index.open import open_index
 
+    reader = open_index(args.index)  # a server that does not answer: before the model loads
     questions = _labelled(args)
     sources = _read_corpus(args.sources) if args.sources else None
     embedder = load_embedder(_model_name(args))
-    return run_index_eval(args, questions, embedder, sources,
+    return run_index_eval(args, reader, questions, embedder, sources,
                           RetrievalSettings(top_k=args.top_k, floor=args.floor),
                           _progress(embedder))
 

@@ -4,14 +4,15 @@
 The labels answer the support engineer's question "why did the assistant answer that?":
 the answer was cut between chunks, read past the model's token limit, beaten by another
 chunk of the same file or of another file, or under the floor; or an unanswerable
-question got context anyway.
+question got context anyway. On a production index, copies of one passage may also take
+several places of the top_k (``duplicate-crowding``): a note added after the other labels.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ragviz.chunking.base import Chunk
@@ -30,6 +31,7 @@ OUTRANKED_BY_OTHER_DOCUMENT = "outranked-by-other-document"
 BELOW_FLOOR = "below-floor"
 FALSE_CONTEXT = "false-context"
 ANSWER_NOT_IN_DOCUMENT = "answer-not-in-document"
+DUPLICATE_CROWDING = "duplicate-crowding"
 
 LABELS: tuple[str, ...] = (
     OK,
@@ -40,6 +42,7 @@ LABELS: tuple[str, ...] = (
     BELOW_FLOOR,
     FALSE_CONTEXT,
     ANSWER_NOT_IN_DOCUMENT,
+    DUPLICATE_CROWDING,
 )
 
 _ABOUT_WORDS = 8
@@ -82,7 +85,8 @@ class Outranked:
 
 @dataclass(frozen=True)
 class Diagnosis:
-    """Labels (``labels[0]`` is the primary one; ``ok`` always stands alone) with the facts
+    """Labels (``labels[0]`` is the primary one; ``ok`` is followed by nothing but the
+    ``duplicate-crowding`` note, which does not make an answer wrong) with the facts
     they rest on: which chunks, which scores, ranks and margins. No sentences: those are
     made by ``ragviz.present.presentation`` in the reader's language.
 
@@ -105,6 +109,7 @@ class Diagnosis:
     best_source: str = ""  # the file of best_chunk
     answer_score: float | None = None  # the score of the best chunk holding the answer
     top_k: int = 0  # the top_k the decision used
+    crowding: tuple[int, ...] = ()  # copies of one passage sharing the top_k (duplicate-crowding)
 
     @property
     def floor_gap(self) -> float | None:
@@ -119,7 +124,7 @@ class Diagnosis:
 
     @property
     def ok(self) -> bool:
-        return self.labels == (OK,)
+        return self.labels[0] == OK
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -138,6 +143,7 @@ class Diagnosis:
             "best_source": self.best_source,
             "answer_score": self.answer_score,
             "top_k": self.top_k,
+            "duplicate_crowding": list(self.crowding),
         }
 
 
@@ -300,6 +306,25 @@ def _outranked(table: ChunkTable, decision: Decision, rank: int,
     return Outranked(best_holding, rank, decision.score(best_holding), winner,
                      decision.score(winner), about(by_index[winner]),
                      by_index[best_holding].source, by_index[winner].source)
+
+
+def crowding(top: Sequence[int], groups: Sequence[int]) -> tuple[int, ...]:
+    """The chunks of ``top`` that share a duplicate group (``groups[i]``, -1 for a chunk
+    with no copy) with another chunk of ``top``."""
+    seen = [groups[i] for i in top if groups[i] >= 0]
+    return tuple(i for i in top if groups[i] >= 0 and seen.count(groups[i]) > 1)
+
+
+def with_crowding(diagnosis: Diagnosis | None, decision: Decision,
+                  groups: Sequence[int]) -> Diagnosis | None:
+    """``diagnosis`` with ``duplicate-crowding`` added when copies of one passage (same
+    duplicate group) take more than one place of the top_k; unchanged without groups."""
+    if diagnosis is None or not groups:
+        return diagnosis
+    copies = crowding(decision.ranking[:decision.top_k].tolist(), groups)
+    if not copies:
+        return diagnosis
+    return replace(diagnosis, labels=(*diagnosis.labels, DUPLICATE_CROWDING), crowding=copies)
 
 
 def label_counts(diagnoses: Iterable[Diagnosis | None]) -> dict[str, int]:

@@ -17,7 +17,7 @@ import numpy as np
 from ragviz.chunking import Chunk, ChunkerConfig, ChunkingResult, chunk_corpus
 from ragviz.embedding.models import Embedder
 from ragviz.evaluation.chunk_table import ChunkTable
-from ragviz.evaluation.diagnosis import diagnose
+from ragviz.evaluation.diagnosis import diagnose, with_crowding
 from ragviz.evaluation.excerpts import question_excerpts, token_scores
 from ragviz.evaluation.metrics import compute_metrics, outcome_calibration
 from ragviz.evaluation.results import Analysis, QuestionOutcome, RetrievalSettings, Vectors
@@ -161,18 +161,21 @@ def analyse_chunked(
     chunk_vectors: Vectors,
     query_vectors: Vectors,
     settings: RetrievalSettings = DEFAULT_SETTINGS,
+    duplicate_groups: tuple[int, ...] = (),
 ) -> Analysis:
     """The pipeline after chunking and embedding (sweeps reuse vectors they already have).
 
     ``chunking`` must come from the same corpus (``chunk_corpus``; ``make_chunks`` for a
-    plain text)."""
+    plain text). ``duplicate_groups`` (a production index's copies, ``ragviz.index``)
+    lets the diagnosis see copies crowding the top_k."""
     corpus = as_corpus(document)
     chunks = chunking.chunks
     truncation = truncation_offsets(chunks, embedder)
     scorer = get_scorer(settings.scorer)
     score_rows = scorer.score_rows(scorer.prepare(chunks, chunk_vectors),
                                    [q.question for q in questions], query_vectors)
-    outcomes = _outcomes(corpus, chunks, questions, score_rows, truncation, settings)
+    outcomes = _outcomes(corpus, chunks, questions, score_rows, truncation, settings,
+                         duplicate_groups)
     return Analysis(
         document=corpus.sources[0].text if corpus.sources else "",
         config=config,
@@ -186,6 +189,7 @@ def analyse_chunked(
         metrics=compute_metrics(outcomes),
         calibration=outcome_calibration(outcomes),
         corpus=corpus,
+        duplicate_groups=duplicate_groups,
     )
 
 
@@ -198,7 +202,7 @@ def rescore(analysis: Analysis, settings: RetrievalSettings) -> Analysis:
     score_rows = [outcome.decision.scores for outcome in analysis.outcomes]
     questions = [outcome.question for outcome in analysis.outcomes]
     outcomes = _outcomes(analysis.corpus, analysis.chunks, questions, score_rows,
-                         analysis.truncation, settings)
+                         analysis.truncation, settings, analysis.duplicate_groups)
     return replace(analysis, settings=settings, outcomes=outcomes,
                    metrics=compute_metrics(outcomes), calibration=outcome_calibration(outcomes))
 
@@ -210,12 +214,14 @@ def _outcomes(
     score_rows: Sequence[ScoreRow],
     truncation: Sequence[int | None],
     settings: RetrievalSettings,
+    groups: tuple[int, ...] = (),
 ) -> tuple[QuestionOutcome, ...]:
     out: list[QuestionOutcome] = []
     table = ChunkTable.of(chunks)
     for question, scores in zip(questions, score_rows, strict=True):
         decision = decide(scores, settings.top_k, settings.floor)
-        diagnosis = diagnose(corpus, chunks, decision, question, truncation, table)
+        diagnosis = with_crowding(
+            diagnose(corpus, chunks, decision, question, truncation, table), decision, groups)
         span = None if diagnosis is None else diagnosis.answer_span
         tokens = token_scores(question_excerpts(corpus, question, span),
                               [hit.index for hit in decision.hits], table)

@@ -270,6 +270,8 @@ class Analysis:
     metrics: Metrics
     calibration: Calibration | None  # None unless both answerable and unanswerable exist
     corpus: Corpus = field(default_factory=_no_corpus, compare=False, repr=False)
+    # a production index's duplicate group per chunk (-1: no copy), kept for rescore
+    duplicate_groups: tuple[int, ...] = field(default=(), compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if not self.corpus.sources and self.document:

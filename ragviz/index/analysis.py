@@ -5,7 +5,8 @@ vectors (``vector-mismatch``), and near-copies are found on the stored vectors
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -16,7 +17,7 @@ from ragviz.embedding.models import Embedder
 from ragviz.evaluation.pipeline import analyse_chunked, encode_questions
 from ragviz.evaluation.results import Analysis, RetrievalSettings
 from ragviz.index.base import IndexInputError, LoadedIndex, Vector
-from ragviz.index.duplicates import crowding, duplicate_groups
+from ragviz.index.duplicates import duplicate_groups
 from ragviz.index.messages import say
 from ragviz.index.placement import Placed, place
 from ragviz.inputs.corpus import Corpus
@@ -24,7 +25,6 @@ from ragviz.inputs.questions import LabelledQuestion
 
 STALE_CHUNK = "stale-chunk"
 VECTOR_MISMATCH = "vector-mismatch"
-DUPLICATE_CROWDING = "duplicate-crowding"
 MISMATCH_COSINE = 0.99  # a stored vector this far from its text's re-embedding is suspect
 # The label the analysis carries in place of a chunker: production made these chunks.
 INDEX_CONFIG = ChunkerConfig("index")
@@ -37,7 +37,8 @@ class IndexAnalysis:
     analysis: Analysis
     index: LoadedIndex
     placed: Placed
-    agreement: tuple[float, ...]  # cosine of each stored vector with its re-embedding
+    agreement: tuple[float, ...]  # cosine of each stored vector with its re-embedding (NaN:
+    # not checked, when the database retrieved and only the chunks in a top_k were checked)
     groups: tuple[int, ...]  # duplicate group per chunk, -1 when it has no copy
     stored: bool  # False: the index had no vectors, the model's own were used
 
@@ -51,9 +52,10 @@ class IndexAnalysis:
 
     @property
     def mismatch_share(self) -> float:
-        if not self.stored or not self.agreement:
+        checked = [a for a in self.agreement if not math.isnan(a)]
+        if not self.stored or not checked:
             return 0.0
-        return sum(a < MISMATCH_COSINE for a in self.agreement) / len(self.agreement)
+        return sum(a < MISMATCH_COSINE for a in checked) / len(checked)
 
     def warnings(self, lang: str = "en") -> tuple[str, ...]:
         """The sentence at the top of the page when most vectors do not match."""
@@ -61,11 +63,6 @@ class IndexAnalysis:
             return ()
         share = f"{self.mismatch_share:.0%}"
         return (say("mismatch_warning", lang, share=share, model=self.analysis.model),)
-
-    def crowding(self, question: int) -> tuple[int, ...]:
-        """The copies that take more than one place of question ``question``'s top_k."""
-        decision = self.analysis.outcomes[question].decision
-        return crowding(decision.ranking[:decision.top_k].tolist(), self.groups)
 
 
 def stored_matrix(index: LoadedIndex) -> Vector | None:
@@ -97,19 +94,36 @@ def analyse_index(index: LoadedIndex, embedder: Embedder,
                   questions: Sequence[LabelledQuestion],
                   sources: Corpus | None = None,
                   settings: RetrievalSettings | None = None,
-                  progress: Progress | None = None) -> IndexAnalysis:
-    """Rank the stored chunks for every question on the stored vectors (see module note)."""
+                  progress: Progress | None = None,
+                  check: Collection[int] | None = None) -> IndexAnalysis:
+    """Rank the stored chunks for every question on the stored vectors (see module note);
+    only the chunks in ``check`` are re-embedded to check their vectors (None: all)."""
     stored = stored_matrix(index)
     if stored is not None:
         check_dimension(stored, embedder)
     placed = place(index.chunks, sources, fallback=index.name)
     texts = [c.text for c in index.chunks]
-    fresh = embedder.encode_documents(texts, progress)  # cached by (model, text)
-    vectors = fresh if stored is None else stored
-    agreement = tuple(float(a) for a in np.sum(vectors * fresh, axis=1))
+    vectors, agreement = _checked(stored, texts, embedder, progress, check)
+    groups = duplicate_groups(vectors, texts)
     analysis = analyse_chunked(placed.corpus, INDEX_CONFIG, embedder, questions,
                                ChunkingResult(placed.chunks), vectors,
                                encode_questions(embedder, questions),
-                               settings or RetrievalSettings())
-    return IndexAnalysis(analysis, index, placed, agreement,
-                         duplicate_groups(vectors, texts), stored is not None)
+                               settings or RetrievalSettings(), groups)
+    return IndexAnalysis(analysis, index, placed, agreement, groups, stored is not None)
+
+
+def _checked(stored: Vector | None, texts: Sequence[str], embedder: Embedder,
+             progress: Progress | None,
+             check: Collection[int] | None) -> tuple[Vector, tuple[float, ...]]:
+    """The vectors to rank on, and each stored vector's cosine with its text's re-embedding
+    (NaN for a chunk left unchecked); without stored vectors, the re-embeddings are used."""
+    if stored is None or check is None:
+        fresh = embedder.encode_documents(texts, progress)  # cached by (model, text)
+        vectors = fresh if stored is None else stored
+        return vectors, tuple(float(a) for a in np.sum(vectors * fresh, axis=1))
+    picked = sorted(check)
+    agreement = np.full(len(texts), np.nan)
+    if picked:
+        fresh = embedder.encode_documents([texts[i] for i in picked], progress)
+        agreement[picked] = np.sum(stored[picked] * fresh, axis=1)
+    return stored, tuple(float(a) for a in agreement)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
@@ -63,6 +63,26 @@ class IndexReader(Protocol):
 
     def read(self, collection: str | None = None) -> LoadedIndex:
         """The chunks of ``collection`` (the only one when None and there is one)."""
+        ...
+
+
+@runtime_checkable
+class RetrievingIndex(Protocol):
+    """A store that retrieves by itself (an index too large to load): its nearest chunks to
+    question vectors ragviz computed, and the chunks whose text holds a string, each with
+    its stored vector. Chroma implements it; a file export does not (it is loaded)."""
+
+    def info(self, collection: str | None = None) -> CollectionInfo:
+        """One collection's name, count and dimension (the only one when None)."""
+        ...
+
+    def nearest(self, collection: str, queries: Vector,
+                n_results: int) -> list[list[IndexChunk]]:
+        """Per query row, its ``n_results`` nearest chunks, nearest first."""
+        ...
+
+    def containing(self, collection: str, text: str, limit: int) -> list[IndexChunk]:
+        """Up to ``limit`` chunks whose stored text holds ``text`` exactly."""
         ...
 
 

@@ -6,6 +6,7 @@ collections are opened with ``embedding_function=None`` and only stored vectors 
 
 from __future__ import annotations
 
+import re
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -37,9 +38,9 @@ class ChromaReader:
 
     def collections(self) -> list[CollectionInfo]:
         out = []
-        for collection in self._client.list_collections():
-            handle = self._collection(collection.name)
-            out.append(CollectionInfo(collection.name, handle.count(), _dimension(handle)))
+        for name in sorted(c.name for c in self._client.list_collections()):
+            handle = self._collection(name)
+            out.append(CollectionInfo(name, handle.count(), _dimension(handle)))
         return out
 
     def read(self, collection: str | None = None) -> LoadedIndex:
@@ -57,6 +58,30 @@ class ChromaReader:
         if not chunks:
             raise IndexInputError(f"the collection {name!r} in {self.where} is empty")
         return LoadedIndex(name, tuple(chunks))
+
+    def info(self, collection: str | None = None) -> CollectionInfo:
+        name = collection or self._only_collection()
+        handle = self._collection(name)
+        return CollectionInfo(name, handle.count(), _dimension(handle))
+
+    def nearest(self, collection: str, queries: base.Vector,
+                n_results: int) -> list[list[base.IndexChunk]]:
+        """The database's own nearest-neighbour search on vectors ragviz computed."""
+        if len(queries) == 0:
+            return []
+        found = self._collection(collection).query(
+            query_embeddings=queries, n_results=n_results,
+            include=["documents", "metadatas", "embeddings"])
+        return [_chunks({key: _row(found.get(key), row) for key in
+                         ("ids", "documents", "metadatas", "embeddings")}, collection)
+                for row in range(len(queries))]
+
+    def containing(self, collection: str, text: str, limit: int) -> list[base.IndexChunk]:
+        """The database's text filter (``$contains``, exact and case-sensitive)."""
+        page = self._collection(collection).get(
+            where_document={"$contains": text}, limit=limit,
+            include=["documents", "metadatas", "embeddings"])
+        return _chunks(page, collection)
 
     def _only_collection(self) -> str:
         names = [c.name for c in self._client.list_collections()]
@@ -76,6 +101,11 @@ class ChromaReader:
             known = ", ".join(names) if names else "none"
             raise IndexInputError(f"{self.where} has no collection {name!r} "
                                   f"(collections: {known})") from None
+
+
+def _row(column: Any, row: int) -> Any:
+    """Row ``row`` of a ``query`` result column (None when the column was not returned)."""
+    return None if column is None else column[row]
 
 
 def _dimension(handle: Any) -> int | None:
@@ -132,5 +162,5 @@ def open_server(host: str, port: int) -> ChromaReader:
 
 def _reason(error: BaseException) -> str:
     reason = getattr(error, "reason", None) or error
-    text = str(reason).strip() or type(reason).__name__
+    text = re.sub(r"^\[Errno -?\d+\]\s*", "", str(reason).strip()) or type(reason).__name__
     return "timed out" if "timed out" in text.lower() else text

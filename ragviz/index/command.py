@@ -4,23 +4,35 @@ options of ``ragviz eval`` (the same JSON as today's eval, plus each chunk's lab
 from __future__ import annotations
 
 import argparse
+import math
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ragviz.index.base import IndexInputError, LoadedIndex
+from ragviz.i18n import t
+from ragviz.index.base import (
+    CollectionInfo,
+    IndexInputError,
+    IndexReader,
+    LoadedIndex,
+    RetrievingIndex,
+)
 from ragviz.index.duplicates import duplicate_count, duplicate_groups, near_searched
 from ragviz.index.messages import say
 from ragviz.index.open import open_index
 
 if TYPE_CHECKING:  # the analysis imports the pipeline: loaded only when an index is used
     from ragviz.index.analysis import IndexAnalysis
+    from ragviz.index.database import DatabaseAnalysis
 
 # Chunks ragviz loads into memory from one collection in the CLI; past it, the database
-# would have to retrieve (a later part of issue 21).
+# retrieves (``ragviz.index.database``). The variable lowers it (tests, small machines).
 CLI_MAX_CHUNKS = 200_000
+LIMIT_VARIABLE = "RAGVIZ_INDEX_MAX_CHUNKS"
+MODES = ("auto", "memory", "database")
 INDEX_HELP = "chroma:DIR, chroma+http://HOST:PORT, or a .jsonl, .csv or .parquet chunk export"
 
 
@@ -30,6 +42,28 @@ def add_eval_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--collection", help="the Chroma collection (when there are several)")
     parser.add_argument("--sources", nargs="+", default=[], metavar="FILE",
                         help="the files the index was built from (to place and check chunks)")
+    parser.add_argument("--index-mode", choices=MODES, default="auto",
+                        help="memory: load the collection; database: let the database "
+                        "retrieve each question's chunks; auto (default): the database past "
+                        f"{CLI_MAX_CHUNKS:,} chunks")
+    parser.add_argument("--margin", type=_margin, default=None, metavar="N",
+                        help="database mode: chunks asked for past top_k (default 10)")
+
+
+def _margin(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"give a whole number, zero or more, got {text!r}")
+    return value
+
+
+def memory_limit() -> int:
+    """The in-memory limit: ``CLI_MAX_CHUNKS``, or lower through ``LIMIT_VARIABLE``."""
+    value = os.environ.get(LIMIT_VARIABLE, "")
+    return int(value) if value.isdigit() else CLI_MAX_CHUNKS
 
 
 Emit = Callable[[argparse.Namespace, dict[str, Any], Callable[[], str]], None]
@@ -46,13 +80,22 @@ def add_index_parser(sub: Any, model_options: Callable[[argparse.ArgumentParser]
     parser.set_defaults(handler=lambda args: cmd_index(args, emit, model(args, False)))
 
 
-def load(spec: str, collection: str | None) -> LoadedIndex:
-    """One collection of an index, refused past the CLI's in-memory limit."""
-    loaded = open_index(spec).read(collection)
-    if len(loaded.chunks) > CLI_MAX_CHUNKS:
-        raise IndexInputError(f"{loaded.name} holds {len(loaded.chunks):,} chunks; ragviz "
-                              f"loads at most {CLI_MAX_CHUNKS:,}")
+def load(reader: IndexReader, collection: str | None, lang: str = "en") -> LoadedIndex:
+    """One collection of an index, refused past the CLI's in-memory limit (a database is
+    asked its count first, so a huge collection is never read)."""
+    limit = memory_limit()
+    if isinstance(reader, RetrievingIndex):
+        info = reader.info(collection)
+        if info.count > limit:
+            raise IndexInputError(_too_large(info.name, info.count, limit, lang))
+    loaded = reader.read(collection)
+    if len(loaded.chunks) > limit:
+        raise IndexInputError(_too_large(loaded.name, len(loaded.chunks), limit, lang))
     return loaded
+
+
+def _too_large(name: str, count: int, limit: int, lang: str) -> str:
+    return t("index.too_large", lang, name=name, count=f"{count:,}", limit=f"{limit:,}")
 
 
 @dataclass(frozen=True)
@@ -61,29 +104,41 @@ class IndexRun:
 
     result: IndexAnalysis
     lang: str
+    database: DatabaseAnalysis | None = None  # set when the database retrieved
 
     def decorate(self, payload: dict[str, Any]) -> list[str]:
-        """Chunks with their labels and unknown offsets as null, questions with
-        duplicate-crowding; returns the sentences to print first."""
-        from ragviz.index.analysis import DUPLICATE_CROWDING
-
+        """Chunks with their labels and unknown offsets as null (the questions' labels,
+        duplicate-crowding included, come from the diagnosis); returns the sentences to
+        print first."""
         result = self.result
         payload["chunker"] = f"index {result.index.name}"
         payload["index"] = {"collection": result.index.name, "problems":
                             list(result.index.problems), "stored_vectors": result.stored,
-                            "vector_mismatch_share": round(result.mismatch_share, 6)}
+                            "vector_mismatch_share": round(result.mismatch_share, 6),
+                            **self._mode()}
         payload["chunk_list"] = [self._chunk(i) for i in range(len(result.placed.chunks))]
-        for number, row in enumerate(payload["questions"]):
-            copies = result.crowding(number)
-            if copies and row["diagnosis"] is not None:
-                row["labels"].append(DUPLICATE_CROWDING)
-                row["duplicate_crowding"] = list(copies)
-                row["explanation"] = " ".join(filter(None, (row["explanation"], say(
-                    "duplicate_crowding", self.lang, chunks=", ".join(map(str, copies)),
-                    places=len(copies), top_k=result.analysis.top_k))))
+        for row in payload["questions"]:
+            if row["diagnosis"] is not None and row["diagnosis"]["duplicate_crowding"]:
+                row["duplicate_crowding"] = row["diagnosis"]["duplicate_crowding"]
         warnings = [*result.index.problems, *result.warnings(self.lang)]
         payload["warnings"] = warnings
-        return warnings
+        return [*self._mode_sentence(payload["top_k"]), *warnings]
+
+    def _mode(self) -> dict[str, Any]:
+        """Which mode ran: memory (the collection loaded) or database (it retrieved)."""
+        run = self.database
+        if run is None:
+            return {"mode": "memory", "count": len(self.result.index.chunks)}
+        return {"mode": "database", "count": run.count, "fetched": run.fetched,
+                "margin": run.margin, "memory_limit": memory_limit()}
+
+    def _mode_sentence(self, top_k: int) -> list[str]:
+        run = self.database
+        if run is None:
+            return []
+        return [t("index.mode_database", self.lang, name=self.result.index.name,
+                  count=f"{run.count:,}", limit=f"{memory_limit():,}", top_k=top_k,
+                  margin=run.margin, fetched=f"{run.fetched:,}")]
 
     def _chunk(self, i: int) -> dict[str, Any]:
         result = self.result
@@ -92,7 +147,7 @@ class IndexRun:
         out = {"index": i, "id": stored.id, "source": stored.source or chunk.source,
                "start": chunk.start if known else None, "end": chunk.end if known else None,
                "text": stored.text, "labels": list(result.chunk_labels(i)),
-               "vector_agreement": round(result.agreement[i], 6)}
+               "vector_agreement": _rounded(result.agreement[i])}
         if result.placed.stale[i] is not None:
             out["stale_in"] = result.placed.stale[i]
             out["explanation"] = say("stale_chunk", self.lang, chunk=i,
@@ -100,14 +155,39 @@ class IndexRun:
         return out
 
 
-def run_index_eval(args: argparse.Namespace, questions: Any, embedder: Any, sources: Any,
-                   settings: Any, progress: Any) -> IndexRun:
-    """``ragviz eval --index ...``: the analysis on the stored vectors."""
-    from ragviz.index.analysis import analyse_index
+def _rounded(value: float) -> float | None:
+    """A cosine for JSON; None for a chunk whose vector was not checked."""
+    return None if math.isnan(value) else round(value, 6)
 
-    loaded = load(args.index, args.collection)
+
+def run_index_eval(args: argparse.Namespace, reader: IndexReader, questions: Any,
+                   embedder: Any, sources: Any, settings: Any, progress: Any) -> IndexRun:
+    """``ragviz eval --index ...``: the analysis on the stored vectors, of the loaded
+    collection or of what the database retrieved (``--index-mode``)."""
+    from ragviz.index.analysis import analyse_index
+    from ragviz.index.database import MARGIN, analyse_in_database
+
+    if _database_mode(reader, args):
+        assert isinstance(reader, RetrievingIndex)
+        margin = MARGIN if args.margin is None else args.margin
+        run = analyse_in_database(reader, args.collection, embedder, questions, sources,
+                                  settings, margin)
+        return IndexRun(run.index_analysis, args.lang, run)
+    loaded = load(reader, args.collection, args.lang)
     result = analyse_index(loaded, embedder, questions, sources, settings, progress)
     return IndexRun(result, args.lang)
+
+
+def _database_mode(reader: IndexReader, args: argparse.Namespace) -> bool:
+    """Whether the database retrieves: forced, or auto past the in-memory limit."""
+    mode = getattr(args, "index_mode", "auto")
+    retrieves = isinstance(reader, RetrievingIndex)
+    if mode == "database" and not retrieves:
+        raise IndexInputError(t("index.cannot_retrieve", args.lang, name=args.index))
+    if mode != "auto" or not retrieves:
+        return mode == "database"
+    assert isinstance(reader, RetrievingIndex)
+    return reader.info(args.collection).count > memory_limit()
 
 
 def summary(loaded: LoadedIndex, embedder: Any) -> dict[str, Any]:
@@ -137,8 +217,14 @@ def summary(loaded: LoadedIndex, embedder: Any) -> dict[str, Any]:
     return out
 
 
-def summary_text(item: dict[str, Any]) -> str:
-    """``summary`` as a few lines for a terminal."""
+def summary_text(item: dict[str, Any], lang: str = "en") -> str:
+    """``summary`` as a few lines for a terminal (one line for a collection not loaded)."""
+    if item["empty"]:
+        return t("index.empty_collection", lang, name=item["collection"])
+    if not item["loaded"]:
+        return t("index.not_loaded", lang, name=item["collection"],
+                 count=f"{item['count']:,}", dimension=item["dimension"] or "—",
+                 limit=f"{memory_limit():,}")
     sizes = item["chunk_chars"]
     count = f"{item['count']:,} chunk" + ("" if item["count"] == 1 else "s")
     lines = [*item["problems"], f"{item['collection']}: {count}, dimension "
@@ -154,11 +240,33 @@ def summary_text(item: dict[str, Any]) -> str:
 
 
 def cmd_index(args: argparse.Namespace, emit: Emit, embedder: Any) -> None:
-    """Print what the index holds (JSON with --json)."""
+    """Print what the index holds (JSON with --json): every collection, an empty one or
+    one past the in-memory limit said so in its line rather than stopping the listing."""
     reader = open_index(args.path)
-    names = [args.collection] if args.collection else [c.name for c in reader.collections()]
-    if not names:
+    infos = reader.collections()
+    if args.collection:
+        infos = [_info(reader, infos, args.collection)]
+    if not infos:
         raise IndexInputError(f"{args.path} holds no collection")
-    items = [summary(load(args.path, name), embedder) for name in names]
+    lang = getattr(args, "lang", "en")
+    items = [_item(reader, info, embedder, lang) for info in infos]
     emit(args, {"index": args.path, "collections": items},
-          lambda: "\n".join(summary_text(item) for item in items) + "\n")
+         lambda: "\n".join(summary_text(item, lang) for item in items) + "\n")
+
+
+def _info(reader: IndexReader, infos: list[CollectionInfo], name: str) -> CollectionInfo:
+    """The collection ``--collection`` names (one sentence listing the others when absent)."""
+    if isinstance(reader, RetrievingIndex):
+        return reader.info(name)
+    return next((i for i in infos if i.name == name), infos[0])  # a file is one collection
+
+
+def _item(reader: IndexReader, info: CollectionInfo, embedder: Any,
+          lang: str) -> dict[str, Any]:
+    """``summary`` of one collection; only its count and dimension when it is empty or past
+    the in-memory limit."""
+    if info.count == 0 or info.count > memory_limit():
+        return {"collection": info.name, "count": info.count, "dimension": info.dimension,
+                "empty": info.count == 0, "loaded": False}
+    return {**summary(load(reader, info.name, lang), embedder), "empty": False,
+            "loaded": True}

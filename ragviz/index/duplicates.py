@@ -52,12 +52,6 @@ def near_searched(count: int) -> bool:
     return count <= NEAR_DUPLICATE_LIMIT
 
 
-def crowding(top: Sequence[int], groups: Sequence[int]) -> tuple[int, ...]:
-    """The chunks of ``top`` that share a duplicate group with another chunk of ``top``."""
-    seen = [groups[i] for i in top if groups[i] >= 0]
-    return tuple(i for i in top if groups[i] >= 0 and seen.count(groups[i]) > 1)
-
-
 def duplicate_count(groups: Sequence[int]) -> tuple[int, int]:
     """(groups of copies, chunks in them)."""
     grouped = [g for g in groups if g >= 0]

@@ -18,12 +18,6 @@ _STRINGS: dict[str, dict[str, str]] = {
         "pt": "O índice guarda vetores de {stored} dimensões, mas {model} produz vetores de "
               "{dimension} dimensões: escolha o modelo com que o índice foi construído.",
     },
-    "duplicate_crowding": {
-        "en": "Copies of the same passage (chunks {chunks}) take {places} places of the top "
-              "{top_k}, crowding out other passages.",
-        "pt": "Cópias do mesmo trecho (trechos {chunks}) ocupam {places} lugares do top "
-              "{top_k}, tirando o lugar de outros trechos.",
-    },
     "stale_chunk": {
         "en": "Chunk {chunk}'s text is no longer in {file}: the file changed after indexing.",
         "pt": "O texto do trecho {chunk} não está mais em {file}: o arquivo mudou depois da "

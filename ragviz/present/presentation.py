@@ -27,6 +27,7 @@ from ragviz.evaluation.diagnosis import (
     ANSWER_SPLIT,
     ANSWER_TRUNCATED,
     BELOW_FLOOR,
+    DUPLICATE_CROWDING,
     FALSE_CONTEXT,
     NO_EXPECTED_ANSWER,
     OK,
@@ -267,6 +268,10 @@ def _label_sentence(diagnosis: Diagnosis, label: str, digits: int, language: str
         return t("diagnosis.answer_truncated", language, answer=diagnosis.answer,
                  chunks=_in_file(chunk_list(diagnosis.holding_chunks, language), source,
                                  diagnosis))
+    if label == DUPLICATE_CROWDING:
+        return t("diagnosis.duplicate_crowding", language,
+                 chunks=chunk_list(diagnosis.crowding, language),
+                 places=len(diagnosis.crowding), top_k=diagnosis.top_k)
     if label in (OUTRANKED, OUTRANKED_BY_OTHER_DOCUMENT) and diagnosis.outranked is not None:
         lost = diagnosis.outranked
         return t(f"diagnosis.{label.replace('-', '_')}", language, chunk=chunk_name(lost.chunk),

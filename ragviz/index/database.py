@@ -1,0 +1,150 @@
+"""Let the database retrieve (issue 21, part 8): an index too large to load is diagnosed from
+what the database itself returns. For each question ragviz embeds the question, asks the
+store for its top_k plus a margin, and asks the store's text filter for the chunks holding
+the expected answer; the diagnosis then runs on those chunks only.
+
+Why the labels match the in-memory mode: every question's true top (top_k + margin) is in
+the fetched set, and any other fetched chunk scores lower, so the fetched set ranks them in
+the same order. A chunk holding the answer but outside that top keeps its true score; its
+rank among the fetched chunks is at most its rank in the whole index (so hit@k and the
+labels are right, and MRR is at least the true one). Chunk numbers are positions among the
+fetched chunks; each chunk's ``id`` is the store's. Only the chunks some question's top_k
+hands on are re-embedded to check their stored vectors (re-embedding is the slow part, and
+those are what production gave the language model); the others' agreement is unknown.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from functools import partial
+from typing import Any, TypeVar
+
+from ragviz.embedding.models import Embedder
+from ragviz.evaluation.answers import locate_in_corpus
+from ragviz.evaluation.pipeline import encode_questions
+from ragviz.evaluation.results import RetrievalSettings
+from ragviz.index.analysis import IndexAnalysis, analyse_index
+from ragviz.index.base import IndexChunk, IndexInputError, LoadedIndex, RetrievingIndex
+from ragviz.index.messages import say
+from ragviz.inputs.corpus import Corpus
+from ragviz.inputs.questions import LabelledQuestion
+
+MARGIN = 10  # chunks fetched past top_k per question
+HOLDING_LIMIT = 20  # chunks holding one expected answer fetched at most
+QUERY_BATCH = 100  # question vectors sent in one query
+_SHORTEST_PIECE = 4  # characters of an answer's prefix or suffix searched for a split
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class DatabaseAnalysis:
+    """The diagnosis on the fetched chunks, with how many the index holds and the time the
+    database took (the rest is ragviz's)."""
+
+    index_analysis: IndexAnalysis
+    count: int  # chunks in the collection
+    fetched: int  # chunks the database returned (distinct)
+    margin: int
+    database_seconds: float
+
+
+def analyse_in_database(reader: RetrievingIndex, collection: str | None, embedder: Embedder,
+                        questions: Sequence[LabelledQuestion], sources: Corpus | None = None,
+                        settings: RetrievalSettings | None = None,
+                        margin: int = MARGIN) -> DatabaseAnalysis:
+    """Diagnose ``questions`` on what the database retrieves (see the module's note)."""
+    settings = settings or RetrievalSettings()
+    info = reader.info(collection)
+    if info.count == 0:
+        raise IndexInputError(f"the collection {info.name!r} is empty")
+    if info.dimension is not None and info.dimension != embedder.dimension:
+        raise IndexInputError(say("dimension", "en", stored=info.dimension,
+                                  model=embedder.name, dimension=embedder.dimension))
+    clock = _Clock()
+    fetched: dict[str, IndexChunk] = {}
+    queries = encode_questions(embedder, questions)
+    shown: set[str] = set()  # the chunks some question's top_k hands on: their vectors checked
+    wanted = min(settings.top_k + margin, info.count)
+    for low in range(0, len(queries), QUERY_BATCH):
+        batch = queries[low:low + QUERY_BATCH]
+        for row in clock(partial(reader.nearest, info.name, batch, wanted)):
+            fetched.update((c.id, c) for c in row)
+            shown.update(c.id for c in row[:settings.top_k])
+    for needle in _needles(questions, sources):
+        found = clock(partial(reader.containing, info.name, needle, HOLDING_LIMIT))
+        fetched.update((c.id, c) for c in found)
+    pieces = list(_split_pieces(reader, info.name, questions, sources, fetched, clock))
+    fetched.update((c.id, c) for c in pieces)
+    chunks = tuple(sorted(fetched.values(), key=_order))
+    result = analyse_index(LoadedIndex(info.name, chunks), embedder, questions, sources,
+                           settings, check=[i for i, c in enumerate(chunks) if c.id in shown])
+    return DatabaseAnalysis(result, info.count, len(chunks), margin, clock.seconds)
+
+
+class _Clock:
+    """Adds up the time spent in the database's calls."""
+
+    def __init__(self) -> None:
+        self.seconds = 0.0
+
+    def __call__(self, call: Callable[[], T]) -> T:
+        started = time.perf_counter()
+        try:
+            return call()
+        finally:
+            self.seconds += time.perf_counter() - started
+
+
+def _needles(questions: Sequence[LabelledQuestion], sources: Corpus | None) -> list[str]:
+    """The strings whose holding chunks are fetched: each expected answer as typed, and as
+    the source files write it (the diagnosis finds answers ignoring case and accents; the
+    database's filter is exact)."""
+    out: dict[str, None] = {}
+    for question in questions:
+        if question.is_answerable and question.expected:
+            out[question.expected] = None
+            out.update((written, None) for written in _as_written(question.expected, sources))
+    return list(out)
+
+
+def _as_written(answer: str, sources: Corpus | None) -> list[str]:
+    if sources is None:
+        return []
+    return [sources.source(s.source).text[s.start:s.end] for s in locate_in_corpus(sources,
+                                                                                answer)]
+
+
+def _split_pieces(reader: RetrievingIndex, name: str, questions: Sequence[LabelledQuestion],
+                  sources: Corpus | None, fetched: dict[str, IndexChunk],
+                  clock: _Clock) -> Iterator[IndexChunk]:
+    """For an answer in the sources that no chunk holds whole (cut between chunks), the
+    chunks holding its longest prefix and its longest suffix: those it straddles."""
+    for question in questions:
+        if not question.is_answerable or not question.expected:
+            continue
+        for written in _as_written(question.expected, sources):
+            if any(written in c.text for c in fetched.values()):
+                continue
+            for from_end in (False, True):
+                for piece in _pieces(written, from_end):
+                    found = clock(partial(reader.containing, name, piece, HOLDING_LIMIT))
+                    if found:
+                        yield from found
+                        break
+
+
+def _pieces(answer: str, from_end: bool) -> Iterator[str]:
+    """The answer's prefixes (or suffixes), longest first, down to a few characters."""
+    for length in range(len(answer) - 1, _SHORTEST_PIECE - 1, -1):
+        yield answer[-length:] if from_end else answer[:length]
+
+
+def _order(chunk: IndexChunk) -> tuple[Any, ...]:
+    """Fetched chunks in document order: by source, offsets when known, then the id with
+    its numbers compared as numbers (``c2`` before ``c10``)."""
+    natural = tuple((0, int(p), "") if p.isdigit() else (1, 0, p)
+                    for p in re.split(r"(\d+)", chunk.id) if p)
+    return (chunk.source, chunk.start is None, chunk.start or 0, natural)
