@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import shutil
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -20,7 +21,7 @@ import streamlit as st
 from ragviz.index import IndexInputError, IndexReader, LoadedIndex, open_index
 from ragviz.index.archive import unzip_chroma
 from ragviz.index.base import CollectionInfo
-from ragviz.index.chroma import open_server
+from ragviz.index.chroma import open_persistent, open_server
 from ragviz.index.messages import localized, say
 from ragviz.index.placement import Placed, place
 from ragviz.inputs.corpus import Corpus, load_files
@@ -75,15 +76,15 @@ def parse_address(text: str) -> tuple[str, int] | None:
     return match["host"], int(match["port"])
 
 
-def server_reader(text: str) -> IndexReader:
+def server_reader(text: str, language: str = "en") -> IndexReader:
     """The Chroma server a typed address names, refused unless the operator allowed it."""
     address = parse_address(text)
     if address is None:
-        raise IndexInputError(say_here("bad_address", address=text.strip()))
+        raise IndexInputError(say("bad_address", language, address=text.strip()))
     allowed = allowed_hosts()
     if not host_allowed(*address, allowed):
-        raise IndexInputError(say_here("host_refused", env=HOSTS_ENV,
-                                       allowed=", ".join(allowed) or say_here("none")))
+        raise IndexInputError(say("host_refused", language, env=HOSTS_ENV,
+                                  allowed=", ".join(allowed) or say("none", language)))
     return open_server(*address)
 
 
@@ -95,10 +96,9 @@ def upload_reader(name: str, data: bytes) -> IndexReader:
     safe_name = Path(name).name or "index"
     if Path(safe_name).suffix.lower() == ".zip":
         target = folder / "chroma"
-        if not (target / "chroma.sqlite3").is_file():
-            target.mkdir(parents=True, exist_ok=True)
-            unzip_chroma(data, safe_name, target)
-        return open_index(f"chroma:{target}")
+        if not target.is_dir():
+            _unzip_once(data, safe_name, target)
+        return open_persistent(str(target), shown=safe_name)
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / safe_name
     if not path.is_file():
@@ -106,13 +106,41 @@ def upload_reader(name: str, data: bytes) -> IndexReader:
     return open_index(str(path))
 
 
-def over_limit(info: CollectionInfo) -> str | None:
-    """The sentence for a collection too large to load into the app (the hook for the
-    database-retrieval mode), else None."""
+def _unzip_once(data: bytes, name: str, target: Path) -> None:
+    """Unpack into a fresh folder and move it into place only when whole, so an archive
+    refused half-way never leaves a partial directory that a second upload would open."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(dir=target.parent))
+    try:
+        unzip_chroma(data, name, staging)
+        staging.rename(target)
+    except OSError:  # another session unpacked the same archive first
+        if not target.is_dir():
+            raise
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+
+
+def over_limit(info: CollectionInfo, language: str = "en") -> str | None:
+    """The sentence for a collection too large to load into the app, else None: the hook
+    where the database-retrieval mode (issue 21, part 8) takes such a collection over."""
     if info.count <= APP_MAX_CHUNKS:
         return None
-    return say_here("too_many", name=info.name, n=f"{info.count:,}",
-                    limit=f"{APP_MAX_CHUNKS:,}")
+    return say("too_many", language, name=info.name, n=f"{info.count:,}",
+               limit=f"{APP_MAX_CHUNKS:,}")
+
+
+def checked_size(loaded: LoadedIndex, language: str = "en") -> LoadedIndex:
+    """``loaded``, refused in one sentence past the app's in-memory limit."""
+    too_many = over_limit(CollectionInfo(loaded.name, len(loaded.chunks), None), language)
+    if too_many is not None:
+        raise IndexInputError(too_many)
+    return loaded
+
+
+def read_upload(name: str, data: bytes, language: str = "en") -> LoadedIndex:
+    """An uploaded index's only collection, as the app loads it (the bad-input table)."""
+    return checked_size(upload_reader(name, data).read(), language)
 
 
 def load(reader: IndexReader, where: str, collection: str | None) -> LoadedIndex:
@@ -121,11 +149,7 @@ def load(reader: IndexReader, where: str, collection: str | None) -> LoadedIndex
     found = cache.get((where, collection))
     if found is not None:
         return found
-    loaded = reader.read(collection)
-    if len(loaded.chunks) > APP_MAX_CHUNKS:
-        raise IndexInputError(say_here("too_many", name=loaded.name,
-                                       n=f"{len(loaded.chunks):,}",
-                                       limit=f"{APP_MAX_CHUNKS:,}"))
+    loaded = checked_size(reader.read(collection), lang())
     while len(cache) >= _KEPT:
         cache.pop(next(iter(cache)))
     cache[(where, collection)] = loaded
@@ -225,7 +249,7 @@ def _reader(upload: object) -> tuple[IndexReader | None, str]:
     if not typed:
         st.info(say_here("server_wait"))
         return None, ""
-    return server_reader(typed), typed
+    return server_reader(typed, lang()), typed
 
 
 def _collection(reader: IndexReader, where: str) -> str | None:
@@ -249,7 +273,7 @@ def _collection(reader: IndexReader, where: str) -> str | None:
                  format_func=lambda name: say("collection_row", language, name=name,
                                               count=f"{by_name[name].count:,}",
                                               dimension=by_name[name].dimension or "–"))
-    too_many = over_limit(by_name[ss.index_collection])
+    too_many = over_limit(by_name[ss.index_collection], language)
     if too_many is not None:
         st.error(md(too_many))
         return None

@@ -103,16 +103,22 @@ def _chunks(page: dict[str, Any], collection: str) -> list[base.IndexChunk]:
     return out
 
 
-def open_persistent(path: str) -> ChromaReader:
+def open_persistent(path: str, shown: str | None = None) -> ChromaReader:
     """A Chroma persistent directory; refused (one sentence) when the folder is not one,
-    before Chroma would silently create a new empty database there."""
+    before Chroma would silently create a new empty database there. ``shown`` names it in
+    sentences (an upload's name rather than the folder it was unpacked into)."""
     folder = Path(path)
     if not folder.is_dir():
         raise IndexInputError(Sentence("not_folder", path=path))
     if not (folder / "chroma.sqlite3").is_file():
         raise IndexInputError(Sentence("not_chroma_dir", path=path))
-    client = _chromadb().PersistentClient(path=str(folder))
-    return ChromaReader(client, path)
+    chromadb = _chromadb()
+    try:
+        client = chromadb.PersistentClient(path=str(folder))
+    except chromadb.errors.ChromaError as error:  # a chroma.sqlite3 that is no database
+        raise IndexInputError(Sentence("chroma_unreadable", path=shown or path,
+                                       reason=str(error))) from None
+    return ChromaReader(client, shown or path)
 
 
 def open_server(host: str, port: int) -> ChromaReader:

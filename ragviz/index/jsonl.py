@@ -31,8 +31,7 @@ class JsonlReader(FileReader):
         if not chunks:
             raise IndexInputError(f"{name} holds no readable chunk: {problems[0]}" if problems
                                   else f"{name} holds no chunk")
-        problems = [Sentence("left_out", problem=problem) if not isinstance(problem, Sentence)
-                    or problem.key != "broken_line" else problem for problem in problems]
+        problems = [Sentence("left_out", problem=problem) for problem in problems]
         return LoadedIndex(name, tuple(chunks), tuple(problems))
 
 

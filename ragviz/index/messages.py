@@ -16,6 +16,10 @@ _STRINGS: dict[str, dict[str, str]] = {
         "en": "{where} has no collection {name!r} (collections: {known})",
         "pt": "{where} não tem a coleção {name!r} (coleções: {known})",
     },
+    "chroma_unreadable": {
+        "en": "{path} cannot be read as a Chroma directory ({reason})",
+        "pt": "{path} não pode ser lido como um diretório do Chroma ({reason})",
+    },
     "empty_collection": {
         "en": "the collection {name!r} in {where} is empty",
         "pt": "a coleção {name!r} em {where} está vazia",
@@ -31,8 +35,8 @@ _STRINGS: dict[str, dict[str, str]] = {
               "e se o servidor está rodando",
     },
     "broken_line": {
-        "en": "{name} line {number} is not valid JSON ({detail}); it was left out",
-        "pt": "a linha {number} de {name} não é JSON válido ({detail}); ela foi deixada de fora",
+        "en": "{name} line {number} is not valid JSON ({detail})",
+        "pt": "a linha {number} de {name} não é JSON válido ({detail})",
     },
     "nan_vector": {
         "en": "{where}: the stored vector holds NaN or infinite values; rebuild that chunk's "
