@@ -266,9 +266,13 @@ def _collection(reader: IndexReader, where: str) -> str | None:
     if not infos:
         raise IndexInputError(say_here("holds_no_collection", where=where))
     by_name = {info.name: info for info in infos}
-    if ss.get("index_collection") not in by_name:
-        ss.index_collection = infos[0].name
     language = lang()
+    asked = ss.get("index_collection")
+    if asked not in by_name:  # a first visit, or a collection that went away: say which
+        if asked:
+            st.warning(md(say("no_collection", language, where=where, name=asked,
+                              known=", ".join(by_name))))
+        ss.index_collection = infos[0].name
     st.selectbox(say_here("collection"), list(by_name), key="index_collection",
                  format_func=lambda name: say("collection_row", language, name=name,
                                               count=f"{by_name[name].count:,}",

@@ -23,7 +23,13 @@ from ragviz.chunking import ChunkerConfig
 from ragviz.embedding.models import Embedder
 from ragviz.evaluation.pipeline import analyse
 from ragviz.evaluation.results import RetrievalSettings
+from ragviz.i18n import t
+from ragviz.index import open_index
+from ragviz.index.analysis import analyse_index
+from ragviz.inputs.corpus import load_files
 from ragviz.inputs.questions import read_questions_file
+from ragviz.present.exports import results_csv
+from ragviz.present.report import render_report
 from ragviz_app.index_source import APP_MAX_CHUNKS, HOSTS_ENV
 from tests.index_fixtures import (
     DOC,
@@ -300,3 +306,57 @@ def test_a_broken_jsonl_line_is_named_and_the_others_load() -> None:
     assert any(w.startswith("broken.jsonl line 3 is not valid JSON") and "left out" in w
                for w in warnings)
     assert "broken.jsonl: 5 chunks, no stored vectors" in page_text(at)
+
+
+def test_every_tab_and_download_works_on_an_index(article: AppTest) -> None:
+    for tab in ("chunks", "calibration", "compare", "why", "questions"):
+        open_tab(article, tab)  # asserts the run raised nothing
+        if tab == "chunks":
+            tables = chunk_tables(article)
+            assert [len(t) for t in tables] == [5, 4]  # production's chunks, then B's
+        if tab == "why":
+            assert "A is the production index" in page_text(article)
+    labels = {b.proto.label for b in article.get("download_button")}
+    assert {t("app.download_report", "en"), t("app.download_results", "en")} <= labels
+
+
+def test_the_report_and_results_csv_carry_the_index(tmp_path: Path, use_model: Embedder) -> None:
+    """What the two downloads render, on the index's analysis (the app binds the same)."""
+    texts = policy_chunks()
+    path = tmp_path / "refunds.jsonl"
+    path.write_bytes(jsonl_with_vectors(texts, use_model.encode_documents(texts)))
+    questions, _ = read_questions_file(QUESTIONS.read_bytes(), QUESTIONS.name)
+    result = analyse_index(open_index(str(path)).read(), use_model, questions,
+                           load_files([(SOURCE, DOC.read_bytes())]), RetrievalSettings(1, 0.19))
+    report = render_report([result.analysis], None, "en")
+    assert "Qual o prazo do reembolso?" in report and "answer-split" in report
+    rows = results_csv([result.analysis], "en")
+    assert rows.count("outranked") == 2 and "false-context" in rows
+
+
+def test_a_collection_that_went_away_is_named_and_the_first_is_shown(
+        server: str, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+    address = server.removeprefix("chroma+http://")
+    monkeypatch.setenv(HOSTS_ENV, address)
+    at = index_app(None, sources=False)
+    at.radio(key="index_from").set_value("server")
+    at.session_state["index_collection"] = "faq-2023"  # kept from an earlier pick
+    rerun(at)
+    at.text_input(key="index_server").set_value(address)
+    rerun(at)
+    (warning,) = [shown(w.value) for w in at.warning]
+    assert warning == f"{address} has no collection 'faq-2023' (collections: refunds)"
+    assert at.selectbox(key="index_collection").value == "refunds"
+
+
+def test_the_index_page_speaks_portuguese(use_model: Embedder) -> None:
+    texts = policy_chunks()
+    at = index_app(("refunds.jsonl", jsonl_with_vectors(texts, use_model.encode_documents(
+        texts))), sources=False)
+    at.selectbox(key="lang").set_value("pt")
+    rerun(at)
+    text = page_text(at)
+    assert "refunds.jsonl: 5 chunks, vetores guardados de dimensão 512." in text
+    assert "Envie os arquivos de origem com que o índice foi construído" in text
+    assert any(shown(i.value).startswith("Um índice enviado não cabe em um link")
+               for i in at.sidebar.info)
