@@ -496,6 +496,7 @@ NAN_LINE = b'{"text": "b", "embedding": [NaN, 1.0]}\n'
 ROWS += (  # issue 21: the app's Index source
     Row("index", "app: a zip that is not a Chroma directory", IndexUpload("notes.zip", zipped({"notes/a.txt": DOC})), "error: notes.zip is not a zipped Chroma directory: no folder in it holds chroma.sqlite3"),
     Row("index", "app: a zip whose member climbs out of its folder", IndexUpload("evil.zip", zipped({"db/chroma.sqlite3": b"x", "../../evil.txt": b"x"})), "error: evil.zip was refused: its entry '../../evil.txt' would land outside its folder"),
+    Row("index", "a Chroma directory whose chroma.sqlite3 is not a database", cli("index chroma:db", {"db/chroma.sqlite3": b"garbage" * 100}), "exit 2 · ragviz index: db cannot be read as a Chroma directory (error returned from database: (code: 26) file is not a database)"),
     Row("index", "app: a zip whose chroma.sqlite3 is not a database", IndexUpload("bad.zip", zipped({"db/chroma.sqlite3": b"garbage" * 100})), "error: bad.zip cannot be read as a Chroma directory (error returned from database: (code: 26) file is not a database)"),
     Row("index", "app: a Chroma directory whose collection is empty", IndexUpload("empty.zip", empty_chroma_zip), "error: the collection 'faq' in empty.zip is empty"),
     Row("index", "app: a JSONL with a broken line among good ones", IndexUpload("x.jsonl", b'{"text": "a"}\n{broken\n'), "1 chunks · warning: x.jsonl line 2 is not valid JSON (Expecting property name enclosed in double quotes); it was left out"),
