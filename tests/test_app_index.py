@@ -244,6 +244,8 @@ def test_a_real_chroma_server_lists_collections_and_diagnoses(
     rerun(at)
     picker = at.selectbox(key="index_collection")
     assert picker.options == ["refunds (5 chunks, dimension 512)"]
+    assert any(i.value.startswith("An index read from a Chroma server goes into no link")
+               for i in at.sidebar.info)
     floor = float(at.slider(key="floor").value)
     assert badges(at, "A") == ragviz_labels(
         use_model, ChunkerConfig.create("fixed", size=120, overlap=0), floor)

@@ -31,6 +31,7 @@ RUNS: dict[str, tuple[list[str], bool]] = {
     "chunking_scaling": (["chunking_scaling.py"], False),
     "hostile_files": (["hostile_files.py"], False),
     "index_load": (["index_load.py"], False),
+    "app_index": (["app_index.py"], False),
     "chunker_peers": (["chunker_peers.py"], False),
     "slider_precompute": (["slider_precompute.py"], False),
     "eval_scale": (["eval_scale.py"], False),

@@ -137,6 +137,7 @@ _STRINGS: dict[str, dict[str, str]] = {
                      "pt": "vetores guardados de dimensão {dimension}"},
     "without_vectors": {"en": "no stored vectors (the model embeds the chunks)",
                         "pt": "sem vetores guardados (o modelo incorpora os chunks)"},
+    "index_config": {"en": "the production index", "pt": "o índice de produção"},
     "side_a": {"en": "A: the production index", "pt": "A: o índice de produção"},
     "side_a_caption": {
         "en": "{name}, {n} chunks as production cut them; B chunks the source files with "
@@ -167,6 +168,12 @@ _STRINGS: dict[str, dict[str, str]] = {
               "itself with the link (the link keeps the settings only).",
         "pt": "Um índice enviado não cabe em um link nem em um workspace: compartilhe o "
               "próprio arquivo do índice junto com o link (o link guarda só as configurações).",
+    },
+    "server_not_shared": {
+        "en": "An index read from a Chroma server goes into no link or workspace: whoever opens "
+              "the link types the server's address and picks the collection again.",
+        "pt": "Um índice lido de um servidor Chroma não vai para link nem workspace: quem abrir "
+              "o link digita de novo o endereço do servidor e escolhe a coleção.",
     },
     "whatif": {"en": "What if: the production index (A) against B",
                "pt": "E se: o índice de produção (A) contra B"},

@@ -25,7 +25,8 @@ def share_panel(frame: Frame) -> Workspace | None:
     document = frame.document
     if frame.index is not None:  # an uploaded index travels as its own file: say so
         with st.sidebar:
-            st.info(say("not_shared", lang()))
+            on_server = ss.get("index_from") == "server"
+            st.info(say("server_not_shared" if on_server else "not_shared", lang()))
         document = None
     elif isinstance(document, Corpus):  # a workspace holds one document: say so, drop nothing
         with st.sidebar:
