@@ -316,8 +316,13 @@ def test_every_tab_and_download_works_on_an_index(article: AppTest) -> None:
         if tab == "chunks":
             tables = chunk_tables(article)
             assert [len(t) for t in tables] == [5, 4]  # production's chunks, then B's
-        if tab == "why":
+        if tab == "why":  # on B, the source files: A's chunks have no setting to move
             assert "A is the production index" in page_text(article)
+            assert article.radio(key="why_side").value == "b"
+            article.button(key="why_run").click()
+            rerun(article)
+            assert "Diagnosis of “Qual o prazo do reembolso?” under configuration B:" in (
+                page_text(article))
     labels = {b.proto.label for b in article.get("download_button")}
     assert {t("app.download_report", "en"), t("app.download_results", "en")} <= labels
 

@@ -18,7 +18,7 @@ from ragviz.index.analysis import DUPLICATE_CROWDING, STALE_CHUNK
 from ragviz.index.messages import say
 from ragviz.present import presentation
 from ragviz_app import charts
-from ragviz_app.common import lang, md
+from ragviz_app.common import lang, md, ss
 from ragviz_app.frame import Frame
 from ragviz_app.index_frame import IndexView
 from ragviz_app.views import compare, why
@@ -143,5 +143,6 @@ def why_index(frame: Frame) -> None:
     if view.sources is None:
         st.info(say("b_needs_sources", lang()))
         return
+    ss.why_side = "b"  # A has no setting to move: the search is B's
     why.why_tab(dataclasses.replace(frame, configs={**frame.configs, "a": None}),
                 view.sources)
