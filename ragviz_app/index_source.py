@@ -273,10 +273,11 @@ def _collection(reader: IndexReader, where: str) -> str | None:
             st.warning(md(say("no_collection", language, where=where, name=asked,
                               known=", ".join(by_name))))
         ss.index_collection = infos[0].name
-    st.selectbox(say_here("collection"), list(by_name), key="index_collection",
-                 format_func=lambda name: say("collection_row", language, name=name,
-                                              count=f"{by_name[name].count:,}",
-                                              dimension=by_name[name].dimension or "–"))
+    # a radio, not a select: its labels wrap where a select cut "dimension 512" in the sidebar
+    st.radio(say_here("collection"), list(by_name), key="index_collection",
+             format_func=lambda name: say("collection_row", language, name=name,
+                                          count=f"{by_name[name].count:,}",
+                                          dimension=by_name[name].dimension or "–"))
     too_many = over_limit(by_name[ss.index_collection], language)
     if too_many is not None:
         st.error(md(too_many))

@@ -242,7 +242,7 @@ def test_a_real_chroma_server_lists_collections_and_diagnoses(
     rerun(at)
     at.text_input(key="index_server").set_value(address)
     rerun(at)
-    picker = at.selectbox(key="index_collection")
+    picker = at.radio(key="index_collection")
     assert picker.options == ["refunds (5 chunks, dimension 512)"]
     assert any(i.value.startswith("An index read from a Chroma server goes into no link")
                for i in at.sidebar.info)
@@ -353,7 +353,7 @@ def test_a_collection_that_went_away_is_named_and_the_first_is_shown(
     rerun(at)
     (warning,) = [shown(w.value) for w in at.warning]
     assert warning == f"{address} has no collection 'faq-2023' (collections: refunds)"
-    assert at.selectbox(key="index_collection").value == "refunds"
+    assert at.radio(key="index_collection").value == "refunds"
 
 
 def test_the_index_page_speaks_portuguese(use_model: Embedder) -> None:
