@@ -22,7 +22,7 @@ from ragviz.index import IndexInputError, IndexReader, LoadedIndex, open_index
 from ragviz.index.archive import unzip_chroma
 from ragviz.index.base import CollectionInfo
 from ragviz.index.chroma import open_persistent, open_server
-from ragviz.index.messages import localized, say
+from ragviz.index.messages import Sentence, localized, say
 from ragviz.index.placement import Placed, place
 from ragviz.inputs.corpus import Corpus, load_files
 from ragviz_app.app_state import DocumentChoice
@@ -34,6 +34,7 @@ HOSTS_ENV = "RAGVIZ_CHROMA_HOSTS"
 APP_MAX_CHUNKS = 10_000
 _ADDRESS = re.compile(r"^(?:(?:chroma\+)?https?://)?(?P<host>[A-Za-z0-9_.\-]+|\[[0-9a-fA-F:]+\])"
                       r":(?P<port>\d{1,5})/?$")
+UPLOAD_SUFFIXES = (".jsonl", ".ndjson", ".csv", ".parquet", ".zip")
 _KEPT = 1  # loaded indexes kept in the session (the one in use)
 
 
@@ -94,7 +95,10 @@ def upload_reader(name: str, data: bytes) -> IndexReader:
     digest = hashlib.sha256(data).hexdigest()[:24]
     folder = Path(tempfile.gettempdir()) / "ragviz-index" / digest
     safe_name = Path(name).name or "index"
-    if Path(safe_name).suffix.lower() == ".zip":
+    suffix = Path(safe_name).suffix.lower()
+    if suffix not in UPLOAD_SUFFIXES:
+        raise IndexInputError(Sentence("not_index_file", name=safe_name))
+    if suffix == ".zip":
         target = folder / "chroma"
         if not target.is_dir():
             _unzip_once(data, safe_name, target)

@@ -494,6 +494,7 @@ def empty_chroma_zip() -> bytes:
 
 NAN_LINE = b'{"text": "b", "embedding": [NaN, 1.0]}\n'
 ROWS += (  # issue 21: the app's Index source
+    Row("index", "app: a file of another type (a .txt)", IndexUpload("notes.txt", DOC), "error: notes.txt is not an index file: upload a .jsonl, .csv or .parquet export, or a zipped Chroma directory"),
     Row("index", "app: a zip that is not a Chroma directory", IndexUpload("notes.zip", zipped({"notes/a.txt": DOC})), "error: notes.zip is not a zipped Chroma directory: no folder in it holds chroma.sqlite3"),
     Row("index", "app: a zip whose member climbs out of its folder", IndexUpload("evil.zip", zipped({"db/chroma.sqlite3": b"x", "../../evil.txt": b"x"})), "error: evil.zip was refused: its entry '../../evil.txt' would land outside its folder"),
     Row("index", "a Chroma directory whose chroma.sqlite3 is not a database", cli("index chroma:db", {"db/chroma.sqlite3": b"garbage" * 100}), "exit 2 · ragviz index: db cannot be read as a Chroma directory (error returned from database: (code: 26) file is not a database)"),

@@ -70,6 +70,12 @@ _STRINGS: dict[str, dict[str, str]] = {
         "pt": "Não foi possível ler {name}: descompactado, passa de {limit} bytes",
     },
     # --- the app's Index source ------------------------------------------------------------
+    "not_index_file": {
+        "en": "{name} is not an index file: upload a .jsonl, .csv or .parquet export, or a "
+              "zipped Chroma directory",
+        "pt": "{name} não é um arquivo de índice: envie uma exportação .jsonl, .csv ou "
+              ".parquet, ou um diretório do Chroma compactado",
+    },
     "source_index": {"en": "Index", "pt": "Índice"},
     "upload": {
         "en": "A chunk export (.jsonl, .csv, .parquet) or a zipped Chroma directory",
