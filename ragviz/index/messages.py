@@ -193,6 +193,12 @@ _STRINGS: dict[str, dict[str, str]] = {
     "col_chunk": {"en": "chunk", "pt": "chunk"},
     "col_label": {"en": "label", "pt": "rótulo"},
     "col_why": {"en": "why", "pt": "por quê"},
+    "crowding_row": {
+        "en": "Copies of the same passage (chunks {chunks}) take {places} places of the top "
+              "{top_k}, crowding out other passages.",
+        "pt": "Cópias do mesmo trecho (chunks {chunks}) ocupam {places} lugares do top "
+              "{top_k}, tirando o lugar de outros trechos.",
+    },
     "why_a": {
         "en": "A is the production index: its chunks are not a ragviz setting, so the nearest "
               "setting that fixes a question is searched for B, on the source files.",

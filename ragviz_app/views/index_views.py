@@ -14,7 +14,7 @@ import streamlit as st
 
 from ragviz.evaluation.measures import metric_names
 from ragviz.evaluation.results import Analysis
-from ragviz.index.analysis import DUPLICATE_CROWDING, STALE_CHUNK
+from ragviz.index.analysis import STALE_CHUNK, IndexAnalysis
 from ragviz.index.messages import say
 from ragviz.present import presentation
 from ragviz_app import charts
@@ -24,6 +24,9 @@ from ragviz_app.index_frame import IndexView
 from ragviz_app.views import compare, why
 
 View = Callable[[], None]
+# The label of copies sharing a top_k, as the diagnosis names it (the core's diagnosis adds
+# it to a question's labels too; this table lists it beside the chunks' own faults).
+CROWDING = "duplicate-crowding"
 
 
 def views(frame: Frame, shared: dict[str, View]) -> dict[str, View]:
@@ -53,14 +56,20 @@ def label_rows(view: IndexView, language: str) -> list[dict[str, str]]:
                         say("mismatch_chunk", language, chunk=i, model=result.analysis.model,
                             cosine=presentation.format_score(result.agreement[i], language)))
             rows.append(_row(str(i), label, why_text, language))
-    for number, outcome in enumerate(result.analysis.outcomes):
-        copies = result.crowding(number)
+    for outcome in result.analysis.outcomes:
+        copies = crowding(result, outcome.decision.ranking[:outcome.decision.top_k].tolist())
         if copies:
-            sentence = say("duplicate_crowding", language, chunks=", ".join(map(str, copies)),
+            sentence = say("crowding_row", language, chunks=", ".join(map(str, copies)),
                            places=len(copies), top_k=result.analysis.top_k)
-            rows.append(_row(", ".join(map(str, copies)), DUPLICATE_CROWDING,
+            rows.append(_row(", ".join(map(str, copies)), CROWDING,
                              f"{outcome.question.question}: {sentence}", language))
     return rows
+
+
+def crowding(result: IndexAnalysis, top: list[int]) -> tuple[int, ...]:
+    """The chunks of a top_k that share a group of copies with another chunk of it."""
+    groups = [result.groups[i] for i in top if result.groups[i] >= 0]
+    return tuple(i for i in top if result.groups[i] >= 0 and groups.count(result.groups[i]) > 1)
 
 
 def _row(chunk: str, label: str, text: str, language: str) -> dict[str, str]:
@@ -83,14 +92,6 @@ def labels_panel(frame: Frame) -> None:
             st.caption(say("labels_none", language))
             return
         st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
-
-
-def counts(label: str, view: IndexView) -> int:
-    """How many chunks carry ``label`` (stale-chunk or vector-mismatch)."""
-    result = view.result
-    if result is None:
-        return 0
-    return sum(label in result.chunk_labels(i) for i in range(len(result.placed.chunks)))
 
 
 def compare_index(frame: Frame) -> None:
