@@ -15,9 +15,10 @@ from ragviz.embedding.base import Progress
 from ragviz.embedding.models import Embedder
 from ragviz.evaluation.pipeline import analyse_chunked, encode_questions
 from ragviz.evaluation.results import Analysis, RetrievalSettings
+from ragviz.index import messages
 from ragviz.index.base import IndexInputError, LoadedIndex, Vector
 from ragviz.index.duplicates import crowding, duplicate_groups
-from ragviz.index.messages import Sentence, say
+from ragviz.index.messages import say
 from ragviz.index.placement import Placed, place
 from ragviz.inputs.corpus import Corpus
 from ragviz.inputs.questions import LabelledQuestion
@@ -90,7 +91,7 @@ def check_dimension(stored: Vector, embedder: Embedder) -> None:
     """One sentence naming both dimensions when the model cannot score the stored vectors
     (said again in the page's language through ``IndexInputError.localized``)."""
     if stored.shape[1] != embedder.dimension:
-        raise IndexInputError(Sentence("dimension", stored=stored.shape[1],
+        raise IndexInputError(messages.Sentence("dimension", stored=stored.shape[1],
                                        model=embedder.name, dimension=embedder.dimension))
 
 
