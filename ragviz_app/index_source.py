@@ -161,13 +161,19 @@ def load(reader: IndexReader, where: str, collection: str | None) -> LoadedIndex
 
 
 def choose(loaded: LoadedIndex, sources: Corpus | None, where: str) -> IndexChoice:
-    """The loaded collection with its sources placed."""
-    placed = place(loaded.chunks, sources, fallback=loaded.name)
+    """The loaded collection with its sources placed (once per session for these two)."""
     digest = hashlib.sha1(usedforsecurity=False)
     digest.update(f"{where}\0{loaded.name}\0{len(loaded.chunks)}".encode())
     for source in sources.sources if sources else ():
         digest.update(f"\0{source.name}\0{source.text}".encode("utf-8", "surrogatepass"))
-    return IndexChoice(loaded, sources, placed, digest.hexdigest())
+    key = digest.hexdigest()
+    kept: IndexChoice | None = ss.get("_index_choice")
+    if kept is not None and kept.key == key and kept.loaded is loaded:
+        return kept
+    ss["_index_choice"] = IndexChoice(loaded, sources, place(loaded.chunks, sources,
+                                                             fallback=loaded.name), key)
+    chosen: IndexChoice = ss["_index_choice"]
+    return chosen
 
 
 def error_text(error: IndexInputError) -> str:
