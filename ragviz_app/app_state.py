@@ -267,6 +267,7 @@ class DocumentChoice:
     notice: str | None = None
     corpus: Corpus | None = None
     problems: tuple[str, ...] = ()
+    index: Any = None  # a production index (``ragviz_app.index_source.IndexChoice``)
 
     @property
     def multi_file(self) -> bool:
@@ -274,7 +275,11 @@ class DocumentChoice:
 
     @property
     def analysed(self) -> str | Corpus | None:
-        """What the pipeline analyses: the corpus when there are several files, else the text."""
+        """What the pipeline analyses: the corpus when there are several files (or an
+        index's placed chunks), else the text."""
+        if self.index is not None:
+            corpus: Corpus = self.index.corpus
+            return corpus
         return self.corpus if self.multi_file else self.text
 
 

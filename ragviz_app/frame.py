@@ -46,6 +46,7 @@ class Frame:
     analyses: dict[str, Analysis | None]
     errors: dict[str, str]
     top_k: int
+    index: Any = None  # a production index's view (``ragviz_app.index_frame.IndexView``)
 
     @property
     def model(self) -> Embedder:
@@ -224,7 +225,7 @@ def compute(document: str | Corpus | None, models: dict[str, Embedder],
         for side in SIDES:
             config = configs[side]
             assert config is not None
-            with _refusing(frame, side):
+            with refusing(frame, side):
                 found = memoised(document, config, models[side], questions, top_k,
                                  floors.floor_of(side))
                 if found is None:
@@ -236,16 +237,16 @@ def compute(document: str | Corpus | None, models: dict[str, Embedder],
         for side, chunking in pending.items():
             config = configs[side]
             assert config is not None
-            with _refusing(frame, side):
+            with refusing(frame, side):
                 frame.analyses[side] = run_analysis(
                     document, config, models[side], questions, top_k, floors.floor_of(side),
                     chunking, slots.get(side))
-    _first_floors(frame)
+    first_floors(frame)
     return frame
 
 
 @contextmanager
-def _refusing(frame: Frame, side: str) -> Iterator[None]:
+def refusing(frame: Frame, side: str) -> Iterator[None]:
     """A configuration the chunker refuses, or an API that fails while embedding, leaves
     its side without an analysis and with one sentence saying why."""
     try:
@@ -259,7 +260,7 @@ def _refusing(frame: Frame, side: str) -> Iterator[None]:
         frame.configs[side] = None
 
 
-def _first_floors(frame: Frame) -> None:
+def first_floors(frame: Frame) -> None:
     """Measure each missing floor from its calibrating side's labels (B for the shared
     floor) and rescore the sides that use it."""
     missing = floors.missing()

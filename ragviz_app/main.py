@@ -8,13 +8,15 @@ the floor measured from the labels of B.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
+from ragviz.embedding.models import Embedder
+from ragviz.inputs.questions import LabelledQuestion
 from ragviz_app import app_state as state
-from ragviz_app import background, preview
+from ragviz_app import background, index_frame, preview
 from ragviz_app import frame as shared_frame
 from ragviz_app.common import ss, tr
 from ragviz_app.frame import Frame
@@ -33,6 +35,7 @@ from ragviz_app.views import (
     calibration,
     chunks,
     compare,
+    index_views,
     question_editor,
     questions,
     replay,
@@ -88,6 +91,9 @@ def main() -> None:
     checked = question_editor.edited_questions(tabs["questions"], is_open["questions"],
                                                document)
     n_chars = state.document_chars(document) if document is not None else 1000
+    if choice.index is not None:  # a production index: A is the index, B the what-if
+        index_page(choice, models, checked, config_columns, controls, tabs, is_open)
+        return
     configs = shared_frame.config_inputs(config_columns, n_chars)
     slots = shared_frame.summary_slots(config_columns)
     document_slot = tabs["chunks"].empty() if is_open["chunks"] else None
@@ -100,6 +106,24 @@ def main() -> None:
     draw_tabs(frame, tabs, is_open, document_slot)
     background.after_run(frame.document, frame.models, frame.configs, n_chars)
     preload_in_background()
+
+
+def index_page(choice: state.DocumentChoice, models: dict[str, Embedder],
+               checked: list[LabelledQuestion], columns: Sequence[DeltaGenerator],
+               controls: DeltaGenerator, tabs: dict[str, DeltaGenerator],
+               is_open: dict[str, bool]) -> Frame:
+    """The page on a production index: no early chunk preview and no background fill (A's
+    chunks are production's, not a slider's)."""
+    configs = index_frame.config_inputs(columns, choice.index)
+    slots = shared_frame.summary_slots(columns)
+    frame = index_frame.compute(choice.index, models, checked, configs)
+    with controls:
+        index_frame.top_notes(frame)
+    shared_frame.retrieval_controls(controls, frame)
+    shared_frame.config_summaries(slots, frame)
+    sync_url(workspace.share_panel(frame))
+    draw_tabs(frame, tabs, is_open)
+    return frame
 
 
 def open_tabs() -> tuple[dict[str, DeltaGenerator], dict[str, bool]]:
@@ -129,6 +153,8 @@ def draw_tabs(frame: Frame, tabs: dict[str, DeltaGenerator], is_open: dict[str, 
         "compare": lambda: compare.compare_tab(frame, document),
         "why": lambda: why.why_tab(frame, document),
     }
+    if frame.index is not None:  # what only an index has, and B's what-if on its sources
+        views = index_views.views(frame, views)
     for tab_id, view in views.items():  # the order the views were always drawn in
         if is_open[tab_id]:
             in_slot = tab_id == "chunks" and document_slot is not None

@@ -35,7 +35,7 @@ PERSISTENT = (
     "doc_paste", "model_custom", "top_k", "floor", "doc_source", "sample_name", "model_choice",
     "floor_b", "model_b_on", "b_model_choice", "b_model_custom", "api_base", "api_model",
     "b_api_base", "b_api_model", "api_key", "doc_file",
-    "tab",
+    "tab", "index_from", "index_server", "index_collection",
     "cost_refusal", "cost_answer", "sweep_metric",
     "why_question", "why_answer", "why_answerable", "why_side", "why_pick",
     *(f"{side}_{name}" for side in SIDES for name in ("chunker", *PARAM_KEYS)),

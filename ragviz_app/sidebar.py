@@ -11,6 +11,7 @@ from ragviz.inputs.documents import MAX_DOCUMENT_CHARS, MAX_UPLOAD_BYTES
 from ragviz.retrieval.scorers import scorer_names
 from ragviz.share.samples import get_sample, load_samples
 from ragviz_app import app_state as state
+from ragviz_app import index_source
 from ragviz_app.common import lang, md, sample_titles, ss, tr, translated
 from ragviz_app.models import WantedModel, model_inputs
 from ragviz_app.session import on_sample_change, start_walkthrough
@@ -49,11 +50,13 @@ def document_inputs() -> state.DocumentChoice:
     st.subheader(tr("app.document"))
     st.radio(
         tr("app.source"),
-        ("sample", "paste", "upload"),
+        ("sample", "paste", "upload", "index"),
         key="doc_source",
-        format_func=translated("app.source_"),
+        format_func=index_source.source_label(translated("app.source_"), lang()),
         horizontal=True,
     )
+    if ss.doc_source == "index":
+        return index_source.index_document()
     sample_text = ""
     sample_corpus: Corpus | None = None
     uploads: list[tuple[str, bytes]] = []

@@ -16,7 +16,7 @@ import json
 import shlex
 import sys
 import zipfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -212,7 +212,67 @@ class WorkspaceFile:
         return f"loaded: {len(workspace.document):,} characters, {len(workspace.questions)} questions"
 
 
-Interface = Cli | Upload | Paste | Questions | Cell | WorkspaceFile
+@dataclass(frozen=True)
+class IndexUpload:
+    """A file given to the app's Index source (``read_upload``, as the sidebar loads it);
+    ``data`` may be made when the row runs (a Chroma directory needs chromadb)."""
+
+    name: str
+    data: bytes | Callable[[], bytes]
+
+    def describe(self) -> str:
+        return f"app index upload `{self.name}`"
+
+    def seen(self) -> str:
+        from ragviz.index import IndexInputError
+        from ragviz_app.index_source import read_upload
+
+        data = self.data if isinstance(self.data, bytes) else self.data()
+        try:
+            loaded = read_upload(self.name, data)
+        except IndexInputError as error:
+            return f"error: {error}"
+        return f"{len(loaded.chunks):,} chunks" + "".join(
+            f" · warning: {problem}" for problem in loaded.problems)
+
+
+@dataclass(frozen=True)
+class IndexServer:
+    """An address typed into the app's Index source, with ``RAGVIZ_CHROMA_HOSTS`` as
+    given; PORT in it is a socket that accepts and never answers (named PORT again in
+    what the user sees, as its number changes)."""
+
+    address: str
+    allowed: str = ""
+
+    def describe(self) -> str:
+        return f"app index server `{self.address}`, RAGVIZ_CHROMA_HOSTS={self.allowed!r}"
+
+    def seen(self) -> str:
+        import os
+        import socket
+
+        from ragviz.index import IndexInputError
+        from ragviz_app.index_source import HOSTS_ENV, server_reader
+
+        before = os.environ.get(HOSTS_ENV)
+        os.environ[HOSTS_ENV] = self.allowed
+        with socket.socket() as silent:
+            silent.bind(("127.0.0.1", 0))
+            silent.listen()
+            port = str(silent.getsockname()[1])
+            try:
+                server_reader(self.address.replace("PORT", port)).collections()
+                return "read"
+            except IndexInputError as error:
+                return f"error: {str(error).replace(port, 'PORT')}"
+            finally:
+                os.environ.pop(HOSTS_ENV)
+                if before is not None:
+                    os.environ[HOSTS_ENV] = before
+
+
+Interface = Cli | Upload | Paste | Questions | Cell | WorkspaceFile | IndexUpload | IndexServer
 
 
 def cli(args: str | Sequence[str], files: dict[str, bytes] | None = None,
@@ -445,6 +505,38 @@ def floor_set_on(model: str) -> bytes:
 
 ROWS += (
     Row("workspace", "a floor said to be set on a path, not a model", WorkspaceFile(floor_set_on("../../etc")), "error: model '../../etc' is not a bundled model or a hub id (owner/name); local model folders are accepted only inside the folder RAGVIZ_MODELS_DIR names"),
+)
+
+
+def empty_chroma_zip() -> bytes:
+    """A zipped Chroma directory whose one collection holds nothing."""
+    import tempfile
+
+    import chromadb
+
+    with tempfile.TemporaryDirectory() as folder:
+        chromadb.PersistentClient(path=folder).get_or_create_collection(
+            "faq", embedding_function=None)
+        files = {path.relative_to(folder).as_posix(): path.read_bytes()
+                 for path in Path(folder).rglob("*") if path.is_file()}
+    return zipped({f"db/{name}": data for name, data in files.items()})
+
+
+NAN_LINE = b'{"text": "b", "embedding": [NaN, 1.0]}\n'
+ROWS += (  # issue 21: the app's Index source
+    Row("index", "app: a file of another type (a .txt)", IndexUpload("notes.txt", DOC), "error: notes.txt is not an index file: upload a .jsonl, .csv or .parquet export, or a zipped Chroma directory"),
+    Row("index", "app: a zip that is not a Chroma directory", IndexUpload("notes.zip", zipped({"notes/a.txt": DOC})), "error: notes.zip is not a zipped Chroma directory: no folder in it holds chroma.sqlite3"),
+    Row("index", "app: a zip whose member climbs out of its folder", IndexUpload("evil.zip", zipped({"db/chroma.sqlite3": b"x", "../../evil.txt": b"x"})), "error: evil.zip was refused: its entry '../../evil.txt' would land outside its folder"),
+    Row("index", "a Chroma directory whose chroma.sqlite3 is not a database", cli("index chroma:db", {"db/chroma.sqlite3": b"garbage" * 100}), "exit 2 · ragviz index: db cannot be read as a Chroma directory (error returned from database: (code: 26) file is not a database)"),
+    Row("index", "app: a zip whose chroma.sqlite3 is not a database", IndexUpload("bad.zip", zipped({"db/chroma.sqlite3": b"garbage" * 100})), "error: bad.zip cannot be read as a Chroma directory (error returned from database: (code: 26) file is not a database)"),
+    Row("index", "app: a Chroma directory whose collection is empty", IndexUpload("empty.zip", empty_chroma_zip), "error: the collection 'faq' in empty.zip is empty"),
+    Row("index", "app: a JSONL with a broken line among good ones", IndexUpload("x.jsonl", b'{"text": "a"}\n{broken\n'), "1 chunks · warning: x.jsonl line 2 is not valid JSON (Expecting property name enclosed in double quotes); it was left out"),
+    Row("index", "app: a JSONL line whose vector holds NaN", IndexUpload("v.jsonl", b'{"text": "a", "embedding": [0.5, 1.0]}\n' + NAN_LINE), "1 chunks · warning: v.jsonl line 2: the stored vector holds NaN or infinite values; rebuild that chunk's vector; it was left out"),
+    Row("index", "app: 10,001 chunks (over the app's limit)", IndexUpload("big.jsonl", b"".join(b'{"text": "c%d"}\n' % i for i in range(10_001))), "error: big.jsonl holds 10,001 chunks; the app loads at most 10,000: diagnose it with ragviz eval --index on the command line."),
+    Row("index", "app: a Chroma server no variable allows", IndexServer("10.0.0.5:8000"), "error: This app reaches only the Chroma servers that the environment variable RAGVIZ_CHROMA_HOSTS names (now: none), so a shared app cannot be used as a way into its network."),
+    Row("index", "app: a server the variable does not name", IndexServer("10.0.0.5:8000", "chroma.internal:8000"), "error: This app reaches only the Chroma servers that the environment variable RAGVIZ_CHROMA_HOSTS names (now: chroma.internal:8000), so a shared app cannot be used as a way into its network."),
+    Row("index", "app: an address without a port", IndexServer("localhost"), "error: 'localhost' is not a server address: write host:port, e.g. localhost:8000."),
+    Row("index", "app: an allowed server that never answers", IndexServer("127.0.0.1:PORT", "127.0.0.1"), "error: the Chroma server at 127.0.0.1:PORT does not answer (timed out); check the address and that the server runs"),
 )
 
 

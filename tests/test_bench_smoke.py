@@ -35,6 +35,7 @@ RUNS: dict[str, tuple[list[str], bool]] = {
     "chunker_peers": (["chunker_peers.py"], False),
     "slider_precompute": (["slider_precompute.py"], False),
     "eval_scale": (["eval_scale.py"], False),
+    "app_index": (["app_index.py"], False),
     "browser_timing": (["browser_timing.py"], True),
     "ui_latency": (["ui_latency.py"], True),
     "step_profile": (["step_profile.py"], True),

@@ -16,6 +16,7 @@ from ragviz.embedding.base import Progress
 from ragviz.embedding.models import Embedder
 from ragviz.evaluation.pipeline import analyse_chunked, encode_questions
 from ragviz.evaluation.results import Analysis, RetrievalSettings
+from ragviz.index import messages
 from ragviz.index.base import IndexInputError, LoadedIndex, Vector
 from ragviz.index.duplicates import duplicate_groups
 from ragviz.index.messages import say
@@ -83,11 +84,12 @@ def stored_matrix(index: LoadedIndex) -> Vector | None:
     return unit
 
 
-def check_dimension(stored: Vector, embedder: Embedder, lang: str = "en") -> None:
-    """One sentence naming both dimensions when the model cannot score the stored vectors."""
+def check_dimension(stored: Vector, embedder: Embedder) -> None:
+    """One sentence naming both dimensions when the model cannot score the stored vectors
+    (said again in the page's language through ``IndexInputError.localized``)."""
     if stored.shape[1] != embedder.dimension:
-        raise IndexInputError(say("dimension", lang, stored=stored.shape[1],
-                                  model=embedder.name, dimension=embedder.dimension))
+        raise IndexInputError(messages.Sentence("dimension", stored=stored.shape[1],
+                                       model=embedder.name, dimension=embedder.dimension))
 
 
 def analyse_index(index: LoadedIndex, embedder: Embedder,

@@ -14,11 +14,18 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
+from ragviz.index.messages import Sentence, localized
+
 Vector = npt.NDArray[np.float32]
 
 
 class IndexInputError(ValueError):
-    """An index that cannot be read as asked; the message is one sentence for the user."""
+    """An index that cannot be read as asked; the message is one sentence for the user
+    (a ``Sentence`` when the page can say it in its own language: ``localized``)."""
+
+    def localized(self, lang: str) -> str:
+        said = self.args[0] if self.args else ""
+        return localized(said, lang) if isinstance(said, str) else str(self)
 
 
 @dataclass(frozen=True)
@@ -154,8 +161,7 @@ def as_vector(raw: Any, where: str) -> Vector | None:
     except (TypeError, ValueError) as error:
         raise IndexInputError(f"{where}: the vector is not a list of numbers") from error
     if not np.all(np.isfinite(vector)):
-        raise IndexInputError(f"{where}: the stored vector holds NaN or infinite values; "
-                              "rebuild that chunk's vector")
+        raise IndexInputError(Sentence("nan_vector", where=where))
     if not math.isfinite(float(np.linalg.norm(vector))) or not np.any(vector):
         raise IndexInputError(f"{where}: the stored vector is all zeros")
     return vector

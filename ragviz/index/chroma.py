@@ -14,6 +14,7 @@ from typing import Any
 
 from ragviz.index import base
 from ragviz.index.base import CollectionInfo, IndexInputError, LoadedIndex
+from ragviz.index.messages import Sentence
 
 INSTALL_HINT = "reading a Chroma index needs chromadb: pip install 'ragviz[index]'"
 # A server that does not answer is reported within this many seconds.
@@ -56,7 +57,7 @@ class ChromaReader:
                 break
             offset += _PAGE
         if not chunks:
-            raise IndexInputError(f"the collection {name!r} in {self.where} is empty")
+            raise IndexInputError(Sentence("empty_collection", name=name, where=self.where))
         return LoadedIndex(name, tuple(chunks))
 
     def info(self, collection: str | None = None) -> CollectionInfo:
@@ -88,7 +89,7 @@ class ChromaReader:
         if len(names) == 1:
             return str(names[0])
         if not names:
-            raise IndexInputError(f"{self.where} holds no collection")
+            raise IndexInputError(Sentence("holds_no_collection", where=self.where))
         raise IndexInputError(f"{self.where} holds {len(names)} collections "
                               f"({', '.join(sorted(names))}): choose one with --collection")
 
@@ -99,8 +100,8 @@ class ChromaReader:
         except chromadb.errors.NotFoundError:
             names = sorted(c.name for c in self._client.list_collections())
             known = ", ".join(names) if names else "none"
-            raise IndexInputError(f"{self.where} has no collection {name!r} "
-                                  f"(collections: {known})") from None
+            raise IndexInputError(Sentence("no_collection", where=self.where, name=name,
+                                           known=known)) from None
 
 
 def _row(column: Any, row: int) -> Any:
@@ -132,17 +133,22 @@ def _chunks(page: dict[str, Any], collection: str) -> list[base.IndexChunk]:
     return out
 
 
-def open_persistent(path: str) -> ChromaReader:
+def open_persistent(path: str, shown: str | None = None) -> ChromaReader:
     """A Chroma persistent directory; refused (one sentence) when the folder is not one,
-    before Chroma would silently create a new empty database there."""
+    before Chroma would silently create a new empty database there. ``shown`` names it in
+    sentences (an upload's name rather than the folder it was unpacked into)."""
     folder = Path(path)
     if not folder.is_dir():
-        raise IndexInputError(f"{path} is not a folder (a Chroma index is a folder "
-                              "holding chroma.sqlite3)")
+        raise IndexInputError(Sentence("not_folder", path=path))
     if not (folder / "chroma.sqlite3").is_file():
-        raise IndexInputError(f"{path} is not a Chroma directory: it holds no chroma.sqlite3")
-    client = _chromadb().PersistentClient(path=str(folder))
-    return ChromaReader(client, path)
+        raise IndexInputError(Sentence("not_chroma_dir", path=path))
+    chromadb = _chromadb()
+    try:
+        client = chromadb.PersistentClient(path=str(folder))
+    except chromadb.errors.ChromaError as error:  # a chroma.sqlite3 that is no database
+        raise IndexInputError(Sentence("chroma_unreadable", path=shown or path,
+                                       reason=str(error))) from None
+    return ChromaReader(client, shown or path)
 
 
 def open_server(host: str, port: int) -> ChromaReader:
@@ -154,8 +160,8 @@ def open_server(host: str, port: int) -> ChromaReader:
         with urllib.request.urlopen(url, timeout=SERVER_TIMEOUT_S) as response:
             response.read()
     except (urllib.error.URLError, OSError) as error:
-        raise IndexInputError(f"{where} does not answer ({_reason(error)}); "
-                              "check the address and that the server runs") from None
+        raise IndexInputError(Sentence("server_silent", host=host, port=port,
+                                       reason=_reason(error))) from None
     client = _chromadb().HttpClient(host=host, port=port)
     return ChromaReader(client, where)
 

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from ragviz.index.base import FileReader, IndexChunk, IndexInputError, LoadedIndex, from_metadata
+from ragviz.index.messages import Sentence
 
 
 class JsonlReader(FileReader):
@@ -30,14 +31,15 @@ class JsonlReader(FileReader):
         if not chunks:
             raise IndexInputError(f"{name} holds no readable chunk: {problems[0]}" if problems
                                   else f"{name} holds no chunk")
-        problems = [f"{problem}; it was left out" for problem in problems]
+        problems = [Sentence("left_out", problem=problem) for problem in problems]
         return LoadedIndex(name, tuple(chunks), tuple(problems))
 
 
 def _problem(name: str, number: int, error: Exception) -> str:
     if isinstance(error, json.JSONDecodeError):
-        return f"{name} line {number} is not valid JSON ({error.msg})"
-    return str(error)
+        return Sentence("broken_line", name=name, number=number, detail=error.msg)
+    said = error.args[0] if error.args else ""
+    return said if isinstance(said, Sentence) else str(error)
 
 
 def parse_record(record: Any, where: str) -> IndexChunk:

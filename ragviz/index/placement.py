@@ -39,6 +39,7 @@ def place(index_chunks: Sequence[IndexChunk], sources: Corpus | None,
     real = {s.name: s.text for s in sources.sources} if sources else {}
     cursors: dict[str, int] = {}
     standins: dict[str, list[str]] = {}
+    lengths: dict[str, int] = {}  # each stand-in's length so far (no re-summing: linear)
     spots: list[tuple[str, int]] = []
     stale: list[str | None] = []
     for chunk in index_chunks:
@@ -51,7 +52,8 @@ def place(index_chunks: Sequence[IndexChunk], sources: Corpus | None,
         stale.append(name)
         key = name + STALE_SUFFIX if name is not None else (chunk.source or fallback)
         parts = standins.setdefault(key, [])
-        spots.append((key, sum(len(p) + len(_JOIN) for p in parts)))
+        spots.append((key, lengths.get(key, 0)))
+        lengths[key] = lengths.get(key, 0) + len(chunk.text) + len(_JOIN)
         parts.append(chunk.text)
     texts = {**real, **{key: _JOIN.join(parts) for key, parts in standins.items()}}
     built = tuple(make_chunk(texts[name], i, start, start + len(c.text), source=name)

@@ -40,6 +40,8 @@ from ragviz.evaluation.excerpts import LeftOut, TokenScores, Unfound
 from ragviz.evaluation.measures import get_metric
 from ragviz.evaluation.results import Metrics, QuestionOutcome, WhyFailed
 from ragviz.i18n import STRINGS, count, t
+from ragviz.index.analysis import INDEX_CONFIG
+from ragviz.index.messages import say
 from ragviz.retrieval.decision import Decision, build_prompt
 
 FEWEST_DIGITS = 2
@@ -152,7 +154,9 @@ def param_name(name: str, language: str = "en") -> str:
 
 def config_text(config: ChunkerConfig, language: str = "en") -> str:
     """A configuration for reading: ``config.label()`` in English, translated parameter
-    names and decimal commas in Portuguese."""
+    names and decimal commas in Portuguese; a production index's chunks by that name."""
+    if config == INDEX_CONFIG:
+        return say("index_config", language)
     if language == "en":
         return config.label()
     shown = {k: v for k, v in config.params().items() if v is not None}

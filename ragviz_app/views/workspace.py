@@ -8,6 +8,7 @@ from collections.abc import Callable
 import streamlit as st
 
 from ragviz.evaluation.experiments import compare
+from ragviz.index.messages import say
 from ragviz.inputs.corpus import Corpus
 from ragviz.present.exports import results_csv
 from ragviz.present.report import render_report
@@ -22,7 +23,12 @@ def share_panel(frame: Frame) -> Workspace | None:
     the workspace so the page link can carry it."""
     ready = frame.ready()
     document = frame.document
-    if isinstance(document, Corpus):  # a workspace holds one document: say so, drop nothing
+    if frame.index is not None:  # an uploaded index travels as its own file: say so
+        with st.sidebar:
+            on_server = ss.get("index_from") == "server"
+            st.info(say("server_not_shared" if on_server else "not_shared", lang()))
+        document = None
+    elif isinstance(document, Corpus):  # a workspace holds one document: say so, drop nothing
         with st.sidebar:
             key = "app.corpus_sample_not_shared" if ss.doc_source == "sample" else (
                 "app.corpus_not_shared")

@@ -1,0 +1,309 @@
+"""The "Index" document source: a production index uploaded (a chunk export or a zipped
+Chroma directory) or read from a Chroma server the operator allowed, with the optional
+source files it was built from.
+
+A server is reached only when ``RAGVIZ_CHROMA_HOSTS`` names it: a workshop app must not
+become a proxy into the network it runs in."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import shutil
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import streamlit as st
+
+from ragviz.index import IndexInputError, IndexReader, LoadedIndex, open_index
+from ragviz.index.archive import unzip_chroma
+from ragviz.index.base import CollectionInfo
+from ragviz.index.chroma import open_persistent, open_server
+from ragviz.index.messages import Sentence, localized, say
+from ragviz.index.placement import Placed, place
+from ragviz.inputs.corpus import Corpus, load_files
+from ragviz_app.app_state import DocumentChoice
+from ragviz_app.common import lang, md, ss
+
+HOSTS_ENV = "RAGVIZ_CHROMA_HOSTS"
+# Chunks the app holds in memory; past it the database has to retrieve (h21b's
+# database-retrieval mode plugs in at ``over_limit``).
+APP_MAX_CHUNKS = 10_000
+_ADDRESS = re.compile(r"^(?:(?:chroma\+)?https?://)?(?P<host>[A-Za-z0-9_.\-]+|\[[0-9a-fA-F:]+\])"
+                      r":(?P<port>\d{1,5})/?$")
+UPLOAD_SUFFIXES = (".jsonl", ".ndjson", ".csv", ".parquet", ".zip")
+_KEPT = 1  # loaded indexes kept in the session (the one in use)
+
+
+@dataclass(frozen=True)
+class IndexChoice:
+    """A loaded collection, the source files given with it (None: none), and where every
+    chunk sits; ``key`` names both for the memo."""
+
+    loaded: LoadedIndex
+    sources: Corpus | None
+    placed: Placed
+    key: str
+
+    @property
+    def corpus(self) -> Corpus:
+        """What the views draw: the source files, then the chunks that sit in none."""
+        return self.placed.corpus
+
+
+def say_here(key: str, **values: object) -> str:
+    return say(key, lang(), **values)
+
+
+def allowed_hosts() -> list[str]:
+    """The servers the operator allows (``host`` or ``host:port``), from the environment."""
+    return [h.strip().lower() for h in os.environ.get(HOSTS_ENV, "").split(",") if h.strip()]
+
+
+def host_allowed(host: str, port: int, allowed: list[str]) -> bool:
+    """Whether ``host:port`` is named, or ``host`` is named without a port."""
+    host = host.lower()
+    return f"{host}:{port}" in allowed or host in allowed
+
+
+def parse_address(text: str) -> tuple[str, int] | None:
+    """``host:port`` (an ``http://`` or ``chroma+http://`` prefix allowed), or None."""
+    match = _ADDRESS.match(text.strip())
+    if match is None or not 0 < int(match["port"]) < 65536:
+        return None
+    return match["host"], int(match["port"])
+
+
+def server_reader(text: str, language: str = "en") -> IndexReader:
+    """The Chroma server a typed address names, refused unless the operator allowed it."""
+    address = parse_address(text)
+    if address is None:
+        raise IndexInputError(say("bad_address", language, address=text.strip()))
+    allowed = allowed_hosts()
+    if not host_allowed(*address, allowed):
+        raise IndexInputError(say("host_refused", language, env=HOSTS_ENV,
+                                  allowed=", ".join(allowed) or say("none", language)))
+    return open_server(*address)
+
+
+def upload_reader(name: str, data: bytes) -> IndexReader:
+    """An uploaded index written to a folder of its own (named by its content), then read
+    like a file given to the CLI; a zip must hold a Chroma directory."""
+    digest = hashlib.sha256(data).hexdigest()[:24]
+    folder = Path(tempfile.gettempdir()) / "ragviz-index" / digest
+    safe_name = Path(name).name or "index"
+    suffix = Path(safe_name).suffix.lower()
+    if suffix not in UPLOAD_SUFFIXES:
+        raise IndexInputError(Sentence("not_index_file", name=safe_name))
+    if suffix == ".zip":
+        target = folder / "chroma"
+        if not target.is_dir():
+            _unzip_once(data, safe_name, target)
+        return open_persistent(str(target), shown=safe_name)
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / safe_name
+    if not path.is_file():
+        path.write_bytes(data)
+    return open_index(str(path))
+
+
+def _unzip_once(data: bytes, name: str, target: Path) -> None:
+    """Unpack into a fresh folder and move it into place only when whole, so an archive
+    refused half-way never leaves a partial directory that a second upload would open."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(dir=target.parent))
+    try:
+        unzip_chroma(data, name, staging)
+        staging.rename(target)
+    except OSError:  # another session unpacked the same archive first
+        if not target.is_dir():
+            raise
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+
+
+def over_limit(info: CollectionInfo, language: str = "en") -> str | None:
+    """The sentence for a collection too large to load into the app, else None: the hook
+    where the database-retrieval mode (issue 21, part 8) takes such a collection over."""
+    if info.count <= APP_MAX_CHUNKS:
+        return None
+    return say("too_many", language, name=info.name, n=f"{info.count:,}",
+               limit=f"{APP_MAX_CHUNKS:,}")
+
+
+def checked_size(loaded: LoadedIndex, language: str = "en") -> LoadedIndex:
+    """``loaded``, refused in one sentence past the app's in-memory limit."""
+    too_many = over_limit(CollectionInfo(loaded.name, len(loaded.chunks), None), language)
+    if too_many is not None:
+        raise IndexInputError(too_many)
+    return loaded
+
+
+def read_upload(name: str, data: bytes, language: str = "en") -> LoadedIndex:
+    """An uploaded index's only collection, as the app loads it (the bad-input table)."""
+    return checked_size(upload_reader(name, data).read(), language)
+
+
+def load(reader: IndexReader, where: str, collection: str | None) -> LoadedIndex:
+    """One collection, read once per session (kept under ``where`` and its name)."""
+    cache: dict[tuple[str, str | None], LoadedIndex] = ss.setdefault("_index_cache", {})
+    found = cache.get((where, collection))
+    if found is not None:
+        return found
+    loaded = checked_size(reader.read(collection), lang())
+    while len(cache) >= _KEPT:
+        cache.pop(next(iter(cache)))
+    cache[(where, collection)] = loaded
+    return loaded
+
+
+def choose(loaded: LoadedIndex, sources: Corpus | None, where: str) -> IndexChoice:
+    """The loaded collection with its sources placed (once per session for these two)."""
+    digest = hashlib.sha1(usedforsecurity=False)
+    digest.update(f"{where}\0{loaded.name}\0{len(loaded.chunks)}".encode())
+    for source in sources.sources if sources else ():
+        digest.update(f"\0{source.name}\0{source.text}".encode("utf-8", "surrogatepass"))
+    key = digest.hexdigest()
+    kept: IndexChoice | None = ss.get("_index_choice")
+    if kept is not None and kept.key == key and kept.loaded is loaded:
+        return kept
+    ss["_index_choice"] = IndexChoice(loaded, sources, place(loaded.chunks, sources,
+                                                             fallback=loaded.name), key)
+    chosen: IndexChoice = ss["_index_choice"]
+    return chosen
+
+
+def error_text(error: IndexInputError) -> str:
+    """An index refusal in the page's language (when the sentence knows it)."""
+    return error.localized(lang())
+
+
+def problem_text(problem: str) -> str:
+    return localized(problem, lang())
+
+
+def source_files() -> tuple[Corpus | None, list[str]]:
+    """The optional source files, as a corpus, with one sentence per file left out."""
+    files = st.file_uploader(say_here("sources"), key="index_sources",
+                             accept_multiple_files=True, help=say_here("sources_help"))
+    uploads = [(file.name, file.getvalue()) for file in files or ()]
+    if not uploads:
+        return None, []
+    corpus = load_files(uploads)
+    problems = [problem.message for problem in corpus.problems]
+    return (corpus if corpus.sources else None), problems
+
+
+def show_problems(problems: list[str]) -> None:
+    for problem in problems:
+        st.warning(md(problem))
+
+
+def index_inputs() -> IndexChoice | None:
+    """The Index source's widgets (every one drawn on every run, so nothing typed or
+    uploaded is dropped when another fails) and the collection they resolve to."""
+    st.radio(say_here("from"), ("file", "server"), key="index_from", horizontal=True,
+             format_func=_from_label(lang()))
+    upload = None
+    if ss.get("index_from", "file") == "file":
+        upload = st.file_uploader(say_here("upload"), key="index_upload",
+                                  help=say_here("upload_help"))
+    else:
+        st.text_input(say_here("server"), key="index_server", placeholder="localhost:8000")
+    loaded, where = _loaded(upload)
+    sources, problems = source_files()
+    show_problems(problems)
+    if loaded is None:
+        return None
+    for problem in loaded.problems:
+        st.warning(md(problem_text(problem)))
+    dimension = next((len(c.vector) for c in loaded.chunks if c.vector is not None), None)
+    vectors = (say_here("with_vectors", dimension=dimension) if dimension is not None
+               else say_here("without_vectors"))
+    st.caption(md(say_here("loaded", name=loaded.name, n=f"{len(loaded.chunks):,}",
+                           vectors=vectors)))
+    return choose(loaded, sources, where)
+
+
+def _from_label(language: str) -> Callable[[str], str]:
+    return lambda value: say(f"from_{value}", language)
+
+
+def _loaded(upload: object) -> tuple[LoadedIndex | None, str]:
+    """The collection the widgets name, or None after saying why (one sentence)."""
+    try:
+        reader, where = _reader(upload)
+        if reader is None:
+            return None, where
+        collection = _collection(reader, where)
+        if collection is None:
+            return None, where
+        return load(reader, where, collection or None), where
+    except IndexInputError as error:
+        st.error(md(error_text(error)))
+        return None, ""
+
+
+def _reader(upload: object) -> tuple[IndexReader | None, str]:
+    if ss.get("index_from", "file") == "file":
+        if upload is None:
+            st.info(say_here("upload_wait"))
+            return None, ""
+        name, data = upload.name, upload.getvalue()  # type: ignore[attr-defined]
+        digest = hashlib.sha256(data).hexdigest()[:24]
+        return upload_reader(name, data), f"{name}:{digest}"
+    typed = str(ss.get("index_server", "")).strip()
+    if not typed:
+        st.info(say_here("server_wait"))
+        return None, ""
+    return server_reader(typed, lang()), typed
+
+
+def _collection(reader: IndexReader, where: str) -> str | None:
+    """The collection to read ("" for a file's only one), or None when the picked one is
+    over the app's limit (its sentence shown)."""
+    from ragviz.index.chroma import ChromaReader
+
+    if not isinstance(reader, ChromaReader):
+        return ""
+    known: dict[str, list[CollectionInfo]] = ss.setdefault("_index_collections", {})
+    infos = known.get(where) or reader.collections()
+    known.clear()
+    known[where] = infos
+    if not infos:
+        raise IndexInputError(say_here("holds_no_collection", where=where))
+    by_name = {info.name: info for info in infos}
+    language = lang()
+    asked = ss.get("index_collection")
+    if asked not in by_name:  # a first visit, or a collection that went away: say which
+        if asked:
+            st.warning(md(say("no_collection", language, where=where, name=asked,
+                              known=", ".join(by_name))))
+        ss.index_collection = infos[0].name
+    # a radio, not a select: its labels wrap where a select cut "dimension 512" in the sidebar
+    st.radio(say_here("collection"), list(by_name), key="index_collection",
+             format_func=lambda name: say("collection_row", language, name=name,
+                                          count=f"{by_name[name].count:,}",
+                                          dimension=by_name[name].dimension or "–"))
+    too_many = over_limit(by_name[ss.index_collection], language)
+    if too_many is not None:
+        st.error(md(too_many))
+        return None
+    return str(ss.index_collection)
+
+
+def source_label(others: Callable[[str], str], language: str) -> Callable[[str], str]:
+    """The document source radio's labels, "Index" included."""
+    return lambda value: say("source_index", language) if value == "index" else others(value)
+
+
+def index_document() -> DocumentChoice:
+    """The sidebar's document when the source is an index (no document until one loads)."""
+    chosen = index_inputs()
+    if chosen is None:
+        return DocumentChoice(None)
+    first = chosen.corpus.sources[0].text
+    return DocumentChoice(first, None, None, chosen.corpus, index=chosen)

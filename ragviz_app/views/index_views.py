@@ -1,0 +1,149 @@
+"""The views' index parts: what only an index has (stale chunks, vector mismatches,
+copies crowding a top_k) above the questions, the what-if in the compare tab (A the index
+as production built it, B its source files chunked by ragviz), and the why tab on B."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from typing import Any
+
+import altair as alt
+import pandas as pd
+import streamlit as st
+
+from ragviz.evaluation.measures import metric_names
+from ragviz.evaluation.results import Analysis
+from ragviz.index.analysis import STALE_CHUNK, IndexAnalysis
+from ragviz.index.messages import say
+from ragviz.present import presentation
+from ragviz_app import charts
+from ragviz_app.common import lang, md, ss
+from ragviz_app.frame import Frame
+from ragviz_app.index_frame import IndexView
+from ragviz_app.views import compare, why
+
+View = Callable[[], None]
+# The label of copies sharing a top_k, as the diagnosis names it (the core's diagnosis adds
+# it to a question's labels too; this table lists it beside the chunks' own faults).
+CROWDING = "duplicate-crowding"
+
+
+def views(frame: Frame, shared: dict[str, View]) -> dict[str, View]:
+    """The tabs' views with the index's parts added (the others as they are)."""
+    out = dict(shared)
+
+    def questions() -> None:
+        labels_panel(frame)
+        shared["questions"]()
+
+    out["questions"] = questions
+    out["compare"] = lambda: compare_index(frame)
+    out["why"] = lambda: why_index(frame)
+    return out
+
+
+def label_rows(view: IndexView, language: str) -> list[dict[str, str]]:
+    """One row per fault: the chunk (or copies), its label and the sentence saying why."""
+    result = view.result
+    if result is None:
+        return []
+    rows = []
+    for i in range(len(result.placed.chunks)):
+        for label in result.chunk_labels(i):
+            why_text = (say("stale_chunk", language, chunk=i, file=result.placed.stale[i])
+                        if label == STALE_CHUNK else
+                        say("mismatch_chunk", language, chunk=i, model=result.analysis.model,
+                            cosine=presentation.format_score(result.agreement[i], language)))
+            rows.append(_row(str(i), label, why_text, language))
+    for outcome in result.analysis.outcomes:
+        copies = crowding(result, outcome.decision.ranking[:outcome.decision.top_k].tolist())
+        if copies:
+            sentence = say("crowding_row", language, chunks=", ".join(map(str, copies)),
+                           places=len(copies), top_k=result.analysis.top_k)
+            rows.append(_row(", ".join(map(str, copies)), CROWDING,
+                             f"{outcome.question.question}: {sentence}", language))
+    return rows
+
+
+def crowding(result: IndexAnalysis, top: list[int]) -> tuple[int, ...]:
+    """The chunks of a top_k that share a group of copies with another chunk of it."""
+    groups = [result.groups[i] for i in top if result.groups[i] >= 0]
+    return tuple(i for i in top if result.groups[i] >= 0 and groups.count(result.groups[i]) > 1)
+
+
+def _row(chunk: str, label: str, text: str, language: str) -> dict[str, str]:
+    return {say("col_chunk", language): chunk, say("col_label", language): label,
+            say("col_why", language): text}
+
+
+def labels_panel(frame: Frame) -> None:
+    """Above the questions: the index's faults, one row each (none: one line saying so)."""
+    view: IndexView = frame.index
+    if view.result is None:
+        return
+    language = lang()
+    rows = label_rows(view, language)
+    with st.expander(say("labels_title", language), expanded=bool(rows)):
+        unplaced = view.result.placed.known.count(False)
+        if unplaced:
+            st.caption(say("no_offsets", language, n=f"{unplaced:,}"))
+        if not rows:
+            st.caption(say("labels_none", language))
+            return
+        st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+
+
+def compare_index(frame: Frame) -> None:
+    """The what-if: A and B side by side (metrics, chunk sizes), then the flipped
+    questions and the sweep on the source files."""
+    view: IndexView = frame.index
+    a, b = frame.analyses["a"], frame.analyses["b"]
+    language = lang()
+    st.subheader(say("whatif", language))
+    if view.sources is None or b is None:
+        st.info(md(frame.errors.get("b") or say("b_needs_sources", language)))
+        return
+    st.caption(say("whatif_caption", language,
+                   config=presentation.config_text(b.config, language)))
+    if a is not None:
+        st.dataframe(metrics_table(a, b, language), hide_index=True, width="stretch")
+        st.altair_chart(charts.localised(size_histogram(a, b, language), language),
+                        width="stretch")
+        compare.compare_view(a, b)
+    compare.sweep_view(view.sources, frame.model, frame.questions, frame.top_k, frame.floor)
+
+
+def metrics_table(a: Analysis, b: Analysis, language: str) -> pd.DataFrame:
+    """Every registered metric for the index (A) and the what-if (B)."""
+    return pd.DataFrame([
+        {say("metric", language): presentation.metric_label(name, language, k=a.top_k),
+         "A": presentation.metric_text(name, a.metrics.values.get(name), language),
+         "B": presentation.metric_text(name, b.metrics.values.get(name), language)}
+        for name in metric_names()])
+
+
+def size_histogram(a: Analysis, b: Analysis, language: str) -> Any:
+    """Both chunk-size distributions, one panel per side on the same bins."""
+    data = pd.DataFrame(
+        [{"side": side, "chars": len(c.text)} for side, analysis in (("A", a), ("B", b))
+         for c in analysis.chunks])
+    title = say("sizes", language)
+    return alt.Chart(data).mark_bar().encode(
+        x=alt.X("chars:Q", bin=alt.Bin(maxbins=30), title=title),
+        y=alt.Y("count():Q", title=None),
+        color=alt.Color("side:N", legend=None),
+        tooltip=[alt.Tooltip("count():Q")],
+    ).properties(height=160).facet(column=alt.Column("side:N", title=None))
+
+
+def why_index(frame: Frame) -> None:
+    """The why tab on B's source files (A's chunks are production's: no setting to move)."""
+    view: IndexView = frame.index
+    st.caption(say("why_a", lang()))
+    if view.sources is None:
+        st.info(say("b_needs_sources", lang()))
+        return
+    ss.why_side = "b"  # A has no setting to move: the search is B's
+    why.why_tab(dataclasses.replace(frame, configs={**frame.configs, "a": None}),
+                view.sources)
