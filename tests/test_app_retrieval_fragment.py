@@ -1,6 +1,7 @@
 """A floor or top_k move reruns one fragment, not the page (issue 25, item 3), and leaves
-nothing stale: in the real Streamlit runtime (AppTest runs the fragment alone, as the browser
-does, because the sliders' callbacks name it) with the real default model.
+nothing stale: in the real Streamlit runtime with the real default model. AppTest's own runs
+are full runs; ``step`` sends the rerun the browser sends for a widget of a fragment (its
+message names the fragment), so the fragment runs alone, as in the browser.
 
 "Nothing stale" is checked element by element against a full run at the new value: every
 element of the page that differs between full runs at the old and the new value must be one
@@ -11,14 +12,18 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from functools import partial
 from typing import Any
+from unittest.mock import patch
 
 import pytest
-from streamlit.testing.v1 import AppTest
+from streamlit.runtime.scriptrunner_utils.script_requests import RerunData
+from streamlit.testing.v1 import AppTest, local_script_runner
 
 from ragviz.chunking import ChunkerConfig
 from ragviz.i18n import t
 from ragviz.present import presentation
+from ragviz_app.frame import RETRIEVAL_FRAGMENT
 from tests.test_app import open_tab, page_text, rerun, run_app
 
 # A download's deferred file id and a styled table's CSS id are drawn at random each run; a
@@ -51,6 +56,14 @@ def elements(at: AppTest) -> Counter[str]:
     return found
 
 
+def step(at: AppTest, key: str, value: float) -> AppTest:
+    """Move slider ``key`` as the browser does: the rerun names the slider's fragment."""
+    at.slider(key=key).set_value(value)
+    (fragment,) = at._fragment_storage.resolve_target(RETRIEVAL_FRAGMENT)
+    with patch.object(local_script_runner, "RerunData", partial(RerunData, fragment_id=fragment)):
+        return rerun(at)
+
+
 def full_run_at(tab: str, key: str, value: float) -> AppTest:
     """A fresh session's page with ``key`` at ``value``, drawn by a full run."""
     at = open_tab(run_app(tab=None), tab)
@@ -70,9 +83,7 @@ def test_a_step_reruns_only_the_fragment_and_leaves_no_stale_element(
 ) -> None:
     at = open_tab(run_app(tab=None), tab)
     before = elements(at)
-    at.slider(key=key).set_value(value)
-    rerun(at)
-    redrawn = elements(at)
+    redrawn = elements(step(at, key, value))
     # the fragment alone ran: the configurations' widgets and the editor were not sent again
     assert not [s for s in at.slider if s.key in ("a_size", "b_max_chars")]
     assert at.slider(key=key).value == value
@@ -85,11 +96,9 @@ def test_a_step_reruns_only_the_fragment_and_leaves_no_stale_element(
 
 def test_the_link_follows_a_fragment_step() -> None:
     at = run_app(tab=None)
-    at.slider(key="floor").set_value(0.42)
-    rerun(at)
+    step(at, "floor", 0.42)
     assert at.query_params["floor"] == "0.42"
-    at.slider(key="top_k").set_value(3)
-    rerun(at)
+    step(at, "top_k", 3)
     assert at.query_params["k"] == "3" and at.query_params["floor"] == "0.42"
 
 
@@ -99,8 +108,7 @@ def test_a_fragment_step_after_an_input_of_the_analyses_changed_reruns_the_page(
     sees the inputs moved and asks for a full run before drawing anything."""
     at = run_app(tab=None)
     at.session_state["a_size"] = 100  # as "load into A" does, from inside the fragment
-    at.slider(key="floor").set_value(0.3)
-    rerun(at)
+    step(at, "floor", 0.3)
     assert at.slider(key="a_size").value == 100, "the whole page was drawn again"
     label = presentation.config_text(ChunkerConfig("fixed", size=100), "en")
     assert any(c.value.endswith(" chunks · " + label) for c in at.caption)
@@ -113,10 +121,8 @@ def test_rows_typed_but_not_applied_survive_fragment_steps() -> None:
     at.session_state["questions_editor"] = {
         "edited_rows": {}, "added_rows": [{"question": "Typed, kept?", "answer": ""}],
         "deleted_rows": []}
-    at.slider(key="floor").set_value(0.3)
-    rerun(at)
-    at.slider(key="top_k").set_value(2)
-    rerun(at)
+    step(at, "floor", 0.3)
+    step(at, "top_k", 2)
     assert not at.get("arrow_data_frame"), "the editor is outside the fragment"
     at.session_state["lang"] = "pt"  # the sidebar's picker: a full run
     rerun(at)
