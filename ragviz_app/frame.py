@@ -345,12 +345,12 @@ def floor_controls(frame: Frame, side: str, key: str, per_side: bool) -> None:
 
 
 def summary_slots(columns: Sequence[DeltaGenerator]) -> dict[str, DeltaGenerator]:
-    """A place under each configuration's widgets for its chunk count and metrics (filled
-    early with the new chunk count and the progress while the scores are recomputed)."""
+    """A place under each configuration's widgets for its chunk count and metrics (the
+    page puts the early chunk count and the progress in it while the scores are recomputed)."""
     slots: dict[str, DeltaGenerator] = {}
     for side, column in zip(SIDES, columns, strict=True):
         with column:
-            slots[side] = st.empty()
+            slots[side] = st.container()
     return slots
 
 

@@ -78,12 +78,19 @@ def main() -> None:
     n_chars = state.document_chars(document) if document is not None else 1000
     configs = shared_frame.config_inputs(config_columns, n_chars)
     slots = shared_frame.summary_slots(config_columns)
+    # The early chunks of a re-cut side go into places of their own, emptied once the scores
+    # are back: a container written both by the page and by the fragment within one run
+    # (an st.empty the preview filled, then the fragment) blanked the browser's page.
+    early_slots = {side: slot.empty() for side, slot in slots.items()}
     document_slot = tabs["chunks"].empty() if is_open["chunks"] else None
-    early = (preview.chunks_first(document, configs, slots, document_slot)
+    early = (preview.chunks_first(document, configs, early_slots, document_slot)
              if document is not None else None)
     frame = shared_frame.compute(document, models, checked, configs, early)
+    for place in (*early_slots.values(), document_slot):
+        if place is not None:
+            place.empty()
     # everything a floor or top_k move changes, as one fragment: such a move reruns it alone
-    retrieval_part(frame, Places(controls, slots, tabs, is_open, document_slot, n_chars))
+    retrieval_part(frame, Places(controls, slots, tabs, is_open, n_chars))
     preload_in_background()
 
 

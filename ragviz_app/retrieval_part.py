@@ -65,7 +65,6 @@ class Places:
     slots: dict[str, DeltaGenerator]
     tabs: dict[str, DeltaGenerator]
     is_open: dict[str, bool]
-    document_slot: DeltaGenerator | None
     n_chars: int
 
 
@@ -100,7 +99,7 @@ def _fragment(frame: Frame, places: Places) -> None:
     shared_frame.retrieval_controls(places.controls, frame)
     shared_frame.config_summaries(places.slots, frame)
     sync_url(workspace.share_panel(frame))
-    draw_tabs(frame, places.tabs, places.is_open, places.document_slot)
+    draw_tabs(frame, places.tabs, places.is_open)
     background.after_run(frame.document, frame.models, frame.configs, places.n_chars)
 
 
@@ -121,11 +120,9 @@ def rescored(frame: Frame) -> Frame:
     return replace(frame, analyses=analyses, top_k=top_k)
 
 
-def draw_tabs(frame: Frame, tabs: dict[str, DeltaGenerator], is_open: dict[str, bool],
-              document_slot: DeltaGenerator | None = None) -> None:
-    """The open tab's view (the document tab into the place its early chunks were shown,
-    so they are replaced, not repeated); without a document every tab but the questions
-    says so."""
+def draw_tabs(frame: Frame, tabs: dict[str, DeltaGenerator], is_open: dict[str, bool]) -> None:
+    """The open tab's view (the document tab's under the place its early chunks were shown,
+    emptied by then); without a document every tab but the questions says so."""
     document = frame.document
     if document is None:
         for tab_id in ("chunks", "calibration", "compare", "why"):
@@ -141,6 +138,5 @@ def draw_tabs(frame: Frame, tabs: dict[str, DeltaGenerator], is_open: dict[str, 
     }
     for tab_id, view in views.items():  # the order the views were always drawn in
         if is_open[tab_id]:
-            in_slot = tab_id == "chunks" and document_slot is not None
-            with document_slot.container() if in_slot and document_slot else tabs[tab_id]:
+            with tabs[tab_id]:
                 view()
