@@ -13,7 +13,9 @@ After the paste (sample documents repeated, ``browser_common.big_document``):
 The semantic chunker's similarity profile is saved as a screenshot (issue 19, low 12).
 Not a test: nothing is asserted about time.
 
-    .venv/bin/python bench/journey_99k.py [--runs 5] [--shots /tmp/shots-h19b]
+    .venv/bin/python bench/journey_99k.py [--runs 5] [--shots /tmp/shots-h19b] [--steps-only]
+
+``--steps-only``: after the paste, the floor and top_k steps only (step 1).
 """
 
 from __future__ import annotations
@@ -112,10 +114,13 @@ def pairs_rows(name: str, meter: CpuMeter, count: int,
             (f"{name}: scores back (idle)", [done for _, done in holder], server, browser, "")]
 
 
-def journey(page: Any, meter: CpuMeter, runs: int, shots: Path) -> list[Row]:
+def journey(page: Any, meter: CpuMeter, runs: int, shots: Path,
+            steps_only: bool = False) -> list[Row]:
     rows: list[Row] = []
     for key in ("floor", "top_k"):  # on the pasted document, before any size change
         rows += floor_rows(page, meter, runs, key)
+    if steps_only:
+        return rows
     open_tab(page, "Document & chunks")
     rows += pairs_rows("size step by key, first time", meter, runs,
                        lambda: [size_key(page, "ArrowRight") for _ in range(runs)])
@@ -149,14 +154,17 @@ def main(argv: list[str] | None = None) -> None:
     found.add_argument("--runs", type=int, default=5)
     found.add_argument("--shots", default=tempfile.gettempdir())
     found.add_argument("--chromium", default="/usr/bin/chromium")
+    found.add_argument("--steps-only", action="store_true",
+                       help="after the paste, the floor and top_k steps only")
     args = found.parse_args(argv)
     with on_machine(args.smoke):
         rows = measure(args.chromium, 1 if args.smoke else args.runs, Path(args.shots),
-                       SMOKE_CHARS if args.smoke else CHARS)
+                       SMOKE_CHARS if args.smoke else CHARS, args.steps_only)
     print_table(rows)
 
 
-def measure(chromium: str, runs: int, shots: Path, chars: int) -> list[Row]:
+def measure(chromium: str, runs: int, shots: Path, chars: int,
+            steps_only: bool = False) -> list[Row]:
     """The journey on a fresh server and page: first page, paste, then ``journey``."""
     from playwright.sync_api import sync_playwright
 
@@ -174,7 +182,7 @@ def measure(chromium: str, runs: int, shots: Path, chars: int) -> list[Row]:
             paste_document(page, big_document(chars), BIG_TIMEOUT_MS)
             page.wait_for_function(DOC_IDLE_JS, polling="raf", timeout=BIG_TIMEOUT_MS)
             page.wait_for_timeout(1000)
-            return journey(page, CpuMeter(proc.pid), runs, shots)
+            return journey(page, CpuMeter(proc.pid), runs, shots, steps_only)
         finally:
             stop_server(proc)
 

@@ -1,5 +1,6 @@
 """The explorer's page: the shared frame (sidebar, configurations A and B, top_k and floor,
-the two analyses), then the open tab's view.
+the two analyses), then the open tab's view; what a floor or top_k move changes is one
+fragment that such a move reruns alone (``retrieval_part``).
 
 A first visit replays the article: its policy text and seven labelled questions, fixed
 120-character chunks (A) against sentence chunks with one sentence of overlap (B), and
@@ -8,7 +9,7 @@ the floor measured from the labels of B.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
@@ -16,11 +17,12 @@ from streamlit.delta_generator import DeltaGenerator
 from ragviz.embedding.models import Embedder
 from ragviz.inputs.questions import LabelledQuestion
 from ragviz_app import app_state as state
-from ragviz_app import background, index_frame, preview
 from ragviz_app import frame as shared_frame
+from ragviz_app import index_frame, preview
 from ragviz_app.common import ss, tr
 from ragviz_app.frame import Frame
 from ragviz_app.models import load_models, preload_in_background
+from ragviz_app.retrieval_part import Places, draw_tabs, retrieval_part
 from ragviz_app.session import (
     TAB_IDS,
     init_state,
@@ -31,17 +33,7 @@ from ragviz_app.session import (
     tab_labels,
 )
 from ragviz_app.sidebar import sidebar
-from ragviz_app.views import (
-    calibration,
-    chunks,
-    compare,
-    index_views,
-    question_editor,
-    questions,
-    replay,
-    why,
-    workspace,
-)
+from ragviz_app.views import question_editor, replay, workspace
 
 # Less empty space above the page and between elements (less on a short screen), and a
 # smaller title, so the first screen reaches the first question's bars at 1024x768 (a
@@ -96,15 +88,19 @@ def main() -> None:
         return
     configs = shared_frame.config_inputs(config_columns, n_chars)
     slots = shared_frame.summary_slots(config_columns)
+    # The early chunks of a re-cut side go into places of their own, emptied once the scores
+    # are back: a container written both by the page and by the fragment within one run
+    # (an st.empty the preview filled, then the fragment) blanked the browser's page.
+    early_slots = {side: slot.empty() for side, slot in slots.items()}
     document_slot = tabs["chunks"].empty() if is_open["chunks"] else None
-    early = (preview.chunks_first(document, configs, slots, document_slot)
+    early = (preview.chunks_first(document, configs, early_slots, document_slot)
              if document is not None else None)
     frame = shared_frame.compute(document, models, checked, configs, early)
-    shared_frame.retrieval_controls(controls, frame)
-    shared_frame.config_summaries(slots, frame)
-    sync_url(workspace.share_panel(frame))
-    draw_tabs(frame, tabs, is_open, document_slot)
-    background.after_run(frame.document, frame.models, frame.configs, n_chars)
+    for place in (*early_slots.values(), document_slot):
+        if place is not None:
+            place.empty()
+    # everything a floor or top_k move changes, as one fragment: such a move reruns it alone
+    retrieval_part(frame, Places(controls, slots, tabs, is_open, n_chars))
     preload_in_background()
 
 
@@ -133,30 +129,3 @@ def open_tabs() -> tuple[dict[str, DeltaGenerator], dict[str, bool]]:
                    default=labels[ss.get("tab_id", TAB_IDS[0])])
     is_open = {tab_id: tab.open is not False for tab_id, tab in zip(TAB_IDS, tabs, strict=True)}
     return dict(zip(TAB_IDS, tabs, strict=True)), is_open
-
-
-def draw_tabs(frame: Frame, tabs: dict[str, DeltaGenerator], is_open: dict[str, bool],
-              document_slot: DeltaGenerator | None = None) -> None:
-    """The open tab's view (the document tab into the place its early chunks were shown,
-    so they are replaced, not repeated); without a document every tab but the questions
-    says so."""
-    document = frame.document
-    if document is None:
-        for tab_id in ("chunks", "calibration", "compare", "why"):
-            with tabs[tab_id]:
-                st.info(tr("app.need_document"))
-        return
-    views: dict[str, Callable[[], None]] = {
-        "chunks": lambda: chunks.chunks_tab(frame),
-        "questions": lambda: questions.questions_tab(frame),
-        "calibration": lambda: calibration.calibration_tab(frame),
-        "compare": lambda: compare.compare_tab(frame, document),
-        "why": lambda: why.why_tab(frame, document),
-    }
-    if frame.index is not None:  # what only an index has, and B's what-if on its sources
-        views = index_views.views(frame, views)
-    for tab_id, view in views.items():  # the order the views were always drawn in
-        if is_open[tab_id]:
-            in_slot = tab_id == "chunks" and document_slot is not None
-            with document_slot.container() if in_slot and document_slot else tabs[tab_id]:
-                view()
