@@ -13,9 +13,10 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet --upgrade pip
 	# torch first and pinned: this resolves to the CPU wheel, never a multi-GB CUDA build.
 	$(PY) -m pip install --quiet torch==2.13.0
-	# peers, index and bench: the peer chunkers' tests compare text by text, the index tests
-	# use a real Chroma, and tests/test_bench_smoke.py runs every benchmark once (--smoke).
-	$(PY) -m pip install --quiet -e '.[dev,peers,index,bench]'
+	# peers, index, map and bench: the peer chunkers' tests compare text by text, the index
+	# tests use a real Chroma, the map tests fit a real UMAP, and tests/test_bench_smoke.py
+	# runs every benchmark once (--smoke).
+	$(PY) -m pip install --quiet -e '.[dev,peers,index,map,bench]'
 	touch $(STAMP)
 
 run: $(STAMP)
