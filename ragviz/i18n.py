@@ -983,6 +983,61 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "not read by the model (past its token limit)",
         "pt": "não lido pelo modelo (além do limite de tokens)",
     },
+    # --- the map of the embedding space (issue 23: ragviz.projection, map_view) ---------------
+    "tab.map": {"en": "Map", "pt": "Mapa"},
+    "map.caption": {
+        "en": "Each point is a chunk (A ●, B ■), sized by its length; each ◆ is a question, placed with the chunks' projection, not fitted with them. Near on the map means near for the model.",
+        "pt": "Cada ponto é um chunk (A ●, B ■), do tamanho do seu texto; cada ◆ é uma pergunta, posicionada com a projeção dos chunks, sem entrar no ajuste. Perto no mapa é perto para o modelo.",
+    },
+    "map.colour": {"en": "Colour chunks by", "pt": "Colorir chunks por"},
+    "map.colour_config": {"en": "configuration", "pt": "configuração"},
+    "map.colour_file": {"en": "file", "pt": "arquivo"},
+    "map.colour_diagnosis": {"en": "their question's diagnosis", "pt": "diagnóstico da sua pergunta"},
+    "map.method": {"en": "Projection", "pt": "Projeção"},
+    "map.method_pca": {"en": "PCA (instant)", "pt": "PCA (instantânea)"},
+    "map.method_umap": {"en": "UMAP (clusters)", "pt": "UMAP (agrupamentos)"},
+    "map.lines": {"en": "Lines of", "pt": "Linhas de"},
+    "map.lines_all": {"en": "every question", "pt": "todas as perguntas"},
+    "map.umap_missing": {
+        "en": "UMAP needs umap-learn ({hint}); the picture is PCA.",
+        "pt": "O UMAP precisa do umap-learn ({hint}); a imagem é PCA.",
+    },
+    "map.umap_running": {
+        "en": "UMAP is placing {n} chunks ({done}); the PCA picture stays until it is ready.",
+        "pt": "O UMAP está posicionando {n} chunks ({done}); a imagem PCA fica até ele terminar.",
+    },
+    "map.umap_failed": {
+        "en": "UMAP failed ({error}); the picture is PCA.",
+        "pt": "O UMAP falhou ({error}); a imagem é PCA.",
+    },
+    "map.few_chunks": {
+        "en": "Under {n} chunks UMAP has no neighbourhood to learn: the picture is PCA.",
+        "pt": "Com menos de {n} chunks o UMAP não tem vizinhança para aprender: a imagem é PCA.",
+    },
+    "map.sampled": {
+        "en": "{shown} of {total} chunks drawn: a sample that keeps every chunk holding an expected answer and every question's {keep} best.",
+        "pt": "{shown} de {total} chunks desenhados: uma amostra que mantém todo chunk com uma resposta esperada e os {keep} melhores de cada pergunta.",
+    },
+    "map.own_models": {
+        "en": "A and B use different models, so their vectors live in different spaces: one map each.",
+        "pt": "A e B usam modelos diferentes, então seus vetores vivem em espaços diferentes: um mapa para cada.",
+    },
+    "map.not_retrieved": {"en": "not retrieved", "pt": "não recuperado"},
+    "map.pasted": {"en": "(pasted text)", "pt": "(texto colado)"},
+    "map.chunk": {"en": "chunk", "pt": "chunk"},
+    "map.file": {"en": "file", "pt": "arquivo"},
+    "map.chars": {"en": "characters", "pt": "caracteres"},
+    "map.text": {"en": "text", "pt": "texto"},
+    "map.question": {"en": "question", "pt": "pergunta"},
+    "map.picked_chunk": {
+        "en": "Picked: chunk {chunk} of {side}{file}, {chars} characters: “{head}”",
+        "pt": "Escolhido: chunk {chunk} de {side}{file}, {chars} caracteres: “{head}”",
+    },
+    "map.picked_question": {
+        "en": "Picked: question {n}, “{question}”: its lines are drawn, and the Why did this fail? tab opens on it.",
+        "pt": "Escolhida: pergunta {n}, “{question}”: suas linhas estão desenhadas, e a aba Por que falhou? abre nela.",
+    },
+    "map.key_question": {"en": "question", "pt": "pergunta"},
 }
 
 

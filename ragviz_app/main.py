@@ -33,6 +33,7 @@ from ragviz_app.views import (
     calibration,
     chunks,
     compare,
+    map_view,
     question_editor,
     questions,
     replay,
@@ -117,7 +118,7 @@ def draw_tabs(frame: Frame, tabs: dict[str, DeltaGenerator], is_open: dict[str, 
     says so."""
     document = frame.document
     if document is None:
-        for tab_id in ("chunks", "calibration", "compare", "why"):
+        for tab_id in ("chunks", "calibration", "compare", "why", "map"):
             with tabs[tab_id]:
                 st.info(tr("app.need_document"))
         return
@@ -127,6 +128,7 @@ def draw_tabs(frame: Frame, tabs: dict[str, DeltaGenerator], is_open: dict[str, 
         "calibration": lambda: calibration.calibration_tab(frame),
         "compare": lambda: compare.compare_tab(frame, document),
         "why": lambda: why.why_tab(frame, document),
+        "map": lambda: map_view.map_tab(frame),
     }
     for tab_id, view in views.items():  # the order the views were always drawn in
         if is_open[tab_id]:
