@@ -369,9 +369,25 @@ STRINGS: dict[str, dict[str, str]] = {
         "({sentence_score}), que não traz o prazo. hit@1 nas {n_answerable} perguntas "
         "respondíveis: {hit_fixed} → {hit_sentence}.",
     },
+    "walk.map.title": {
+        "en": "4 · Where the question lands",
+        "pt": "4 · Onde a pergunta cai",
+    },
+    "walk.map.body": {
+        "en": "Each point is a chunk, projected from the model's space onto the screen: fixed-120 ●, sentence ■; ◆ Q1 is the refund question. Under fixed chunks, #{winner} sits at cosine distance {map_winner_distance} from it, nearer than #{map_holder}, which holds the deadline ({map_holder_distance}): the cut left the deadline in a chunk farther from the question. Among sentence chunks the nearest, #{map_sentence_holder} ({map_sentence_holder_distance}), holds subject and deadline together.",
+        "pt": "Cada ponto é um chunk, projetado do espaço do modelo para a tela: fixo-120 ●, por frase ■; ◆ Q1 é a pergunta do reembolso. Nos chunks fixos, o #{winner} fica a uma distância de cosseno de {map_winner_distance} dela, mais perto que o #{map_holder}, que traz o prazo ({map_holder_distance}): o corte deixou o prazo num chunk mais longe da pergunta. Entre os chunks por frase o mais perto, #{map_sentence_holder} ({map_sentence_holder_distance}), traz assunto e prazo juntos.",
+    },
+    "walk.map.body_found": {
+        "en": "Each point is a chunk, projected from the model's space onto the screen: fixed-120 ●, sentence ■; ◆ Q1 is the refund question. With this model the nearest fixed chunk, #{winner} (cosine distance {map_winner_distance}), already holds the deadline: here the cut does not push the answer away. Among sentence chunks the nearest, #{sentence_winner}, is at {map_sentence_winner_distance}.",
+        "pt": "Cada ponto é um chunk, projetado do espaço do modelo para a tela: fixo-120 ●, por frase ■; ◆ Q1 é a pergunta do reembolso. Com este modelo o chunk fixo mais perto, #{winner} (distância de cosseno {map_winner_distance}), já traz o prazo: aqui o corte não afasta a resposta. Entre os chunks por frase o mais perto, #{sentence_winner}, está a {map_sentence_winner_distance}.",
+    },
+    "walk.map.body_missed": {
+        "en": "Each point is a chunk, projected from the model's space onto the screen: fixed-120 ●, sentence ■; ◆ Q1 is the refund question. Under fixed chunks, #{winner} sits at cosine distance {map_winner_distance}, nearer than #{map_holder}, which holds the deadline ({map_holder_distance}). With this model sentence chunks do not fix it: the nearest is {map_sentence_winner_distance} away, while #{map_sentence_holder}, holding the deadline, is at {map_sentence_holder_distance}.",
+        "pt": "Cada ponto é um chunk, projetado do espaço do modelo para a tela: fixo-120 ●, por frase ■; ◆ Q1 é a pergunta do reembolso. Nos chunks fixos, o #{winner} fica a uma distância de cosseno de {map_winner_distance}, mais perto que o #{map_holder}, que traz o prazo ({map_holder_distance}). Com este modelo os chunks por frase não resolvem: o mais perto está a {map_sentence_winner_distance}, e o #{map_sentence_holder}, que traz o prazo, a {map_sentence_holder_distance}.",
+    },
     "walk.context.title": {
-        "en": "4 · The unanswerable question still gets context",
-        "pt": "4 · A pergunta sem resposta ainda recebe contexto",
+        "en": "5 · The unanswerable question still gets context",
+        "pt": "5 · A pergunta sem resposta ainda recebe contexto",
     },
     "walk.context.body": {
         "en": "The document does not know the wifi password, yet top_k hands over {wifi_hits} chunks "
@@ -381,7 +397,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "assim (melhor score {wifi_best}): similaridade nunca volta zero. Instruído a responder com "
         "base no contexto, o modelo responde com o que tem.",
     },
-    "walk.measured.title": {"en": "5 · The floor, measured", "pt": "5 · O piso, medido"},
+    "walk.measured.title": {"en": "6 · The floor, measured", "pt": "6 · O piso, medido"},
     "walk.measured.body": {
         "en": "Each dot is one labelled question's best score. The lowest answerable scores {lowest}, "
         "the highest unanswerable {highest}: a margin of {margin}. The floor goes between them, "
@@ -400,7 +416,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "{margin}) e nenhum piso os separa. O piso em {floor} é o que custa menos erros: "
         "{false_refusals}, {false_answers}.",
     },
-    "walk.refused.title": {"en": "6 · Refused instead of invented", "pt": "6 · Recusa em vez de invenção"},
+    "walk.refused.title": {"en": "7 · Refused instead of invented", "pt": "7 · Recusa em vez de invenção"},
     "walk.refused.body": {
         "en": "With the floor at {floor} the wifi question ({wifi_best}) is refused: no LLM call, one "
         "hallucination less. The floor holds for this model and these questions only; with many real "

@@ -20,6 +20,7 @@ from ragviz.share.workspace import DEFAULT_CONFIG_B
 from ragviz_app import map_jobs
 from ragviz_app.map_chart import PICK_CHUNK, PICK_QUESTION
 from ragviz_app.views.map_view import PICKED_CHUNK, apply_pick
+from ragviz_app.walkthrough import STEPS
 from tests.test_app import APP, TIMEOUT, rerun
 
 
@@ -141,3 +142,16 @@ def test_a_click_on_a_question_or_a_chunk_picks_it_for_the_other_tabs(
                 PICK_QUESTION: [{"kind": "question", "index": 99}]}, texts,
                [("b", analysis)], state)
     assert state == before, "a point of a side or question that is not there changes nothing"
+
+
+def test_the_replay_map_step_draws_fixed_against_sentence_with_the_refund_lines() -> None:
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    step = next(i for i, s in enumerate(STEPS) if s.key == "map")
+    at.query_params.update({"walk": str(step + 1)})
+    rerun(at)
+    assert STEPS[step].title("en") in " ".join(m.value for m in at.markdown) + " ".join(
+        h.proto.body for h in at.get("html"))
+    drawn = frames(at)
+    assert sorted(set(drawn["chunks"]["side"])) == ["a", "b"]
+    assert len(drawn["lines"]) and set(drawn["lines"]["kind"]) <= {"context", "answer",
+                                                                    "under_floor"}
