@@ -1054,6 +1054,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "pt": "Escolhida: pergunta {n}, “{question}”: suas linhas estão desenhadas, e a aba Por que falhou? abre nela.",
     },
     "map.key_question": {"en": "question", "pt": "pergunta"},
+    "report.map": {"en": "Map of the embedding space (PCA)", "pt": "Mapa do espaço de embeddings (PCA)"},
 }
 
 

@@ -15,9 +15,11 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from ragviz.embedding.models import Embedder
+from ragviz.evaluation.pipeline import encode_questions
 from ragviz.evaluation.results import Analysis
 from ragviz.inputs.limits import TOP_K_RANGE
-from ragviz.projection.planar import Projection, Vectors
+from ragviz.projection.planar import PCA, Projection, Vectors, project
 
 MAX_POINTS = 10_000  # chunks fitted and drawn; above this a sample (the must-keep ones in it)
 KEEP_RANKS = TOP_K_RANGE[1]  # each question's best chunks up to the largest top_k
@@ -181,4 +183,24 @@ def _links(side: str, analysis: Analysis, questions: Sequence[QuestionPoint],
                 x2, y2 = where[(side, index)]
                 out.append(Link(side, question.position, index, kind, question.x, question.y,
                                 x2, y2))
+    return out
+
+
+def map_of(sides: Sequence[Side], question_vectors: Vectors, method: str = PCA) -> SpaceMap:
+    """The whole map of ``sides`` (one embedding space) in one call."""
+    rows, vectors = fitted_rows(sides)
+    return space_map(sides, rows, project(vectors, method), question_vectors)
+
+
+def static_maps(analyses: Sequence[Analysis], embedders: Sequence[Embedder]) -> list[SpaceMap]:
+    """The report's PCA maps: A and B in one when they share a model, else one each (their
+    vectors live in different spaces); ``embedders`` place the questions, side by side."""
+    sides = list(zip("ab", analyses, strict=False))
+    same = len({analysis.model for analysis in analyses}) == 1
+    groups = [sides] if same else [[side] for side in sides]
+    out = []
+    for group in groups:
+        embedder = embedders["ab".index(group[0][0])]
+        questions = [o.question for o in group[0][1].outcomes]
+        out.append(map_of(group, encode_questions(embedder, questions)))
     return out
