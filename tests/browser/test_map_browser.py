@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from ragviz.i18n import t
+from ragviz_app.walkthrough import STEPS
 
 from .conftest import CHART, AppPage
 
@@ -56,4 +57,22 @@ def test_the_map_tab_draws_legibly_at_1280x800(app: AppPage, lang: str,
     assert right - left > 700 and bottom - top > 450, placed
     labels = [text.text_content() for text in page.locator(f"{CHART} svg text").all()]
     assert "Q1" in labels, labels[:20]
+    assert not app.errors, app.errors
+
+
+@pytest.mark.parametrize("lang", ["en", "pt"])
+def test_the_replay_map_step_shows_the_refund_question_among_the_chunks(
+        app: AppPage, lang: str, screenshot_dir: Path) -> None:
+    page: Any = app.page
+    page.set_viewport_size({"width": 1280, "height": 800})
+    step = next(i for i, s in enumerate(STEPS) if s.key == "map")
+    page.goto(f"{app.url}/?lang={lang}&walk={step + 1}")
+    app.wait_idle(60_000)
+    app.assert_no_exception()
+    page.wait_for_selector(f"{CHART} svg text")
+    page.wait_for_timeout(800)
+    page.screenshot(path=str(screenshot_dir / f"map-replay-1280x800-{lang}.png"))
+    labels = [text.text_content() for text in page.locator(f"{CHART} svg text").all()]
+    assert "Q1" in labels
+    assert STEPS[step].title(lang) in page.locator("body").inner_text()
     assert not app.errors, app.errors
