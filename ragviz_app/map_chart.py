@@ -42,11 +42,25 @@ def question_frame(drawn: SpaceMap) -> pd.DataFrame:
 
 
 def link_frame(drawn: SpaceMap, question: int | None) -> pd.DataFrame:
-    """The lines of one question (None: of every question)."""
+    """The lines of one question (None: of every question), the answer's first: drawn wide
+    under the context line, so a chunk that is both shows a blue line in a green band."""
+    links = sorted((k for k in drawn.links if question is None or k.question == question),
+                   key=lambda k: k.kind != "answer")
     return pd.DataFrame([{"x": k.x1, "y": k.y1, "x2": k.x2, "y2": k.y2, "kind": k.kind,
-                          "dash": 1 if k.kind == "answer" else 0}
-                         for k in drawn.links if question is None or k.question == question],
-                        columns=["x", "y", "x2", "y2", "kind", "dash"])
+                          "dash": 1 if k.kind == "answer" else 0,
+                          "width": 7 if k.kind == "answer" else 3} for k in links],
+                        columns=["x", "y", "x2", "y2", "kind", "dash", "width"])
+
+
+def tagged(chunks: pd.DataFrame, drawn: SpaceMap, question: int | None) -> pd.DataFrame:
+    """The chunks one question's lines end on, named (``A #1``) so the step's sentence can
+    point at them; none when every question's lines are drawn (too many names)."""
+    if question is None:
+        return chunks.iloc[0:0]
+    ends = {(k.side, k.chunk) for k in drawn.links if k.question == question}
+    keep = [(side, index) in ends for side, index in zip(chunks["side"], chunks["index"],
+                                                          strict=True)]
+    return chunks[keep]
 
 
 def _colour(colouring: str, frame: pd.DataFrame, lang: str) -> alt.Color:
@@ -71,8 +85,8 @@ def map_chart(drawn: SpaceMap, colouring: str, question: int | None, lang: str =
     x = alt.X("x:Q", axis=None, scale=alt.Scale(zero=False, nice=False, padding=24))
     y = alt.Y("y:Q", axis=None, scale=alt.Scale(zero=False, nice=False, padding=24))
     kinds = list(LINK_COLOURS)
-    lines = alt.Chart(links).mark_rule(strokeWidth=3 if large else 2.5, opacity=0.9).encode(
-        x=x, y=y, x2="x2:Q", y2="y2:Q",
+    lines = alt.Chart(links).mark_rule(opacity=0.85).encode(
+        x=x, y=y, x2="x2:Q", y2="y2:Q", strokeWidth=alt.StrokeWidth("width:Q", scale=None),
         color=alt.Color("kind:N", scale=alt.Scale(domain=kinds,
                                                   range=[LINK_COLOURS[k] for k in kinds]),
                         legend=None),
@@ -94,7 +108,13 @@ def map_chart(drawn: SpaceMap, colouring: str, question: int | None, lang: str =
                  alt.Tooltip("chars:Q", title=t("map.chars", lang)),
                  alt.Tooltip("head:N", title=t("map.text", lang))],
     ).add_params(pick_chunk)
-    layers = _question_layers(questions, question, x, y, font, lang)
+    names = alt.Chart(tagged(chunks, drawn, question)).mark_text(
+        align="left", dx=10, dy=12, fontSize=font, fontWeight="bold", color="#374151",
+        stroke="#ffffff", strokeWidth=3, strokeOpacity=0.9, opacity=1).encode(
+        x=x, y=y, text="name:N")
+    names_fill = names.mark_text(align="left", dx=10, dy=12, fontSize=font, fontWeight="bold",
+                                 color="#374151")
+    layers = [names, names_fill, *_question_layers(questions, question, x, y, font, lang)]
     # independent colours: the lines' context/under-floor/answer scale is not the chunks' one
     chart: alt.LayerChart = alt.layer(lines, points, *layers).resolve_scale(
         color="independent").properties(height=HEIGHT, description=f"map:{drawn.method}")

@@ -40,10 +40,15 @@ def frames(at: AppTest) -> dict[str, pd.DataFrame]:
     """The one map's chunk points, question points and lines, told apart by their columns."""
     specs = map_specs(at)
     assert len(specs) == 1, len(specs)
-    named = {}
+    named: dict[str, pd.DataFrame] = {}
     for data in specs[0][1]:
         kind = ("chunks" if "head" in data.columns else "questions" if "question" in data.columns
                 else "lines")
+        if kind == "chunks" and len(named.get(kind, [])) > len(data):
+            named["tagged"] = data  # the named ends of the shown question's lines
+            continue
+        if kind == "chunks" and kind in named:
+            named["tagged"] = named[kind]
         named[kind] = data
     return named
 
@@ -78,6 +83,10 @@ def test_the_map_draws_every_chunk_of_a_and_b_and_every_question() -> None:
     assert len(answer_lines) == len(refund.diagnosis.holding_chunks) + len(  # type: ignore[union-attr]
         memo[1].outcomes[0].diagnosis.holding_chunks)  # type: ignore[union-attr]
     assert "Each point is a chunk" in " ".join(c.value for c in at.caption)
+    ends = {("a", i) for i in [*refund.decision.ranking[:1].tolist(),
+                               *refund.diagnosis.holding_chunks]}  # type: ignore[union-attr]
+    tagged = drawn["tagged"]
+    assert ends <= set(zip(tagged["side"], tagged["index"], strict=True)), "line ends named"
 
 
 def test_the_map_draws_for_a_corpus_coloured_by_file() -> None:
