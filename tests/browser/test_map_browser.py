@@ -13,7 +13,8 @@ import pytest
 from ragviz.i18n import t
 from ragviz_app.walkthrough import STEPS
 
-from .conftest import CHART, AppPage
+from .conftest import CHART, AppPage, paste_document
+from .test_xss_browser import HOSTILE_DOC
 
 pytestmark = pytest.mark.browser
 
@@ -76,3 +77,22 @@ def test_the_replay_map_step_shows_the_refund_question_among_the_chunks(
     assert "Q1" in labels
     assert STEPS[step].title(lang) in page.locator("body").inner_text()
     assert not app.errors, app.errors
+
+
+def test_a_chunks_hover_shows_its_markup_as_text(app: AppPage) -> None:
+    """The map's tooltip (the chunk's head) shows pasted markup literally and runs none."""
+    app.open()
+    paste_document(app, HOSTILE_DOC, shown="Refunds take 7 days")
+    app.open_tab(t("tab.map", "en"))
+    page: Any = app.page
+    symbols = page.locator(f"{CHART} g.mark-symbol path")
+    symbols.first.wait_for()
+    for index in range(symbols.count()):
+        symbols.nth(index).hover(force=True)
+        tooltip = page.locator("#vg-tooltip-element")
+        if tooltip.is_visible() and "Refunds" in tooltip.inner_text():
+            break
+    text = page.locator("#vg-tooltip-element").inner_text()
+    assert "<script>alert(1)</script>" in text, text
+    assert page.locator("#vg-tooltip-element img, #vg-tooltip-element script").count() == 0
+    assert not app.dialogs and not app.errors, (app.dialogs, app.errors)
