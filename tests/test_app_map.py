@@ -164,3 +164,18 @@ def test_the_replay_map_step_draws_fixed_against_sentence_with_the_refund_lines(
     assert sorted(set(drawn["chunks"]["side"])) == ["a", "b"]
     assert len(drawn["lines"]) and set(drawn["lines"]["kind"]) <= {"context", "answer",
                                                                     "under_floor"}
+
+
+def test_a_and_b_on_different_models_get_one_map_each() -> None:
+    """Their vectors live in different spaces (512 and 384 dimensions): never one fit."""
+    at = open_map()
+    at.toggle(key="model_b_on").set_value(True)
+    rerun(at)
+    at.radio(key="b_model_choice").set_value("minilm-en")
+    rerun(at)
+    specs = map_specs(at)
+    assert len(specs) == 2
+    sides = [sorted({str(s) for data in spec[1] if "head" in data.columns
+                     for s in data["side"]}) for spec in specs]
+    assert sides == [["a"], ["b"]]
+    assert "different models" in " ".join(c.value for c in at.caption)
