@@ -36,6 +36,7 @@ class ProjectionJob:
         except Exception as error:  # a background fit must never crash the server
             self.error = str(error) or type(error).__name__
         self.share = 1.0
+        self.vectors = self.vectors[:0]  # the cache holds the result: keep no 20 MB copy
 
     def _report(self, share: float) -> None:
         self.share = share
