@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from ragviz.i18n import t
+from ragviz.share.samples import get_sample
 from ragviz_app.walkthrough import STEPS
 
 from .conftest import CHART, AppPage, paste_document
@@ -96,3 +97,24 @@ def test_a_chunks_hover_shows_its_markup_as_text(app: AppPage) -> None:
     assert "<script>alert(1)</script>" in text, text
     assert page.locator("#vg-tooltip-element img, #vg-tooltip-element script").count() == 0
     assert not app.dialogs and not app.errors, (app.dialogs, app.errors)
+
+
+def test_a_corpus_map_names_every_file_in_an_uncut_legend(app: AppPage,
+                                                          screenshot_dir: Path) -> None:
+    page: Any = app.page
+    page.set_viewport_size({"width": 1280, "height": 800})
+    app.url = f"{app.url}/?sample=help_center&k=2"
+    app.open(tab=None)
+    app.open_tab(t("tab.map", "en"))
+    legend = page.locator(f"{CHART} g.role-legend")
+    legend.first.wait_for()
+    page.locator(CHART).locator("visible=true").first.scroll_into_view_if_needed()
+    page.wait_for_timeout(800)
+    page.screenshot(path=str(screenshot_dir / "map-corpus-1280x800-en.png"))
+    names = {text.text_content() for text in legend.locator("text").all()}
+    files = {source.name for source in get_sample("help_center").corpus().sources}
+    assert files <= names, (files, names)
+    chart = page.locator(CHART).locator("visible=true").first.bounding_box()
+    box = legend.first.bounding_box()
+    assert box["x"] + box["width"] <= chart["x"] + chart["width"] + 1, (box, chart)
+    assert box["y"] + box["height"] <= chart["y"] + chart["height"] + 1, (box, chart)
