@@ -13,9 +13,10 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet --upgrade pip
 	# torch first and pinned: this resolves to the CPU wheel, never a multi-GB CUDA build.
 	$(PY) -m pip install --quiet torch==2.13.0
-	# peers, index and bench: the peer chunkers' tests compare text by text, the index tests
-	# use a real Chroma, and tests/test_bench_smoke.py runs every benchmark once (--smoke).
-	$(PY) -m pip install --quiet -e '.[dev,peers,index,bench]'
+	# peers, index, map and bench: the peer chunkers' tests compare text by text, the index
+	# tests use a real Chroma, the map tests fit a real UMAP, and tests/test_bench_smoke.py
+	# runs every benchmark once (--smoke).
+	$(PY) -m pip install --quiet -e '.[dev,peers,index,map,bench]'
 	touch $(STAMP)
 
 run: $(STAMP)
@@ -57,6 +58,7 @@ bench: $(STAMP)
 	$(PY) bench/chunker_peers.py $(BENCH_FLAGS)
 	$(PY) bench/slider_precompute.py $(BENCH_FLAGS)
 	$(PY) bench/eval_scale.py $(BENCH_FLAGS)
+	$(PY) bench/map_scale.py $(BENCH_FLAGS)
 	$(PY) bench/browser_timing.py $(BENCH_FLAGS)
 	$(PY) bench/ui_latency.py $(BENCH_FLAGS)
 	$(PY) bench/step_profile.py $(BENCH_FLAGS)

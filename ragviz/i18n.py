@@ -379,9 +379,25 @@ STRINGS: dict[str, dict[str, str]] = {
         "({sentence_score}), que não traz o prazo. hit@1 nas {n_answerable} perguntas "
         "respondíveis: {hit_fixed} → {hit_sentence}.",
     },
+    "walk.map.title": {
+        "en": "4 · Where the question lands",
+        "pt": "4 · Onde a pergunta cai",
+    },
+    "walk.map.body": {
+        "en": "Each point is a chunk, projected from the model's space onto the screen: fixed-120 ●, sentence ■; ◆ Q1 is the refund question. Under fixed chunks, #{winner} sits at cosine distance {map_winner_distance} from it, nearer than #{map_holder}, which holds the deadline ({map_holder_distance}): the cut left the deadline in a chunk farther from the question. Among sentence chunks the nearest, #{map_sentence_holder} ({map_sentence_holder_distance}), holds subject and deadline together.",
+        "pt": "Cada ponto é um chunk, projetado do espaço do modelo para a tela: fixo-120 ●, por frase ■; ◆ Q1 é a pergunta do reembolso. Nos chunks fixos, o #{winner} fica a uma distância de cosseno de {map_winner_distance} dela, mais perto que o #{map_holder}, que traz o prazo ({map_holder_distance}): o corte deixou o prazo num chunk mais longe da pergunta. Entre os chunks por frase o mais perto, #{map_sentence_holder} ({map_sentence_holder_distance}), traz assunto e prazo juntos.",
+    },
+    "walk.map.body_found": {
+        "en": "Each point is a chunk, projected from the model's space onto the screen: fixed-120 ●, sentence ■; ◆ Q1 is the refund question. With this model the nearest fixed chunk, #{winner} (cosine distance {map_winner_distance}), already holds the deadline: here the cut does not push the answer away. Among sentence chunks the nearest, #{sentence_winner}, is at {map_sentence_winner_distance}.",
+        "pt": "Cada ponto é um chunk, projetado do espaço do modelo para a tela: fixo-120 ●, por frase ■; ◆ Q1 é a pergunta do reembolso. Com este modelo o chunk fixo mais perto, #{winner} (distância de cosseno {map_winner_distance}), já traz o prazo: aqui o corte não afasta a resposta. Entre os chunks por frase o mais perto, #{sentence_winner}, está a {map_sentence_winner_distance}.",
+    },
+    "walk.map.body_missed": {
+        "en": "Each point is a chunk, projected from the model's space onto the screen: fixed-120 ●, sentence ■; ◆ Q1 is the refund question. Under fixed chunks, #{winner} sits at cosine distance {map_winner_distance}, nearer than #{map_holder}, which holds the deadline ({map_holder_distance}). With this model sentence chunks do not fix it: the nearest is {map_sentence_winner_distance} away, while #{map_sentence_holder}, holding the deadline, is at {map_sentence_holder_distance}.",
+        "pt": "Cada ponto é um chunk, projetado do espaço do modelo para a tela: fixo-120 ●, por frase ■; ◆ Q1 é a pergunta do reembolso. Nos chunks fixos, o #{winner} fica a uma distância de cosseno de {map_winner_distance}, mais perto que o #{map_holder}, que traz o prazo ({map_holder_distance}). Com este modelo os chunks por frase não resolvem: o mais perto está a {map_sentence_winner_distance}, e o #{map_sentence_holder}, que traz o prazo, a {map_sentence_holder_distance}.",
+    },
     "walk.context.title": {
-        "en": "4 · The unanswerable question still gets context",
-        "pt": "4 · A pergunta sem resposta ainda recebe contexto",
+        "en": "5 · The unanswerable question still gets context",
+        "pt": "5 · A pergunta sem resposta ainda recebe contexto",
     },
     "walk.context.body": {
         "en": "The document does not know the wifi password, yet top_k hands over {wifi_hits} chunks "
@@ -391,7 +407,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "assim (melhor score {wifi_best}): similaridade nunca volta zero. Instruído a responder com "
         "base no contexto, o modelo responde com o que tem.",
     },
-    "walk.measured.title": {"en": "5 · The floor, measured", "pt": "5 · O piso, medido"},
+    "walk.measured.title": {"en": "6 · The floor, measured", "pt": "6 · O piso, medido"},
     "walk.measured.body": {
         "en": "Each dot is one labelled question's best score. The lowest answerable scores {lowest}, "
         "the highest unanswerable {highest}: a margin of {margin}. The floor goes between them, "
@@ -410,7 +426,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "{margin}) e nenhum piso os separa. O piso em {floor} é o que custa menos erros: "
         "{false_refusals}, {false_answers}.",
     },
-    "walk.refused.title": {"en": "6 · Refused instead of invented", "pt": "6 · Recusa em vez de invenção"},
+    "walk.refused.title": {"en": "7 · Refused instead of invented", "pt": "7 · Recusa em vez de invenção"},
     "walk.refused.body": {
         "en": "With the floor at {floor} the wifi question ({wifi_best}) is refused: no LLM call, one "
         "hallucination less. The floor holds for this model and these questions only; with many real "
@@ -1067,6 +1083,62 @@ STRINGS: dict[str, dict[str, str]] = {
         "pt": "{name} é um arquivo: é lido inteiro, o modo banco precisa de um índice Chroma",
     },
 
+    # --- the map of the embedding space (issue 23: ragviz.projection, map_view) ---------------
+    "tab.map": {"en": "Map", "pt": "Mapa"},
+    "map.caption": {
+        "en": "Each point is a chunk (A ●, B ■), sized by its length; each ◆ is a question, placed with the chunks' projection, not fitted with them. Near on the map means near for the model.",
+        "pt": "Cada ponto é um chunk (A ●, B ■), do tamanho do seu texto; cada ◆ é uma pergunta, posicionada com a projeção dos chunks, sem entrar no ajuste. Perto no mapa é perto para o modelo.",
+    },
+    "map.colour": {"en": "Colour chunks by", "pt": "Colorir chunks por"},
+    "map.colour_config": {"en": "configuration", "pt": "configuração"},
+    "map.colour_file": {"en": "file", "pt": "arquivo"},
+    "map.colour_diagnosis": {"en": "their question's diagnosis", "pt": "diagnóstico da sua pergunta"},
+    "map.method": {"en": "Projection", "pt": "Projeção"},
+    "map.method_pca": {"en": "PCA (instant)", "pt": "PCA (instantânea)"},
+    "map.method_umap": {"en": "UMAP (clusters)", "pt": "UMAP (agrupamentos)"},
+    "map.lines": {"en": "Lines of", "pt": "Linhas de"},
+    "map.lines_all": {"en": "every question", "pt": "todas as perguntas"},
+    "map.umap_missing": {
+        "en": "UMAP needs umap-learn ({hint}); the picture is PCA.",
+        "pt": "O UMAP precisa do umap-learn ({hint}); a imagem é PCA.",
+    },
+    "map.umap_running": {
+        "en": "UMAP is placing {n} chunks ({done}); the PCA picture stays until it is ready.",
+        "pt": "O UMAP está posicionando {n} chunks ({done}); a imagem PCA fica até ele terminar.",
+    },
+    "map.umap_failed": {
+        "en": "UMAP failed ({error}); the picture is PCA.",
+        "pt": "O UMAP falhou ({error}); a imagem é PCA.",
+    },
+    "map.few_chunks": {
+        "en": "Under {n} chunks UMAP has no neighbourhood to learn: the picture is PCA.",
+        "pt": "Com menos de {n} chunks o UMAP não tem vizinhança para aprender: a imagem é PCA.",
+    },
+    "map.sampled": {
+        "en": "{shown} of {total} chunks drawn: a sample that keeps every chunk holding an expected answer and every question's {keep} best.",
+        "pt": "{shown} de {total} chunks desenhados: uma amostra que mantém todo chunk com uma resposta esperada e os {keep} melhores de cada pergunta.",
+    },
+    "map.own_models": {
+        "en": "A and B use different models, so their vectors live in different spaces: one map each.",
+        "pt": "A e B usam modelos diferentes, então seus vetores vivem em espaços diferentes: um mapa para cada.",
+    },
+    "map.not_retrieved": {"en": "not retrieved", "pt": "não recuperado"},
+    "map.pasted": {"en": "(pasted text)", "pt": "(texto colado)"},
+    "map.chunk": {"en": "chunk", "pt": "chunk"},
+    "map.file": {"en": "file", "pt": "arquivo"},
+    "map.chars": {"en": "characters", "pt": "caracteres"},
+    "map.text": {"en": "text", "pt": "texto"},
+    "map.question": {"en": "question", "pt": "pergunta"},
+    "map.picked_chunk": {
+        "en": "Picked: chunk {chunk} of {side}{file}, {chars} characters: “{head}”",
+        "pt": "Escolhido: chunk {chunk} de {side}{file}, {chars} caracteres: “{head}”",
+    },
+    "map.picked_question": {
+        "en": "Picked: question {n}, “{question}”: its lines are drawn, and the Why did this fail? tab opens on it.",
+        "pt": "Escolhida: pergunta {n}, “{question}”: suas linhas estão desenhadas, e a aba Por que falhou? abre nela.",
+    },
+    "map.key_question": {"en": "question", "pt": "pergunta"},
+    "report.map": {"en": "Map of the embedding space (PCA)", "pt": "Mapa do espaço de embeddings (PCA)"},
 }
 
 

@@ -44,7 +44,16 @@ from ragviz_app.common import SIDES, retrieval, ss, tr
 from ragviz_app.frame import RETRIEVAL_FRAGMENT, Frame
 from ragviz_app.models import side_models
 from ragviz_app.session import PERSISTENT, sync_url
-from ragviz_app.views import calibration, chunks, compare, index_views, questions, why, workspace
+from ragviz_app.views import (
+    calibration,
+    chunks,
+    compare,
+    index_views,
+    map_view,
+    questions,
+    why,
+    workspace,
+)
 
 # Session keys written by the fragment's own widgets: their changes are the fragment's to draw.
 OWN_KEYS = frozenset({
@@ -125,7 +134,7 @@ def draw_tabs(frame: Frame, tabs: dict[str, DeltaGenerator], is_open: dict[str, 
     emptied by then); without a document every tab but the questions says so."""
     document = frame.document
     if document is None:
-        for tab_id in ("chunks", "calibration", "compare", "why"):
+        for tab_id in ("chunks", "calibration", "compare", "why", "map"):
             with tabs[tab_id]:
                 st.info(tr("app.need_document"))
         return
@@ -135,6 +144,7 @@ def draw_tabs(frame: Frame, tabs: dict[str, DeltaGenerator], is_open: dict[str, 
         "calibration": lambda: calibration.calibration_tab(frame),
         "compare": lambda: compare.compare_tab(frame, document),
         "why": lambda: why.why_tab(frame, document),
+        "map": lambda: map_view.map_tab(frame),
     }
     if frame.index is not None:  # what only an index has, and B's what-if on its sources
         views = index_views.views(frame, views)

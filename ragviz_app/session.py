@@ -29,7 +29,7 @@ from ragviz_app.models import put_model, side_models
 
 DEFAULTS = {"a": state.DEFAULT_A, "b": state.DEFAULT_B}
 # The first tab is the article's experiment: every question's bars, floor and outcome.
-TAB_IDS = ("questions", "chunks", "calibration", "compare", "why")
+TAB_IDS = ("questions", "chunks", "calibration", "compare", "why", "map")
 PARAM_KEYS = (*param_names(), "mode")
 PERSISTENT = (
     "doc_paste", "model_custom", "top_k", "floor", "doc_source", "sample_name", "model_choice",
@@ -38,6 +38,7 @@ PERSISTENT = (
     "tab", "index_from", "index_server", "index_collection",
     "cost_refusal", "cost_answer", "sweep_metric",
     "why_question", "why_answer", "why_answerable", "why_side", "why_pick",
+    "map_method", "map_colour", "map_lines",
     *(f"{side}_{name}" for side in SIDES for name in ("chunker", *PARAM_KEYS)),
 )
 

@@ -48,7 +48,7 @@ class Step:
     top_k: int
     floor: FloorChoice
     question: int | None  # the question the step is about (index in the sample)
-    section: str  # "document", "questions" or "calibration"
+    section: str  # "document", "questions", "calibration" or "map"
 
     def title(self, lang: str) -> str:
         return t(f"walk.{self.key}.title", lang)
@@ -63,6 +63,7 @@ STEPS: tuple[Step, ...] = (
     Step("fixed", FIXED, 2, "none", None, "document"),
     Step("cut", FIXED, 1, "none", REFUND_QUESTION, "questions"),
     Step("sentence", SENTENCE, 2, "none", REFUND_QUESTION, "questions"),
+    Step("map", SENTENCE, 1, "none", REFUND_QUESTION, "map"),
     Step("context", SENTENCE, 2, "none", WIFI_QUESTION, "questions"),
     Step("measured", SENTENCE, 2, "none", None, "calibration"),
     Step("refused", SENTENCE, 2, "calibrated", WIFI_QUESTION, "questions"),
@@ -96,6 +97,7 @@ def step_values(fixed: Analysis, sentence: Analysis, language: str = "en") -> di
         "n_answerable": str(sum(o.question.is_answerable is True for o in sentence.outcomes)),
         **_calibration_values(calibration, language),
         **_cut_facts(fixed, language),
+        **map_facts(fixed, sentence, language),
         **step_variants(fixed, sentence),
     }
 
@@ -159,9 +161,44 @@ def step_variants(fixed: Analysis, sentence: Analysis) -> dict[str, str]:
         if boundary_kind(fixed.document, winner.end) == "word" else "_whole",
         VARIANT + "cut": _cut_variant(fixed),
         VARIANT + "sentence": "" if _answer_first(sentence) else "_missed",
+        VARIANT + "map": "_found" if _answer_first(fixed)
+        else "" if _answer_first(sentence) else "_missed",
         VARIANT + "measured": "" if calibration is None or calibration.separable else "_overlap",
         VARIANT + "refused": "" if wifi.refused else "_answered",
     }
+
+
+def map_facts(fixed: Analysis, sentence: Analysis, language: str) -> dict[str, str]:
+    """The map step's numbers: the refund question's cosine distance (1 - score) to each
+    configuration's winner and to the nearest chunk holding the deadline, in the model's
+    own space (the map only approximates it). Three decimals: the gaps are small."""
+    def distance(analysis: Analysis, index: int | str) -> str:
+        if not isinstance(index, int):
+            return "—"
+        score = float(analysis.outcomes[REFUND_QUESTION].decision.scores[index])
+        return decimal(1.0 - score, 3, language)
+
+    winner = int(fixed.outcomes[REFUND_QUESTION].decision.ranking[0])
+    sentence_winner = int(sentence.outcomes[REFUND_QUESTION].decision.ranking[0])
+    holder, sentence_holder = _nearest_holder(fixed), _nearest_holder(sentence)
+    return {
+        "map_winner_distance": distance(fixed, winner),
+        "map_holder": str(holder),
+        "map_holder_distance": distance(fixed, holder),
+        "map_sentence_winner_distance": distance(sentence, sentence_winner),
+        "map_sentence_holder": str(sentence_holder),
+        "map_sentence_holder_distance": distance(sentence, sentence_holder),
+    }
+
+
+def _nearest_holder(analysis: Analysis) -> int | str:
+    """The best-ranked chunk holding the refund's deadline ("—" when none holds it)."""
+    diagnosis = analysis.outcomes[REFUND_QUESTION].diagnosis
+    if diagnosis is None or not diagnosis.holding_chunks:
+        return "—"
+    rank = {int(i): r for r, i in enumerate(
+        analysis.outcomes[REFUND_QUESTION].decision.ranking.tolist())}
+    return min(diagnosis.holding_chunks, key=lambda i: rank.get(i, len(rank)))
 
 
 def step_from_query(query: Mapping[str, str]) -> int | None:

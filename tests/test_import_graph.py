@@ -19,9 +19,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = "ragviz"
 # The stages in data-flow order: files -> text -> chunks -> vectors -> scores -> outcomes ->
-# sentences -> sharing -> the command line.
-STAGES = ("inputs", "chunking", "embedding", "retrieval", "evaluation", "index", "present", "share",
-          "cli")
+# the map's points (projection) -> sentences -> sharing -> the command line.
+STAGES = ("inputs", "chunking", "embedding", "retrieval", "evaluation", "index", "projection",
+          "present", "share", "cli")
 SHARED = ("i18n", "cache")  # used by every stage that writes a sentence or keeps results
 MAX_TOP_LEVEL_PARTS = 12
 

@@ -112,7 +112,7 @@ def test_step_one_names_the_colours_the_document_draws() -> None:
     assert "vermelho" in pt and "laranja" in pt
 
 
-@pytest.mark.parametrize(("raw", "step"), [("1", 0), ("6", 5), ("0", None), ("7", None),
+@pytest.mark.parametrize(("raw", "step"), [("1", 0), ("6", 5), ("7", 6), ("0", None), ("8", None),
                                            ("x", None), ("", None), ("-1", None),
                                            ("²", None), ("٣", None), ("9" * 5000, None)])
 def test_a_links_walk_parameter_names_a_step_or_nothing(raw: str, step: int | None) -> None:
@@ -170,3 +170,39 @@ def test_the_measured_step_margin_is_the_difference_of_the_shown_scores(
         body = step.body(lang, values)
         for word in ("recusas", "respostas", "refusals", "answers"):
             assert f" 1 {word}" not in body and f"{{1}} {word}" not in body, body
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_map_step_says_the_distances_the_model_measures(
+    bundled_model: Embedder, seed_doc: str, seed_questions: list[LabelledQuestion], lang: str
+) -> None:
+    """Issue 23: the map step's sentence compares the refund question's cosine distance to
+    the fixed winner and to the chunk holding the deadline; every number and every "nearer"
+    is checked against the scores, on both bundled models."""
+    fixed = analyse(seed_doc, FIXED, bundled_model, seed_questions)
+    sentence = analyse(seed_doc, SENTENCE, bundled_model, seed_questions)
+    values = step_values(fixed, sentence, lang)
+    body = next(s for s in STEPS if s.key == "map").body(lang, values)
+
+    def distance(analysis: Analysis, index: int) -> float:
+        return 1.0 - float(analysis.outcomes[REFUND_QUESTION].decision.scores[index])
+
+    def number(key: str) -> float:
+        return float(values[key].replace(",", "."))
+
+    winner = int(fixed.outcomes[REFUND_QUESTION].decision.ranking[0])
+    assert abs(number("map_winner_distance") - distance(fixed, winner)) < 5e-4
+    assert "{" not in body and values["map_winner_distance"] in body
+    variant = values[VARIANT + "map"]
+    deadline = seed_questions[REFUND_QUESTION].answer
+    if variant != "_found":
+        holder = int(values["map_holder"])
+        assert deadline in fixed.chunks[holder].text
+        assert distance(fixed, holder) > distance(fixed, winner), "said: nearer than the holder"
+        assert abs(number("map_holder_distance") - distance(fixed, holder)) < 5e-4
+        assert f"#{holder}" in body and values["map_holder_distance"] in body
+    if variant == "":
+        nearest = int(sentence.outcomes[REFUND_QUESTION].decision.ranking[0])
+        assert int(values["map_sentence_holder"]) == nearest, "said: the nearest holds it"
+        assert deadline in sentence.chunks[nearest].text
+        assert values["map_sentence_holder_distance"] in body

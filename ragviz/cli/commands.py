@@ -124,12 +124,18 @@ def _run_analysis(
     args: argparse.Namespace, questions: list[LabelledQuestion], prefix: str = ""
 ) -> Analysis:
     """One configuration (``prefix`` "b_" reads configuration B's options) analysed."""
+    return _analysed_with(args, questions, prefix)[0]
+
+
+def _analysed_with(args: argparse.Namespace, questions: list[LabelledQuestion],
+                   prefix: str = "") -> tuple[Analysis, Embedder]:
+    """The analysis and the model that made it (the report's map places questions with it)."""
     from ragviz.evaluation.pipeline import analyse
 
     corpus, embedder, settings = _inputs(args)
     questions = _resolved(questions, corpus)
     return analyse(corpus, _config(args, prefix), embedder, questions, settings,
-                   progress=_progress(embedder))
+                   progress=_progress(embedder)), embedder
 
 
 def _resolved(questions: list[LabelledQuestion], corpus: Corpus) -> list[LabelledQuestion]:
@@ -273,10 +279,11 @@ def cmd_calibrate(args: argparse.Namespace) -> None:
 
 def cmd_report(args: argparse.Namespace) -> None:
     from ragviz.present.report import render_report
+    from ragviz.projection.space import static_maps
 
     out = _writable(args.html)  # before the analysis, so a bad path costs no model run
-    analysis = _run_analysis(args, _labelled(args))
-    html = render_report([analysis], lang=args.lang)
+    analysis, embedder = _analysed_with(args, _labelled(args))
+    html = render_report([analysis], lang=args.lang, maps=static_maps([analysis], [embedder]))
     try:
         out.write_text(html, encoding="utf-8")
     except OSError as error:

@@ -21,6 +21,7 @@ from ragviz.evaluation.calibration import Calibration
 from ragviz.evaluation.measures import metric_names
 from ragviz.evaluation.results import Analysis, Comparison, Metrics, QuestionOutcome
 from ragviz.i18n import t
+from ragviz.present.map_svg import map_svg
 from ragviz.present.palette import FLOOR, HIT, OTHER, UNDER_FLOOR
 from ragviz.present.presentation import (
     answerable_refused,
@@ -38,6 +39,7 @@ from ragviz.present.presentation import (
     share,
 )
 from ragviz.present.render import highlight_document, legend
+from ragviz.projection.space import SpaceMap
 
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
 
@@ -216,8 +218,10 @@ def render_report(
     comparison: Comparison | None = None,
     lang: str = "en",
     title: str | None = None,
+    maps: Sequence[SpaceMap] = (),
 ) -> str:
-    """The whole report: metrics, the document with its chunks, every question's bars,
+    """The whole report: metrics, the document with its chunks, the map of the embedding
+    space (``maps``, see ``ragviz.projection.space.static_maps``), every question's bars,
     diagnosis and prompt (past ``DRAWN_QUESTIONS``, a table of every question and the worst
     drawn in full), calibration, and (for two configurations) the flips."""
     if not analyses:
@@ -245,6 +249,8 @@ def render_report(
         **_question_sections(analyses, lang),
         "calibration_title": t("report.calibration", lang),
         "calibrations": _calibrations(analyses, lang),
+        "map_title": t("report.map", lang), "map_caption": t("map.caption", lang),
+        "maps": [map_svg(drawn, lang) for drawn in maps],
     }
     return str(_macros().page(page))
 

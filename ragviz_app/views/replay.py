@@ -11,12 +11,14 @@ from ragviz.evaluation.pipeline import rescore
 from ragviz.evaluation.results import Analysis, RetrievalSettings
 from ragviz.inputs.questions import LabelledQuestion
 from ragviz.present import presentation, render
+from ragviz.projection import planar
 from ragviz.share.samples import get_sample
 from ragviz_app import app_state as state
 from ragviz_app import charts, walkthrough
 from ragviz_app.common import lang, md, ss, tr
 from ragviz_app.frame import run_analysis
 from ragviz_app.session import on_sample_change, set_config, tab_labels
+from ragviz_app.views import map_view
 from ragviz_app.views.questions import question_view
 
 REPLAY_STRIP_HEIGHT = 220  # px: step 5's dots and labels read from the back of a room
@@ -51,6 +53,10 @@ def walkthrough_page(model: Embedder) -> None:
     st.caption(tr("walk.settings", config=presentation.config_text(shown.config, lang()),
                   k=step.top_k,
                   floor=floor_text, model=model.name))
+    if step.section == "map":  # both configurations in one space: fixed ●, sentence ■
+        map_view.draw_space(model, [("a", fixed), ("b", sentence)], None, planar.PCA,
+                            "config", step.question, "walk_map", large=True)
+        return
     _step_view(step, document, questions, shown, fixed is shown, floor)
 
 

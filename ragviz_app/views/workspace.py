@@ -12,8 +12,9 @@ from ragviz.index.messages import say
 from ragviz.inputs.corpus import Corpus
 from ragviz.present.exports import results_csv
 from ragviz.present.report import render_report
+from ragviz.projection.space import static_maps
 from ragviz.share.workspace import Workspace
-from ragviz_app.common import lang, md, ss, tr
+from ragviz_app.common import SIDES, lang, md, ss, tr
 from ragviz_app.frame import Frame
 from ragviz_app.session import current_settings, on_workspace_upload
 
@@ -43,9 +44,11 @@ def share_panel(frame: Frame) -> Workspace | None:
     # language is no longer at hand (the report came out in English from a pt page).
     language = lang()
 
+    embedders = [frame.models[side] for side in SIDES if frame.analyses[side] is not None]
+
     def report() -> str:
         pair = compare(ready[0], ready[1]) if len(ready) == 2 else None
-        return render_report(ready, pair, language)
+        return render_report(ready, pair, language, maps=static_maps(ready, embedders))
 
     workspace_panel(workspace, report if ready else None,
                     (lambda: results_csv(ready, language)) if ready else None)
