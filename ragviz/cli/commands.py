@@ -11,7 +11,7 @@ from ragviz.chunking import (
     get_spec,
 )
 from ragviz.cli import output
-from ragviz.cli.output import _emit, _progress, _sources, _where, _writable
+from ragviz.cli.output import _emit, _progress, _where, _writable
 from ragviz.cli.reading import (
     UserError,
     _config,
@@ -49,7 +49,7 @@ def cmd_chunk(args: argparse.Namespace) -> None:
         "config": config.to_dict(),
         "model": embedder.name if embedder else None,
         "chunks": rows,
-        "sources": _sources(corpus),
+        "sources": [source.to_dict() for source in corpus.sources],
     }
     if result.boundary_similarities:
         payload["boundary_similarities"] = [
@@ -73,23 +73,7 @@ def cmd_search(args: argparse.Namespace) -> None:
     if not questions:
         raise UserError("give at least one --question")
     analysis = _run_analysis(args, questions)
-    payload = {
-        "model": analysis.model,
-        "chunker": analysis.config.label(),
-        "top_k": args.top_k,
-        "floor": args.floor,
-        "chunks": [c.to_dict() for c in analysis.chunks],
-        "sources": _sources(analysis.corpus),
-        "questions": [
-            {
-                "question": o.question.question,
-                "scores": [round(s, 6) for s in o.decision.scores.tolist()],
-                "hits": [analysis.hit_dict(h) for h in o.decision.hits],
-                "decision": "refused" if o.decision.refused else "context",
-            }
-            for o in analysis.outcomes
-        ],
-    }
+    payload = analysis.search_dict()
 
     def text() -> str:
         from ragviz.present.presentation import decimal, decision_text, score_digits
@@ -149,6 +133,7 @@ def _resolved(questions: list[LabelledQuestion], corpus: Corpus) -> list[Labelle
 def cmd_eval(args: argparse.Namespace) -> None:
     from ragviz.present.presentation import (
         answerable_refused,
+        diagnosis_text,
         label_name,
         metric_label,
         share,
@@ -157,18 +142,8 @@ def cmd_eval(args: argparse.Namespace) -> None:
 
     index_run = _index_run(args)  # None without --index
     analysis = index_run.result.analysis if index_run else _run_analysis(args, _labelled(args))
-    rows = [_eval_row(analysis, outcome, args.lang) for outcome in analysis.outcomes]
-    payload = {
-        "model": analysis.model,
-        "chunker": analysis.config.label(),
-        "top_k": analysis.top_k,
-        "floor": analysis.floor,
-        "chunks": len(analysis.chunks),
-        "chunk_list": [c.to_dict() for c in analysis.chunks],
-        "sources": _sources(analysis.corpus),
-        "metrics": analysis.metrics.to_dict(),
-        "questions": rows,
-    }
+    payload = analysis.eval_dict(lambda diagnosis: diagnosis_text(diagnosis, args.lang))
+    rows = payload["questions"]
     notes = index_run.decorate(payload) if index_run else []
 
     def fmt(value: float | None) -> str:
@@ -193,28 +168,6 @@ def cmd_eval(args: argparse.Namespace) -> None:
         return "\n".join(lines) + "\n"
 
     _emit(args, payload, text)
-
-
-def _eval_row(analysis: Any, outcome: Any, lang: str) -> dict[str, Any]:
-    """One question of ``eval --json``: the decision, the diagnosis, the token measures."""
-    from ragviz.evaluation.results import token_fields
-    from ragviz.present.presentation import diagnosis_text
-
-    diagnosis = outcome.diagnosis
-    return {
-        "question": outcome.question.question,
-        "answer": outcome.question.answer,
-        "answerable": outcome.question.is_answerable,
-        "decision": "refused" if outcome.decision.refused else "context",
-        "best_score": round(outcome.decision.best_score, 6),
-        "hits": [analysis.hit_dict(h) for h in outcome.decision.hits],
-        "labels": list(diagnosis.labels) if diagnosis else [],
-        "explanation": diagnosis_text(diagnosis, lang) if diagnosis else "",
-        "diagnosis": diagnosis.to_dict() if diagnosis else None,
-        **token_fields(outcome.tokens),
-        **({"references": [r.to_dict() for r in outcome.question.references]}
-           if outcome.question.references else {}),
-    }
 
 
 def _index_run(args: argparse.Namespace) -> Any:

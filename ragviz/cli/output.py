@@ -29,10 +29,6 @@ def _where(chunk: Chunk, corpus: Corpus) -> str:
     return f"{chunk.source} " if corpus.multi_file else ""
 
 
-def _sources(corpus: Corpus) -> list[dict[str, Any]]:
-    return [{"name": s.name, "chars": len(s.text)} for s in corpus.sources]
-
-
 def _emit(args: argparse.Namespace, payload: dict[str, Any], text: Callable[[], str]) -> None:
     if args.json:
         # json escapes C0 controls itself; DEL, C1 and bidi marks become \\u escapes here

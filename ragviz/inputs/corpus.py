@@ -58,6 +58,10 @@ class Source:
     text: str
     notice: str | None = None
 
+    def to_dict(self) -> dict[str, object]:
+        """The file as JSON output names it: its name and its length (not its text)."""
+        return {"name": self.name, "chars": len(self.text)}
+
 
 @dataclass(frozen=True)
 class Problem:
