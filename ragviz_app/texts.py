@@ -9,6 +9,7 @@ from __future__ import annotations
 from ragviz.i18n import register
 
 APP: dict[str, dict[str, str]] = {
+    "app.questions_cut": {"en": "{n} questions; only the first {limit} are used.", "pt": "{n} perguntas; só as primeiras {limit} são usadas."},
     "app.answerable_refused_help": {
         "en": "Answerable questions the floor refuses: the floor's cost, next to the "
               "unanswerable ones it refuses rightly.",

@@ -71,7 +71,7 @@ def cmd_chunk(args: argparse.Namespace) -> None:
 def cmd_search(args: argparse.Namespace) -> None:
     questions = _questions(args)
     if not questions:
-        raise UserError("give at least one --question")
+        raise UserError(key="cli.no_question")
     analysis = _run_analysis(args, questions)
     payload = analysis.search_dict()
 
@@ -125,8 +125,7 @@ def _resolved(questions: list[LabelledQuestion], corpus: Corpus) -> list[Labelle
     for problem in problems:
         sys.stderr.write(f"ragviz: {problem}\n")
     if questions and not kept:
-        raise UserError("no question's excerpts lie in the corpus: check corpus_id and the "
-                        "offsets against the files given")
+        raise UserError(key="cli.no_excerpt_in_corpus")
     return kept
 
 
@@ -174,10 +173,10 @@ def _index_run(args: argparse.Namespace) -> Any:
     """``eval --index``: the production index's chunks on its stored vectors."""
     if not getattr(args, "index", None):
         if not args.paths:
-            raise UserError("give the document files, or a production index with --index")
+            raise UserError(key="cli.no_paths")
         return None
     if args.paths:
-        raise UserError("with --index, give the files the index was built from with --sources")
+        raise UserError(key="cli.paths_with_index")
     from ragviz.index.command import run_index_eval
 
     questions = _labelled(args)
@@ -194,9 +193,7 @@ def cmd_calibrate(args: argparse.Namespace) -> None:
 
     analysis = _run_analysis(args, _labelled(args))
     if not {True, False} <= {o.question.is_answerable for o in analysis.outcomes}:
-        raise UserError(
-            "calibration needs at least one answerable and one unanswerable labelled question"
-        )
+        raise UserError(key="cli.calibration_needs_both")
     calibration = calibrate_outcomes(
         analysis.outcomes, args.cost_false_refusal, args.cost_false_answer
     )
@@ -230,5 +227,6 @@ def cmd_report(args: argparse.Namespace) -> None:
     try:
         out.write_text(html, encoding="utf-8")
     except OSError as error:
-        raise UserError(f"cannot write --html {args.html}: {_reason(error)}") from None
+        raise UserError(key="cli.html_unwritable", path=args.html,
+                        reason=_reason(error)) from None
     sys.stdout.write(terminal_safe(f"wrote {out} ({len(html):,} characters)") + "\n")

@@ -43,7 +43,7 @@ def edited_questions(tab: DeltaGenerator, is_open: bool) -> list[LabelledQuestio
         if is_open:
             table_tools()
             table_notes()
-    questions, problems = state.checked_questions(in_use)
+    questions, problems = state.checked_questions(in_use, lang())
     if is_open:
         with tab:
             for problem in problems:
