@@ -139,7 +139,7 @@ def test_a_file_in_chroma_shape_loads_every_row_answerable() -> None:
 def test_an_excerpt_whose_offsets_miss_its_content_is_named_by_line() -> None:
     kept, problems = resolve_questions(parse_questions_csv(CHROMA), CORPUS)
     assert [q.question for q in kept] == ["Which letters?", "By text?"]
-    assert len(problems) == 1 and problems[0].startswith("line 3: excerpt 1: offsets 11–14")
+    assert len(problems) == 1 and str(problems[0]).startswith("line 3: excerpt 1: offsets 11–14")
     assert kept[0].references[1].source == "b.md"  # the corpus_id names the file without .md
     assert kept[1].references[0] == Reference("uvwxy", 20, 25, "a.txt")  # found by its text
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from ragviz.chunking.base import ChunkingResult
-from ragviz.inputs.documents import shown
+from ragviz.inputs.documents import InputError, shown
 from ragviz.inputs.limits import DECIMAL_NUMBER, MAX_INT_DIGITS, WHOLE_NUMBER
 
 if TYPE_CHECKING:
@@ -94,24 +94,25 @@ class Param:
 
     def check(self, value: object) -> Number:
         """``value`` if it is of the right kind and in range, else ValueError naming both."""
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            what = "a whole number" if self.kind == "int" else "a number"
-            raise ValueError(f"{self.name} must be {what}, got {shown(value)}")
-        if self.kind == "int" and not isinstance(value, int):
-            raise ValueError(f"{self.name} must be a whole number, got {shown(value)}")
+        if isinstance(value, bool) or not isinstance(value, int | float) or (
+                self.kind == "int" and not isinstance(value, int)):
+            key = "param.whole_number" if self.kind == "int" else "param.number"
+            raise InputError(key=key, name=self.name, got=shown(value))
         if isinstance(value, float) and math.isnan(value):
-            raise ValueError(f"{self.name} must be a number, got {value}")
+            raise InputError(key="param.number", name=self.name, got=value)
         if value < self.minimum:
-            raise ValueError(f"{self.name} must be at least {self.minimum}, got {shown(value)}")
+            raise InputError(key="param.at_least", name=self.name, limit=self.minimum,
+                             got=shown(value))
         if value > self.maximum:
-            raise ValueError(f"{self.name} must be at most {self.maximum}, got {shown(value)}")
+            raise InputError(key="param.at_most", name=self.name, limit=self.maximum,
+                             got=shown(value))
         return float(value) if self.kind == "float" else value
 
     def parse(self, raw: str) -> Number:
         """A link's text value, checked; ValueError (short, naming it) if unusable."""
         value = _strict_number(raw.strip(), self.kind == "int")
         if value is None:
-            raise ValueError(f"{self.name}={shown(raw)} is not a number")
+            raise InputError(key="param.not_a_number", name=self.name, got=shown(raw))
         return self.check(value)
 
     def clamp(self, value: object, low: Number | None = None, high: Number | None = None) -> Number:
@@ -230,7 +231,7 @@ class ChunkerSpec:
         ]
         if len(chosen) > 1:
             shown = ", ".join(f"{n}={values[n]}" for n in chosen)
-            raise ValueError(f"give {' or '.join(chosen)}, not both ({shown})")
+            raise InputError(key="param.not_both", names=" / ".join(chosen), given=shown)
         checked: dict[str, Number | None] = {}
         for param in self.params:
             value = values.get(param.name, param.default)
@@ -242,10 +243,8 @@ class ChunkerSpec:
             size = checked[self.size_axis or ""]
             overlap = checked[self.overlap_axis or ""]
             if size is not None and overlap is not None and overlap >= size:
-                raise ValueError(
-                    f"{self.overlap_axis} must be smaller than {self.size_axis} ({size}), "
-                    f"got {overlap}"
-                )
+                raise InputError(key="param.overlap_under_size", overlap=self.overlap_axis,
+                                 size=self.size_axis, limit=size, got=overlap)
         return checked
 
 
@@ -288,11 +287,10 @@ def get_spec(name: str) -> ChunkerSpec:
         return _SPECS[name]
     except (KeyError, TypeError):
         if isinstance(name, str) and name in _MISSING:
-            raise ValueError(
-                f"the {name} chunker needs {_MISSING[name]}: pip install '{PEERS_EXTRA}'"
-            ) from None
-        known = ", ".join(_SPECS)
-        raise ValueError(f"chunker must be one of {known}, got {shown(name)}") from None
+            raise InputError(key="param.peer_missing", name=name, library=_MISSING[name],
+                             extra=PEERS_EXTRA) from None
+        raise InputError(key="param.unknown_chunker", known=", ".join(_SPECS),
+                         got=shown(name)) from None
 
 
 def specs() -> tuple[ChunkerSpec, ...]:
@@ -393,7 +391,8 @@ class ChunkerConfig:
         spec = get_spec(chunker)
         unknown = set(values) - set(OLD_FIELD_NAMES) - set(spec.names)
         if unknown:
-            raise ValueError(f"unknown chunker setting(s): {', '.join(sorted(unknown))}")
+            raise InputError(key="param.unknown_settings" + (".one" if len(unknown) == 1 else ""),
+                             names=", ".join(sorted(unknown)))
         return cls.create(chunker, **{k: v for k, v in values.items() if k in spec.names})
 
 
@@ -411,7 +410,7 @@ def make_chunks(
     spec = get_spec(config.chunker)
     values = spec.check(config.params())
     if spec.needs_model and embedder is None:
-        raise ValueError(f"the {spec.name} chunker needs a model")
+        raise InputError(key="param.needs_model", name=spec.name)
     return spec.chunk(document, values, embedder)
 
 

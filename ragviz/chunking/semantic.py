@@ -16,6 +16,7 @@ from ragviz.chunking.base import ChunkingResult, make_chunk
 from ragviz.chunking.params import max_chars_param
 from ragviz.chunking.registry import COSINE, PERCENT, ChunkerSpec, Param, register
 from ragviz.chunking.text import split_sentences
+from ragviz.inputs.documents import InputError
 
 if TYPE_CHECKING:
     from ragviz.embedding.models import Embedder
@@ -50,7 +51,7 @@ def chunk_semantic(
 
 def _run(document: str, values: Mapping[str, Any], embedder: Embedder | None) -> ChunkingResult:
     if embedder is None:
-        raise ValueError("the semantic chunker needs a model")
+        raise InputError(key="param.needs_model", name="semantic")
     return _grouped(document, embedder, values["threshold"], values["percentile"],
                     values["max_chars"])
 

@@ -13,6 +13,7 @@ from ragviz.chunking import (
 from ragviz.cli import output
 from ragviz.cli.output import _emit, _progress, _where, _writable
 from ragviz.cli.reading import (
+    CLI_LANG,
     UserError,
     _config,
     _labelled,
@@ -26,6 +27,7 @@ from ragviz.embedding.models import Embedder, load_embedder
 from ragviz.embedding.openai_api import REQUEST_TIMEOUT_S
 from ragviz.evaluation.measures import metric_names
 from ragviz.evaluation.results import Analysis, RetrievalSettings
+from ragviz.i18n import say
 from ragviz.inputs.corpus import Corpus
 from ragviz.inputs.questions import LabelledQuestion
 from ragviz.present.safe_text import visible_controls as terminal_safe
@@ -123,7 +125,7 @@ def _resolved(questions: list[LabelledQuestion], corpus: Corpus) -> list[Labelle
 
     kept, problems = resolve_questions(questions, corpus)
     for problem in problems:
-        sys.stderr.write(f"ragviz: {problem}\n")
+        sys.stderr.write(terminal_safe(f"ragviz: {say(problem, CLI_LANG.get())}", keep="") + "\n")
     if questions and not kept:
         raise UserError(key="cli.no_excerpt_in_corpus")
     return kept

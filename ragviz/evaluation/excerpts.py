@@ -29,8 +29,9 @@ import numpy.typing as npt
 from ragviz.chunking.base import Chunk
 from ragviz.chunking.spans import Span, intersection, length, union
 from ragviz.evaluation.answers import AnswerSpan, locate_answer
+from ragviz.i18n import Phrase
 from ragviz.inputs.corpus import Corpus
-from ragviz.inputs.questions import LabelledQuestion, Reference
+from ragviz.inputs.questions import LabelledQuestion, Reference, line_of
 
 Ints = npt.NDArray[np.int64]
 
@@ -79,10 +80,10 @@ def source_for(corpus: Corpus, name: str) -> str | None:
     return stems[0] if len(stems) == 1 else None
 
 
-def locate_reference(corpus: Corpus, reference: Reference) -> Excerpt | str:
-    """The excerpt in the corpus, or why not (a sentence without the row's line)."""
+def locate_reference(corpus: Corpus, reference: Reference) -> Excerpt | Phrase:
+    """The excerpt in the corpus, or why not (a phrase without the row's line)."""
     if reference.source and source_for(corpus, reference.source) is None:
-        return f"no file {reference.source!r} in the corpus"
+        return Phrase("excerpt.no_file", {"name": repr(reference.source)})
     names = [source_for(corpus, reference.source)] if reference.source else list(corpus.names)
     for name in (n for n in names if n is not None):
         text = corpus.source(name).text
@@ -94,24 +95,25 @@ def locate_reference(corpus: Corpus, reference: Reference) -> Excerpt | str:
         if span is not None:
             return Excerpt(name, span.start, span.end)
     if reference.start is not None:
-        return (f"offsets {reference.start}–{reference.end} do not slice "
-                f"{reference.source or 'the file'} to the excerpt's content")
-    return "the excerpt's text is not in the corpus"
+        return Phrase("excerpt.offsets", {"start": reference.start, "end": reference.end,
+                      "name": reference.source or Phrase("excerpt.the_file")})
+    return Phrase("excerpt.not_in_corpus")
 
 
 def resolve_questions(questions: Sequence[LabelledQuestion], corpus: Corpus
-                      ) -> tuple[list[LabelledQuestion], list[str]]:
+                      ) -> tuple[list[LabelledQuestion], list[Phrase]]:
     """The questions whose excerpts all lie in the corpus (each pinned to its file and
-    offsets), and one sentence per row left out, naming its line."""
+    offsets), and one sentence per row left out, naming its line (a phrase to say)."""
     kept: list[LabelledQuestion] = []
-    problems: list[str] = []
+    problems: list[Phrase] = []
     for question in questions:
         located = [locate_reference(corpus, r) for r in question.references]
-        bad = [(n, why) for n, why in enumerate(located, start=1) if isinstance(why, str)]
+        bad = [(n, why) for n, why in enumerate(located, start=1) if isinstance(why, Phrase)]
         if bad:
-            where = f"line {question.line}" if question.line else f"question {question.question!r}"
+            where = line_of(question.line) if question.line else Phrase(
+                "excerpt.question", {"question": repr(question.question)})
             n, why = bad[0]
-            problems.append(f"{where}: excerpt {n}: {why}; the row is left out.")
+            problems.append(Phrase("excerpt.left_out", {"where": where, "n": n, "why": why}))
             continue
         pinned = tuple(replace(r, start=e.start, end=e.end, source=e.source)
                        for r, e in zip(question.references, located, strict=True)

@@ -14,11 +14,14 @@ from typing import Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
+from ragviz.i18n import Phrase
+from ragviz.inputs.documents import InputError
+
 Vector = npt.NDArray[np.float32]
 
 
-class IndexInputError(ValueError):
-    """An index that cannot be read as asked; the message is one sentence for the user."""
+class IndexInputError(InputError):
+    """An index that cannot be read as asked; one sentence for the user, by catalog key."""
 
 
 @dataclass(frozen=True)
@@ -51,7 +54,7 @@ class LoadedIndex:
 
     name: str
     chunks: tuple[IndexChunk, ...]
-    problems: tuple[str, ...] = ()
+    problems: tuple[str | Phrase | InputError, ...] = ()  # said in the reader's language
 
 
 class IndexReader(Protocol):
@@ -67,7 +70,7 @@ class IndexReader(Protocol):
 
 
 def from_metadata(chunk_id: str, text: str, metadata: dict[str, Any], raw_vector: Any,
-                  where: str) -> IndexChunk:
+                  where: str | Phrase) -> IndexChunk:
     """A chunk whose source and offsets are read from its metadata (Chroma, JSONL)."""
     start, end = metadata_offsets(text, metadata)
     return IndexChunk(chunk_id, text, source_of(metadata), start, end, metadata,
@@ -122,7 +125,7 @@ def source_of(metadata: Mapping[str, Any]) -> str:
     return ""
 
 
-def as_vector(raw: Any, where: str) -> Vector | None:
+def as_vector(raw: Any, where: str | Phrase) -> Vector | None:
     """A stored vector as float32, refused with one sentence when it holds NaN or
     infinity (cosine on it would be NaN and rank arbitrarily); None when absent."""
     if raw is None:
@@ -132,10 +135,9 @@ def as_vector(raw: Any, where: str) -> Vector | None:
     try:
         vector = np.asarray(raw, dtype=np.float32).reshape(-1)
     except (TypeError, ValueError) as error:
-        raise IndexInputError(f"{where}: the vector is not a list of numbers") from error
+        raise IndexInputError(key="index.vector_not_numbers", where=where) from error
     if not np.all(np.isfinite(vector)):
-        raise IndexInputError(f"{where}: the stored vector holds NaN or infinite values; "
-                              "rebuild that chunk's vector")
+        raise IndexInputError(key="index.vector_not_finite", where=where)
     if not math.isfinite(float(np.linalg.norm(vector))) or not np.any(vector):
-        raise IndexInputError(f"{where}: the stored vector is all zeros")
+        raise IndexInputError(key="index.vector_zero", where=where)
     return vector

@@ -24,7 +24,7 @@ def _chromadb() -> Any:
     try:
         import chromadb
     except ImportError as error:  # pragma: no cover - the extra is installed in tests
-        raise IndexInputError(INSTALL_HINT) from error
+        raise IndexInputError(key="index.needs_chromadb") from error
     return chromadb
 
 
@@ -55,7 +55,7 @@ class ChromaReader:
                 break
             offset += _PAGE
         if not chunks:
-            raise IndexInputError(f"the collection {name!r} in {self.where} is empty")
+            raise IndexInputError(key="index.collection_empty", name=repr(name), where=self.where)
         return LoadedIndex(name, tuple(chunks))
 
     def _only_collection(self) -> str:
@@ -63,9 +63,9 @@ class ChromaReader:
         if len(names) == 1:
             return str(names[0])
         if not names:
-            raise IndexInputError(f"{self.where} holds no collection")
-        raise IndexInputError(f"{self.where} holds {len(names)} collections "
-                              f"({', '.join(sorted(names))}): choose one with --collection")
+            raise IndexInputError(key="index.no_collection", where=self.where)
+        raise IndexInputError(key="index.several_collections", where=self.where, n=len(names),
+                              names=", ".join(sorted(names)))
 
     def _collection(self, name: str) -> Any:
         chromadb = _chromadb()
@@ -74,8 +74,8 @@ class ChromaReader:
         except chromadb.errors.NotFoundError:
             names = sorted(c.name for c in self._client.list_collections())
             known = ", ".join(names) if names else "none"
-            raise IndexInputError(f"{self.where} has no collection {name!r} "
-                                  f"(collections: {known})") from None
+            raise IndexInputError(key="index.unknown_collection", where=self.where,
+                                  name=repr(name), known=known) from None
 
 
 def _dimension(handle: Any) -> int | None:
@@ -107,10 +107,9 @@ def open_persistent(path: str) -> ChromaReader:
     before Chroma would silently create a new empty database there."""
     folder = Path(path)
     if not folder.is_dir():
-        raise IndexInputError(f"{path} is not a folder (a Chroma index is a folder "
-                              "holding chroma.sqlite3)")
+        raise IndexInputError(key="index.chroma_not_folder", path=path)
     if not (folder / "chroma.sqlite3").is_file():
-        raise IndexInputError(f"{path} is not a Chroma directory: it holds no chroma.sqlite3")
+        raise IndexInputError(key="index.chroma_no_sqlite", path=path)
     client = _chromadb().PersistentClient(path=str(folder))
     return ChromaReader(client, path)
 
@@ -124,8 +123,8 @@ def open_server(host: str, port: int) -> ChromaReader:
         with urllib.request.urlopen(url, timeout=SERVER_TIMEOUT_S) as response:
             response.read()
     except (urllib.error.URLError, OSError) as error:
-        raise IndexInputError(f"{where} does not answer ({_reason(error)}); "
-                              "check the address and that the server runs") from None
+        raise IndexInputError(key="index.server_silent", where=where,
+                              reason=_reason(error)) from None
     client = _chromadb().HttpClient(host=host, port=port)
     return ChromaReader(client, where)
 

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ragviz.i18n import say as i18n_say
 from ragviz.index.base import IndexInputError, LoadedIndex
 from ragviz.index.duplicates import duplicate_count, duplicate_groups, near_searched
 from ragviz.index.messages import say
@@ -50,8 +51,8 @@ def load(spec: str, collection: str | None) -> LoadedIndex:
     """One collection of an index, refused past the CLI's in-memory limit."""
     loaded = open_index(spec).read(collection)
     if len(loaded.chunks) > CLI_MAX_CHUNKS:
-        raise IndexInputError(f"{loaded.name} holds {len(loaded.chunks):,} chunks; ragviz "
-                              f"loads at most {CLI_MAX_CHUNKS:,}")
+        raise IndexInputError(key="index.too_many_chunks", name=loaded.name,
+                              n=f"{len(loaded.chunks):,}", limit=f"{CLI_MAX_CHUNKS:,}")
     return loaded
 
 
@@ -70,7 +71,8 @@ class IndexRun:
         result = self.result
         payload["chunker"] = f"index {result.index.name}"
         payload["index"] = {"collection": result.index.name, "problems":
-                            list(result.index.problems), "stored_vectors": result.stored,
+                            [i18n_say(p, self.lang) for p in result.index.problems],
+                            "stored_vectors": result.stored,
                             "vector_mismatch_share": round(result.mismatch_share, 6)}
         payload["chunk_list"] = [self._chunk(i) for i in range(len(result.placed.chunks))]
         for number, row in enumerate(payload["questions"]):
@@ -81,7 +83,7 @@ class IndexRun:
                 row["explanation"] = " ".join(filter(None, (row["explanation"], say(
                     "duplicate_crowding", self.lang, chunks=", ".join(map(str, copies)),
                     places=len(copies), top_k=result.analysis.top_k))))
-        warnings = [*result.index.problems, *result.warnings(self.lang)]
+        warnings = [*payload["index"]["problems"], *result.warnings(self.lang)]
         payload["warnings"] = warnings
         return warnings
 
@@ -110,7 +112,7 @@ def run_index_eval(args: argparse.Namespace, questions: Any, embedder: Any, sour
     return IndexRun(result, args.lang)
 
 
-def summary(loaded: LoadedIndex, embedder: Any) -> dict[str, Any]:
+def summary(loaded: LoadedIndex, embedder: Any, lang: str = "en") -> dict[str, Any]:
     """What one collection holds: count, dimension, chunk sizes, copies, and with a
     model the share of stored vectors that do not match their text."""
     from ragviz.index.analysis import MISMATCH_COSINE, check_dimension, stored_matrix
@@ -122,7 +124,7 @@ def summary(loaded: LoadedIndex, embedder: Any) -> dict[str, Any]:
         "dimension": None if stored is None else int(stored.shape[1]),
         "chunk_chars": {name: int(np.percentile(sizes, q)) for name, q in
                         (("min", 0), ("p10", 10), ("median", 50), ("p90", 90), ("max", 100))},
-        "problems": list(loaded.problems),
+        "problems": [i18n_say(p, lang) for p in loaded.problems],
     }
     texts = [c.text for c in loaded.chunks]
     groups = duplicate_groups(stored, texts) if stored is not None else duplicate_groups(
@@ -158,7 +160,7 @@ def cmd_index(args: argparse.Namespace, emit: Emit, embedder: Any) -> None:
     reader = open_index(args.path)
     names = [args.collection] if args.collection else [c.name for c in reader.collections()]
     if not names:
-        raise IndexInputError(f"{args.path} holds no collection")
-    items = [summary(load(args.path, name), embedder) for name in names]
+        raise IndexInputError(key="index.no_collection", where=args.path)
+    items = [summary(load(args.path, name), embedder, args.lang) for name in names]
     emit(args, {"index": args.path, "collections": items},
           lambda: "\n".join(summary_text(item) for item in items) + "\n")
