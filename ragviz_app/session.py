@@ -15,7 +15,7 @@ import streamlit as st
 from ragviz.chunking import ChunkerConfig, get_spec
 from ragviz.chunking.registry import param_names
 from ragviz.embedding.models import BUNDLED_MODELS, DEFAULT_MODEL
-from ragviz.i18n import pick_language
+from ragviz.i18n import pick_language, say
 from ragviz.inputs.corpus import Corpus
 from ragviz.inputs.documents import InputError
 from ragviz.inputs.questions import LabelledQuestion, read_questions_file
@@ -208,7 +208,7 @@ def on_workspace_upload() -> None:
     try:
         workspace = links.read_workspace(file.getvalue())
     except InputError as error:
-        ss["_workspace_error"] = str(error)
+        ss["_workspace_error"] = say(error, lang())
         return
     ss.pop("_workspace_error", None)
     use_workspace(workspace)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from ragviz.chunking.base import ChunkingResult
+from ragviz.i18n import STRINGS, t
 from ragviz.inputs.documents import InputError, shown
 from ragviz.inputs.limits import DECIMAL_NUMBER, MAX_INT_DIGITS, WHOLE_NUMBER
 
@@ -25,19 +26,19 @@ Number = int | float
 
 @dataclass(frozen=True)
 class Unit:
-    """What a parameter counts, in each interface language: ``word`` goes into slider
-    labels ("size (characters)"), ``count`` into chart rows ("1 sentence(s)")."""
+    """What a parameter counts. Its words are the catalog's, looked up by name:
+    ``unit.<name>`` goes into slider labels ("size (characters)"), ``unit_count.<name>``
+    (with ``.one``) into chart rows ("1 sentence"); a unit without them says no word."""
 
     name: str
-    word: Mapping[str, str]
-    count: Mapping[str, str]
     # How far a slider in this unit usefully reaches on a document of n characters.
     span: Callable[[int], int] | None = None
 
     def say(self, lang: str, n: Number | None = None) -> str:
-        table = self.word if n is None else self.count
-        text = table.get(lang, table["en"])
-        return text if n is None else text.format(n=n)
+        if n is None:
+            return t(f"unit.{self.name}", lang) if f"unit.{self.name}" in STRINGS else ""
+        key = f"unit_count.{self.name}"
+        return t(f"{key}.one" if n == 1 else key, lang, n=n) if key in STRINGS else f"{n}"
 
 
 def _character_span(n_chars: int) -> int:
@@ -48,19 +49,17 @@ def _token_span(n_chars: int) -> int:
     return max(16, min(512, n_chars // 2 + 8))  # about two characters a token at least
 
 
-CHARACTERS = Unit("characters", {"en": "characters", "pt": "caracteres"},
-                  {"en": "{n} character(s)", "pt": "{n} caractere(s)"}, _character_span)
-TOKENS = Unit("tokens", {"en": "tokens", "pt": "tokens"},
-              {"en": "{n} token(s)", "pt": "{n} token(s)"}, _token_span)
-SENTENCES = Unit("sentences", {"en": "sentences", "pt": "frases"},
-                 {"en": "{n} sentence(s)", "pt": "{n} frase(s)"})
-COSINE = Unit("cosine", {"en": "cosine", "pt": "cosseno"}, {"en": "{n}", "pt": "{n}"})
-PERCENT = Unit("percent", {"en": "", "pt": ""}, {"en": "{n} %", "pt": "{n} %"})
+CHARACTERS = Unit("characters", _character_span)
+TOKENS = Unit("tokens", _token_span)
+SENTENCES = Unit("sentences")
+COSINE = Unit("cosine")
+PERCENT = Unit("percent")
 
 
 @dataclass(frozen=True)
 class Param:
-    """One chunker parameter: its kind, unit, accepted range, default and label.
+    """One chunker parameter: its kind, unit, accepted range and default; its label is the
+    catalog's ``param_label.<name>`` (the name itself when the catalog has none).
 
     The range is what every interface accepts (links, workspaces, CLI, sliders); a slider
     may show less of it when ``fits_document`` caps it at a share of the document's span,
@@ -73,14 +72,18 @@ class Param:
     minimum: Number
     maximum: Number
     default: Number
-    label: Mapping[str, str]
     step: Number = 1
     # Share of the unit's document span a slider reaches (None: the whole range).
     fits_document: float | None = None
 
+    def title(self, lang: str = "en") -> str:
+        """The parameter's name in ``lang`` ("sobreposição" for ``overlap_sentences``)."""
+        key = f"param_label.{self.name}"
+        return t(key, lang) if key in STRINGS else self.name
+
     def text(self, lang: str = "en") -> str:
         """The slider label, e.g. ``size (characters)``."""
-        name = self.label.get(lang, self.label["en"])
+        name = self.title(lang)
         word = self.unit.say(lang)
         return f"{name} ({word})" if word else name
 

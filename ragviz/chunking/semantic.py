@@ -23,10 +23,8 @@ if TYPE_CHECKING:
 
 # The 25th percentile breaks at about a quarter of the sentence boundaries, the least
 # similar ones: chunks of about four sentences that change where the topic does.
-PERCENTILE = Param("percentile", "float", PERCENT, 0.0, 100.0, 25.0,
-                   {"en": "percentile", "pt": "percentil"})
-THRESHOLD = Param("threshold", "float", COSINE, -1.0, 1.0, 0.5,
-                  {"en": "threshold", "pt": "limiar"}, step=0.01)
+PERCENTILE = Param("percentile", "float", PERCENT, 0.0, 100.0, 25.0)
+THRESHOLD = Param("threshold", "float", COSINE, -1.0, 1.0, 0.5, step=0.01)
 DEFAULT_PERCENTILE = float(PERCENTILE.default)
 
 
