@@ -77,7 +77,7 @@ def apply_query(query: dict[str, str]) -> None:
     model, language); values that make no sense are skipped and named once."""
     if not query:
         return
-    work, refused = links.work_from_query(query)
+    work, refused = links.work_from_query(query, lang())
     if work is not None:
         use_workspace(work)
         ss["_link_restored"] = links.restored_summary(work, ss.doc_source == "paste", lang())

@@ -21,7 +21,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from ragviz.chunking import CHUNKER_NAMES, CHUNKER_PARAMS, ChunkerConfig, check_config, get_spec
-from ragviz.i18n import t
+from ragviz.i18n import Phrase, t
 from ragviz.inputs.documents import InputError, shown
 from ragviz.inputs.limits import DECIMAL_NUMBER, MAX_INT_DIGITS, WHOLE_NUMBER
 from ragviz.inputs.questions import LabelledQuestion
@@ -333,54 +333,59 @@ def encode_work(plain: bytes) -> str:
 def decode_work(token: str) -> Workspace:
     """The workspace a ``w`` parameter carries, or InputError with one short sentence."""
     if len(token) > 2 * MAX_LINK_CHARS:
-        raise InputError("the link's document is longer than any link ragviz makes")
+        raise InputError(key="link.document_too_long")
     if not BASE64URL.fullmatch(token):
-        raise InputError("the link's document is damaged (it holds characters a link cannot)")
+        raise InputError(key="link.damaged", why=Phrase("link.bad_characters"))
     try:
         packed = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
     except (binascii.Error, ValueError):
-        raise InputError("the link's document is damaged (it is cut or mistyped)") from None
+        raise InputError(key="link.damaged", why=Phrase("link.mistyped")) from None
     inflater = zlib.decompressobj()
     try:
         plain = inflater.decompress(packed, MAX_WORKSPACE_BYTES + 1)
     except zlib.error:
-        raise InputError("the link's document is damaged (it does not unpack)") from None
+        raise InputError(key="link.damaged", why=Phrase("link.no_unpack")) from None
     if len(plain) > MAX_WORKSPACE_BYTES or inflater.unconsumed_tail:
-        raise InputError("the link's document unpacks to more than a workspace may hold")
+        raise InputError(key="link.unpacks_too_much")
     if not inflater.eof:
-        raise InputError("the link's document is damaged (it is cut short)")
-    return read_workspace(plain, "the link's document")
+        raise InputError(key="link.damaged", why=Phrase("link.cut_short"))
+    return read_workspace(plain, Phrase("link.the_document"))
 
 
-def read_workspace(data: str | bytes, where: str = "the workspace file") -> Workspace:
-    """``Workspace.from_json`` with every failure as InputError, and chunker numbers kept
-    small enough for the widgets (a 309-digit size would overflow a float)."""
+def read_workspace(data: str | bytes, where: Phrase | None = None) -> Workspace:
+    """``Workspace.from_json`` with every failure as InputError (said of ``where``: the
+    workspace file, or a link's document), and chunker numbers kept small enough for the
+    widgets (a 309-digit size would overflow a float)."""
+    what = where or Phrase("workspace.the_file")
     try:
-        workspace = Workspace.from_json(data)
-    except InputError as error:
-        raise InputError(_one_line(str(error)).replace("the workspace file", where)) from None
+        workspace = Workspace.from_json(data, what)
+    except InputError:
+        raise
     except Exception:  # no file may produce a traceback
-        raise InputError(f"{where} could not be read as a workspace") from None
+        raise InputError(key="link.not_a_workspace", what=what) from None
     for side, config in (("A", workspace.settings.config_a), ("B", workspace.settings.config_b)):
-        _check_config_numbers(config, f"{where}, configuration {side}")
+        _check_config_numbers(config, what, side)
     return workspace
 
 
-def _check_config_numbers(config: ChunkerConfig, where: str) -> None:
+def _check_config_numbers(config: ChunkerConfig, what: Phrase, side: str) -> None:
     for name, value in config.params().items():
         if value is not None and abs(value) > MAX_CONFIG_NUMBER:
-            raise InputError(f"{where}: {name} {shown(value)} is too large")
+            raise InputError(key="link.number_too_large", what=what, side=side, name=name,
+                             got=shown(value))
 
 
-def work_from_query(query: Mapping[str, str]) -> tuple[Workspace | None, str | None]:
-    """The work a link carries (or None), and the sentence that says why it was refused."""
+def work_from_query(query: Mapping[str, str], lang: str = "en"
+                    ) -> tuple[Workspace | None, str | None]:
+    """The work a link carries (or None), and the sentence in ``lang`` that says why it was
+    refused."""
     token = query.get(WORK_KEY)
     if token is None:
         return None, None
     try:
         return decode_work(token), None
     except InputError as error:
-        return None, str(error)
+        return None, _one_line(error.localized(lang))
 
 
 def restored_summary(workspace: Workspace, pasted: bool, language: str = "en") -> str:

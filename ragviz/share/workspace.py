@@ -20,7 +20,7 @@ from ragviz.chunking import ChunkerConfig, check_config, get_spec
 from ragviz.chunking.registry import OLD_FIELD_NAMES, param_kind
 from ragviz.embedding.models import BUNDLED_MODELS, ModelLoadError
 from ragviz.embedding.openai_api import OPENAI_PREFIX, parse_openai_name
-from ragviz.i18n import LANGUAGES
+from ragviz.i18n import LANGUAGES, Phrase, phrase
 from ragviz.inputs.documents import (
     MAX_DOCUMENT_CHARS,
     MAX_QUESTIONS,
@@ -170,18 +170,21 @@ class Workspace:
         return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> Workspace:
+    def from_json(cls, text: str | bytes, what: Phrase | None = None) -> Workspace:
+        """The workspace in ``text``; ``what`` names it in messages (the workspace file, a
+        link's document)."""
+        what = what or Phrase("workspace.the_file")
         if len(text) > MAX_WORKSPACE_BYTES:
-            raise InputError(key="workspace.too_big", n=f"{len(text):,}",
+            raise InputError(key="workspace.too_big", what=what, n=f"{len(text):,}",
                              limit=f"{MAX_WORKSPACE_BYTES:,}")
         try:
             data = json.loads(text, parse_constant=_no_constant, parse_int=_short_int)
         except (json.JSONDecodeError, UnicodeDecodeError) as error:
-            raise InputError(key="workspace.not_json", error=str(error)) from None
+            raise InputError(key="workspace.not_json", what=what, error=str(error)) from None
         except RecursionError:
-            raise InputError(key="workspace.too_deep") from None
+            raise InputError(key="workspace.too_deep", what=what) from None
         except ValueError as error:  # e.g. an integer of thousands of digits, NaN
-            raise InputError(key="workspace.unreadable_value", error=error) from None
+            raise InputError(key="workspace.unreadable_value", what=what, error=error) from None
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise InputError(key="workspace.not_workspace")
         version = data.get("version")
@@ -212,7 +215,7 @@ def _short_int(digits: str) -> int:
     return int(digits)
 
 
-def _encodable(text: str, where: str) -> str:
+def _encodable(text: str, where: str | Phrase) -> str:
     """Refuse text that cannot be written back as UTF-8 (lone surrogates), so that an
     imported workspace can always be exported again."""
     try:
@@ -222,14 +225,14 @@ def _encodable(text: str, where: str) -> str:
     return text
 
 
-def _only(data: Mapping[str, Any], allowed: set[str], where: str) -> None:
+def _only(data: Mapping[str, Any], allowed: set[str], where: str | Phrase) -> None:
     unknown = set(data) - allowed
     if unknown:
         raise InputError(key="workspace.unknown_fields" + (".one" if len(unknown) == 1 else ""),
                          where=where, names=", ".join(sorted(unknown)))
 
 
-def _typed(data: Mapping[str, Any], key: str, kind: type, where: str) -> Any:
+def _typed(data: Mapping[str, Any], key: str, kind: type, where: str | Phrase) -> Any:
     if key not in data:
         raise InputError(key="workspace.missing_field", where=where, name=repr(key))
     value = data[key]
@@ -242,25 +245,25 @@ def _typed(data: Mapping[str, Any], key: str, kind: type, where: str) -> Any:
 
 
 def _question(raw: Any, i: int) -> LabelledQuestion:
-    where = f"question {i + 1}"
+    where = phrase("questions.number", n=i + 1)
     if not isinstance(raw, dict):
-        raise InputError(f"{where} must be an object")
+        raise InputError(key="workspace.not_object", where=where)
     _only(raw, {"question", "answer", "answerable", "references"}, where)
     text = _encodable(_typed(raw, "question", str, where), where)
     answer = _encodable(_typed(raw, "answer", str, where), where)
     answerable = raw.get("answerable")
     if answerable is not None and not isinstance(answerable, bool):
-        raise InputError(f"{where}: 'answerable' must be true, false or null")
+        raise InputError(key="workspace.answerable", where=where)
     if not text.strip():
-        raise InputError(f"{where}: the question is empty")
+        raise InputError(key="workspace.empty_question", where=where)
     references = references_from_json(raw["references"], "", where) \
         if "references" in raw else ()
     if answerable is False and (answer or references):
-        raise InputError(f"{where}: an unanswerable question cannot have an expected answer")
+        raise InputError(key="workspace.unanswerable_with_answer", where=where)
     question = LabelledQuestion(text, answer, answerable, references)
     checked = check_question(question, where)
     if checked != question:
-        raise InputError(f"{where}: surrounding whitespace in question or answer")
+        raise InputError(key="workspace.whitespace", where=where)
     return question
 
 
@@ -272,12 +275,13 @@ def _config_from_dict(raw: Any, where: str) -> ChunkerConfig:
     """A configuration from a file: every key typed by the registry, missing parameters at
     the chunker's spec defaults; the ranges are checked by ``Settings.checked``."""
     if not isinstance(raw, dict):
-        raise InputError(f"{where} must be an object")
+        raise InputError(key="workspace.not_object", where=where)
     chunker = _typed(raw, "chunker", str, where)
     try:
         spec = get_spec(chunker)
     except ValueError:
-        raise InputError(f"{where}: unknown chunker {shown(chunker)}") from None
+        raise InputError(key="workspace.unknown_chunker", where=where,
+                         got=shown(chunker)) from None
     _only(raw, {"chunker", *OLD_FIELD_NAMES, *spec.names}, where)
     values: dict[str, Any] = {}
     for name in (n for n in raw if n != "chunker"):
@@ -313,7 +317,7 @@ def _settings_from_dict(raw: Mapping[str, Any]) -> Settings:
     _only(raw, {f.name for f in fields(Settings)}, where)
     sample = raw.get("sample")
     if sample is not None and not isinstance(sample, str):
-        raise InputError("settings: 'sample' must be a name or null")
+        raise InputError(key="workspace.sample", where=where)
     return Settings(
         config_a=_config_from_dict(raw.get("config_a"), "settings.config_a"),
         config_b=_config_from_dict(raw.get("config_b"), "settings.config_b"),
