@@ -81,7 +81,7 @@ def apply_query(query: dict[str, str]) -> None:
     if work is not None:
         use_workspace(work)
         ss["_link_restored"] = links.restored_summary(work, ss.doc_source == "paste", lang())
-    settings, problems = links.import_query(query, current_settings())
+    settings, problems = links.import_query(query, current_settings(), lang())
     if refused:
         problems.insert(0, tr("link.refused", error=refused))
     if settings.sample and settings.sample != ss.sample_name:

@@ -126,3 +126,10 @@ def test_registering_other_text_under_a_taken_key_is_refused() -> None:
     register({"outcome.context": STRINGS["outcome.context"]})  # the same again: a reload
     with pytest.raises(KeyError, match=r"outcome\.context"):
         register({"outcome.context": {"en": "other", "pt": "outro"}})
+
+
+def test_no_placeholder_shadows_the_lookup_arguments() -> None:
+    """``t(key, lang, **values)``: a sentence with ``{key}`` or ``{lang}`` cannot be filled."""
+    clashing = sorted(key for key, entry in STRINGS.items()
+                      if _placeholders(entry["en"]) & {"key", "lang"})
+    assert clashing == []
