@@ -582,4 +582,6 @@ CORE: dict[str, dict[str, str]] = {
     "link.not_whole": {"en": "{got} is not a whole number", "pt": "{got} não é um número inteiro"},
     "link.not_number": {"en": "{got} is not a number", "pt": "{got} não é um número"},
     "link.not_sample": {"en": "{got} is not a sample", "pt": "{got} não é um exemplo"},
+    "index.vectors_missing": {"en": "{n} of {total} chunks of {name} have no stored vector", "pt": "{n} de {total} chunks de {name} não têm vetor guardado"},
+    "index.mixed_dimensions": {"en": "the vectors of {name} have different dimensions ({sizes})", "pt": "os vetores de {name} têm dimensões diferentes ({sizes})"},
 }
