@@ -19,6 +19,7 @@ from ragviz.chunking import ChunkerConfig, get_spec
 from ragviz.chunking.registry import Param
 from ragviz.evaluation.excerpts import LeftOut, resolve_questions
 from ragviz.evaluation.results import Analysis
+from ragviz.i18n import phrase, say, t
 from ragviz.inputs.convert import CONVERTED_SUFFIXES, suffix_of
 from ragviz.inputs.corpus import Corpus, as_corpus, load_files, short_name
 from ragviz.inputs.documents import (
@@ -302,12 +303,12 @@ def resolve_document(
             if not files:
                 return DocumentChoice(None, "no-upload")
             if len(files) > 1 or suffix_of(files[0][0]) in CORPUS_SUFFIXES:
-                return corpus_choice(load_files(files))
+                return corpus_choice(load_files(files), lang)
             name, data = files[0]
             decoded = decode_upload(data, name)
             return DocumentChoice(_checked_upload(decoded.text, name), None, decoded.notice)
         if source == "sample" and sample_corpus is not None:
-            return corpus_choice(sample_corpus)
+            return corpus_choice(sample_corpus, lang)
         text = pasted if source == "paste" else sample_text
         return DocumentChoice(check_document(text))
     except InputError as error:
@@ -321,38 +322,35 @@ def _checked_upload(text: str, name: str) -> str:
     except InputError as error:
         if error.key != "input.long_document":
             raise
-        name = short_name(name)
-        raise InputError(f"The file {name} has {len(text):,} characters; the limit is "
-                         f"{MAX_DOCUMENT_CHARS:,}. Upload a shorter part of it.",
-                         "input.long_upload", name=name, n=f"{len(text):,}",
+        raise InputError(key="input.long_upload", name=short_name(name), n=f"{len(text):,}",
                          limit=f"{MAX_DOCUMENT_CHARS:,}") from None
 
 
-def corpus_choice(corpus: Corpus) -> DocumentChoice:
+def corpus_choice(corpus: Corpus, lang: str = "en") -> DocumentChoice:
     """A loaded corpus as a choice: its first file's text, or no document when none loaded
-    (the first problem's sentence then says why)."""
-    problems = tuple(problem.message for problem in corpus.problems)
+    (the first problem's sentence then says why), in ``lang``."""
+    problems = tuple(say(problem.said, lang) for problem in corpus.problems)
     if not corpus.sources:
         return DocumentChoice(None, problems[0] if problems else "no-upload", None, None,
                               problems[1:])
-    notices = tuple(s.notice if s.notice.startswith(s.name) else f"{s.name}: {s.notice}"
-                    for s in corpus.sources if s.notice)
+    said = [(s.name, say(s.notice, lang)) for s in corpus.sources if s.notice]
+    notices = tuple(text if text.startswith(name) else f"{name}: {text}" for name, text in said)
     return DocumentChoice(corpus.sources[0].text, None, None, corpus, problems + notices)
 
 
 def checked_questions(
-    questions: Sequence[LabelledQuestion],
+    questions: Sequence[LabelledQuestion], lang: str = "en",
 ) -> tuple[list[LabelledQuestion], list[str]]:
     """The questions that pass the input limits, and one message per question that does not."""
     good: list[LabelledQuestion] = []
     problems: list[str] = []
     for number, question in enumerate(questions, start=1):
         try:
-            good.append(check_question(question, f"question {number}"))
+            good.append(check_question(question, phrase("questions.number", n=number)))
         except InputError as error:
-            problems.append(str(error))
+            problems.append(error.localized(lang))
     if len(good) > MAX_QUESTIONS:
-        problems.append(f"{len(good)} questions; only the first {MAX_QUESTIONS} are used.")
+        problems.append(t("app.questions_cut", lang, n=len(good), limit=MAX_QUESTIONS))
         good = good[:MAX_QUESTIONS]
     return good, problems
 

@@ -19,8 +19,8 @@ from ragviz.evaluation.calibration import calibrate_outcomes
 from ragviz.evaluation.measures import metric_names
 from ragviz.evaluation.pipeline import analyse, chunk_document, rescore
 from ragviz.evaluation.results import Analysis, Metrics
+from ragviz.i18n import say
 from ragviz.inputs.corpus import Corpus
-from ragviz.inputs.documents import InputError
 from ragviz.inputs.limits import TOP_K_RANGE
 from ragviz.inputs.questions import LabelledQuestion
 from ragviz.present import presentation
@@ -91,7 +91,7 @@ def config_widgets(side: str, n_chars: int) -> ChunkerConfig:
     if modes:
         st.radio(
             tr("app.semantic_mode"), modes, key=f"{side}_mode", horizontal=True,
-            format_func=lambda name: get_spec(chunker).param(name).label.get(lang(), name),
+            format_func=lambda name: get_spec(chunker).param(name).title(lang()),
         )
         values["mode"] = ss[f"{side}_mode"]
     specs = state.param_specs(chunker, n_chars)
@@ -258,11 +258,10 @@ def refusing(frame: Frame, side: str) -> Iterator[None]:
     try:
         yield
     except ValueError as error:
-        said = error.localized(lang()) if isinstance(error, InputError) else str(error)
-        frame.errors[side] = tr("app.config_error", error=said.rstrip("."))
+        frame.errors[side] = tr("app.config_error", error=say(error, lang()).rstrip("."))
         frame.configs[side] = None
     except ModelLoadError as error:
-        frame.errors[side] = str(error)
+        frame.errors[side] = say(error, lang())
         frame.configs[side] = None
 
 

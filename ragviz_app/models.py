@@ -31,7 +31,8 @@ from ragviz.embedding.openai_api import (
     openai_name,
     parse_openai_name,
 )
-from ragviz_app.common import CUSTOM, SIDES, md, ss, tr
+from ragviz.i18n import say
+from ragviz_app.common import CUSTOM, SIDES, lang, md, ss, tr
 
 OPENAI = "openai"
 PREFIX = {"a": "", "b": "b_"}  # A keeps the session keys it always had
@@ -230,7 +231,7 @@ def pick_model(side: str, request: WantedModel) -> Embedder:
             ss[active] = model.name if request.name in BUNDLED_MODELS else request.name
             return model
         except ModelLoadError as error:
-            failure = str(error)
+            failure = say(error, lang())
     try:
         fallback = loaded_model(str(ss[active]), is_shared(side, str(ss[active])))
     except ModelLoadError:  # the model that worked fails now too (e.g. its API key changed)

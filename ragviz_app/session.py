@@ -15,7 +15,7 @@ import streamlit as st
 from ragviz.chunking import ChunkerConfig, get_spec
 from ragviz.chunking.registry import param_names
 from ragviz.embedding.models import BUNDLED_MODELS, DEFAULT_MODEL
-from ragviz.i18n import pick_language
+from ragviz.i18n import pick_language, say
 from ragviz.inputs.corpus import Corpus
 from ragviz.inputs.documents import InputError
 from ragviz.inputs.questions import LabelledQuestion, read_questions_file
@@ -78,11 +78,11 @@ def apply_query(query: dict[str, str]) -> None:
     model, language); values that make no sense are skipped and named once."""
     if not query:
         return
-    work, refused = links.work_from_query(query)
+    work, refused = links.work_from_query(query, lang())
     if work is not None:
         use_workspace(work)
         ss["_link_restored"] = links.restored_summary(work, ss.doc_source == "paste", lang())
-    settings, problems = links.import_query(query, current_settings())
+    settings, problems = links.import_query(query, current_settings(), lang())
     if refused:
         problems.insert(0, tr("link.refused", error=refused))
     if settings.sample and settings.sample != ss.sample_name:
@@ -209,7 +209,7 @@ def on_workspace_upload() -> None:
     try:
         workspace = links.read_workspace(file.getvalue())
     except InputError as error:
-        ss["_workspace_error"] = str(error)
+        ss["_workspace_error"] = say(error, lang())
         return
     ss.pop("_workspace_error", None)
     use_workspace(workspace)

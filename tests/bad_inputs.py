@@ -52,7 +52,9 @@ class Cli:
         shown = " ".join(shlex.quote(shorten(a, 40)) for a in self.args)
         return f"CLI `ragviz {terminal_safe(shown, keep='')}`"
 
-    def run(self, folder: Path) -> CliRun:
+    def run(self, folder: Path, lang: str = "en") -> CliRun:
+        """The run; ``lang`` other than English is given as ``--lang`` at the end."""
+        args = [*self.args, *(["--lang", lang] if lang != "en" else [])]
         for name, data in self.files:
             (folder / name).parent.mkdir(parents=True, exist_ok=True)
             (folder / name).write_bytes(data)
@@ -64,7 +66,7 @@ class Cli:
             with contextlib.chdir(folder), contextlib.redirect_stdout(out), \
                     contextlib.redirect_stderr(err):
                 try:
-                    code = main(list(self.args))
+                    code = main(args)
                 except SystemExit as exit_:  # argparse refuses an option by exiting
                     code = int(exit_.code or 0)
         finally:
@@ -98,16 +100,16 @@ class Upload:
     def describe(self) -> str:
         return f"app upload `{self.name}`"
 
-    def seen(self) -> str:
+    def seen(self, lang: str = "en") -> str:
         from ragviz.i18n import t
         from ragviz_app.app_state import resolve_document
 
-        choice = resolve_document("upload", "", "", (self.name, self.data))
+        choice = resolve_document("upload", "", "", (self.name, self.data), lang)
         if choice.error:
             return f"error: {choice.error}"
         shown = f"{len(choice.text or ''):,} characters"
         if choice.notice:
-            shown += " · warning: " + t("app.encoding_guessed", "en", encoding=choice.notice)
+            shown += " · warning: " + t("app.encoding_guessed", lang, encoding=choice.notice)
         shown += "".join(f" · warning: {problem}" for problem in choice.problems)
         return shown
 
@@ -121,10 +123,10 @@ class Paste:
     def describe(self) -> str:
         return "app paste box"
 
-    def seen(self) -> str:
+    def seen(self, lang: str = "en") -> str:
         from ragviz_app.app_state import resolve_document
 
-        choice = resolve_document("paste", "", self.text, None)
+        choice = resolve_document("paste", "", self.text, None, lang)
         return f"error: {choice.error}" if choice.error else f"{len(choice.text or ''):,} characters"
 
 
@@ -137,14 +139,14 @@ class Questions:
     def describe(self) -> str:
         return "core `read_questions_file`"
 
-    def seen(self) -> str:
+    def seen(self, lang: str = "en") -> str:
         from ragviz.inputs.documents import InputError
         from ragviz.inputs.questions import read_questions_file
 
         try:
             found, decoded = read_questions_file(self.data, "q.csv")
         except InputError as error:
-            return f"error: {error}"
+            return f"error: {error.localized(lang)}"
         first = found[0]
         return (
             f"{len(found)} questions, read as {decoded.encoding_name}; first: "
@@ -186,7 +188,7 @@ class Cell:
     def describe(self) -> str:
         return f"CSV export, {'numeric' if self.numeric else 'text'} column"
 
-    def seen(self) -> str:
+    def seen(self, lang: str = "en") -> str:
         from ragviz.present.exports import guard_cell
 
         return f"cell {guard_cell(self.value, self.numeric)!r}"
@@ -201,14 +203,14 @@ class WorkspaceFile:
     def describe(self) -> str:
         return "core `Workspace.from_json`"
 
-    def seen(self) -> str:
+    def seen(self, lang: str = "en") -> str:
         from ragviz.inputs.documents import InputError
         from ragviz.share.workspace import Workspace
 
         try:
             workspace = Workspace.from_json(self.data)
         except InputError as error:
-            return f"error: {error}"
+            return f"error: {error.localized(lang)}"
         return f"loaded: {len(workspace.document):,} characters, {len(workspace.questions)} questions"
 
 
@@ -347,7 +349,7 @@ ROWS: tuple[Row, ...] = (
     Row("document", "CRLF and lone-CR line ends", cli(CHUNK_JSON, doc(b"Linha um.\r\nLinha dois.\rLinha tres.\r\n")), "exit 0", True),
     Row("document", "a missing file", cli("chunk nope.txt", {}), "exit 2 · ragviz chunk: the document nope.txt does not exist"),
     Row("document", "a folder (read as a corpus)", cli("chunk sub", {"sub/x.txt": DOC, "sub/y.md": DOC}), "exit 0"),
-    Row("document", "a folder with nothing readable", cli("chunk sub", {"sub/notes.pdf": b"plain words", "sub/x.png": PNG}), "exit 2 · ragviz: skipped: 1 file(s) in sub are not .txt, .md, .html, .pdf, .docx or .zip and were not read.\nragviz: skipped: notes.pdf could not be read: it is named .pdf but its content is not a PDF.\nragviz chunk: no file could be read from sub"),
+    Row("document", "a folder with nothing readable", cli("chunk sub", {"sub/notes.pdf": b"plain words", "sub/x.png": PNG}), "exit 2 · ragviz: skipped: 1 file in sub is not .txt, .md, .html, .pdf, .docx or .zip and was not read.\nragviz: skipped: notes.pdf could not be read: it is named .pdf but its content is not a PDF.\nragviz chunk: no file could be read from sub"),
     Row("document", "two files, one unreadable", cli("chunk doc.txt bad.docx", {"doc.txt": DOC, "bad.docx": b"not a zip"}), "exit 0 · ragviz: skipped: bad.docx could not be read: it is named .docx but its content is not a Word document."),
     Row("document", "app: empty paste", Paste(" \n "), "error: The document is empty: paste text, upload a .txt or .md file, or pick a sample."),
     Row("document", "app: paste over the limit", Paste("a" * 200_001), "error: The document has 200,001 characters; the limit is 200,000. Paste a shorter part."),
@@ -388,7 +390,7 @@ ROWS: tuple[Row, ...] = (
     Row("questions", "a 5,001-digit question", cli(EVAL, qfile(HEADER + f"{HUGE},,true\n")), "exit 2 · ragviz eval: line 2: the question has 5,001 characters; the limit is 500."),
     Row("questions", "an answer over 2,000 characters", cli(EVAL, qfile(HEADER + "Qual?," + "a" * 2001 + ",true\n")), "exit 2 · ragviz eval: line 2: the expected answer has 2,001 characters; the limit is 2,000."),
     Row("questions", "no question column", cli(EVAL, qfile("pergunta,resposta\nQual?,x\n")), "exit 2 · ragviz eval: line 1: the questions file needs a 'question' column, found pergunta, resposta."),
-    Row("questions", "an unknown extra column", cli(EVAL, qfile("question,answer,answerable,notes\nQual?,x,true,n\n")), "exit 2 · ragviz eval: line 1: unknown column(s) notes; use question,answer,answerable (and optionally references,corpus_id)."),
+    Row("questions", "an unknown extra column", cli(EVAL, qfile("question,answer,answerable,notes\nQual?,x,true,n\n")), "exit 2 · ragviz eval: line 1: unknown column notes; use question,answer,answerable (and optionally references,corpus_id)."),
     Row("questions", "a column twice", cli(EVAL, qfile("question,question,answer\na,b,c\n")), "exit 2 · ragviz eval: line 1: a column appears twice (question, question, answer)."),
     Row("questions", "a row with more fields than the header", cli(EVAL, qfile(HEADER + "Qual?,x,true,extra\n")), "exit 2 · ragviz eval: line 2: 4 fields, the header has 3."),
     Row("questions", "answerable is 'talvez'", cli(EVAL, qfile(HEADER + "Qual?,x,talvez\n")), "exit 2 · ragviz eval: line 2: answerable must be true/false, yes/no, sim/não or 1/0, got 'talvez'."),

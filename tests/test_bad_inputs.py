@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
-from bad_inputs import MARKDOWN, ROWS, Cli, Row, render_markdown
+from bad_inputs import MARKDOWN, ROWS, Cell, Cli, Questions, Row, WorkspaceFile, render_markdown
 
 from ragviz.inputs.documents import decode_upload
 
@@ -48,3 +48,47 @@ def test_the_markdown_copy_is_in_sync() -> None:
     assert MARKDOWN.read_text(encoding="utf-8") == render_markdown(), (
         "tests/BAD_INPUTS.md is stale: run `python tests/bad_inputs.py`"
     )
+
+
+def _words(row: Row) -> bool:
+    """Whether the row's outcome holds a sentence of ragviz's (not only an exit code, a
+    character count or the user's own text echoed on stdout)."""
+    if isinstance(row.interface, Questions | WorkspaceFile | Cell):  # core calls: errors only
+        return row.seen.startswith("error: ")
+    said = re.sub(r"^exit \d+( · )?", "", row.seen)
+    return bool(said) and not said.startswith(("stdout: a", "stdout: ok")) and \
+        not re.fullmatch(r"[\d,]+ characters", said)
+
+
+def _english_sentences() -> list[str]:
+    """Every stretch of words (three or more) in the English catalog between placeholders."""
+    import ragviz_app  # noqa: F401  (registers the app's strings)
+    from ragviz.i18n import STRINGS
+
+    pieces = (re.split(r"\{[^}]*\}", entry["en"]) for entry in STRINGS.values())
+    return sorted({p.strip(" .,:;()") for parts in pieces for p in parts
+                   if len(p.strip().split()) >= 3})
+
+
+SPOKEN = [r for r in ROWS if _words(r)]
+
+
+@pytest.mark.parametrize("row", SPOKEN, ids=[_id(r) for r in SPOKEN])
+def test_every_sentence_the_cli_and_the_app_say_is_portuguese_in_portuguese(
+        row: Row, tmp_path: Path) -> None:
+    """Issue 18, part 5: the core raises keys, the CLI (``--lang pt``) and the app say them
+    in the user's language; no English sentence of the catalog reaches a Portuguese user."""
+    interface = row.interface
+    seen = interface.run(tmp_path, "pt").seen() if isinstance(interface, Cli) else \
+        interface.seen("pt")
+    assert seen != row.seen, "the same text in English and Portuguese"
+    english = [s for s in _english_sentences() if s in seen]
+    assert english == [], f"English in the Portuguese text: {seen}"
+    words = set(_ENGLISH_WORDS.findall(seen.lower())) - _QUOTED_WORDS.get(row.input, set())
+    assert words == set(), f"English words {sorted(words)} in: {seen}"
+
+
+# Words no Portuguese sentence of ragviz holds (the user's own input aside).
+_ENGLISH_WORDS = re.compile(r"\b(the|is|are|not|could|must|give|has|holds|was|were|"
+                            r"read|with|cannot|does|file|folder|line|limit|skipped|note)\b")
+_QUOTED_WORDS: dict[str, set[str]] = {}

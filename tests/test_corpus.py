@@ -63,7 +63,7 @@ def test_text_and_markdown_keep_their_exact_text() -> None:
     assert convert("a.md", "# Title\n\nBody é.\n".encode()).text == "# Title\n\nBody é.\n"
     legacy = convert("b.txt", "Olá".encode("cp1252"))
     assert legacy.text == "Olá"
-    assert legacy.notice == "b.txt is not UTF-8; it was read as cp1252."
+    assert str(legacy.notice) == "b.txt is not UTF-8; it was read as cp1252."
 
 
 def _problem(name: str, data: bytes) -> ConversionError:

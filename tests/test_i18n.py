@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+import ragviz_app  # noqa: F401  (registers the app's strings)
 from ragviz.i18n import LANGUAGES, STRINGS, pick_language, t
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -103,3 +104,32 @@ def test_question_counts_agree_with_their_words() -> None:
     assert count(1, "app.flips", "en") == "1 question changes outcome between A and B"
     assert count(1, "app.question_count", "en", answerable=1, unanswerable=0).startswith(
         "1 question in use")
+
+
+def test_the_core_finds_its_sentences_without_the_app() -> None:
+    """Issue 18, part 5: the catalog is split by who speaks; the core's keys live in its own
+    files, the app's in ``ragviz_app/texts.py`` (registered when the app is imported)."""
+    from ragviz.i18n.core import CORE
+    from ragviz.i18n.report import REPORT
+    from ragviz_app.texts import APP
+
+    core_sources = sorted((ROOT / "ragviz").rglob("*.py"))
+    used = {key for path in core_sources for key in KEY_CALL.findall(path.read_text())}
+    assert sorted(key for key in used if key not in {**CORE, **REPORT}) == []
+    assert not set(APP) & (set(CORE) | set(REPORT))
+    assert "app.share" in APP and "app.share" not in CORE
+
+
+def test_registering_other_text_under_a_taken_key_is_refused() -> None:
+    from ragviz.i18n import register
+
+    register({"outcome.context": STRINGS["outcome.context"]})  # the same again: a reload
+    with pytest.raises(KeyError, match=r"outcome\.context"):
+        register({"outcome.context": {"en": "other", "pt": "outro"}})
+
+
+def test_no_placeholder_shadows_the_lookup_arguments() -> None:
+    """``t(key, lang, **values)``: a sentence with ``{key}`` or ``{lang}`` cannot be filled."""
+    clashing = sorted(key for key, entry in STRINGS.items()
+                      if _placeholders(entry["en"]) & {"key", "lang"})
+    assert clashing == []

@@ -289,7 +289,7 @@ def test_jsonl_broken_line_named_others_load(capsys: pytest.CaptureFixture[str],
                        {"page_content": "Reembolso.", "metadata": {"source": SOURCE}}])
     loaded = open_index(str(path)).read()
     assert [c.text for c in loaded.chunks][1] == "Reembolso."
-    (problem,) = loaded.problems
+    (problem,) = map(str, loaded.problems)
     assert "line 2" in problem and "not valid JSON" in problem
     data = run(capsys, "eval", "--index", str(path), "--questions", str(QUESTIONS), "--json")
     assert data["chunks"] == 2 and "line 2" in data["warnings"][0]
@@ -301,7 +301,7 @@ def test_nan_vector_one_sentence(capsys: pytest.CaptureFixture[str], tmp_path: P
                        '{"page_content": "b", "embedding": [0.0, 1.0]}'])
     loaded = open_index(str(path)).read()
     assert [c.text for c in loaded.chunks] == ["b"]
-    (problem,) = loaded.problems
+    (problem,) = map(str, loaded.problems)
     assert "line 1" in problem and "NaN" in problem
     (tmp_path / "c.csv").write_text('text,vector\na,"[NaN, 1.0]"\n', encoding="utf-8")
     err = fails(capsys, "index", str(tmp_path / "c.csv"))

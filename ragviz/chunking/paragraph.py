@@ -20,11 +20,7 @@ from ragviz.chunking.text import Span, trim_span
 if TYPE_CHECKING:
     from ragviz.embedding.models import Embedder
 
-PARAGRAPHS = Unit(
-    "paragraphs",
-    {"en": "paragraphs", "pt": "parágrafos"},
-    {"en": "{n} paragraph(s)", "pt": "{n} parágrafo(s)"},
-)
+PARAGRAPHS = Unit("paragraphs")
 # A line break, then a line of only spaces or tabs (or nothing), then a line break.
 _BLANK_LINE = re.compile(r"\n[^\S\n]*\n")
 

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from ragviz.chunking.base import ChunkingResult
-from ragviz.inputs.documents import shown
+from ragviz.i18n import STRINGS, t
+from ragviz.inputs.documents import InputError, shown
 from ragviz.inputs.limits import DECIMAL_NUMBER, MAX_INT_DIGITS, WHOLE_NUMBER
 
 if TYPE_CHECKING:
@@ -25,19 +26,19 @@ Number = int | float
 
 @dataclass(frozen=True)
 class Unit:
-    """What a parameter counts, in each interface language: ``word`` goes into slider
-    labels ("size (characters)"), ``count`` into chart rows ("1 sentence(s)")."""
+    """What a parameter counts. Its words are the catalog's, looked up by name:
+    ``unit.<name>`` goes into slider labels ("size (characters)"), ``unit_count.<name>``
+    (with ``.one``) into chart rows ("1 sentence"); a unit without them says no word."""
 
     name: str
-    word: Mapping[str, str]
-    count: Mapping[str, str]
     # How far a slider in this unit usefully reaches on a document of n characters.
     span: Callable[[int], int] | None = None
 
     def say(self, lang: str, n: Number | None = None) -> str:
-        table = self.word if n is None else self.count
-        text = table.get(lang, table["en"])
-        return text if n is None else text.format(n=n)
+        if n is None:
+            return t(f"unit.{self.name}", lang) if f"unit.{self.name}" in STRINGS else ""
+        key = f"unit_count.{self.name}"
+        return t(f"{key}.one" if n == 1 else key, lang, n=n) if key in STRINGS else f"{n}"
 
 
 def _character_span(n_chars: int) -> int:
@@ -48,19 +49,17 @@ def _token_span(n_chars: int) -> int:
     return max(16, min(512, n_chars // 2 + 8))  # about two characters a token at least
 
 
-CHARACTERS = Unit("characters", {"en": "characters", "pt": "caracteres"},
-                  {"en": "{n} character(s)", "pt": "{n} caractere(s)"}, _character_span)
-TOKENS = Unit("tokens", {"en": "tokens", "pt": "tokens"},
-              {"en": "{n} token(s)", "pt": "{n} token(s)"}, _token_span)
-SENTENCES = Unit("sentences", {"en": "sentences", "pt": "frases"},
-                 {"en": "{n} sentence(s)", "pt": "{n} frase(s)"})
-COSINE = Unit("cosine", {"en": "cosine", "pt": "cosseno"}, {"en": "{n}", "pt": "{n}"})
-PERCENT = Unit("percent", {"en": "", "pt": ""}, {"en": "{n} %", "pt": "{n} %"})
+CHARACTERS = Unit("characters", _character_span)
+TOKENS = Unit("tokens", _token_span)
+SENTENCES = Unit("sentences")
+COSINE = Unit("cosine")
+PERCENT = Unit("percent")
 
 
 @dataclass(frozen=True)
 class Param:
-    """One chunker parameter: its kind, unit, accepted range, default and label.
+    """One chunker parameter: its kind, unit, accepted range and default; its label is the
+    catalog's ``param_label.<name>`` (the name itself when the catalog has none).
 
     The range is what every interface accepts (links, workspaces, CLI, sliders); a slider
     may show less of it when ``fits_document`` caps it at a share of the document's span,
@@ -73,14 +72,18 @@ class Param:
     minimum: Number
     maximum: Number
     default: Number
-    label: Mapping[str, str]
     step: Number = 1
     # Share of the unit's document span a slider reaches (None: the whole range).
     fits_document: float | None = None
 
+    def title(self, lang: str = "en") -> str:
+        """The parameter's name in ``lang`` ("sobreposição" for ``overlap_sentences``)."""
+        key = f"param_label.{self.name}"
+        return t(key, lang) if key in STRINGS else self.name
+
     def text(self, lang: str = "en") -> str:
         """The slider label, e.g. ``size (characters)``."""
-        name = self.label.get(lang, self.label["en"])
+        name = self.title(lang)
         word = self.unit.say(lang)
         return f"{name} ({word})" if word else name
 
@@ -94,24 +97,25 @@ class Param:
 
     def check(self, value: object) -> Number:
         """``value`` if it is of the right kind and in range, else ValueError naming both."""
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            what = "a whole number" if self.kind == "int" else "a number"
-            raise ValueError(f"{self.name} must be {what}, got {shown(value)}")
-        if self.kind == "int" and not isinstance(value, int):
-            raise ValueError(f"{self.name} must be a whole number, got {shown(value)}")
+        if isinstance(value, bool) or not isinstance(value, int | float) or (
+                self.kind == "int" and not isinstance(value, int)):
+            key = "param.whole_number" if self.kind == "int" else "param.number"
+            raise InputError(key=key, name=self.name, got=shown(value))
         if isinstance(value, float) and math.isnan(value):
-            raise ValueError(f"{self.name} must be a number, got {value}")
+            raise InputError(key="param.number", name=self.name, got=value)
         if value < self.minimum:
-            raise ValueError(f"{self.name} must be at least {self.minimum}, got {shown(value)}")
+            raise InputError(key="param.at_least", name=self.name, limit=self.minimum,
+                             got=shown(value))
         if value > self.maximum:
-            raise ValueError(f"{self.name} must be at most {self.maximum}, got {shown(value)}")
+            raise InputError(key="param.at_most", name=self.name, limit=self.maximum,
+                             got=shown(value))
         return float(value) if self.kind == "float" else value
 
     def parse(self, raw: str) -> Number:
         """A link's text value, checked; ValueError (short, naming it) if unusable."""
         value = _strict_number(raw.strip(), self.kind == "int")
         if value is None:
-            raise ValueError(f"{self.name}={shown(raw)} is not a number")
+            raise InputError(key="param.not_a_number", name=self.name, got=shown(raw))
         return self.check(value)
 
     def clamp(self, value: object, low: Number | None = None, high: Number | None = None) -> Number:
@@ -237,7 +241,7 @@ class ChunkerSpec:
         ]
         if len(chosen) > 1:
             shown = ", ".join(f"{n}={values[n]}" for n in chosen)
-            raise ValueError(f"give {' or '.join(chosen)}, not both ({shown})")
+            raise InputError(key="param.not_both", names=" / ".join(chosen), given=shown)
         checked: dict[str, Number | None] = {}
         for param in self.params:
             value = values.get(param.name, param.default)
@@ -249,10 +253,8 @@ class ChunkerSpec:
             size = checked[self.size_axis or ""]
             overlap = checked[self.overlap_axis or ""]
             if size is not None and overlap is not None and overlap >= size:
-                raise ValueError(
-                    f"{self.overlap_axis} must be smaller than {self.size_axis} ({size}), "
-                    f"got {overlap}"
-                )
+                raise InputError(key="param.overlap_under_size", overlap=self.overlap_axis,
+                                 size=self.size_axis, limit=size, got=overlap)
         return checked
 
 
@@ -295,11 +297,10 @@ def get_spec(name: str) -> ChunkerSpec:
         return _SPECS[name]
     except (KeyError, TypeError):
         if isinstance(name, str) and name in _MISSING:
-            raise ValueError(
-                f"the {name} chunker needs {_MISSING[name]}: pip install '{PEERS_EXTRA}'"
-            ) from None
-        known = ", ".join(_SPECS)
-        raise ValueError(f"chunker must be one of {known}, got {shown(name)}") from None
+            raise InputError(key="param.peer_missing", name=name, library=_MISSING[name],
+                             extra=PEERS_EXTRA) from None
+        raise InputError(key="param.unknown_chunker", known=", ".join(_SPECS),
+                         got=shown(name)) from None
 
 
 def specs() -> tuple[ChunkerSpec, ...]:
@@ -400,7 +401,8 @@ class ChunkerConfig:
         spec = get_spec(chunker)
         unknown = set(values) - set(OLD_FIELD_NAMES) - set(spec.names)
         if unknown:
-            raise ValueError(f"unknown chunker setting(s): {', '.join(sorted(unknown))}")
+            raise InputError(key="param.unknown_settings" + (".one" if len(unknown) == 1 else ""),
+                             names=", ".join(sorted(unknown)))
         return cls.create(chunker, **{k: v for k, v in values.items() if k in spec.names})
 
 
@@ -418,7 +420,7 @@ def make_chunks(
     spec = get_spec(config.chunker)
     values = spec.check(config.params())
     if spec.needs_model and embedder is None:
-        raise ValueError(f"the {spec.name} chunker needs a model")
+        raise InputError(key="param.needs_model", name=spec.name)
     return spec.chunk(document, values, embedder)
 
 

@@ -16,16 +16,15 @@ from ragviz.chunking.base import ChunkingResult, make_chunk
 from ragviz.chunking.params import max_chars_param
 from ragviz.chunking.registry import COSINE, PERCENT, ChunkerSpec, Param, register
 from ragviz.chunking.text import split_sentences
+from ragviz.inputs.documents import InputError
 
 if TYPE_CHECKING:
     from ragviz.embedding.models import Embedder
 
 # The 25th percentile breaks at about a quarter of the sentence boundaries, the least
 # similar ones: chunks of about four sentences that change where the topic does.
-PERCENTILE = Param("percentile", "float", PERCENT, 0.0, 100.0, 25.0,
-                   {"en": "percentile", "pt": "percentil"})
-THRESHOLD = Param("threshold", "float", COSINE, -1.0, 1.0, 0.5,
-                  {"en": "threshold", "pt": "limiar"}, step=0.01)
+PERCENTILE = Param("percentile", "float", PERCENT, 0.0, 100.0, 25.0)
+THRESHOLD = Param("threshold", "float", COSINE, -1.0, 1.0, 0.5, step=0.01)
 DEFAULT_PERCENTILE = float(PERCENTILE.default)
 
 
@@ -50,7 +49,7 @@ def chunk_semantic(
 
 def _run(document: str, values: Mapping[str, Any], embedder: Embedder | None) -> ChunkingResult:
     if embedder is None:
-        raise ValueError("the semantic chunker needs a model")
+        raise InputError(key="param.needs_model", name="semantic")
     return _grouped(document, embedder, values["threshold"], values["percentile"],
                     values["max_chars"])
 

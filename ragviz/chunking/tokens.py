@@ -13,6 +13,7 @@ from ragviz.chunking.base import Chunk, ChunkingResult, make_chunk
 from ragviz.chunking.params import WINDOW_STEPS, overlap_param, size_param
 from ragviz.chunking.registry import TOKENS, ChunkerSpec, register, run_checked
 from ragviz.chunking.text import trim_span
+from ragviz.inputs.documents import InputError
 
 if TYPE_CHECKING:
     from ragviz.embedding.models import Embedder
@@ -58,7 +59,7 @@ def _windows(document: str, embedder: Embedder, size: int, overlap: int) -> list
 
 def _run(document: str, values: Mapping[str, Any], embedder: Embedder | None) -> ChunkingResult:
     if embedder is None:
-        raise ValueError("the tokens chunker needs a model (its tokenizer)")
+        raise InputError(key="param.needs_model", name="tokens")
     return ChunkingResult(tuple(_windows(document, embedder, values["size"], values["overlap"])))
 
 

@@ -16,9 +16,10 @@ import sys
 from collections.abc import Sequence
 
 from ragviz.cli.app import run_app
-from ragviz.cli.parser import EXIT_USER_ERROR, build_parser
-from ragviz.cli.reading import UserError, _config
+from ragviz.cli.parser import EXIT_USER_ERROR, build_parser, language_of
+from ragviz.cli.reading import CLI_LANG, UserError, _config
 from ragviz.embedding.models import ModelLoadError
+from ragviz.i18n import KeyedError, t
 from ragviz.inputs.documents import InputError
 from ragviz.present.safe_text import visible_controls as terminal_safe
 
@@ -31,7 +32,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["app"]:  # its other arguments belong to `streamlit run`
         return run_app(argv[1:])
-    parser = build_parser()
+    lang = language_of(argv)
+    CLI_LANG.set(lang)
+    parser = build_parser(lang)
     args = parser.parse_args(argv)
     # the model library's "Loading weights" bars are not ragviz's output: keep stderr for
     # ragviz's own sentences (set before the library is imported, when a model is chosen)
@@ -39,10 +42,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args.handler(args)
     except KeyboardInterrupt:
-        sys.stderr.write(f"\nragviz {args.command}: interrupted\n")
+        sys.stderr.write(f"\nragviz {args.command}: {t('cli.interrupted', lang)}\n")
         return EXIT_INTERRUPTED
     except (UserError, InputError, ModelLoadError, ValueError, OSError) as error:
-        message = error.for_cli() if isinstance(error, InputError) else str(error)
+        message = error.for_cli(lang) if isinstance(error, KeyedError) else str(error)
         message = message.strip() or type(error).__name__
         sys.stderr.write(terminal_safe(f"ragviz {args.command}: {message}", keep="") + "\n")
         return EXIT_USER_ERROR

@@ -11,8 +11,9 @@ from ragviz.chunking import (
     get_spec,
 )
 from ragviz.cli import output
-from ragviz.cli.output import _emit, _progress, _sources, _where, _writable
+from ragviz.cli.output import _emit, _progress, _where, _writable
 from ragviz.cli.reading import (
+    CLI_LANG,
     UserError,
     _config,
     _labelled,
@@ -49,7 +50,7 @@ def cmd_chunk(args: argparse.Namespace) -> None:
         "config": config.to_dict(),
         "model": embedder.name if embedder else None,
         "chunks": rows,
-        "sources": _sources(corpus),
+        "sources": [source.to_dict() for source in corpus.sources],
     }
     if result.boundary_similarities:
         payload["boundary_similarities"] = [
@@ -71,25 +72,9 @@ def cmd_chunk(args: argparse.Namespace) -> None:
 def cmd_search(args: argparse.Namespace) -> None:
     questions = _questions(args)
     if not questions:
-        raise UserError("give at least one --question")
+        raise UserError(key="cli.no_question")
     analysis = _run_analysis(args, questions)
-    payload = {
-        "model": analysis.model,
-        "chunker": analysis.config.label(),
-        "top_k": args.top_k,
-        "floor": args.floor,
-        "chunks": [c.to_dict() for c in analysis.chunks],
-        "sources": _sources(analysis.corpus),
-        "questions": [
-            {
-                "question": o.question.question,
-                "scores": [round(s, 6) for s in o.decision.scores.tolist()],
-                "hits": [analysis.hit_dict(h) for h in o.decision.hits],
-                "decision": "refused" if o.decision.refused else "context",
-            }
-            for o in analysis.outcomes
-        ],
-    }
+    payload = analysis.search_dict()
 
     def text() -> str:
         from ragviz.present.presentation import decimal, decision_text, score_digits
@@ -146,16 +131,17 @@ def _resolved(questions: list[LabelledQuestion], corpus: Corpus) -> list[Labelle
 
     kept, left_out = resolve_questions(questions, corpus)
     for left in left_out:
-        sys.stderr.write(f"ragviz: {left_out_text(left)}\n")
+        sys.stderr.write(terminal_safe(f"ragviz: {left_out_text(left, CLI_LANG.get())}",
+                                       keep="") + "\n")
     if questions and not kept:
-        raise UserError("no question's excerpts lie in the corpus: check corpus_id and the "
-                        "offsets against the files given")
+        raise UserError(key="cli.no_excerpt_in_corpus")
     return kept
 
 
 def cmd_eval(args: argparse.Namespace) -> None:
     from ragviz.present.presentation import (
         answerable_refused,
+        diagnosis_text,
         label_name,
         metric_label,
         share,
@@ -164,18 +150,8 @@ def cmd_eval(args: argparse.Namespace) -> None:
 
     index_run = _index_run(args)  # None without --index
     analysis = index_run.result.analysis if index_run else _run_analysis(args, _labelled(args))
-    rows = [_eval_row(analysis, outcome, args.lang) for outcome in analysis.outcomes]
-    payload = {
-        "model": analysis.model,
-        "chunker": analysis.config.label(),
-        "top_k": analysis.top_k,
-        "floor": analysis.floor,
-        "chunks": len(analysis.chunks),
-        "chunk_list": [c.to_dict() for c in analysis.chunks],
-        "sources": _sources(analysis.corpus),
-        "metrics": analysis.metrics.to_dict(),
-        "questions": rows,
-    }
+    payload = analysis.eval_dict(lambda diagnosis: diagnosis_text(diagnosis, args.lang))
+    rows = payload["questions"]
     notes = index_run.decorate(payload) if index_run else []
 
     def fmt(value: float | None) -> str:
@@ -202,36 +178,14 @@ def cmd_eval(args: argparse.Namespace) -> None:
     _emit(args, payload, text)
 
 
-def _eval_row(analysis: Any, outcome: Any, lang: str) -> dict[str, Any]:
-    """One question of ``eval --json``: the decision, the diagnosis, the token measures."""
-    from ragviz.evaluation.results import token_fields
-    from ragviz.present.presentation import diagnosis_text
-
-    diagnosis = outcome.diagnosis
-    return {
-        "question": outcome.question.question,
-        "answer": outcome.question.answer,
-        "answerable": outcome.question.is_answerable,
-        "decision": "refused" if outcome.decision.refused else "context",
-        "best_score": round(outcome.decision.best_score, 6),
-        "hits": [analysis.hit_dict(h) for h in outcome.decision.hits],
-        "labels": list(diagnosis.labels) if diagnosis else [],
-        "explanation": diagnosis_text(diagnosis, lang) if diagnosis else "",
-        "diagnosis": diagnosis.to_dict() if diagnosis else None,
-        **token_fields(outcome.tokens),
-        **({"references": [r.to_dict() for r in outcome.question.references]}
-           if outcome.question.references else {}),
-    }
-
-
 def _index_run(args: argparse.Namespace) -> Any:
     """``eval --index``: the production index's chunks on its stored vectors."""
     if not getattr(args, "index", None):
         if not args.paths:
-            raise UserError("give the document files, or a production index with --index")
+            raise UserError(key="cli.no_paths")
         return None
     if args.paths:
-        raise UserError("with --index, give the files the index was built from with --sources")
+        raise UserError(key="cli.paths_with_index")
     from ragviz.index.command import run_index_eval
     from ragviz.index.open import open_index
 
@@ -250,9 +204,7 @@ def cmd_calibrate(args: argparse.Namespace) -> None:
 
     analysis = _run_analysis(args, _labelled(args))
     if not {True, False} <= {o.question.is_answerable for o in analysis.outcomes}:
-        raise UserError(
-            "calibration needs at least one answerable and one unanswerable labelled question"
-        )
+        raise UserError(key="cli.calibration_needs_both")
     calibration = calibrate_outcomes(
         analysis.outcomes, args.cost_false_refusal, args.cost_false_answer
     )
@@ -287,5 +239,6 @@ def cmd_report(args: argparse.Namespace) -> None:
     try:
         out.write_text(html, encoding="utf-8")
     except OSError as error:
-        raise UserError(f"cannot write --html {args.html}: {_reason(error)}") from None
+        raise UserError(key="cli.html_unwritable", path=args.html,
+                        reason=_reason(error)) from None
     sys.stdout.write(terminal_safe(f"wrote {out} ({len(html):,} characters)") + "\n")

@@ -29,10 +29,6 @@ def _where(chunk: Chunk, corpus: Corpus) -> str:
     return f"{chunk.source} " if corpus.multi_file else ""
 
 
-def _sources(corpus: Corpus) -> list[dict[str, Any]]:
-    return [{"name": s.name, "chars": len(s.text)} for s in corpus.sources]
-
-
 def _emit(args: argparse.Namespace, payload: dict[str, Any], text: Callable[[], str]) -> None:
     if args.json:
         # json escapes C0 controls itself; DEL, C1 and bidi marks become \\u escapes here
@@ -69,12 +65,10 @@ def _writable(path: str) -> Path:
     """The output file, or a sentence saying why it cannot be written there."""
     out = Path(path)
     if out.is_dir():
-        raise UserError(
-            f"--html {path} is a folder; give a file name such as {out / 'report.html'}"
-        )
+        raise UserError(key="cli.html_folder", path=path, example=out / "report.html")
     folder = out.parent
     if not folder.is_dir():
-        raise UserError(f"--html {path}: the folder {folder} does not exist")
+        raise UserError(key="cli.html_no_folder", path=path, folder=folder)
     if not os.access(folder, os.W_OK):
-        raise UserError(f"--html {path}: the folder {folder} is not writable")
+        raise UserError(key="cli.html_read_only", path=path, folder=folder)
     return out

@@ -7,7 +7,7 @@ import argparse
 import math
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
 from ragviz.chunking import CHUNKER_NAMES
@@ -30,11 +30,10 @@ from ragviz.embedding.models import (
     DEFAULT_MODEL,
 )
 from ragviz.evaluation.measures import metric_names
+from ragviz.i18n import LANGUAGES, KeyedError, t
 from ragviz.index.command import add_eval_options, add_index_parser
 from ragviz.inputs.convert import ACCEPTED_SUFFIXES
-from ragviz.inputs.documents import (
-    shorten,
-)
+from ragviz.inputs.documents import InputError, shorten
 from ragviz.inputs.limits import FLOOR_RANGE, TOP_K_RANGE
 from ragviz.present.safe_text import visible_controls as terminal_safe
 from ragviz.retrieval.scorers import DEFAULT_SCORER, scorer_names
@@ -55,19 +54,14 @@ def _whole_number(low: int, high: int) -> Callable[[str], int]:
     def parse(raw: str) -> int:
         text = raw.strip()
         if not re.fullmatch(r"[+-]?\d+", text):
-            raise argparse.ArgumentTypeError(
-                f"give a whole number from {low} to {high}, got {shorten(raw)!r}"
-            )
+            raise InputError(key="cli.whole_number", low=low, high=high, got=repr(shorten(raw)))
         digits = len(text.lstrip("+-"))
         if digits > 6:
-            raise argparse.ArgumentTypeError(
-                f"give a whole number from {low} to {high}, got a {digits:,}-digit number"
-            )
+            raise InputError(key="cli.whole_number_digits", low=low, high=high,
+                             digits=f"{digits:,}")
         value = int(text)
         if not low <= value <= high:
-            raise argparse.ArgumentTypeError(
-                f"give a whole number from {low} to {high}, got {value}"
-            )
+            raise InputError(key="cli.whole_number", low=low, high=high, got=value)
         return value
 
     return parse
@@ -82,9 +76,8 @@ def _score(low: float, high: float) -> Callable[[str], float]:
         except ValueError:
             value = math.nan
         if not math.isfinite(value) or not low <= value <= high:
-            raise argparse.ArgumentTypeError(
-                f"give a number from {low:g} to {high:g}, got {shorten(raw)!r}"
-            )
+            raise InputError(key="cli.number_between", low=f"{low:g}", high=f"{high:g}",
+                             got=repr(shorten(raw)))
         return value
 
     return parse
@@ -98,7 +91,7 @@ def _number(kind: str) -> Callable[[str], int | float]:
         try:
             return int(raw) if kind == "int" else float(raw)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"invalid {kind} value: {shorten(raw)!r}") from None
+            raise InputError(key=f"cli.invalid_{kind}", got=repr(shorten(raw))) from None
 
     parse.__name__ = kind
     return parse
@@ -160,12 +153,54 @@ def _add_model_options(parser: argparse.ArgumentParser) -> None:
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse that reports a usage mistake in one line, like every other error."""
+    """argparse that reports a usage mistake in one line, like every other error, in the
+    command's language: its own types raise keyed errors, argparse's phrases are looked up."""
+
+    lang = "en"
 
     def error(self, message: str) -> NoReturn:
         shown = _LONG_QUOTED.sub(lambda m: repr(shorten(m.group(1))), message)
-        text = terminal_safe(f"{self.prog}: {shown} (see {self.prog} --help)", keep="")
-        self.exit(EXIT_USER_ERROR, text + "\n")
+        if self.lang != "en":
+            for pattern, key in _ARGPARSE_PHRASES:
+                shown = pattern.sub(_phrase(key, self.lang), shown)
+        see = t("cli.see_help", self.lang, prog=self.prog)
+        self.exit(EXIT_USER_ERROR, terminal_safe(f"{self.prog}: {shown} {see}", keep="") + "\n")
+
+    def _get_value(self, action: argparse.Action, arg_string: str) -> Any:
+        if callable(action.type):
+            try:
+                return action.type(arg_string)
+            except KeyedError as error:  # ragviz's own types: their sentence in the language
+                raise argparse.ArgumentError(action, error.localized(self.lang)) from None
+            except (TypeError, ValueError, argparse.ArgumentTypeError):
+                pass  # argparse words it
+        return super()._get_value(action, arg_string)
+
+
+# argparse's own sentences (its messages are gettext's English), matched where they start.
+_ARGPARSE_PHRASES = tuple((re.compile(p), k) for p, k in (
+    (r"^argument (?P<name>\S+): ", "cli.argparse_argument"),
+    (r"invalid choice: (?P<value>'[^']*') \(choose from (?P<choices>.*)\)$",
+     "cli.argparse_choice"),
+    (r"^unrecognized arguments: (?P<args>.*)$", "cli.argparse_unrecognized"),
+    (r"^the following arguments are required: (?P<args>.*)$", "cli.argparse_required"),
+    (r"expected one argument$", "cli.argparse_one_value"),
+))
+
+
+def _phrase(key: str, lang: str) -> Callable[[re.Match[str]], str]:
+    """A replacement that says an argparse phrase's catalog version with what it matched."""
+    return lambda match: t(key, lang, **match.groupdict())
+
+
+def language_of(argv: Sequence[str]) -> str:
+    """``--lang``'s value read before parsing, so argparse's own refusals are said in it."""
+    for number, arg in enumerate(argv):
+        value = arg.removeprefix("--lang=") if arg.startswith("--lang=") else (
+            argv[number + 1] if arg == "--lang" and number + 1 < len(argv) else None)
+        if value in LANGUAGES:
+            return value
+    return "en"
 
 
 _LONG_QUOTED = re.compile(r"'([^']{61,})'")
@@ -178,7 +213,7 @@ def _cost(raw: str) -> float:
     except ValueError:
         value = math.nan
     if not math.isfinite(value) or value < 0:
-        raise argparse.ArgumentTypeError(f"give a number, zero or more, got {shorten(raw)!r}")
+        raise InputError(key="cli.number_not_negative", got=repr(shorten(raw)))
     return value
 
 
@@ -241,19 +276,20 @@ def _chunker_list(raw: str) -> tuple[str, ...]:
     names = tuple(name.strip() for name in raw.split(",") if name.strip())
     for name in names:
         if name not in CHUNKER_NAMES or not sweepable(name):
-            raise argparse.ArgumentTypeError(
-                f"{shorten(name)!r} is not a chunker a sweep can vary; give some of "
-                f"{', '.join(n for n in CHUNKER_NAMES if sweepable(n))}")
+            raise InputError(key="cli.not_sweepable", name=repr(shorten(name)),
+                             names=", ".join(n for n in CHUNKER_NAMES if sweepable(n)))
     if not names:
-        raise argparse.ArgumentTypeError("give at least one chunker")
+        raise InputError(key="cli.no_chunker")
     return names
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(
+def build_parser(lang: str = "en") -> argparse.ArgumentParser:
+    """The ``ragviz`` parser; ``lang`` is the language its refusals are said in."""
+    parser_class: type[_Parser] = type("_Parser", (_Parser,), {"lang": lang})
+    parser = parser_class(
         prog="ragviz", description="See why retrieval returns the wrong passage."
     )
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=parser_class)
 
     chunk = sub.add_parser("chunk", help="split a document into chunks with exact offsets")
     chunk.add_argument("paths", nargs="+", metavar="path", help=PATHS_HELP)

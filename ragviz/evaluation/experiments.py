@@ -30,6 +30,7 @@ from ragviz.evaluation.results import (
     WhyFailed,
 )
 from ragviz.inputs.corpus import Corpus, as_corpus
+from ragviz.inputs.documents import InputError
 from ragviz.inputs.questions import LabelledQuestion
 
 Progress = Callable[[int, int], None]
@@ -152,7 +153,7 @@ def why_failed(
     """The question's diagnosis under ``current``, and the closest configuration in
     ``grid`` under which it is ok while every other question that is ok now stays ok."""
     if question.is_answerable is None:
-        raise ValueError("give the question an expected answer or mark it unanswerable")
+        raise InputError(key="why.needs_label")
     questions = [question, *others]
     document = as_corpus(document)
     now = analyse(document, current, embedder, questions, settings)

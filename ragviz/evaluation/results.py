@@ -9,7 +9,7 @@ way round.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -236,6 +236,34 @@ class QuestionOutcome:
             "diagnosis": None if self.diagnosis is None else self.diagnosis.to_dict(),
         }
 
+    def search_dict(self, hits: list[dict[str, Any]]) -> dict[str, Any]:
+        """The question as ``ragviz search --json`` lists it (``hits`` carry their files)."""
+        return {
+            "question": self.question.question,
+            "scores": [round(s, 6) for s in self.decision.scores.tolist()],
+            "hits": hits,
+            "decision": "refused" if self.decision.refused else "context",
+        }
+
+    def eval_dict(self, hits: list[dict[str, Any]], explanation: str) -> dict[str, Any]:
+        """The question as ``ragviz eval --json`` lists it: decision, diagnosis (with the
+        sentence the caller made of it in its language) and token measures."""
+        diagnosis = self.diagnosis
+        return {
+            "question": self.question.question,
+            "answer": self.question.answer,
+            "answerable": self.question.is_answerable,
+            "decision": "refused" if self.decision.refused else "context",
+            "best_score": round(self.decision.best_score, 6),
+            "hits": hits,
+            "labels": list(diagnosis.labels) if diagnosis else [],
+            "explanation": explanation,
+            "diagnosis": diagnosis.to_dict() if diagnosis else None,
+            **token_fields(self.tokens),
+            **({"references": [r.to_dict() for r in self.question.references]}
+               if self.question.references else {}),
+        }
+
 
 def token_fields(tokens: TokenScores | None) -> dict[str, Any]:
     """Per question ``recall``, ``precision``, ``iou``, ``precision_omega`` (null when the
@@ -306,7 +334,30 @@ class Analysis:
         return sum(1 for offset in self.truncation if offset is not None)
 
     def _outcome_dict(self, outcome: QuestionOutcome) -> dict[str, Any]:
-        return {**outcome.to_dict(), "hits": [self.hit_dict(h) for h in outcome.decision.hits]}
+        return {**outcome.to_dict(), "hits": self._hits(outcome)}
+
+    def _hits(self, outcome: QuestionOutcome) -> list[dict[str, Any]]:
+        return [self.hit_dict(h) for h in outcome.decision.hits]
+
+    def _head(self) -> dict[str, Any]:
+        return {"model": self.model, "chunker": self.config.label(), "top_k": self.top_k,
+                "floor": self.floor}
+
+    def search_dict(self) -> dict[str, Any]:
+        """``ragviz search --json``: every chunk and, per question, its scores and hits."""
+        return {**self._head(), "chunks": [c.to_dict() for c in self.chunks],
+                "sources": [source.to_dict() for source in self.corpus.sources],
+                "questions": [o.search_dict(self._hits(o)) for o in self.outcomes]}
+
+    def eval_dict(self, explain: Callable[[Diagnosis], str]) -> dict[str, Any]:
+        """``ragviz eval --json``: the metrics and every question's row; ``explain`` turns a
+        diagnosis into the sentence (the caller's language: results hold no sentences)."""
+        rows = [o.eval_dict(self._hits(o), explain(o.diagnosis) if o.diagnosis else "")
+                for o in self.outcomes]
+        return {**self._head(), "chunks": len(self.chunks),
+                "chunk_list": [c.to_dict() for c in self.chunks],
+                "sources": [source.to_dict() for source in self.corpus.sources],
+                "metrics": self.metrics.to_dict(), "questions": rows}
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-friendly summary (vectors left out)."""
@@ -319,7 +370,7 @@ class Analysis:
             # named only when it is not cosine, so output written before scorers reads the same
             **({} if self.settings.scorer == DEFAULT_SCORER else {"scorer": self.settings.scorer}),
             "chunks": [chunk.to_dict() for chunk in self.chunks],
-            "sources": [{"name": s.name, "chars": len(s.text)} for s in self.corpus.sources],
+            "sources": [source.to_dict() for source in self.corpus.sources],
             "chunk_tokens": list(self.chunk_tokens),
             "truncation": list(self.truncation),
             "outcomes": [self._outcome_dict(outcome) for outcome in self.outcomes],

@@ -73,12 +73,12 @@ def stored_matrix(index: LoadedIndex) -> Vector | None:
     if not present:
         return None
     if len(present) < len(vectors):
-        raise IndexInputError(f"{len(vectors) - len(present):,} of {len(vectors):,} chunks of "
-                              f"{index.name} have no stored vector")
+        raise IndexInputError(key="index.vectors_missing", n=f"{len(vectors) - len(present):,}",
+                              total=f"{len(vectors):,}", name=index.name)
     sizes = {len(v) for v in present}
     if len(sizes) > 1:
-        raise IndexInputError(f"the vectors of {index.name} have different dimensions "
-                              f"({', '.join(str(s) for s in sorted(sizes))})")
+        raise IndexInputError(key="index.mixed_dimensions", name=index.name,
+                              sizes=", ".join(str(s) for s in sorted(sizes)))
     matrix = np.vstack(present).astype(np.float32)
     unit: Vector = matrix / np.linalg.norm(matrix, axis=1, keepdims=True)
     return unit

@@ -14,18 +14,23 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
+from ragviz.i18n import Phrase
 from ragviz.index.messages import Sentence, localized
+from ragviz.inputs.documents import InputError
 
 Vector = npt.NDArray[np.float32]
 
 
-class IndexInputError(ValueError):
-    """An index that cannot be read as asked; the message is one sentence for the user
-    (a ``Sentence`` when the page can say it in its own language: ``localized``)."""
+class IndexInputError(InputError):
+    """An index that cannot be read as asked; one sentence for the user, by catalog key
+    (``InputError``) or as a ``Sentence`` of the index's own catalog, said in the page's
+    language either way (``localized``)."""
 
     def localized(self, lang: str) -> str:
         said = self.args[0] if self.args else ""
-        return localized(said, lang) if isinstance(said, str) else str(self)
+        if self.key is None and isinstance(said, Sentence):
+            return localized(said, lang)
+        return super().localized(lang)
 
 
 @dataclass(frozen=True)
@@ -149,7 +154,7 @@ def source_of(metadata: Mapping[str, Any]) -> str:
     return ""
 
 
-def as_vector(raw: Any, where: str) -> Vector | None:
+def as_vector(raw: Any, where: str | Phrase) -> Vector | None:
     """A stored vector as float32, refused with one sentence when it holds NaN or
     infinity (cosine on it would be NaN and rank arbitrarily); None when absent."""
     if raw is None:

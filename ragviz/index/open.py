@@ -19,8 +19,7 @@ def open_index(spec: str) -> IndexReader:
     if spec.startswith("chroma+http://"):
         match = _HTTP.match(spec)
         if match is None:
-            raise IndexInputError(f"{spec!r} is not a server address: write "
-                                  "chroma+http://HOST:PORT")
+            raise IndexInputError(key="index.not_server_address", spec=repr(spec))
         return chroma.open_server(match["host"], int(match["port"]))
     if spec.startswith("chroma:"):
         return chroma.open_persistent(spec.removeprefix("chroma:"))
@@ -29,10 +28,9 @@ def open_index(spec: str) -> IndexReader:
     if path.is_dir():
         return chroma.open_persistent(spec)
     if not path.is_file():
-        raise IndexInputError(f"{spec} does not exist")
+        raise IndexInputError(key="index.missing", spec=spec)
     if suffix in (".jsonl", ".ndjson"):
         return jsonl.JsonlReader(spec)
     if suffix in TABLE_SUFFIXES:
         return table.TableReader(spec)
-    raise IndexInputError(f"{spec} is not an index ragviz reads: give chroma:DIR, "
-                          "chroma+http://HOST:PORT, or a .jsonl, .csv or .parquet file")
+    raise IndexInputError(key="index.not_an_index", spec=spec)

@@ -11,6 +11,7 @@ from typing import Any
 
 import pandas as pd
 
+from ragviz.i18n import Phrase
 from ragviz.index.base import FileReader, IndexChunk, IndexInputError, LoadedIndex, as_vector
 
 _TEXT = ("text", "page_content", "document", "chunk")
@@ -25,20 +26,20 @@ class TableReader(FileReader):
         frame = _frame(self.path)
         text_column = next((c for c in _TEXT if c in frame.columns), None)
         if text_column is None:
-            raise IndexInputError(f"{name} has no text column (one of {', '.join(_TEXT)})")
+            raise IndexInputError(key="index.no_text_column", name=name, columns=", ".join(_TEXT))
         vector_column = next((c for c in _VECTOR if c in frame.columns), None)
         chunks = []
         for number, row in enumerate(frame.to_dict("records"), start=1):
             text = row[text_column]
             if not isinstance(text, str) or not text:
                 continue
-            where = f"{name} row {number}"
+            where = Phrase("index.row", {"name": name, "row": number})
             raw = _cell_vector(row.get(vector_column) if vector_column else None, where)
             chunks.append(IndexChunk(str(row.get("id", number)), text, _text(row.get("source")),
                                      _int(row.get("start")), _int(row.get("end")), {},
                                      as_vector(raw, where)))
         if not chunks:
-            raise IndexInputError(f"{name} holds no chunk")
+            raise IndexInputError(key="index.no_chunk", name=name)
         return LoadedIndex(name, tuple(chunks))
 
 
@@ -48,17 +49,18 @@ def _frame(path: str) -> pd.DataFrame:
             return pd.read_parquet(path)
         return pd.read_csv(path, dtype={"text": str, "source": str}, keep_default_na=False)
     except (OSError, ValueError) as error:
-        raise IndexInputError(f"{Path(path).name} cannot be read as a table ({error})") from None
+        raise IndexInputError(key="index.not_a_table", name=Path(path).name,
+                              error=str(error)) from None
 
 
-def _cell_vector(cell: Any, where: str) -> Any:
+def _cell_vector(cell: Any, where: Phrase) -> Any:
     if isinstance(cell, str):
         if not cell.strip():
             return None
         try:
             return json.loads(cell)
         except json.JSONDecodeError:
-            raise IndexInputError(f"{where}: the vector is not a JSON list") from None
+            raise IndexInputError(key="index.vector_not_json", where=where) from None
     return cell
 
 

@@ -23,6 +23,7 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
+from ragviz.i18n import Phrase
 from ragviz.inputs import pdf_text
 from ragviz.inputs.documents import MAX_DOCUMENT_CHARS, InputError, decode_upload
 from ragviz.inputs.docx_text import DocxFormatError, DocxLimitError, docx_blocks
@@ -42,21 +43,24 @@ MAX_FILE_CHARS = MAX_DOCUMENT_CHARS  # the text of one file, whatever its type
 MAX_DOCX_XML_BYTES = 10_000_000
 
 
-class ConversionError(ValueError):
-    """A file that cannot become text; the message is one sentence naming file and reason."""
+class ConversionError(InputError):
+    """A file that cannot become text: one sentence naming the file and the reason, whose
+    catalog key (``convert.<reason>``) and values are said in the reader's language."""
 
-    def __init__(self, name: str, kind: str, reason: str) -> None:
-        super().__init__(f"{name} could not be read: {reason}.")
+    def __init__(self, name: str, kind: str, reason: str, **values: object) -> None:
+        super().__init__(key="convert.could_not_read", name=name,
+                         reason=Phrase(f"convert.{reason}", values))
         self.name = name
         self.kind = kind
 
 
 @dataclass(frozen=True)
 class Converted:
-    """The text of one file and, when something about it deserves a word, a notice."""
+    """The text of one file and, when something about it deserves a word, a notice (a
+    catalog phrase, said in the reader's language)."""
 
     text: str
-    notice: str | None = None
+    notice: Phrase | None = None
 
 
 def suffix_of(name: str) -> str:
@@ -67,13 +71,10 @@ def convert(name: str, data: bytes) -> Converted:
     """Text of the file ``name`` holding ``data``; ConversionError when it has none."""
     suffix = suffix_of(name)
     if suffix not in SUPPORTED_SUFFIXES:
-        shown = suffix or "files without an extension"
-        raise ConversionError(
-            name, "unsupported", f"{shown} is not a supported type (use .txt, .md, .html, "
-            ".pdf or .docx)"
-        )
+        shown = suffix or Phrase("convert.no_extension")
+        raise ConversionError(name, "unsupported", "unsupported", suffix=shown)
     if not data.strip():
-        raise ConversionError(name, "empty", "the file is empty")
+        raise ConversionError(name, "empty", "empty")
     if suffix == ".pdf":
         converted = _convert_pdf(name, data)
     elif suffix == ".docx":
@@ -81,7 +82,7 @@ def convert(name: str, data: bytes) -> Converted:
     else:
         converted = _convert_text(name, data, html=suffix in HTML_SUFFIXES)
     if not converted.text.strip():
-        raise ConversionError(name, "no-text", "it holds no text")
+        raise ConversionError(name, "no-text", "no_text")
     if len(converted.text) > MAX_FILE_CHARS:
         raise _too_long(name)
     return converted
@@ -89,77 +90,62 @@ def convert(name: str, data: bytes) -> Converted:
 
 def _check_binary_size(name: str, data: bytes) -> None:
     if len(data) > MAX_BINARY_FILE_BYTES:
-        raise ConversionError(
-            name, "too-big", f"it has {len(data):,} bytes and the limit is "
-            f"{MAX_BINARY_FILE_BYTES:,}"
-        )
+        raise ConversionError(name, "too-big", "too_big", n=f"{len(data):,}",
+                              limit=f"{MAX_BINARY_FILE_BYTES:,}")
 
 
 def _convert_text(name: str, data: bytes, html: bool) -> Converted:
     if data.lstrip()[:5] == b"%PDF-" or data[:4] == b"PK\x03\x04":
-        raise ConversionError(
-            name, "mismatch", "its name says text but its content is a PDF or an archive"
-        )
+        raise ConversionError(name, "mismatch", "text_is_binary")
     try:
         decoded = decode_upload(data, name)
     except InputError as error:
-        raise ConversionError(name, "not-text", _reason(str(error), name)) from None
-    notice = None
-    if decoded.guessed:
-        notice = f"{name} is not UTF-8; it was read as {decoded.encoding}."
+        reason = "big_text" if error.key and "big_upload" in error.key else "binary"
+        values = {k: v for k, v in error.values.items() if k != "name"}
+        raise ConversionError(name, "not-text", reason, **values) from None
+    guessed = Phrase("convert.guessed", {"name": name, "encoding": decoded.encoding}) \
+        if decoded.guessed else None
     if not html:
-        return Converted(decoded.text, notice)
+        return Converted(decoded.text, guessed)
     text, too_deep = html_text(decoded.text)
     text = text.strip("\n")
     if too_deep and not text.strip():
-        raise ConversionError(name, "too-deep", f"its text sits inside more than {MAX_DEPTH} "
-                              "nested elements, deeper than ragviz reads HTML")
+        raise ConversionError(name, "too-deep", "too_deep", depth=MAX_DEPTH)
     if too_deep:
-        cut = (f"text nested more than {MAX_DEPTH} elements deep, and what follows it, was "
-               "left out")
-        notice = f"{notice} Also, {cut}." if notice else f"{cut}."
-    return Converted(text, notice)
-
-
-def _reason(message: str, name: str) -> str:
-    """decode_upload's sentence as a reason: without "The file NAME" and the final stop."""
-    reason = message.removeprefix(f"The file {name} ").removeprefix("The file ")
-    return reason.rstrip(".").split(":")[0]
+        cut = Phrase("convert.guessed_and_cut", {**guessed.values, "depth": MAX_DEPTH}) \
+            if guessed else Phrase("convert.cut", {"depth": MAX_DEPTH})
+        return Converted(text, cut)
+    return Converted(text, guessed)
 
 
 def _convert_pdf(name: str, data: bytes) -> Converted:
     _check_binary_size(name, data)
     if b"%PDF-" not in data[:1024]:
-        raise ConversionError(name, "mismatch", "it is named .pdf but its content is not a PDF")
+        raise ConversionError(name, "mismatch", "not_pdf")
     read = pdf_text.extract(data, MAX_FILE_CHARS)
     if read.stopped in _PDF_STOPS and not (read.stopped == "time" and read.pages):
         kind, reason = _PDF_STOPS[read.stopped]
-        raise ConversionError(name, kind, reason)
+        raise ConversionError(name, kind, reason, **_PDF_LIMITS)
     text = "\n\n".join(page.strip("\n") for page in read.pages if page.strip())
     if not text.strip():
-        raise ConversionError(
-            name, "no-text-layer", "the PDF has no text layer (scanned or image-only; run OCR "
-            "first)"
-        )
+        raise ConversionError(name, "no-text-layer", "pdf_no_text_layer")
     notice = None
     if read.stopped == "time":
-        notice = (f"only the first {len(read.pages)} of {read.total_pages} pages were read; "
-                  f"the next one took longer than {pdf_text.TIME_BUDGET_S:g} s")
+        notice = Phrase("convert.pdf_partly_read", {"n": len(read.pages),
+                        "total": read.total_pages, "seconds": _PDF_LIMITS["seconds"]})
     return Converted(text, notice)
 
 
-_PDF_STOPS = {
-    "time": ("too-slow", f"reading its first page took longer than {pdf_text.TIME_BUDGET_S:g} s "
-             "(a PDF built to be slow?)"),
-    "chars": ("char-limit", f"it holds more than {MAX_FILE_CHARS:,} characters of text, the "
-              "limit for one file; split it into smaller files"),
-    "encrypted": ("encrypted", "the PDF is encrypted with a password"),
-    "bomb": ("bomb", "a compressed part of it unpacks past the safety limit (a decompression "
-             "bomb?)"),
-    "memory": ("bomb", "reading it needed more than "
-               f"{pdf_text.MEMORY_CAP_BYTES // 1_000_000:,} MB of memory"),
-    "corrupt": ("corrupt", "the PDF is damaged or incomplete"),
+_PDF_STOPS = {  # why pdf_text stopped -> (kind, reason key)
+    "time": ("too-slow", "pdf_slow"),
+    "chars": ("char-limit", "too_long"),
+    "encrypted": ("encrypted", "pdf_encrypted"),
+    "bomb": ("bomb", "pdf_bomb"),
+    "memory": ("bomb", "pdf_memory"),
+    "corrupt": ("corrupt", "pdf_corrupt"),
 }
+_PDF_LIMITS = {"seconds": f"{pdf_text.TIME_BUDGET_S:g}", "limit": f"{MAX_FILE_CHARS:,}",
+               "mb": f"{pdf_text.MEMORY_CAP_BYTES // 1_000_000:,}"}
 
 
 def _convert_docx(name: str, data: bytes) -> Converted:
@@ -167,27 +153,20 @@ def _convert_docx(name: str, data: bytes) -> Converted:
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
     except (zipfile.BadZipFile, OSError, ValueError):
-        raise ConversionError(
-            name, "mismatch", "it is named .docx but its content is not a Word document"
-        ) from None
+        raise ConversionError(name, "mismatch", "not_docx") from None
     try:
         with archive:
             blocks = docx_blocks(archive, MAX_DOCX_XML_BYTES, MAX_FILE_CHARS)
     except DocxLimitError as limit:
         if limit.kind == "chars":
             raise _too_long(name) from None
-        raise ConversionError(
-            name, "bomb", f"its text part unpacks to more than {MAX_DOCX_XML_BYTES:,} bytes "
-            "(a decompression bomb?)"
-        ) from None
+        raise ConversionError(name, "bomb", "docx_bomb",
+                              limit=f"{MAX_DOCX_XML_BYTES:,}") from None
     except (DocxFormatError, zipfile.BadZipFile, OSError, RuntimeError, EOFError,
             NotImplementedError, ValueError):
-        raise ConversionError(name, "corrupt", "the Word document is damaged") from None
+        raise ConversionError(name, "corrupt", "docx_corrupt") from None
     return Converted("\n\n".join(blocks), None)
 
 
 def _too_long(name: str) -> ConversionError:
-    return ConversionError(
-        name, "char-limit", f"it holds more than {MAX_FILE_CHARS:,} characters of text, the "
-        "limit for one file; split it into smaller files"
-    )
+    return ConversionError(name, "char-limit", "too_long", limit=f"{MAX_FILE_CHARS:,}")

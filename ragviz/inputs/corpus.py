@@ -17,11 +17,12 @@ import sys
 import zipfile
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from ragviz.cache import BoundedCache
+from ragviz.i18n import KeyedError, Phrase
 from ragviz.inputs.convert import (
     ACCEPTED_SUFFIXES,
     ARCHIVE_SUFFIXES,
@@ -32,7 +33,7 @@ from ragviz.inputs.convert import (
     convert,
     suffix_of,
 )
-from ragviz.inputs.documents import MAX_UPLOAD_BYTES
+from ragviz.inputs.documents import MAX_UPLOAD_BYTES, InputError
 from ragviz.inputs.zipnames import mend_false_utf8, shown_name
 
 # The limits of one corpus, in one place.
@@ -56,7 +57,11 @@ class Source:
 
     name: str
     text: str
-    notice: str | None = None
+    notice: str | Phrase | None = None
+
+    def to_dict(self) -> dict[str, object]:
+        """The file as JSON output names it: its name and its length (not its text)."""
+        return {"name": self.name, "chars": len(self.text)}
 
 
 @dataclass(frozen=True)
@@ -66,9 +71,21 @@ class Problem:
     name: str
     kind: str
     message: str
+    phrase: Phrase | KeyedError | None = field(default=None, compare=False)  # message as a key
 
     def __str__(self) -> str:
         return self.message
+
+    @classmethod
+    def keyed(cls, name: str, kind: str, key: str, /, **values: object) -> Problem:
+        """A problem said by catalog key (English in ``message``, any language at display)."""
+        said = Phrase(key, values)
+        return cls(name, kind, str(said), said)
+
+    @property
+    def said(self) -> Phrase | KeyedError | str:
+        """What to put in the reader's language (``ragviz.i18n.say``); the English if no key."""
+        return self.phrase if self.phrase is not None else self.message
 
 
 @dataclass(frozen=True)
@@ -152,8 +169,7 @@ def load_paths(paths: Sequence[str], stdin: BinaryIO | None = None) -> Corpus:
         elif path.is_file():
             _add_entry(entries, problems, _entry(path.name, raw, path.read_bytes()))
         else:
-            problems.append(Problem(raw, "missing",
-                                    f"{short_name(raw)} could not be read: no such file."))
+            problems.append(Problem.keyed(raw, "missing", "corpus.missing", name=short_name(raw)))
     return _build(entries, problems)
 
 
@@ -168,9 +184,9 @@ def _add_folder(entries: list[_Entry], problems: list[Problem], folder: Path, ra
         relative = file.relative_to(folder).as_posix()
         _add_entry(entries, problems, _entry(file.name, relative, file.read_bytes()))
     if other:
-        problems.append(Problem(raw, "unsupported", f"{other:,} file(s) in {short_name(raw)} "
-                                "are not .txt, "
-                                ".md, .html, .pdf, .docx or .zip and were not read."))
+        key = "corpus.other_files.one" if other == 1 else "corpus.other_files"
+        problems.append(Problem.keyed(raw, "unsupported", key, n=f"{other:,}",
+                                      name=short_name(raw)))
 
 
 def short_name(name: str, limit: int = MAX_NAME_CHARS) -> str:
@@ -206,12 +222,12 @@ def _add_entry(entries: list[_Entry], problems: list[Problem], entry: _Entry) ->
     try:
         entries.extend(_expand_zip(entry, problems))
     except _ZipRefusedError as refused:
-        problems.append(Problem(entry.name, refused.kind, str(refused)))
+        problems.append(Problem(entry.name, refused.kind, str(refused), refused))
 
 
-class _ZipRefusedError(Exception):
-    def __init__(self, kind: str, message: str) -> None:
-        super().__init__(message)
+class _ZipRefusedError(InputError):
+    def __init__(self, kind: str, key: str, **values: Any) -> None:
+        super().__init__(key=key, **values)
         self.kind = kind
 
 
@@ -222,23 +238,19 @@ def _expand_zip(archive: _Entry, problems: list[Problem]) -> list[_Entry]:
     with zf:
         infos = zf.infolist()
         if len(infos) > MAX_ZIP_MEMBERS:
-            raise _ZipRefusedError(
-                "zip-limit", f"{name} could not be read: it lists {len(infos):,} entries and "
-                f"the limit is {MAX_ZIP_MEMBERS:,}."
-            )
+            raise _ZipRefusedError("zip-limit", "corpus.zip_members", name=name,
+                                   n=f"{len(infos):,}", limit=f"{MAX_ZIP_MEMBERS:,}")
         for index in sorted(misnamed):
-            problems.append(Problem(name, "bad-name", f"A file in {name} was skipped: its name "
-                                    f"{short_name(shown_name(infos[index].orig_filename))!r} "
-                                    "is marked UTF-8 but is not."))
+            problems.append(Problem.keyed(
+                name, "bad-name", "corpus.zip_bad_name", name=name,
+                member=repr(short_name(shown_name(infos[index].orig_filename)))))
         members = [i for n, i in enumerate(infos) if n not in misnamed  # no is_dir(): an
                    and not i.filename.endswith("/")  # empty name makes it raise IndexError
                    and not _skipped_member(i.filename)]
         declared = sum(i.file_size for i in members)
         if declared > MAX_ZIP_UNCOMPRESSED_BYTES:
-            raise _ZipRefusedError(
-                "zip-limit", f"{name} could not be read: it expands to {declared:,} bytes and "
-                f"the limit is {MAX_ZIP_UNCOMPRESSED_BYTES:,}."
-            )
+            raise _ZipRefusedError("zip-limit", "corpus.zip_expands", name=name,
+                                   n=f"{declared:,}", limit=f"{MAX_ZIP_UNCOMPRESSED_BYTES:,}")
         members.sort(key=lambda i: i.filename)
         return _read_members(archive, zf, members, problems)
 
@@ -258,9 +270,7 @@ def _open_zip(archive: _Entry) -> tuple[zipfile.ZipFile, frozenset[int]]:
                 return zipfile.ZipFile(io.BytesIO(mended[0])), mended[1]
     except _BROKEN_ZIP:
         pass
-    raise _ZipRefusedError(
-        "corrupt", f"{archive.name} could not be read: it is not a valid zip archive."
-    )
+    raise _ZipRefusedError("corrupt", "corpus.zip_invalid", name=archive.name)
 
 
 def _skipped_member(filename: str) -> bool:
@@ -276,9 +286,8 @@ def _read_members(archive: _Entry, zf: zipfile.ZipFile, members: list[zipfile.Zi
         inner = info.filename.replace("\\", "/")
         where = f"{archive.name}/{inner}"
         if _unsafe(inner):
-            problems.append(Problem(where, "unsafe-path", f"{short_name(inner)} in "
-                                    f"{archive.name} was skipped: its path points outside "
-                                    "the archive."))
+            problems.append(Problem.keyed(where, "unsafe-path", "corpus.zip_unsafe",
+                                          member=short_name(inner), name=archive.name))
             continue
         cap = min(member_limit(inner), budget)
         if cap == 0:  # a type that is not read: convert() names it from its name alone
@@ -289,18 +298,16 @@ def _read_members(archive: _Entry, zf: zipfile.ZipFile, members: list[zipfile.Zi
                 data = member.read(cap + 1)  # never trust the declared size
         except (*_BROKEN_ZIP, RuntimeError,  # ValueError: a header offset before the start
                 UnicodeDecodeError):  # a local header's name flagged UTF-8 that is not
-            problems.append(Problem(where, "corrupt", f"{short_name(inner)} in {archive.name} "
-                                    "could not be read: it is encrypted or damaged."))
+            problems.append(Problem.keyed(where, "corrupt", "corpus.zip_member_damaged",
+                                          member=short_name(inner), name=archive.name))
             continue
         if len(data) > budget:
-            raise _ZipRefusedError(
-                "zip-limit", f"{archive.name} could not be read: it expands past "
-                f"{MAX_ZIP_UNCOMPRESSED_BYTES:,} bytes."
-            )
+            raise _ZipRefusedError("zip-limit", "corpus.zip_expands_past", name=archive.name,
+                                   limit=f"{MAX_ZIP_UNCOMPRESSED_BYTES:,}")
         if len(data) > cap:
-            problems.append(Problem(where, "too-big", f"{short_name(inner)} in {archive.name} "
-                                    f"was skipped: it unpacks to more than {cap:,} bytes, the "
-                                    "limit for one file."))
+            problems.append(Problem.keyed(where, "too-big", "corpus.zip_member_too_big",
+                                          member=short_name(inner), name=archive.name,
+                                          limit=f"{cap:,}"))
             continue
         budget -= len(data)
         entries.append(_entry(PurePosixPath(inner).name, where, data))
@@ -330,18 +337,17 @@ def _build(entries: list[_Entry], problems: list[Problem]) -> Corpus:
     for position, (entry, name) in enumerate(zip(entries, names, strict=True)):
         if len(sources) == MAX_CORPUS_FILES:
             left = len(entries) - position
-            problems.append(Problem(name, "file-limit", f"The corpus is limited to "
-                                    f"{MAX_CORPUS_FILES} files; {left} more were not loaded."))
+            problems.append(Problem.keyed(name, "file-limit", "corpus.file_limit",
+                                          limit=MAX_CORPUS_FILES, left=left))
             break
         try:
             converted = convert(name, entry.data)
         except ConversionError as error:
-            problems.append(Problem(name, error.kind, str(error)))
+            problems.append(Problem(name, error.kind, str(error), error))
             continue
         if total + len(converted.text) > MAX_CORPUS_CHARS:
-            problems.append(Problem(name, "char-limit", f"The corpus is limited to "
-                                    f"{MAX_CORPUS_CHARS:,} characters; {name} and the files "
-                                    "after it were not loaded."))
+            problems.append(Problem.keyed(name, "char-limit", "corpus.char_limit",
+                                          limit=f"{MAX_CORPUS_CHARS:,}", name=name))
             break
         total += len(converted.text)
         sources.append(Source(name, converted.text, converted.notice))

@@ -6,6 +6,8 @@ import unicodedata
 from dataclasses import dataclass
 from functools import partial
 
+from ragviz.i18n import KeyedError
+
 MAX_DOCUMENT_CHARS = 200_000
 MAX_UPLOAD_BYTES = 1_000_000
 MAX_QUESTIONS = 1_000  # the app's and a workspace's (metrics and a picker, not chart pairs)
@@ -26,32 +28,10 @@ _UTF16_BOMS = ((b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be"))
 _SAMPLE_BYTES = 4096
 
 
-class InputError(ValueError):
-    """Input the user can fix; the message is one sentence that says what to change.
-
-    ``key`` and ``values`` name the same sentence in ``ragviz.i18n``, so the page can say it
-    in the interface language (``localized``); the English text stays the message.
-    ``cli_message`` is the same sentence in the command line's terms (files and options
-    instead of "paste" and "upload"), when the two differ.
+class InputError(KeyedError, ValueError):
+    """Input the user can fix; the message is one sentence that says what to change, given
+    as a key and values in ``ragviz.i18n`` (``KeyedError``) so each display says it in its language.
     """
-
-    def __init__(
-        self, message: str, key: str | None = None, *, cli_message: str | None = None,
-        **values: object,
-    ) -> None:
-        super().__init__(message)
-        self.key = key
-        self.values = values
-        self.cli_message = cli_message
-
-    def localized(self, lang: str) -> str:
-        from ragviz.i18n import t
-
-        return t(self.key, lang, **self.values) if self.key else str(self)
-
-    def for_cli(self) -> str:
-        """The sentence the ``ragviz`` command prints."""
-        return self.cli_message or str(self)
 
 
 @dataclass(frozen=True)
@@ -96,35 +76,22 @@ def check_document(text: str, name: str = "") -> str:
     """Return the document unchanged, or raise InputError for empty or oversize text.
 
     ``name`` is the file the CLI read it from; it only changes the CLI's wording."""
-    label = f"The document {name}" if name else "The document"
     if not text or not text.strip():
-        raise InputError(
-            "The document is empty: paste text, upload a .txt or .md file, or pick a sample.",
-            "input.empty_document",
-            cli_message=f"{label} is empty: give a text file that holds some text.",
-        )
+        raise InputError(key="input.empty_document",
+                         cli_key="cli.empty_document" if name else None, name=name)
     if len(text) > MAX_DOCUMENT_CHARS:
-        raise InputError(
-            f"The document has {len(text):,} characters; the limit is {MAX_DOCUMENT_CHARS:,}. "
-            "Paste a shorter part.",
-            "input.long_document",
-            cli_message=f"{label} has {len(text):,} characters; the limit is "
-            f"{MAX_DOCUMENT_CHARS:,}: give a shorter file.",
-            n=f"{len(text):,}",
-            limit=f"{MAX_DOCUMENT_CHARS:,}",
-        )
+        raise InputError(key="input.long_document",
+                         cli_key="cli.long_document" if name else None, name=name,
+                         n=f"{len(text):,}", limit=f"{MAX_DOCUMENT_CHARS:,}")
     return text
 
 
 def decode_upload(data: bytes, filename: str = "",
                   max_bytes: int = MAX_UPLOAD_BYTES) -> DecodedText:
     """Decode an uploaded text file: a BOM, then UTF-8, BOM-less UTF-16, a legacy encoding."""
-    name = f"The file {filename}" if filename else "The file"
     if len(data) > max_bytes:
         raise InputError(
-            f"{name} has {len(data):,} bytes ({len(data) / 1e6:.1f} MB); "
-            f"the limit is {max_bytes:,} bytes ({max_bytes / 1e6:g} MB).",
-            "input.big_upload",
+            key="input.big_upload" if filename else "input.big_upload_unnamed",
             name=filename,
             n=f"{len(data):,}",
             mb=f"{len(data) / 1e6:.1f}",
@@ -135,21 +102,14 @@ def decode_upload(data: bytes, filename: str = "",
     if decoded is not None and not _looks_binary_text(decoded.text):
         return decoded
     if decoded is not None or _looks_binary(data):
-        raise InputError(
-            f"{name} looks binary, not text: upload a .txt or .md file.",
-            "input.binary_upload",
-            cli_message=f"{name} looks binary, not text: give a text file in UTF-8 or UTF-16.",
-            name=filename,
-        )
+        raise InputError(key="input.binary_upload" if filename else "input.binary_unnamed",
+                         cli_key="cli.binary_file" if filename else None, name=filename)
     for encoding in ("cp1252", "latin-1"):
         try:
             return DecodedText(data.decode(encoding), encoding, guessed=True)
         except UnicodeDecodeError:
             continue
-    raise InputError(  # pragma: no cover - latin-1 decodes every byte string
-        "The file could not be read as text in UTF-8, Windows-1252 or Latin-1.",
-        "input.undecodable",
-    )
+    raise InputError(key="input.undecodable")  # pragma: no cover - latin-1 decodes all bytes
 
 
 def _decode_unicode(data: bytes) -> DecodedText | None:

@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ragviz.i18n import Phrase, phrase
 from ragviz.inputs.documents import (
     MAX_ANSWER_CHARS,
     MAX_QUESTION_CHARS,
@@ -90,24 +91,27 @@ def parse_bool(value: str | bool | None) -> bool | None:
         return True
     if text in _FALSE:
         return False
-    raise ValueError(
-        f"answerable must be true/false, yes/no, sim/não or 1/0, got {shorten(str(value))!r}"
-    )
+    raise InputError(key="questions.answerable", got=repr(shorten(str(value))))
 
 
-def check_question(question: LabelledQuestion, where: str = "") -> LabelledQuestion:
+def line_of(line: int) -> Phrase:
+    """"line 3" in the reader's language: where a questions file's problem is."""
+    return phrase("questions.line", line=line)
+
+
+def _at(where: str | Phrase) -> str | Phrase:
+    return phrase("questions.at", where=where) if where else ""
+
+
+def check_question(question: LabelledQuestion, where: str | Phrase = "") -> LabelledQuestion:
     """Enforce the input limits with a message that says where the problem is."""
-    prefix = f"{where}: " if where else ""
     text = question.question.strip()
     if len(text) > MAX_QUESTION_CHARS:
-        raise InputError(
-            f"{prefix}the question has {len(text):,} characters; the limit is {MAX_QUESTION_CHARS}."
-        )
+        raise InputError(key="questions.long_question", at=_at(where), n=f"{len(text):,}",
+                         limit=MAX_QUESTION_CHARS)
     if len(question.answer) > MAX_ANSWER_CHARS:
-        raise InputError(
-            f"{prefix}the expected answer has {len(question.answer):,} characters; "
-            f"the limit is {MAX_ANSWER_CHARS:,}."
-        )
+        raise InputError(key="questions.long_answer", at=_at(where),
+                         n=f"{len(question.answer):,}", limit=f"{MAX_ANSWER_CHARS:,}")
     return LabelledQuestion(text, question.answer.strip(), question.answerable,
                             question.references, question.line)
 
@@ -121,11 +125,8 @@ def read_questions_file(
         else decode_upload(data, filename, max_bytes)
     questions = parse_questions_csv(decoded.text, limit)
     if not questions:
-        name = f"The questions file {filename}" if filename else "The questions file"
-        raise InputError(
-            f"{name} has no questions: add one per line under the header "
-            "question,answer,answerable."
-        )
+        raise (InputError(key="questions.none", name=filename) if filename
+               else InputError(key="questions.none_unnamed"))
     return questions, decoded
 
 
@@ -148,10 +149,7 @@ def _separator(text: str) -> str:
     if "\t" in header:
         return "\t"
     if ";" in header:
-        raise InputError(
-            "line 1: the columns are separated by semicolons; save the file with commas "
-            "(question,answer,answerable)."
-        )
+        raise InputError(key="questions.semicolons", at=_at(line_of(1)))
     return ","
 
 
@@ -170,40 +168,30 @@ class _Rows:
         try:
             row: list[str] = next(self._reader)
         except csv.Error as error:
-            raise InputError(_csv_problem(self.line, str(error))) from None
+            raise _csv_problem(self.line, str(error)) from None
         return row
 
 
-def _csv_problem(line: int, error: str) -> str:
+_CSV_PROBLEMS = (  # what Python's csv module says -> the sentence for it
+    ("new-line character seen in unquoted field", "questions.csv_lone_cr"),
+    ("field larger than field limit", "questions.csv_field_too_long"),
+    ("unexpected end of data", "questions.csv_open_quote"),
+    ("expected after", "questions.csv_text_after_quote"),
+)
+
+
+def _csv_problem(line: int, error: str) -> InputError:
     """One sentence for what Python's csv module found at ``line``."""
-    if "new-line character seen in unquoted field" in error:
-        return (
-            f"line {line}: a carriage return (CR) without a line feed splits the row; save the "
-            "file with ordinary line ends (LF or CRLF)."
-        )
-    if "field larger than field limit" in error:
-        return (
-            f"line {line}: a field runs far past the limits (a question may have "
-            f"{MAX_QUESTION_CHARS} characters, an answer {MAX_ANSWER_CHARS:,}); look for a "
-            'quote (") that is never closed.'
-        )
-    if "unexpected end of data" in error:
-        return f'line {line}: a quote (") opens a field that is never closed; close or remove it.'
-    if "expected after" in error:
-        return (
-            f'line {line}: a quoted field is followed by more text before the next comma; put '
-            'the whole field in quotes and double any quote inside it ("").'
-        )
-    return f"line {line}: not valid CSV ({error})."
+    key = next((key for found, key in _CSV_PROBLEMS if found in error), "questions.csv_other")
+    return InputError(key=key, at=_at(line_of(line)), error=error, question=MAX_QUESTION_CHARS,
+                      answer=f"{MAX_ANSWER_CHARS:,}")
 
 
 def _parse_rows(rows: _Rows, limit: int) -> list[LabelledQuestion]:
     try:
         header = next(rows)
     except StopIteration:
-        raise InputError(
-            "the questions file is empty: it needs a header row question,answer,answerable"
-        ) from None
+        raise InputError(key="questions.empty") from None
     columns = _columns(header)
     out: list[LabelledQuestion] = []
     for row in rows:
@@ -211,46 +199,47 @@ def _parse_rows(rows: _Rows, limit: int) -> list[LabelledQuestion]:
             continue
         out.append(_question(row, columns, rows.line))
         if len(out) > limit:
-            raise InputError(
-                f"line {rows.line}: more than {limit:,} questions; the limit is {limit:,}."
-            )
+            raise InputError(key="questions.too_many", at=_at(line_of(rows.line)),
+                             limit=f"{limit:,}")
     return out
 
 
 def _columns(header: list[str]) -> list[str]:
     columns = [h.strip().lower() for h in header]
-    shown = shorten(", ".join(columns)) or "none"
+    shown = shorten(", ".join(columns)) or phrase("questions.no_column")
+    first = _at(line_of(1))
     if len(set(columns)) != len(columns):
-        raise InputError(f"line 1: a column appears twice ({shown}).")
+        raise InputError(key="questions.column_twice", at=first, columns=shown)
     if "question" not in columns:
-        raise InputError(f"line 1: the questions file needs a 'question' column, found {shown}.")
+        raise InputError(key="questions.no_question_column", at=first, columns=shown)
     unknown = [c for c in columns if c not in _COLUMNS]
     if unknown:
-        raise InputError(
-            f"line 1: unknown column(s) {shorten(', '.join(unknown))}; "
-            "use question,answer,answerable (and optionally references,corpus_id)."
-        )
+        raise InputError(key="questions.unknown_columns" + (".one" if len(unknown) == 1 else ""),
+                         at=first,
+                         columns=shorten(", ".join(unknown)))
     return columns
 
 
 def _question(row: list[str], columns: list[str], line: int) -> LabelledQuestion:
+    at = _at(line_of(line))
     if len(row) > len(columns):
-        raise InputError(f"line {line}: {len(row)} fields, the header has {len(columns)}.")
+        raise InputError(key="questions.too_many_fields", at=at, n=len(row),
+                         header=len(columns))
     record = dict(zip(columns, row, strict=False))
     question = record.get("question", "").strip()
     if not question:
-        raise InputError(f"line {line}: the question is empty.")
+        raise InputError(key="questions.empty_question", at=at)
     try:
         answerable = parse_bool(record.get("answerable"))
-    except ValueError as error:
-        raise InputError(f"line {line}: {error}.") from None
+    except InputError as error:
+        raise InputError(key="questions.in_line", at=at, error=error) from None
     answer = record.get("answer", "").strip()
     references = parse_references(record.get("references", ""),
                                   record.get("corpus_id", "").strip(), line)
     if answerable is False and (answer or references):
-        raise InputError(f"line {line}: an unanswerable question cannot have an expected answer.")
+        raise InputError(key="questions.unanswerable_with_answer", at=at)
     return check_question(LabelledQuestion(question, answer, answerable, references, line),
-                          f"line {line}")
+                          line_of(line))
 
 
 def parse_references(text: str, corpus_id: str, line: int) -> tuple[Reference, ...]:
@@ -261,35 +250,33 @@ def parse_references(text: str, corpus_id: str, line: int) -> tuple[Reference, .
     try:
         raw = json.loads(text)
     except ValueError:
-        raise InputError(f"line {line}: the references are not valid JSON; write a list like "
-                         '[{"content": "...", "start_index": 0, "end_index": 10}].') from None
-    return references_from_json(raw, corpus_id, f"line {line}")
+        raise InputError(key="questions.references_json", at=_at(line_of(line))) from None
+    return references_from_json(raw, corpus_id, line_of(line))
 
 
-def references_from_json(raw: Any, corpus_id: str, where: str) -> tuple[Reference, ...]:
+def references_from_json(raw: Any, corpus_id: str,
+                         where: str | Phrase) -> tuple[Reference, ...]:
     """Excerpts from decoded JSON (a CSV cell, a workspace file); ``where`` starts messages."""
     if not isinstance(raw, list) or len(raw) > MAX_REFERENCES:
-        raise InputError(f"{where}: the references must be a JSON list of at most "
-                         f"{MAX_REFERENCES} excerpts.")
-    return tuple(_reference(item, corpus_id, f"{where}: excerpt {n}")
+        raise InputError(key="questions.references_list", at=_at(where), limit=MAX_REFERENCES)
+    return tuple(_reference(item, corpus_id, phrase("questions.excerpt", where=where, n=n))
                  for n, item in enumerate(raw, start=1))
 
 
-def _reference(item: Any, corpus_id: str, where: str) -> Reference:
+def _reference(item: Any, corpus_id: str, where: Phrase) -> Reference:
     if not isinstance(item, dict) or not isinstance(item.get("content"), str) \
             or not item["content"].strip():
-        raise InputError(f"{where} needs a non-empty \"content\" text.")
+        raise InputError(key="questions.excerpt_no_content", where=where)
     if len(item["content"]) > MAX_ANSWER_CHARS:
-        raise InputError(f"{where} has {len(item['content']):,} characters; the limit is "
-                         f"{MAX_ANSWER_CHARS:,}.")
+        raise InputError(key="questions.excerpt_too_long", where=where,
+                         n=f"{len(item['content']):,}", limit=f"{MAX_ANSWER_CHARS:,}")
     start, end = item.get("start_index"), item.get("end_index")
     source = item["source"] if isinstance(item.get("source"), str) else corpus_id
     if start is None and end is None:
         return Reference(item["content"], source=source)
     if not (isinstance(start, int) and isinstance(end, int) and _offset(start) and _offset(end)) \
             or end < start:
-        raise InputError(f"{where}: start_index and end_index must be whole numbers from 0, "
-                         "the end not before the start.")
+        raise InputError(key="questions.excerpt_offsets", at=_at(where))
     return Reference(item["content"], start, end, source)
 
 

@@ -148,7 +148,7 @@ def param_name(name: str, language: str = "en") -> str:
     for spec in specs():  # a newer chunker names its parameters in its own spec
         for param in spec.params:
             if param.name == name:
-                return param.label.get(language, param.label["en"])
+                return param.title(language)
     return name
 
 

@@ -18,19 +18,7 @@ import numpy.typing as npt
 
 from ragviz.chunking.base import Chunk
 from ragviz.chunking.spans import difference
-
-PROMPT_TEMPLATES: dict[str, str] = {
-    "pt": (
-        "Responda usando APENAS os trechos abaixo. "
-        "Se a resposta não estiver neles, diga que não sabe.\n\n"
-        "Trechos:\n{context}\n\nPergunta: {question}"
-    ),
-    "en": (
-        "Answer using ONLY the excerpts below. "
-        "If the answer is not in them, say you do not know.\n\n"
-        "Excerpts:\n{context}\n\nQuestion: {question}"
-    ),
-}
+from ragviz.i18n import t
 
 
 @dataclass(frozen=True)
@@ -179,6 +167,5 @@ def build_prompt(
     """The prompt the language model would receive, or None when retrieval refused."""
     if not hits:
         return None
-    template = PROMPT_TEMPLATES.get(language, PROMPT_TEMPLATES["en"])
     context = "\n\n".join(excerpts(chunks, hits))
-    return template.format(context=context, question=question)
+    return t("prompt.template", language, context=context, question=question)

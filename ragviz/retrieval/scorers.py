@@ -17,6 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ragviz.chunking.base import Chunk
+from ragviz.inputs.documents import InputError
 
 Vectors = npt.NDArray[np.float32]
 # one score per chunk: cosine gives rows of one float32 matrix (never Python floats); a
@@ -98,7 +99,7 @@ def get_scorer(name: str) -> Scorer:
         return SCORERS[name]
     except KeyError:
         known = ", ".join(sorted(SCORERS))
-        raise ValueError(f"unknown scorer {name!r}: choose one of {known}") from None
+        raise InputError(key="scorer.unknown", name=repr(name), known=known) from None
 
 
 def scorer_names() -> tuple[str, ...]:

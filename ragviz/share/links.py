@@ -21,7 +21,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from ragviz.chunking import CHUNKER_NAMES, CHUNKER_PARAMS, ChunkerConfig, check_config, get_spec
-from ragviz.i18n import t
+from ragviz.i18n import Phrase, say, t
 from ragviz.inputs.documents import InputError, shown
 from ragviz.inputs.limits import DECIMAL_NUMBER, MAX_INT_DIGITS, WHOLE_NUMBER
 from ragviz.inputs.questions import LabelledQuestion
@@ -80,12 +80,23 @@ def settings_to_query(settings: Settings) -> dict[str, str]:
     return query
 
 
+Said = str | Phrase | InputError  # a problem, put into words in the reader's language
+
+
 def settings_from_query(
-    query: Mapping[str, str], base: Settings | None = None
+    query: Mapping[str, str], base: Settings | None = None, lang: str = "en"
 ) -> tuple[Settings, list[str]]:
-    """Settings from a link, starting from ``base``; bad values are skipped and reported."""
+    """Settings from a link, starting from ``base``; bad values are skipped and reported
+    (in ``lang``)."""
+    settings, problems = _settings_from_query(query, base)
+    return settings, [say(problem, lang) for problem in problems]
+
+
+def _settings_from_query(
+    query: Mapping[str, str], base: Settings | None = None
+) -> tuple[Settings, list[Said]]:
     settings = base or Settings()
-    problems: list[str] = []
+    problems: list[Said] = []
     configs = {
         "a": _config_from_query(query, "a", settings.config_a, problems),
         "b": _config_from_query(query, "b", settings.config_b, problems),
@@ -102,7 +113,7 @@ def settings_from_query(
                 len(raw) <= MAX_INT_DIGITS:
             values[name] = kind(raw)
         else:
-            problems.append(f"{key}={shown(raw)} is not a number")
+            problems.append(Phrase("link.not_a_number", {"param": key, "got": shown(raw)}))
     for key, name in (("model", "model"), ("b_model", "model_b"), ("lang", "language"),
                       ("sample", "sample"), ("floor_on", "floor_on"), ("b_floor_on", "floor_b_on")):
         if query.get(key):
@@ -111,12 +122,12 @@ def settings_from_query(
     try:
         return candidate.checked(), problems
     except InputError as error:
-        problems.append(str(error))
+        problems.append(error)
         return settings, problems
 
 
 def _config_from_query(
-    query: Mapping[str, str], prefix: str, base: ChunkerConfig, problems: list[str]
+    query: Mapping[str, str], prefix: str, base: ChunkerConfig, problems: list[Said]
 ) -> ChunkerConfig:
     """One side's configuration from a link. Every value is checked against the chunker's
     spec (the same ranges the sliders and workspace files use); each bad one is named,
@@ -128,7 +139,7 @@ def _config_from_query(
             spec = get_spec(chunker)
             config = ChunkerConfig.create(chunker, **dict.fromkeys(spec.alternatives))
         except ValueError:
-            problems.append(f"{prefix}={shown(chunker)} is not a chunker")
+            problems.append(Phrase("link.not_a_chunker", {"param": prefix, "got": shown(chunker)}))
     spec = get_spec(config.chunker)
     for param in spec.params:
         raw = query.get(f"{prefix}_{param.name}")
@@ -136,8 +147,8 @@ def _config_from_query(
             continue
         try:
             value = param.parse(raw)
-        except ValueError as error:
-            problems.append(f"{prefix}_{error}")  # the message starts with the name
+        except ValueError as error:  # the message starts with the name
+            problems.append(Phrase("link.side_value", {"side": prefix, "error": error}))
             continue
         others = dict.fromkeys(
             n for n in spec.alternatives if param.name in spec.alternatives and n != param.name
@@ -146,7 +157,7 @@ def _config_from_query(
     try:
         return check_config(config)
     except ValueError as error:
-        problems.append(f"{prefix}: {error}")
+        problems.append(Phrase("link.side_config", {"side": prefix, "error": error}))
         return base
 
 
@@ -159,17 +170,23 @@ def _format_number(value: float | int) -> str:
 # --- settings from a link ------------------------------------------------------------------
 
 
-def import_query(query: Mapping[str, str], base: Settings) -> tuple[Settings, list[str]]:
+def import_query(query: Mapping[str, str], base: Settings,
+                 lang: str = "en") -> tuple[Settings, list[str]]:
     """Settings from a link's parameters on top of ``base``, and one short sentence per bad
-    value. Never raises: every bad value is named, every good one applies."""
-    problems: list[str] = []
+    value (in ``lang``). Never raises: every bad value is named, every good one applies."""
+    settings, problems = _import_query(query, base)
+    return settings, [_one_line(say(problem, lang)) for problem in problems]
+
+
+def _import_query(query: Mapping[str, str], base: Settings) -> tuple[Settings, list[Said]]:
+    problems: list[Said] = []
     chunker_query = _chunker_query(query, problems)
     try:
-        settings, chunker_problems = settings_from_query(chunker_query, base)
-        problems += [_one_line(problem) for problem in chunker_problems]
+        settings, chunker_problems = _settings_from_query(chunker_query, base)
+        problems += chunker_problems
     except Exception:  # a link must never break the page
         settings = base
-        problems.append("the chunker settings of the link could not be read")
+        problems.append(Phrase("link.chunkers_unreadable"))
     values = _read_values(query, problems)
     if "a_model" in values:
         values["model"] = values.pop("a_model")
@@ -208,7 +225,7 @@ READERS: tuple[tuple[str, Callable[[str], Any]], ...] = (
 VALUE_NAMES = {"k": "top_k", "lang": "language", "b_floor_on": "floor_b_on"}
 
 
-def _read_values(query: Mapping[str, str], problems: list[str]) -> dict[str, Any]:
+def _read_values(query: Mapping[str, str], problems: list[Said]) -> dict[str, Any]:
     """Each non-chunker value of a link read and checked on its own, named by its
     Settings field (``a_model``/``b_model``/``b_floor`` by their link names)."""
     values: dict[str, Any] = {}
@@ -219,13 +236,13 @@ def _read_values(query: Mapping[str, str], problems: list[str]) -> dict[str, Any
         try:
             values[VALUE_NAMES.get(key, key)] = read(raw)
         except InputError as error:
-            problems.append(f"{key}: {_one_line(str(error))}")
+            problems.append(Phrase("link.value_error", {"param": key, "error": error}))
         except Exception:
-            problems.append(f"{key}={shown(raw)} could not be read")
+            problems.append(Phrase("link.unreadable", {"param": key, "got": shown(raw)}))
     return values
 
 
-def _chunker_query(query: Mapping[str, str], problems: list[str]) -> dict[str, str]:
+def _chunker_query(query: Mapping[str, str], problems: list[Said]) -> dict[str, str]:
     """The chunker parameters of a link that are worth parsing; the others are named."""
     kept: dict[str, str] = {}
     for prefix in ("a", "b"):
@@ -234,7 +251,8 @@ def _chunker_query(query: Mapping[str, str], problems: list[str]) -> dict[str, s
             if chunker in CHUNKER_NAMES:
                 kept[prefix] = chunker
             else:
-                problems.append(f"{prefix}={shown(chunker)} is not a chunker")
+                problems.append(Phrase("link.not_a_chunker", {"param": prefix,
+                                                              "got": shown(chunker)}))
         for name in PARAM_NAMES:
             key = f"{prefix}_{name}"
             raw = query.get(key)
@@ -244,19 +262,20 @@ def _chunker_query(query: Mapping[str, str], problems: list[str]) -> dict[str, s
             if pattern.fullmatch(raw):
                 kept[key] = raw
             else:
-                problems.append(f"{key}={shown(raw)} is not a number the slider can hold")
+                problems.append(Phrase("link.not_a_slider_number",
+                                       {"param": key, "got": shown(raw)}))
     return kept
 
 
 def _read_top_k(raw: str) -> int:
     if not INTEGER.fullmatch(raw):
-        raise InputError(f"{shown(raw)} is not a whole number")
+        raise InputError(key="link.not_whole", got=shown(raw))
     return check_top_k(int(raw))
 
 
 def _read_floor(raw: str) -> float:
     if not DECIMAL.fullmatch(raw):
-        raise InputError(f"{shown(raw)} is not a number")
+        raise InputError(key="link.not_number", got=shown(raw))
     return check_floor(float(raw))
 
 
@@ -264,7 +283,7 @@ def _read_sample(raw: str) -> str:
     try:
         get_sample(raw)
     except (KeyError, ValueError):
-        raise InputError(f"{shown(raw)} is not a sample") from None
+        raise InputError(key="link.not_sample", got=shown(raw)) from None
     return raw
 
 
@@ -333,54 +352,59 @@ def encode_work(plain: bytes) -> str:
 def decode_work(token: str) -> Workspace:
     """The workspace a ``w`` parameter carries, or InputError with one short sentence."""
     if len(token) > 2 * MAX_LINK_CHARS:
-        raise InputError("the link's document is longer than any link ragviz makes")
+        raise InputError(key="link.document_too_long")
     if not BASE64URL.fullmatch(token):
-        raise InputError("the link's document is damaged (it holds characters a link cannot)")
+        raise InputError(key="link.damaged", why=Phrase("link.bad_characters"))
     try:
         packed = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
     except (binascii.Error, ValueError):
-        raise InputError("the link's document is damaged (it is cut or mistyped)") from None
+        raise InputError(key="link.damaged", why=Phrase("link.mistyped")) from None
     inflater = zlib.decompressobj()
     try:
         plain = inflater.decompress(packed, MAX_WORKSPACE_BYTES + 1)
     except zlib.error:
-        raise InputError("the link's document is damaged (it does not unpack)") from None
+        raise InputError(key="link.damaged", why=Phrase("link.no_unpack")) from None
     if len(plain) > MAX_WORKSPACE_BYTES or inflater.unconsumed_tail:
-        raise InputError("the link's document unpacks to more than a workspace may hold")
+        raise InputError(key="link.unpacks_too_much")
     if not inflater.eof:
-        raise InputError("the link's document is damaged (it is cut short)")
-    return read_workspace(plain, "the link's document")
+        raise InputError(key="link.damaged", why=Phrase("link.cut_short"))
+    return read_workspace(plain, Phrase("link.the_document"))
 
 
-def read_workspace(data: str | bytes, where: str = "the workspace file") -> Workspace:
-    """``Workspace.from_json`` with every failure as InputError, and chunker numbers kept
-    small enough for the widgets (a 309-digit size would overflow a float)."""
+def read_workspace(data: str | bytes, where: Phrase | None = None) -> Workspace:
+    """``Workspace.from_json`` with every failure as InputError (said of ``where``: the
+    workspace file, or a link's document), and chunker numbers kept small enough for the
+    widgets (a 309-digit size would overflow a float)."""
+    what = where or Phrase("workspace.the_file")
     try:
-        workspace = Workspace.from_json(data)
-    except InputError as error:
-        raise InputError(_one_line(str(error)).replace("the workspace file", where)) from None
+        workspace = Workspace.from_json(data, what)
+    except InputError:
+        raise
     except Exception:  # no file may produce a traceback
-        raise InputError(f"{where} could not be read as a workspace") from None
+        raise InputError(key="link.not_a_workspace", what=what) from None
     for side, config in (("A", workspace.settings.config_a), ("B", workspace.settings.config_b)):
-        _check_config_numbers(config, f"{where}, configuration {side}")
+        _check_config_numbers(config, what, side)
     return workspace
 
 
-def _check_config_numbers(config: ChunkerConfig, where: str) -> None:
+def _check_config_numbers(config: ChunkerConfig, what: Phrase, side: str) -> None:
     for name, value in config.params().items():
         if value is not None and abs(value) > MAX_CONFIG_NUMBER:
-            raise InputError(f"{where}: {name} {shown(value)} is too large")
+            raise InputError(key="link.number_too_large", what=what, side=side, name=name,
+                             got=shown(value))
 
 
-def work_from_query(query: Mapping[str, str]) -> tuple[Workspace | None, str | None]:
-    """The work a link carries (or None), and the sentence that says why it was refused."""
+def work_from_query(query: Mapping[str, str], lang: str = "en"
+                    ) -> tuple[Workspace | None, str | None]:
+    """The work a link carries (or None), and the sentence in ``lang`` that says why it was
+    refused."""
     token = query.get(WORK_KEY)
     if token is None:
         return None, None
     try:
         return decode_work(token), None
     except InputError as error:
-        return None, str(error)
+        return None, _one_line(error.localized(lang))
 
 
 def restored_summary(workspace: Workspace, pasted: bool, language: str = "en") -> str:

@@ -20,7 +20,7 @@ from ragviz.chunking import ChunkerConfig, check_config, get_spec
 from ragviz.chunking.registry import OLD_FIELD_NAMES, param_kind
 from ragviz.embedding.models import BUNDLED_MODELS, ModelLoadError
 from ragviz.embedding.openai_api import OPENAI_PREFIX, parse_openai_name
-from ragviz.i18n import LANGUAGES
+from ragviz.i18n import LANGUAGES, Phrase, phrase
 from ragviz.inputs.documents import (
     MAX_DOCUMENT_CHARS,
     MAX_QUESTIONS,
@@ -86,7 +86,7 @@ class Settings:
             try:
                 check_config(config)
             except ValueError as error:
-                raise InputError(f"configuration {name}: {error}") from None
+                raise InputError(key="workspace.configuration", name=name, error=error) from None
         check_top_k(self.top_k)
         check_floor(self.floor)
         check_model(self.model)
@@ -109,7 +109,8 @@ def check_top_k(value: int) -> int:
     """top_k inside the slider's range (TOP_K_RANGE), or InputError."""
     low, high = TOP_K_RANGE
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise InputError(f"top_k must be between {low} and {high}, got {shown(value)}")
+        raise InputError(key="workspace.between", name="top_k", low=low, high=high,
+                         got=shown(value))
     return value
 
 
@@ -117,13 +118,14 @@ def check_floor(value: float) -> float:
     """A finite floor inside FLOOR_RANGE, or InputError."""
     low, high = FLOOR_RANGE
     if not math.isfinite(value) or not low <= value <= high:
-        raise InputError(f"floor must be between {low:g} and {high:g}, got {shown(value)}")
+        raise InputError(key="workspace.between", name="floor", low=f"{low:g}", high=f"{high:g}",
+                         got=shown(value))
     return value
 
 
 def check_language(value: str) -> str:
     if value not in LANGUAGES:
-        raise InputError(f"language must be one of {', '.join(LANGUAGES)}, got {shown(value)}")
+        raise InputError(key="workspace.language", known=", ".join(LANGUAGES), got=shown(value))
     return value
 
 
@@ -136,7 +138,7 @@ def check_model(value: str) -> str:
     the server, so a shared link or file cannot probe the server's filesystem.
     """
     if not value.strip() or len(value) > MAX_MODEL_CHARS:
-        raise InputError(f"model must be a name of 1 to {MAX_MODEL_CHARS} characters")
+        raise InputError(key="workspace.model_length", limit=MAX_MODEL_CHARS)
     if value in BUNDLED_MODELS or HUB_ID.fullmatch(value) or in_models_dir(value):
         return value
     if OPENAI_NAME.fullmatch(value):
@@ -145,11 +147,8 @@ def check_model(value: str) -> str:
         try:
             parse_openai_name(value)
         except ModelLoadError as error:
-            raise InputError(f"model: {error}") from None  # the value may hold a password
-    raise InputError(
-        f"model {shown(value)} is not a bundled model or a hub id (owner/name); "
-        f"local model folders are accepted only inside the folder {MODELS_DIR_ENV} names"
-    )
+            raise InputError(key="workspace.model_error", error=error) from None  # no password
+    raise InputError(key="workspace.model_unknown", name=shown(value), env=MODELS_DIR_ENV)
 
 
 @dataclass(frozen=True)
@@ -171,100 +170,100 @@ class Workspace:
         return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> Workspace:
+    def from_json(cls, text: str | bytes, what: Phrase | None = None) -> Workspace:
+        """The workspace in ``text``; ``what`` names it in messages (the workspace file, a
+        link's document)."""
+        what = what or Phrase("workspace.the_file")
         if len(text) > MAX_WORKSPACE_BYTES:
-            raise InputError(
-                f"the workspace file has {len(text):,} bytes; the limit is {MAX_WORKSPACE_BYTES:,}"
-            )
+            raise InputError(key="workspace.too_big", what=what, n=f"{len(text):,}",
+                             limit=f"{MAX_WORKSPACE_BYTES:,}")
         try:
             data = json.loads(text, parse_constant=_no_constant, parse_int=_short_int)
         except (json.JSONDecodeError, UnicodeDecodeError) as error:
-            raise InputError(f"the workspace file is not valid JSON: {error}") from None
+            raise InputError(key="workspace.not_json", what=what, error=str(error)) from None
         except RecursionError:
-            raise InputError("the workspace file is nested too deeply to be a workspace") from None
+            raise InputError(key="workspace.too_deep", what=what) from None
         except ValueError as error:  # e.g. an integer of thousands of digits, NaN
-            raise InputError(
-                f"the workspace file has a value ragviz cannot read: {error}"
-            ) from None
+            raise InputError(key="workspace.unreadable_value", what=what, error=error) from None
         if not isinstance(data, dict) or data.get("format") != FORMAT:
-            raise InputError(
-                'this is not a ragviz workspace file (no "format": "ragviz-workspace")'
-            )
+            raise InputError(key="workspace.not_workspace")
         version = data.get("version")
         if isinstance(version, bool) or not isinstance(version, int) or version != VERSION:
-            raise InputError(f"unsupported workspace version {data.get('version')!r}")
+            raise InputError(key="workspace.version", got=repr(data.get("version")))
         _only(data, {"format", "version", "document", "questions", "settings"}, "workspace")
         raw_document = _typed(data, "document", str, "workspace")
         document = check_document(_encodable(raw_document, "document"))
         if _looks_binary_text(document):  # the rule the CLI and the uploader refuse text by
-            raise InputError("the document looks binary, not text: it holds NUL or mostly "
-                             "control characters")
+            raise InputError(key="workspace.binary_document")
         raw_questions = _typed(data, "questions", list, "workspace")
         if len(raw_questions) > MAX_QUESTIONS:
-            raise InputError(f"{len(raw_questions)} questions; the limit is {MAX_QUESTIONS}")
+            raise InputError(key="workspace.too_many_questions", n=len(raw_questions),
+                             limit=MAX_QUESTIONS)
         questions = tuple(_question(q, i) for i, q in enumerate(raw_questions))
         settings = _settings_from_dict(_typed(data, "settings", dict, "workspace"))
         return cls(document, questions, settings)
 
 
 def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a number a workspace may hold")
+    raise InputError(key="workspace.constant", name=name)
 
 
 def _short_int(digits: str) -> int:
     """Python refuses integers of over 4,300 digits with advice for programmers; say it plainly."""
     if len(digits.lstrip("-")) > 100:
-        raise ValueError(f"a number with {len(digits.lstrip('-')):,} digits is far too large")
+        raise InputError(key="workspace.long_number", n=f"{len(digits.lstrip('-')):,}")
     return int(digits)
 
 
-def _encodable(text: str, where: str) -> str:
+def _encodable(text: str, where: str | Phrase) -> str:
     """Refuse text that cannot be written back as UTF-8 (lone surrogates), so that an
     imported workspace can always be exported again."""
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
-        raise InputError(f"{where}: the text holds characters that are not valid Unicode") from None
+        raise InputError(key="workspace.surrogates", where=where) from None
     return text
 
 
-def _only(data: Mapping[str, Any], allowed: set[str], where: str) -> None:
+def _only(data: Mapping[str, Any], allowed: set[str], where: str | Phrase) -> None:
     unknown = set(data) - allowed
     if unknown:
-        raise InputError(f"{where}: unknown field(s) {', '.join(sorted(unknown))}")
+        raise InputError(key="workspace.unknown_fields" + (".one" if len(unknown) == 1 else ""),
+                         where=where, names=", ".join(sorted(unknown)))
 
 
-def _typed(data: Mapping[str, Any], key: str, kind: type, where: str) -> Any:
+def _typed(data: Mapping[str, Any], key: str, kind: type, where: str | Phrase) -> Any:
     if key not in data:
-        raise InputError(f"{where}: missing field {key!r}")
+        raise InputError(key="workspace.missing_field", where=where, name=repr(key))
     value = data[key]
     if kind is float and isinstance(value, int) and not isinstance(value, bool):
         value = float(value)
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        raise InputError(f"{where}: {key!r} must be {kind.__name__}, got {type(value).__name__}")
+        raise InputError(key="workspace.field_type", where=where, name=repr(key),
+                         kind=kind.__name__, got=type(value).__name__)
     return value
 
 
 def _question(raw: Any, i: int) -> LabelledQuestion:
-    where = f"question {i + 1}"
+    where = phrase("questions.number", n=i + 1)
     if not isinstance(raw, dict):
-        raise InputError(f"{where} must be an object")
+        raise InputError(key="workspace.not_object", where=where)
     _only(raw, {"question", "answer", "answerable", "references"}, where)
     text = _encodable(_typed(raw, "question", str, where), where)
     answer = _encodable(_typed(raw, "answer", str, where), where)
     answerable = raw.get("answerable")
     if answerable is not None and not isinstance(answerable, bool):
-        raise InputError(f"{where}: 'answerable' must be true, false or null")
+        raise InputError(key="workspace.answerable", where=where)
     if not text.strip():
-        raise InputError(f"{where}: the question is empty")
+        raise InputError(key="workspace.empty_question", where=where)
     references = references_from_json(raw["references"], "", where) \
         if "references" in raw else ()
     if answerable is False and (answer or references):
-        raise InputError(f"{where}: an unanswerable question cannot have an expected answer")
+        raise InputError(key="workspace.unanswerable_with_answer", where=where)
     question = LabelledQuestion(text, answer, answerable, references)
     checked = check_question(question, where)
     if checked != question:
-        raise InputError(f"{where}: surrounding whitespace in question or answer")
+        raise InputError(key="workspace.whitespace", where=where)
     return question
 
 
@@ -276,12 +275,13 @@ def _config_from_dict(raw: Any, where: str) -> ChunkerConfig:
     """A configuration from a file: every key typed by the registry, missing parameters at
     the chunker's spec defaults; the ranges are checked by ``Settings.checked``."""
     if not isinstance(raw, dict):
-        raise InputError(f"{where} must be an object")
+        raise InputError(key="workspace.not_object", where=where)
     chunker = _typed(raw, "chunker", str, where)
     try:
         spec = get_spec(chunker)
     except ValueError:
-        raise InputError(f"{where}: unknown chunker {shown(chunker)}") from None
+        raise InputError(key="workspace.unknown_chunker", where=where,
+                         got=shown(chunker)) from None
     _only(raw, {"chunker", *OLD_FIELD_NAMES, *spec.names}, where)
     values: dict[str, Any] = {}
     for name in (n for n in raw if n != "chunker"):
@@ -317,7 +317,7 @@ def _settings_from_dict(raw: Mapping[str, Any]) -> Settings:
     _only(raw, {f.name for f in fields(Settings)}, where)
     sample = raw.get("sample")
     if sample is not None and not isinstance(sample, str):
-        raise InputError("settings: 'sample' must be a name or null")
+        raise InputError(key="workspace.sample", where=where)
     return Settings(
         config_a=_config_from_dict(raw.get("config_a"), "settings.config_a"),
         config_b=_config_from_dict(raw.get("config_b"), "settings.config_b"),

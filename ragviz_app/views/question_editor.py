@@ -47,7 +47,7 @@ def edited_questions(tab: DeltaGenerator, is_open: bool,
         if is_open:
             table_tools()
             table_notes()
-    questions, problems = state.checked_questions(in_use)
+    questions, problems = state.checked_questions(in_use, lang())
     questions, left_out = state.placed_questions(questions, document)
     problems += [left_out_text(left, lang(), row=True) for left in left_out]
     if is_open:

@@ -45,21 +45,12 @@ def register_peer(spec: ChunkerSpec, module: str) -> ChunkerSpec | None:
     return None
 
 
-# Portuguese slider labels; the name users copy stays the library's (the tooltip says it).
-PORTUGUESE = {
-    "chunk_size": "tamanho do chunk",
-    "chunk_overlap": "sobreposição do chunk",
-    "overlap": "sobreposição",
-    "min_characters_per_chunk": "mín. caracteres por chunk",
-    "min_sentences_per_chunk": "mín. frases por chunk",
-}
-
-
 def library_param(name: str, default: int, minimum: int = 0, unit: Unit = CHARACTERS,
                   fits_document: float | None = 1.0) -> Param:
-    """A parameter under the library's own name (in English, and in every tooltip)."""
+    """A parameter under the library's own name (in English, and in every tooltip; its
+    Portuguese slider label is the catalog's ``param_label.<name>``)."""
     return Param(name, "int", unit, minimum, MAX_DOCUMENT_CHARS, default,
-                 {"en": name, "pt": PORTUGUESE[name]}, fits_document=fits_document)
+                 fits_document=fits_document)
 
 
 def register_window(name: str, chunk: ChunkFunction, module: str, *, library: str, call: str,

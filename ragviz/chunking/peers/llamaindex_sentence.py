@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from ragviz.chunking.base import ChunkingResult
 from ragviz.chunking.peers.common import located, register_window
 from ragviz.chunking.registry import TOKENS
+from ragviz.inputs.documents import InputError
 
 if TYPE_CHECKING:
     from ragviz.embedding.models import Embedder
@@ -19,7 +20,7 @@ def _run(document: str, values: Mapping[str, Any], embedder: Embedder | None) ->
     from llama_index.core.node_parser import SentenceSplitter
 
     if embedder is None:
-        raise ValueError("the llamaindex_sentence chunker needs a model (its tokenizer)")
+        raise InputError(key="param.needs_model", name="llamaindex_sentence")
     splitter = SentenceSplitter(chunk_size=values["chunk_size"],
                                 chunk_overlap=values["chunk_overlap"],
                                 tokenizer=embedder.token_spans)

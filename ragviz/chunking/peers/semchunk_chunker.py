@@ -10,6 +10,7 @@ from ragviz.chunking.base import ChunkingResult
 from ragviz.chunking.peers.common import chunks_at, register_window
 from ragviz.chunking.registry import TOKENS
 from ragviz.chunking.text import Span
+from ragviz.inputs.documents import InputError
 
 if TYPE_CHECKING:
     from ragviz.embedding.models import Embedder
@@ -19,7 +20,7 @@ def _run(document: str, values: Mapping[str, Any], embedder: Embedder | None) ->
     from semchunk.semchunk import chunk
 
     if embedder is None:
-        raise ValueError("the semchunk chunker needs a model (its token counter)")
+        raise InputError(key="param.needs_model", name="semchunk")
     overlap = values["overlap"] or None  # semchunk's default: no overlap
     _texts, offsets = chunk(document, values["chunk_size"], embedder.count_tokens,
                             offsets=True, overlap=overlap)

@@ -1,312 +1,21 @@
-"""Every interface string in English and Brazilian Portuguese, in one place.
+"""The app's own strings (views, walkthrough, charts, sharing panel) in both languages.
 
-``t(key, lang, **values)`` formats a string; a missing key or language is a bug, and a
-test checks that every key has both languages.
+Kept out of the core's catalog, which serves the CLI and the report too; importing
+``ragviz_app`` registers them into ``ragviz.i18n`` so ``t`` finds them like any other key.
 """
 
 from __future__ import annotations
 
-LANGUAGES: tuple[str, ...] = ("en", "pt")
-LANGUAGE_NAMES: dict[str, str] = {"en": "English", "pt": "Português (Brasil)"}
+from ragviz.i18n import register
 
-STRINGS: dict[str, dict[str, str]] = {
-    # --- retrieval outcomes -------------------------------------------------------------
-    "outcome.context": {"en": "context: chunks {chunks}", "pt": "contexto: chunks {chunks}"},
-    "outcome.context_one": {"en": "context: chunk {chunks}", "pt": "contexto: chunk {chunks}"},
-    "outcome.refused": {
-        "en": "refused: best score {best} is under the floor {floor}",
-        "pt": "recusada: o melhor score {best} está abaixo do piso {floor}",
-    },
-    "chunking.too_many_chars": {
-        "en": "{config} repeats the text too often: its chunks would hold about {n} characters, more than {times} times the document's {corpus}; choose a smaller overlap (or size).",
-        "pt": "{config} repete o texto vezes demais: seus chunks teriam cerca de {n} caracteres, mais de {times} vezes os {corpus} do documento; escolha uma sobreposição (ou um tamanho) menor.",
-    },
-    # --- input limits (ragviz.inputs.documents) -----------------------------------------------
-    "input.empty_document": {
-        "en": "The document is empty: paste text, upload a .txt or .md file, or pick a sample.",
-        "pt": "O documento está vazio: cole um texto, envie um arquivo .txt ou .md, ou escolha um exemplo.",
-    },
-    "input.long_document": {
-        "en": "The document has {n} characters; the limit is {limit}. Paste a shorter part.",
-        "pt": "O documento tem {n} caracteres; o limite é {limit}. Cole um trecho menor.",
-    },
-    "input.long_upload": {
-        "en": "The file {name} has {n} characters; the limit is {limit}. Upload a shorter part of it.",
-        "pt": "O arquivo {name} tem {n} caracteres; o limite é {limit}. Envie um trecho menor dele.",
-    },
-    "input.big_upload": {
-        "en": "The file {name} has {n} bytes ({mb} MB); the limit is {limit} bytes ({limit_mb} MB).",
-        "pt": "O arquivo {name} tem {n} bytes ({mb} MB); o limite é {limit} bytes ({limit_mb} MB).",
-    },
-    "input.binary_upload": {
-        "en": "The file {name} looks binary, not text: upload a .txt or .md file.",
-        "pt": "O arquivo {name} parece binário, não texto: envie um arquivo .txt ou .md.",
-    },
-    "input.undecodable": {
-        "en": "The file could not be read as text in UTF-8, Windows-1252 or Latin-1.",
-        "pt": "Não foi possível ler o arquivo como texto em UTF-8, Windows-1252 ou Latin-1.",
-    },
-    # --- diagnosis (ragviz.evaluation.diagnosis) ---------------------------------------------------
-    # Diagnosis, calibration and why-failed (ragviz.evaluation.diagnosis, .calibration, .evaluation).
-    "diagnosis.ok_answered": {
-        "en": (
-            'Chunk {chunk} holds the answer "{answer}", ranks first with {score} and passes '
-            "the floor {floor}."
-        ),
-        "pt": (
-            'O chunk {chunk} contém a resposta "{answer}", fica em primeiro com {score} e '
-            "passa o piso {floor}."
-        ),
-    },
-    "diagnosis.ok_refused": {
-        "en": (
-            "The document does not answer this and retrieval refused it: the best score, "
-            "{score} for chunk {chunk}, is under the floor {floor}."
-        ),
-        "pt": (
-            "O documento não responde a isto e a busca recusou: o melhor score, {score} do "
-            "chunk {chunk}, está abaixo do piso {floor}."
-        ),
-    },
-    "diagnosis.ok_refused_files": {
-        "en": (
-            "No file answers this and retrieval refused it: the best score, {score} for chunk "
-            "{chunk}, is under the floor {floor}."
-        ),
-        "pt": (
-            "Nenhum arquivo responde a isto e a busca recusou: o melhor score, {score} do "
-            "chunk {chunk}, está abaixo do piso {floor}."
-        ),
-    },
-    "diagnosis.false_context_files": {
-        "en": (
-            "No file answers this, yet chunk {chunk} scores {score}, at or above the floor "
-            "{floor}: the language model will be handed context and may invent an answer."
-        ),
-        "pt": (
-            "Nenhum arquivo responde a isto, mas o chunk {chunk} tem score {score}, no piso "
-            "{floor} ou acima: o modelo de linguagem receberá contexto e pode inventar uma "
-            "resposta."
-        ),
-    },
-    "diagnosis.ok_no_expected_answer": {
-        "en": (
-            "No expected answer is given, so only the floor is checked: chunk {chunk} ranks "
-            "first with {score}, at or above the floor {floor}."
-        ),
-        "pt": (
-            "Nenhuma resposta esperada foi dada, então só o piso é verificado: o chunk {chunk} "
-            "fica em primeiro com {score}, no piso {floor} ou acima."
-        ),
-    },
-    "diagnosis.answer_split": {
-        "en": (
-            'The answer "{answer}" straddles chunks {first} and {last}: no single chunk holds '
-            "it, so no vector carries it whole."
-        ),
-        "pt": (
-            'A resposta "{answer}" fica dividida entre os chunks {first} e {last}: nenhum '
-            "chunk a contém inteira, então nenhum vetor a carrega completa."
-        ),
-    },
-    "diagnosis.answer_truncated": {
-        "en": (
-            'The answer "{answer}" is in {chunks}, but beyond the model\'s token limit, so it '
-            "cannot influence the vector."
-        ),
-        "pt": (
-            'A resposta "{answer}" está em {chunks}, mas além do limite de tokens do modelo, '
-            "então não influencia o vetor."
-        ),
-    },
-    "diagnosis.outranked": {
-        "en": (
-            "Chunk {chunk} holds the answer but ranks {rank} with {score}, {gap} below the "
-            'winner, chunk {winner} ({winner_score}), which is about "{about}".'
-        ),
-        "pt": (
-            "O chunk {chunk} contém a resposta, mas fica em {rank}º com {score}, {gap} abaixo "
-            'do vencedor, o chunk {winner} ({winner_score}), que fala de "{about}".'
-        ),
-    },
-    "diagnosis.outranked_by_other_document": {
-        "en": (
-            "Chunk {chunk} of {source} holds the answer but ranks {rank} with {score}, {gap} "
-            "below the winner, chunk {winner} of another file, {winner_source} "
-            '({winner_score}), which is about "{about}".'
-        ),
-        "pt": (
-            "O chunk {chunk} de {source} contém a resposta, mas fica em {rank}º com {score}, "
-            "{gap} abaixo do vencedor, o chunk {winner} de outro arquivo, {winner_source} "
-            '({winner_score}), que fala de "{about}".'
-        ),
-    },
-    "diagnosis.below_floor": {
-        "en": (
-            "Every score is under the floor {floor}: the best is {score} for chunk {chunk}, so "
-            "the question is refused."
-        ),
-        "pt": (
-            "Todos os scores estão abaixo do piso {floor}: o melhor é {score} do chunk {chunk}, "
-            "então a pergunta é recusada."
-        ),
-    },
-    "diagnosis.answer_below_floor": {
-        "en": (
-            "Chunk {chunk} holds the answer and ranks {rank}, inside top_k = {top_k}, but "
-            "scores {score}, {gap} under the floor {floor}: the floor keeps it out of the "
-            "context. Lower the floor; a larger top_k changes nothing."
-        ),
-        "pt": (
-            "O chunk {chunk} contém a resposta e fica em {rank}º, dentro do top_k = {top_k}, "
-            "mas tem score {score}, {gap} abaixo do piso {floor}: o piso o deixa fora do "
-            "contexto. Baixe o piso; um top_k maior não muda nada."
-        ),
-    },
-    "diagnosis.answer_below_floor_outside": {
-        "en": (
-            "Its score {score} is also {gap} under the floor {floor}: a larger top_k alone "
-            "would not bring chunk {chunk} into the context."
-        ),
-        "pt": (
-            "O score dele, {score}, também fica {gap} abaixo do piso {floor}: só aumentar o "
-            "top_k não traria o chunk {chunk} ao contexto."
-        ),
-    },
-    "diagnosis.false_context": {
-        "en": (
-            "The document does not answer this, yet chunk {chunk} scores {score}, at or above "
-            "the floor {floor}: the language model will be handed context and may invent an "
-            "answer."
-        ),
-        "pt": (
-            "O documento não responde a isto, mas o chunk {chunk} tem score {score}, no piso "
-            "{floor} ou acima: o modelo de linguagem receberá contexto e pode inventar uma "
-            "resposta."
-        ),
-    },
-    "diagnosis.answer_not_in_document": {
-        "en": (
-            'The expected answer "{answer}" is not in the document, not even ignoring case, '
-            "accents and spacing."
-        ),
-        "pt": (
-            'A resposta esperada "{answer}" não está no documento, nem ignorando maiúsculas, '
-            "acentos e espaços."
-        ),
-    },
-    "diagnosis.answer_not_in_any_file": {
-        "en": (
-            'The expected answer "{answer}" is not in any of the {files} files, not even '
-            "ignoring case, accents and spacing."
-        ),
-        "pt": (
-            'A resposta esperada "{answer}" não está em nenhum dos {files} arquivos, nem '
-            "ignorando maiúsculas, acentos e espaços."
-        ),
-    },
-    "diagnosis.duplicate_crowding": {
-        "en": (
-            "Copies of the same passage ({chunks}) take {places} places of the top {top_k}, "
-            "crowding out other passages."
-        ),
-        "pt": (
-            "Cópias do mesmo trecho ({chunks}) ocupam {places} lugares do top {top_k}, "
-            "tirando o lugar de outros trechos."
-        ),
-    },
-    "diagnosis.chunk_one": {"en": "chunk {chunks}", "pt": "o chunk {chunks}"},
-    "diagnosis.chunk_many": {"en": "chunks {chunks}", "pt": "os chunks {chunks}"},
-    # --- display names of diagnosis labels and parameters (ragviz.present.presentation) --------
-    "label.ok": {"en": "ok", "pt": "ok"},
-    "label.answer-split": {"en": "answer-split", "pt": "resposta-dividida"},
-    "label.answer-truncated": {"en": "answer-truncated", "pt": "resposta-truncada"},
-    "label.outranked": {"en": "outranked", "pt": "superada"},
-    "label.outranked-by-other-document": {
-        "en": "outranked-by-other-document", "pt": "superada-por-outro-documento"
-    },
-    "label.below-floor": {"en": "below-floor", "pt": "abaixo-do-piso"},
-    "label.false-context": {"en": "false-context", "pt": "contexto-falso"},
-    "label.answer-not-in-document": {
-        "en": "answer-not-in-document", "pt": "resposta-fora-do-documento"
-    },
-    "label.stale-chunk": {"en": "stale-chunk", "pt": "trecho-desatualizado"},
-    "label.vector-mismatch": {"en": "vector-mismatch", "pt": "vetor-divergente"},
-    "label.duplicate-crowding": {"en": "duplicate-crowding", "pt": "duplicatas-no-top-k"},
-    "param_name.size": {"en": "size", "pt": "tamanho"},
-    "param_name.overlap": {"en": "overlap", "pt": "sobreposição"},
-    "param_name.max_chars": {"en": "max_chars", "pt": "máx_caracteres"},
-    "param_name.overlap_sentences": {"en": "overlap_sentences", "pt": "frases_sobrepostas"},
-    "param_name.threshold": {"en": "threshold", "pt": "limiar"},
-    "param_name.percentile": {"en": "percentile", "pt": "percentil"},
-    "param_name.min_chars": {"en": "min_chars", "pt": "mín_caracteres"},
-    "calibration.separable": {
-        "en": (
-            "The groups separate: the lowest answerable best score is {lowest} and the highest "
-            "unanswerable one is {highest}, so the floor {floor} sits between them with a "
-            "margin of {margin}."
-        ),
-        "pt": (
-            "Os grupos se separam: o menor melhor score das respondíveis é {lowest} e o maior "
-            "das sem resposta é {highest}, então o piso {floor} fica entre eles com margem de "
-            "{margin}."
-        ),
-    },
-    "calibration.overlap": {
-        "en": (
-            "No floor separates the groups: the highest unanswerable best score ({highest}) "
-            "reaches the lowest answerable one ({lowest}). The floor {floor} minimises the "
-            "cost, with {false_refusals} and {false_answers}."
-        ),
-        "pt": (
-            "Nenhum piso separa os grupos: o maior melhor score das sem resposta ({highest}) "
-            "alcança o menor das respondíveis ({lowest}). O piso {floor} minimiza o custo, com "
-            "{false_refusals} e {false_answers}."
-        ),
-    },
-    "why.already_ok": {
-        "en": "This question is already answered right under {config}; nothing to fix.",
-        "pt": "Esta pergunta já é respondida corretamente com {config}; nada a corrigir.",
-    },
-    "why.fix": {
-        "en": (
-            "{config} fixes it without breaking any of the {n} other questions that are "
-            "right now: {detail}"
-        ),
-        "pt": (
-            "{config} corrige a pergunta sem quebrar nenhuma das {n} outras perguntas "
-            "que estão certas agora: {detail}"
-        ),
-    },
-    "why.fix.one": {
-        "en": "{config} fixes it without breaking the {n} other question that is right now: "
-              "{detail}",
-        "pt": "{config} corrige a pergunta sem quebrar a {n} outra pergunta que está certa "
-              "agora: {detail}",
-    },
-    "why.no_fix": {
-        "en": (
-            "No configuration in the sweep fixes this question without breaking another "
-            "labelled question that is right now."
-        ),
-        "pt": (
-            "Nenhuma configuração da varredura corrige esta pergunta sem quebrar outra pergunta "
-            "rotulada que está certa agora."
-        ),
-    },
-    # --- counts with their words: "<key>.one" for 1, "<key>" otherwise (``count``) ------
-    "app.answerable_refused": {"en": "{n} of {total} answerable refused",
-                               "pt": "respondíveis recusadas: {n} de {total}"},
+APP: dict[str, dict[str, str]] = {
+    "app.questions_cut": {"en": "{n} questions; only the first {limit} are used.", "pt": "{n} perguntas; só as primeiras {limit} são usadas."},
     "app.answerable_refused_help": {
         "en": "Answerable questions the floor refuses: the floor's cost, next to the "
               "unanswerable ones it refuses rightly.",
         "pt": "Perguntas respondíveis que o piso recusa: o custo do piso, ao lado das sem "
               "resposta que ele recusa com razão.",
     },
-    "count.false_refusals": {"en": "{n} false refusals", "pt": "{n} recusas indevidas"},
-    "count.false_refusals.one": {"en": "{n} false refusal", "pt": "{n} recusa indevida"},
-    "count.false_answers": {"en": "{n} false answers", "pt": "{n} respostas indevidas"},
-    "count.false_answers.one": {"en": "{n} false answer", "pt": "{n} resposta indevida"},
     # --- guided replay of the article (ragviz_app.walkthrough) ------------------------------
     "walk.fixed.title": {"en": "1 · Fixed-size chunks", "pt": "1 · Chunks de tamanho fixo"},
     "walk.fixed.body": {
@@ -379,22 +88,6 @@ STRINGS: dict[str, dict[str, str]] = {
         "({sentence_score}), que não traz o prazo. hit@1 nas {n_answerable} perguntas "
         "respondíveis: {hit_fixed} → {hit_sentence}.",
     },
-    "walk.map.title": {
-        "en": "4 · Where the question lands",
-        "pt": "4 · Onde a pergunta cai",
-    },
-    "walk.map.body": {
-        "en": "Each point is a chunk, projected from the model's space onto the screen: fixed-120 ●, sentence ■; ◆ Q1 is the refund question. Under fixed chunks, #{winner} sits at cosine distance {map_winner_distance} from it, nearer than #{map_holder}, which holds the deadline ({map_holder_distance}): the cut left the deadline in a chunk farther from the question. Among sentence chunks the nearest, #{map_sentence_holder} ({map_sentence_holder_distance}), holds subject and deadline together.",
-        "pt": "Cada ponto é um chunk, projetado do espaço do modelo para a tela: fixo-120 ●, por frase ■; ◆ Q1 é a pergunta do reembolso. Nos chunks fixos, o #{winner} fica a uma distância de cosseno de {map_winner_distance} dela, mais perto que o #{map_holder}, que traz o prazo ({map_holder_distance}): o corte deixou o prazo num chunk mais longe da pergunta. Entre os chunks por frase o mais perto, #{map_sentence_holder} ({map_sentence_holder_distance}), traz assunto e prazo juntos.",
-    },
-    "walk.map.body_found": {
-        "en": "Each point is a chunk, projected from the model's space onto the screen: fixed-120 ●, sentence ■; ◆ Q1 is the refund question. With this model the nearest fixed chunk, #{winner} (cosine distance {map_winner_distance}), already holds the deadline: here the cut does not push the answer away. Among sentence chunks the nearest, #{sentence_winner}, is at {map_sentence_winner_distance}.",
-        "pt": "Cada ponto é um chunk, projetado do espaço do modelo para a tela: fixo-120 ●, por frase ■; ◆ Q1 é a pergunta do reembolso. Com este modelo o chunk fixo mais perto, #{winner} (distância de cosseno {map_winner_distance}), já traz o prazo: aqui o corte não afasta a resposta. Entre os chunks por frase o mais perto, #{sentence_winner}, está a {map_sentence_winner_distance}.",
-    },
-    "walk.map.body_missed": {
-        "en": "Each point is a chunk, projected from the model's space onto the screen: fixed-120 ●, sentence ■; ◆ Q1 is the refund question. Under fixed chunks, #{winner} sits at cosine distance {map_winner_distance}, nearer than #{map_holder}, which holds the deadline ({map_holder_distance}). With this model sentence chunks do not fix it: the nearest is {map_sentence_winner_distance} away, while #{map_sentence_holder}, holding the deadline, is at {map_sentence_holder_distance}.",
-        "pt": "Cada ponto é um chunk, projetado do espaço do modelo para a tela: fixo-120 ●, por frase ■; ◆ Q1 é a pergunta do reembolso. Nos chunks fixos, o #{winner} fica a uma distância de cosseno de {map_winner_distance}, mais perto que o #{map_holder}, que traz o prazo ({map_holder_distance}). Com este modelo os chunks por frase não resolvem: o mais perto está a {map_sentence_winner_distance}, e o #{map_sentence_holder}, que traz o prazo, a {map_sentence_holder_distance}.",
-    },
     "walk.context.title": {
         "en": "5 · The unanswerable question still gets context",
         "pt": "5 · A pergunta sem resposta ainda recebe contexto",
@@ -466,33 +159,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "{floor}, the slider's lowest (no floor yet: every chunk in top_k passes)",
         "pt": "{floor}, o mínimo do controle (ainda sem piso: todo chunk no top_k passa)",
     },
-    "model.use-multilingual": {
-        "en": "Google USE multilingual v3 (16 languages, offline, no token limit)",
-        "pt": "Google USE multilíngue v3 (16 idiomas, offline, sem limite de tokens)",
-    },
-    "model.minilm-en": {
-        "en": "all-MiniLM-L6-v2 (English, offline, 256-token limit)",
-        "pt": "all-MiniLM-L6-v2 (inglês, offline, limite de 256 tokens)",
-    },
     # --- sharing (workspace, URL, downloads) ----------------------------------------------
     "app.url_problem": {"en": "The link has a value that was ignored: {problem}", "pt": "O link tem um valor que foi ignorado: {problem}"},
     "app.share": {"en": "Save and share", "pt": "Salvar e compartilhar"},
-    "link.restored_pasted": {
-        "en": "Restored from the link: your pasted document ({n} characters), {q} questions, settings.",
-        "pt": "Restaurado do link: seu documento colado ({n} caracteres), {q} perguntas, configurações.",
-    },
-    "link.restored_sample": {
-        "en": "Restored from the link: the sample document ({n} characters), your {q} questions, settings.",
-        "pt": "Restaurado do link: o documento de exemplo ({n} caracteres), suas {q} perguntas, configurações.",
-    },
-    "link.refused": {
-        "en": "The link's document and questions were not restored: {error}",
-        "pt": "O documento e as perguntas do link não foram restaurados: {error}",
-    },
-    "link.too_long": {
-        "en": "This page's link does not carry your document and questions (they need about {n} characters; a link holds {limit}): export the workspace file to share them.",
-        "pt": "O link desta página não leva seu documento e suas perguntas (precisam de uns {n} caracteres; um link comporta {limit}): exporte o arquivo de workspace para compartilhá-los.",
-    },
     "app.workspace_loaded": {"en": "Workspace loaded.", "pt": "Workspace carregado."},
     "app.workspace_refused": {"en": "Workspace not loaded: {error}", "pt": "Workspace não carregado: {error}"},
     "app.export_workspace": {"en": "Export workspace (JSON)", "pt": "Exportar workspace (JSON)"},
@@ -504,51 +173,6 @@ STRINGS: dict[str, dict[str, str]] = {
     "app.download_report": {"en": "Download report (HTML)", "pt": "Baixar relatório (HTML)"},
     "app.download_results": {"en": "Download results (CSV)", "pt": "Baixar resultados (CSV)"},
     "app.download_chunks": {"en": "Download chunk table (CSV)", "pt": "Baixar tabela de chunks (CSV)"},
-    # --- HTML report (ragviz.present.report) ---------------------------------------------------
-    "report.title": {"en": "ragviz report", "pt": "Relatório do ragviz"},
-    "report.meta": {
-        "en": "Model {model} · {chars} characters · {questions} questions · top_k {top_k} · floor {floor}",
-        "pt": "Modelo {model} · {chars} caracteres · {questions} perguntas · top_k {top_k} · piso {floor}",
-    },
-    "report.metrics": {"en": "Metrics", "pt": "Métricas"},
-    "report.labels": {"en": "Labels", "pt": "Rótulos"},
-    "report.document": {"en": "Document and chunks", "pt": "Documento e chunks"},
-    "report.chunk_count": {"en": "{n} chunks", "pt": "{n} chunks"},
-    "report.questions": {"en": "Questions", "pt": "Perguntas"},
-    "report.question": {"en": "Question", "pt": "Pergunta"},
-    "report.expected": {"en": "expected", "pt": "esperado"},
-    "report.prompt": {"en": "Prompt sent to the language model", "pt": "Prompt enviado ao modelo de linguagem"},
-    "report.no_llm_call": {"en": "no LLM call (refused)", "pt": "sem chamada ao LLM (recusada)"},
-    "report.calibration": {"en": "Calibration of the floor", "pt": "Calibração do piso"},
-    "report.no_calibration": {
-        "en": "Label at least one answerable and one unanswerable question to measure the floor.",
-        "pt": "Rotule ao menos uma pergunta respondível e uma sem resposta para medir o piso.",
-    },
-    "report.flips": {"en": "Questions whose outcome flips", "pt": "Perguntas cujo resultado muda"},
-    "report.no_flips": {"en": "No question changes outcome between the two configurations.", "pt": "Nenhuma pergunta muda de resultado entre as duas configurações."},
-    # --- labelled excerpts not in the corpus (ragviz.evaluation.excerpts.LeftOut) -----------
-    "excerpt.no_file": {"en": "no file {file} in the corpus", "pt": "nenhum arquivo {file} no corpus"},
-    "excerpt.offsets": {
-        "en": "offsets {start}–{end} do not slice {file} to the excerpt's content",
-        "pt": "os offsets {start}–{end} não recortam de {file} o conteúdo do trecho",
-    },
-    "excerpt.the_file": {"en": "the file", "pt": "o arquivo"},
-    "excerpt.text": {"en": "the excerpt's text is not in the corpus", "pt": "o texto do trecho não está no corpus"},
-    "excerpt.line": {"en": "line {line}", "pt": "linha {line}"},
-    "excerpt.question": {"en": "question {question}", "pt": "pergunta {question}"},
-    "excerpt.left_out": {
-        "en": "{where}: excerpt {n}: {why}; the row is left out.",
-        "pt": "{where}: trecho {n}: {why}; a linha fica de fora.",
-    },
-    "excerpt.left_out_row": {
-        "en": "Row {row} (“{question}”): excerpt {n}: {why}; the question is left out of the evaluation and stays in the table.",
-        "pt": "Linha {row} (“{question}”): trecho {n}: {why}; a pergunta fica fora da avaliação e continua na tabela.",
-    },
-    "report.drawn_worst": {
-        "en": "{total} questions: the table lists every one with its labels, recall and IoU; only the {drawn} worst (wrong first, then the lowest IoU) are drawn in full below, worst first.",
-        "pt": "{total} perguntas: a tabela lista todas com seus rótulos, recall e IoU; só as {drawn} piores (erradas primeiro, depois o menor IoU) são desenhadas por inteiro abaixo, da pior para a melhor.",
-    },
-    "report.worst": {"en": "The {drawn} worst questions", "pt": "As {drawn} piores perguntas"},
     # --- app interface (streamlit_app.py) -----------------------------------------------
     "app.title": {
         "en": "Why did retrieval return the wrong passage?",
@@ -732,10 +356,6 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "The link or file sets {name} to {value}; this document's slider cannot hold it and shows {shown}.",
         "pt": "O link ou arquivo define {name} como {value}; o controle deste documento não comporta esse valor e mostra {shown}.",
     },
-    "peers.chonkie_needs_hf_tokenizer": {
-        "en": "Chonkie's TokenChunker takes a Hugging Face tokenizer, which {model} does not have: choose minilm-en or another sentence-transformers model",
-        "pt": "O TokenChunker do Chonkie recebe um tokenizador do Hugging Face, que {model} não tem: escolha minilm-en ou outro modelo sentence-transformers",
-    },
     "app.config_error": {
         "en": "These settings cannot work: {error}. Change the sliders above.",
         "pt": "Estes parâmetros não funcionam: {error}. Ajuste os controles acima.",
@@ -762,34 +382,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "measured on B's labelled questions; margin {margin}",
         "pt": "medido nas perguntas rotuladas de B; margem {margin}",
     },
-    "metric.hit_at_1": {"en": "answer in 1st chunk (hit@1)", "pt": "resposta no 1º chunk (hit@1)"},
-    "metric.hit_at_k": {"en": "hit@k", "pt": "hit@k"},
-    "metric.mrr": {"en": "MRR", "pt": "MRR"},
-    "metric.refusal_precision": {"en": "refusal precision", "pt": "precisão das recusas"},
-    "metric.refusal_recall": {
-        "en": "unanswerable refused", "pt": "sem resposta recusadas",
-    },
-    # short names (the report, the CLI, the app's line of figures); {k} is top_k
     "col.references": {"en": "excerpts (JSON)", "pt": "trechos (JSON)"},
     "app.pick_question": {"en": "Question to show ({n} questions: the metrics count them all)",
                           "pt": "Pergunta a mostrar ({n} perguntas: as métricas contam todas)"},
-    "tokens.line": {"en": "recall {recall} · IoU {iou}", "pt": "revocação {recall} · IoU {iou}"},
-    "tokens.missed": {"en": "excerpts missed: {numbers} of {total}",
-                      "pt": "trechos perdidos: {numbers} de {total}"},
-    "metric.recall": {"en": "token recall", "pt": "revocação de tokens"},
-    "metric.precision": {"en": "token precision", "pt": "precisão de tokens"},
-    "metric.iou": {"en": "token IoU", "pt": "IoU de tokens"},
-    "metric.precision_omega": {"en": "precision Ω (chunker's ceiling)",
-                               "pt": "precisão Ω (teto do chunker)"},
-    "metric_short.recall": {"en": "recall", "pt": "revocação"},
-    "metric_short.precision": {"en": "precision", "pt": "precisão"},
-    "metric_short.iou": {"en": "IoU", "pt": "IoU"},
-    "metric_short.precision_omega": {"en": "precision Ω", "pt": "precisão Ω"},
-    "metric_short.hit_at_1": {"en": "hit@1", "pt": "hit@1"},
-    "metric_short.hit_at_k": {"en": "hit@{k}", "pt": "hit@{k}"},
-    "metric_short.mrr": {"en": "MRR", "pt": "MRR"},
-    "metric_short.refusal_precision": {"en": "refusal precision", "pt": "precisão das recusas"},
-    "metric_short.refusal_recall": {"en": "refusal recall", "pt": "revocação das recusas"},
     "app.metrics_labels": {"en": "labels: {labels}", "pt": "rótulos: {labels}"},
     "tab.chunks": {"en": "Document & chunks", "pt": "Documento e chunks"},
     "tab.questions": {"en": "Questions & scores", "pt": "Perguntas e scores"},
@@ -864,9 +459,6 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "{n} question changes outcome between A and B",
         "pt": "{n} pergunta muda de resultado entre A e B",
     },
-    "app.direction_fixed": {"en": "fixed by B", "pt": "corrigida por B"},
-    "app.direction_broken": {"en": "broken by B", "pt": "quebrada por B"},
-    "app.direction_changed": {"en": "changed", "pt": "mudou"},
     "app.sweep": {"en": "Sweep", "pt": "Varredura"},
     "app.sweep_metric": {"en": "Metric", "pt": "Métrica"},
     "app.run_sweep": {"en": "Run sweep ({n} configurations)", "pt": "Rodar varredura ({n} configurações)"},
@@ -969,8 +561,6 @@ STRINGS: dict[str, dict[str, str]] = {
         "pt": "os {shown} melhores de {total} chunks",
     },
     "chart.sweep_size": {"en": "size / max_chars", "pt": "tamanho / máx_caracteres"},
-    "chart.answerable": {"en": "answerable", "pt": "com resposta"},
-    "chart.unanswerable": {"en": "unanswerable", "pt": "sem resposta"},
     "chart.best_score": {"en": "best score of the question", "pt": "melhor score da pergunta"},
     "chart.suggested_floor": {"en": "suggested floor {floor}", "pt": "piso sugerido {floor}"},
     "chart.false_refusals": {"en": "false refusals", "pt": "recusas indevidas"},
@@ -978,13 +568,6 @@ STRINGS: dict[str, dict[str, str]] = {
     "chart.cost": {"en": "weighted cost", "pt": "custo ponderado"},
     "chart.floor_axis": {"en": "floor", "pt": "piso"},
     "chart.errors": {"en": "questions", "pt": "perguntas"},
-    "chart.status_context": {"en": "sent as context", "pt": "enviado como contexto"},
-    "chart.status_under_floor": {
-        "en": "in top_k, under the floor",
-        "pt": "no top_k, abaixo do piso",
-    },
-    "chart.status_other": {"en": "not retrieved", "pt": "não recuperado"},
-    "chart.score": {"en": "cosine score", "pt": "score de cosseno"},
     "chart.sweep_missing": {
         "en": "{n} blank cells: the sweep does not try that row's chunker at that size.",
         "pt": "{n} células vazias: a varredura não testa o chunker dessa linha nesse tamanho.",
@@ -992,10 +575,6 @@ STRINGS: dict[str, dict[str, str]] = {
     "chart.sweep_undefined": {
         "en": "{n} blank cells: {metric} is undefined there (nothing to count, e.g. no refusal).",
         "pt": "{n} células vazias: {metric} não é definido ali (nada a contar, p. ex. nenhuma recusa).",
-    },
-    "chart.sweep_scale": {
-        "en": "Colours run from 0 to {top} (every value is under it), so small differences show; compare two sweeps by the numbers in the cells.",
-        "pt": "As cores vão de 0 a {top} (todo valor fica abaixo), para que pequenas diferenças apareçam; compare duas varreduras pelos números nas células.",
     },
     "chart.sweep_ties": {
         "en": "{n} configurations tie for best; the tie goes to the better MRR, then hit@k, "
@@ -1007,162 +586,43 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "green outline: the chunk holds the expected answer",
         "pt": "contorno verde: o chunk contém a resposta esperada",
     },
-    "chart.floor": {"en": "floor {floor}", "pt": "piso {floor}"},
-    "chart.answer_key": {
-        "en": "holds the expected answer", "pt": "contém a resposta esperada",
-    },
     "chart.offset": {"en": "character offset", "pt": "posição (caractere)"},
     "chart.similarity": {
         "en": "similarity to next sentence",
         "pt": "similaridade com a próxima frase",
     },
     "chart.threshold": {"en": "breakpoint {value}", "pt": "ponto de corte {value}"},
-    "render.badge": {
-        "en": "chunk #{i} · {n} chars · {tokens} tokens",
-        "pt": "chunk #{i} · {n} caracteres · {tokens} tokens",
-    },
-    "render.badge_no_tokens": {"en": "chunk #{i} · {n} chars", "pt": "chunk #{i} · {n} caracteres"},
-    "render.cut_word": {"en": "boundary cuts a word", "pt": "o corte parte uma palavra"},
-    "render.cut_sentence": {"en": "boundary cuts a sentence", "pt": "o corte parte uma frase"},
-    "render.context_label": {"en": "context", "pt": "contexto"},
-    "render.context_title": {
-        "en": "embedded with chunk #{i} but not in its slice (the table's header)",
-        "pt": "embutido com o chunk #{i}, mas fora do seu trecho (o cabeçalho da tabela)",
-    },
-    "render.legend_context": {
-        "en": "context embedded with a chunk, not in its slice",
-        "pt": "contexto embutido com um chunk, fora do seu trecho",
-    },
-    "render.legend_even": {"en": "even chunk", "pt": "chunk par"},
-    "render.legend_odd": {"en": "odd chunk", "pt": "chunk ímpar"},
-    "render.legend_overlap": {"en": "overlap (2+ chunks)", "pt": "sobreposição (2+ chunks)"},
-    "render.legend_truncated": {
-        "en": "not read by the model (past its token limit)",
-        "pt": "não lido pelo modelo (além do limite de tokens)",
-    },
-    # --- production index retrieved by the database (ragviz.index.command) -------------
-    "index.mode_database": {
-        "en": (
-            "The database retrieved: {name} holds {count} chunks (ragviz loads at most "
-            "{limit}), so each question's top {top_k} plus {margin} and the chunks holding "
-            "its expected answer were asked of the database; {fetched} chunks were diagnosed."
-        ),
-        "pt": (
-            "O banco de dados recuperou: {name} tem {count} chunks (o ragviz carrega no "
-            "máximo {limit}), então o top {top_k} de cada pergunta mais {margin} e os chunks "
-            "com a resposta esperada foram pedidos ao banco; {fetched} chunks foram "
-            "diagnosticados."
-        ),
-    },
-    "index.too_large": {
-        "en": (
-            "{name} holds {count} chunks; ragviz loads at most {limit}: let the database "
-            "retrieve with --index-mode database (a Chroma index)"
-        ),
-        "pt": (
-            "{name} tem {count} chunks; o ragviz carrega no máximo {limit}: deixe o banco "
-            "recuperar com --index-mode database (um índice Chroma)"
-        ),
-    },
-    "index.empty_collection": {
-        "en": "{name}: empty (0 chunks), nothing to diagnose",
-        "pt": "{name}: vazia (0 chunks), nada a diagnosticar",
-    },
-    "index.not_loaded": {
-        "en": (
-            "{name}: {count} chunks, dimension {dimension}; past the {limit} ragviz loads, so "
-            "not read here: ragviz eval --index lets the database retrieve"
-        ),
-        "pt": (
-            "{name}: {count} chunks, dimensão {dimension}; acima dos {limit} que o ragviz "
-            "carrega, por isso não foi lida aqui: ragviz eval --index deixa o banco recuperar"
-        ),
-    },
-    "index.cannot_retrieve": {
-        "en": "{name} is a file: it is read whole, the database mode needs a Chroma index",
-        "pt": "{name} é um arquivo: é lido inteiro, o modo banco precisa de um índice Chroma",
-    },
-
-    # --- the map of the embedding space (issue 23: ragviz.projection, map_view) ---------------
-    "tab.map": {"en": "Map", "pt": "Mapa"},
-    "map.caption": {
-        "en": "Each point is a chunk (A ●, B ■), sized by its length; each ◆ is a question, placed with the chunks' projection, not fitted with them. Near on the map means near for the model.",
-        "pt": "Cada ponto é um chunk (A ●, B ■), do tamanho do seu texto; cada ◆ é uma pergunta, posicionada com a projeção dos chunks, sem entrar no ajuste. Perto no mapa é perto para o modelo.",
-    },
-    "map.colour": {"en": "Colour chunks by", "pt": "Colorir chunks por"},
-    "map.colour_config": {"en": "configuration", "pt": "configuração"},
-    "map.colour_file": {"en": "file", "pt": "arquivo"},
-    "map.colour_diagnosis": {"en": "their question's diagnosis", "pt": "diagnóstico da sua pergunta"},
-    "map.method": {"en": "Projection", "pt": "Projeção"},
-    "map.method_pca": {"en": "PCA (instant)", "pt": "PCA (instantânea)"},
-    "map.method_umap": {"en": "UMAP (clusters)", "pt": "UMAP (agrupamentos)"},
-    "map.lines": {"en": "Lines of", "pt": "Linhas de"},
-    "map.lines_all": {"en": "every question", "pt": "todas as perguntas"},
-    "map.umap_missing": {
-        "en": "UMAP needs umap-learn ({hint}); the picture is PCA.",
-        "pt": "O UMAP precisa do umap-learn ({hint}); a imagem é PCA.",
-    },
-    "map.umap_running": {
-        "en": "UMAP is placing {n} chunks ({done}); the PCA picture stays until it is ready.",
-        "pt": "O UMAP está posicionando {n} chunks ({done}); a imagem PCA fica até ele terminar.",
-    },
-    "map.umap_failed": {
-        "en": "UMAP failed ({error}); the picture is PCA.",
-        "pt": "O UMAP falhou ({error}); a imagem é PCA.",
-    },
-    "map.few_chunks": {
-        "en": "Under {n} chunks UMAP has no neighbourhood to learn: the picture is PCA.",
-        "pt": "Com menos de {n} chunks o UMAP não tem vizinhança para aprender: a imagem é PCA.",
-    },
-    "map.sampled": {
-        "en": "{shown} of {total} chunks drawn: a sample that keeps every chunk holding an expected answer and every question's {keep} best.",
-        "pt": "{shown} de {total} chunks desenhados: uma amostra que mantém todo chunk com uma resposta esperada e os {keep} melhores de cada pergunta.",
-    },
-    "map.own_models": {
-        "en": "A and B use different models, so their vectors live in different spaces: one map each.",
-        "pt": "A e B usam modelos diferentes, então seus vetores vivem em espaços diferentes: um mapa para cada.",
-    },
-    "map.not_retrieved": {"en": "not retrieved", "pt": "não recuperado"},
-    "map.pasted": {"en": "(pasted text)", "pt": "(texto colado)"},
-    "map.chunk": {"en": "chunk", "pt": "chunk"},
-    "map.file": {"en": "file", "pt": "arquivo"},
-    "map.chars": {"en": "characters", "pt": "caracteres"},
-    "map.text": {"en": "text", "pt": "texto"},
-    "map.question": {"en": "question", "pt": "pergunta"},
-    "map.picked_chunk": {
-        "en": "Picked: chunk {chunk} of {side}{file}, {chars} characters: “{head}”",
-        "pt": "Escolhido: chunk {chunk} de {side}{file}, {chars} caracteres: “{head}”",
-    },
-    "map.picked_question": {
-        "en": "Picked: question {n}, “{question}”: its lines are drawn, and the Why did this fail? tab opens on it.",
-        "pt": "Escolhida: pergunta {n}, “{question}”: suas linhas estão desenhadas, e a aba Por que falhou? abre nela.",
-    },
-    "map.key_question": {"en": "question", "pt": "pergunta"},
-    "report.map": {"en": "Map of the embedding space (PCA)", "pt": "Mapa do espaço de embeddings (PCA)"},
+    # --- merged from issues 20-23 (evaluation, index database mode, peers, map) ---
+    'walk.map.title': {"en": '4 · Where the question lands', "pt": '4 · Onde a pergunta cai'},
+    'walk.map.body': {"en": "Each point is a chunk, projected from the model's space onto the screen: fixed-120 ●, sentence ■; ◆ Q1 is the refund question. Under fixed chunks, #{winner} sits at cosine distance {map_winner_distance} from it, nearer than #{map_holder}, which holds the deadline ({map_holder_distance}): the cut left the deadline in a chunk farther from the question. Among sentence chunks the nearest, #{map_sentence_holder} ({map_sentence_holder_distance}), holds subject and deadline together.", "pt": 'Cada ponto é um chunk, projetado do espaço do modelo para a tela: fixo-120 ●, por frase ■; ◆ Q1 é a pergunta do reembolso. Nos chunks fixos, o #{winner} fica a uma distância de cosseno de {map_winner_distance} dela, mais perto que o #{map_holder}, que traz o prazo ({map_holder_distance}): o corte deixou o prazo num chunk mais longe da pergunta. Entre os chunks por frase o mais perto, #{map_sentence_holder} ({map_sentence_holder_distance}), traz assunto e prazo juntos.'},
+    'walk.map.body_found': {"en": "Each point is a chunk, projected from the model's space onto the screen: fixed-120 ●, sentence ■; ◆ Q1 is the refund question. With this model the nearest fixed chunk, #{winner} (cosine distance {map_winner_distance}), already holds the deadline: here the cut does not push the answer away. Among sentence chunks the nearest, #{sentence_winner}, is at {map_sentence_winner_distance}.", "pt": 'Cada ponto é um chunk, projetado do espaço do modelo para a tela: fixo-120 ●, por frase ■; ◆ Q1 é a pergunta do reembolso. Com este modelo o chunk fixo mais perto, #{winner} (distância de cosseno {map_winner_distance}), já traz o prazo: aqui o corte não afasta a resposta. Entre os chunks por frase o mais perto, #{sentence_winner}, está a {map_sentence_winner_distance}.'},
+    'walk.map.body_missed': {"en": "Each point is a chunk, projected from the model's space onto the screen: fixed-120 ●, sentence ■; ◆ Q1 is the refund question. Under fixed chunks, #{winner} sits at cosine distance {map_winner_distance}, nearer than #{map_holder}, which holds the deadline ({map_holder_distance}). With this model sentence chunks do not fix it: the nearest is {map_sentence_winner_distance} away, while #{map_sentence_holder}, holding the deadline, is at {map_sentence_holder_distance}.", "pt": 'Cada ponto é um chunk, projetado do espaço do modelo para a tela: fixo-120 ●, por frase ■; ◆ Q1 é a pergunta do reembolso. Nos chunks fixos, o #{winner} fica a uma distância de cosseno de {map_winner_distance}, mais perto que o #{map_holder}, que traz o prazo ({map_holder_distance}). Com este modelo os chunks por frase não resolvem: o mais perto está a {map_sentence_winner_distance}, e o #{map_sentence_holder}, que traz o prazo, a {map_sentence_holder_distance}.'},
+    'chart.sweep_scale': {"en": 'Colours run from 0 to {top} (every value is under it), so small differences show; compare two sweeps by the numbers in the cells.', "pt": 'As cores vão de 0 a {top} (todo valor fica abaixo), para que pequenas diferenças apareçam; compare duas varreduras pelos números nas células.'},
+    'tab.map': {"en": 'Map', "pt": 'Mapa'},
+    'map.colour': {"en": 'Colour chunks by', "pt": 'Colorir chunks por'},
+    'map.colour_config': {"en": 'configuration', "pt": 'configuração'},
+    'map.colour_file': {"en": 'file', "pt": 'arquivo'},
+    'map.colour_diagnosis': {"en": "their question's diagnosis", "pt": 'diagnóstico da sua pergunta'},
+    'map.method': {"en": 'Projection', "pt": 'Projeção'},
+    'map.method_pca': {"en": 'PCA (instant)', "pt": 'PCA (instantânea)'},
+    'map.method_umap': {"en": 'UMAP (clusters)', "pt": 'UMAP (agrupamentos)'},
+    'map.lines': {"en": 'Lines of', "pt": 'Linhas de'},
+    'map.lines_all': {"en": 'every question', "pt": 'todas as perguntas'},
+    'map.umap_missing': {"en": 'UMAP needs umap-learn ({hint}); the picture is PCA.', "pt": 'O UMAP precisa do umap-learn ({hint}); a imagem é PCA.'},
+    'map.umap_running': {"en": 'UMAP is placing {n} chunks ({done}); the PCA picture stays until it is ready.', "pt": 'O UMAP está posicionando {n} chunks ({done}); a imagem PCA fica até ele terminar.'},
+    'map.umap_failed': {"en": 'UMAP failed ({error}); the picture is PCA.', "pt": 'O UMAP falhou ({error}); a imagem é PCA.'},
+    'map.few_chunks': {"en": 'Under {n} chunks UMAP has no neighbourhood to learn: the picture is PCA.', "pt": 'Com menos de {n} chunks o UMAP não tem vizinhança para aprender: a imagem é PCA.'},
+    'map.sampled': {"en": "{shown} of {total} chunks drawn: a sample that keeps every chunk holding an expected answer and every question's {keep} best.", "pt": '{shown} de {total} chunks desenhados: uma amostra que mantém todo chunk com uma resposta esperada e os {keep} melhores de cada pergunta.'},
+    'map.own_models': {"en": 'A and B use different models, so their vectors live in different spaces: one map each.', "pt": 'A e B usam modelos diferentes, então seus vetores vivem em espaços diferentes: um mapa para cada.'},
+    'map.not_retrieved': {"en": 'not retrieved', "pt": 'não recuperado'},
+    'map.pasted': {"en": '(pasted text)', "pt": '(texto colado)'},
+    'map.chunk': {"en": 'chunk', "pt": 'chunk'},
+    'map.file': {"en": 'file', "pt": 'arquivo'},
+    'map.chars': {"en": 'characters', "pt": 'caracteres'},
+    'map.text': {"en": 'text', "pt": 'texto'},
+    'map.question': {"en": 'question', "pt": 'pergunta'},
+    'map.picked_chunk': {"en": 'Picked: chunk {chunk} of {side}{file}, {chars} characters: “{head}”', "pt": 'Escolhido: chunk {chunk} de {side}{file}, {chars} caracteres: “{head}”'},
+    'map.picked_question': {"en": 'Picked: question {n}, “{question}”: its lines are drawn, and the Why did this fail? tab opens on it.', "pt": 'Escolhida: pergunta {n}, “{question}”: suas linhas estão desenhadas, e a aba Por que falhou? abre nela.'},
 }
 
-
-def t(key: str, lang: str = "en", **values: object) -> str:
-    """The string ``key`` in ``lang`` (falling back to English), formatted with ``values``."""
-    entry = STRINGS[key]
-    template = entry.get(lang) or entry["en"]
-    return template.format(**values) if values else template
-
-
-def count(n: int, key: str, lang: str = "en", **values: object) -> str:
-    """``n`` with its word in agreement: ``key + ".one"`` for one, ``key`` for any other
-    (``values`` fill the sentence's other placeholders)."""
-    return t(f"{key}.one" if n == 1 else key, lang, n=n, **values)
-
-
-def pick_language(accept_language: str | None) -> str:
-    """The interface language for a browser's Accept-Language / locale value."""
-    if not accept_language:
-        return "en"
-    for part in accept_language.split(","):
-        code = part.split(";")[0].strip().lower()
-        if code.startswith("pt"):
-            return "pt"
-        if code.startswith("en"):
-            return "en"
-    return "en"
+register(APP)
