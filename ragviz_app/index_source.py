@@ -18,11 +18,12 @@ from pathlib import Path
 
 import streamlit as st
 
+from ragviz.i18n import say as i18n_say
 from ragviz.index import IndexInputError, IndexReader, LoadedIndex, open_index
 from ragviz.index.archive import unzip_chroma
 from ragviz.index.base import CollectionInfo
 from ragviz.index.chroma import open_persistent, open_server
-from ragviz.index.messages import Sentence, localized, say
+from ragviz.index.messages import Sentence, say
 from ragviz.index.placement import Placed, place
 from ragviz.inputs.corpus import Corpus, load_files
 from ragviz_app.app_state import DocumentChoice
@@ -181,8 +182,8 @@ def error_text(error: IndexInputError) -> str:
     return error.localized(lang())
 
 
-def problem_text(problem: str) -> str:
-    return localized(problem, lang())
+def problem_text(problem: object) -> str:
+    return i18n_say(problem, lang())
 
 
 def source_files() -> tuple[Corpus | None, list[str]]:
@@ -193,7 +194,7 @@ def source_files() -> tuple[Corpus | None, list[str]]:
     if not uploads:
         return None, []
     corpus = load_files(uploads)
-    problems = [problem.message for problem in corpus.problems]
+    problems = [i18n_say(problem.said, lang()) for problem in corpus.problems]
     return (corpus if corpus.sources else None), problems
 
 

@@ -556,10 +556,6 @@ APP: dict[str, dict[str, str]] = {
         "en": "Give a document (sidebar) to see this.", "pt": "Informe um documento (barra lateral) para ver isto.",
     },
     "chart.sweep_row": {"en": "{chunker}, overlap {overlap}", "pt": "{chunker}, sobreposição {overlap}"},
-    "chart.more_chunks": {
-        "en": "the {shown} best of {total} chunks",
-        "pt": "os {shown} melhores de {total} chunks",
-    },
     "chart.sweep_size": {"en": "size / max_chars", "pt": "tamanho / máx_caracteres"},
     "chart.best_score": {"en": "best score of the question", "pt": "melhor score da pergunta"},
     "chart.suggested_floor": {"en": "suggested floor {floor}", "pt": "piso sugerido {floor}"},

@@ -165,7 +165,7 @@ class QuestionTable:
     def describe(self) -> str:
         return "app questions table"
 
-    def seen(self) -> str:
+    def seen(self, lang: str = "en") -> str:
         from ragviz.inputs.questions import read_questions_file
         from ragviz.present.presentation import left_out_text
         from ragviz_app import app_state
@@ -174,7 +174,7 @@ class QuestionTable:
         table = app_state.frame_questions(app_state.questions_frame(found))
         kept, left_out = app_state.placed_questions(table, self.document)
         return " · ".join([f"{len(kept)} of {len(table)} rows evaluated",
-                           *(f"error: {left_out_text(left, 'en', row=True)}"
+                           *(f"error: {left_out_text(left, lang, row=True)}"
                              for left in left_out)])
 
 
@@ -225,17 +225,18 @@ class IndexUpload:
     def describe(self) -> str:
         return f"app index upload `{self.name}`"
 
-    def seen(self) -> str:
+    def seen(self, lang: str = "en") -> str:
+        from ragviz.i18n import say
         from ragviz.index import IndexInputError
         from ragviz_app.index_source import read_upload
 
         data = self.data if isinstance(self.data, bytes) else self.data()
         try:
-            loaded = read_upload(self.name, data)
+            loaded = read_upload(self.name, data, lang)
         except IndexInputError as error:
-            return f"error: {error}"
+            return f"error: {error.localized(lang)}"
         return f"{len(loaded.chunks):,} chunks" + "".join(
-            f" · warning: {problem}" for problem in loaded.problems)
+            f" · warning: {say(problem, lang)}" for problem in loaded.problems)
 
 
 @dataclass(frozen=True)
@@ -250,7 +251,7 @@ class IndexServer:
     def describe(self) -> str:
         return f"app index server `{self.address}`, RAGVIZ_CHROMA_HOSTS={self.allowed!r}"
 
-    def seen(self) -> str:
+    def seen(self, lang: str = "en") -> str:
         import os
         import socket
 
@@ -264,10 +265,10 @@ class IndexServer:
             silent.listen()
             port = str(silent.getsockname()[1])
             try:
-                server_reader(self.address.replace("PORT", port)).collections()
+                server_reader(self.address.replace("PORT", port), lang).collections()
                 return "read"
             except IndexInputError as error:
-                return f"error: {str(error).replace(port, 'PORT')}"
+                return f"error: {error.localized(lang).replace(port, 'PORT')}"
             finally:
                 os.environ.pop(HOSTS_ENV)
                 if before is not None:

@@ -86,7 +86,8 @@ def say(said: object, lang: str) -> str:
         return said.localized(lang)
     if isinstance(said, Phrase):
         return t(said.key, lang, **said.values)
-    return str(said)
+    again = getattr(said, "localized", None)  # the index's Sentence (ragviz.index.messages)
+    return str(again(lang)) if callable(again) else str(said)
 
 
 def count(n: int, key: str, lang: str = "en", **values: object) -> str:

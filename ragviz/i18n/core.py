@@ -583,6 +583,10 @@ CORE: dict[str, dict[str, str]] = {
     "link.not_sample": {"en": "{got} is not a sample", "pt": "{got} não é um exemplo"},
     "index.vectors_missing": {"en": "{n} of {total} chunks of {name} have no stored vector", "pt": "{n} de {total} chunks de {name} não têm vetor guardado"},
     "index.mixed_dimensions": {"en": "the vectors of {name} have different dimensions ({sizes})", "pt": "os vetores de {name} têm dimensões diferentes ({sizes})"},
+    "chart.more_chunks": {
+        "en": "the {shown} best of {total} chunks",
+        "pt": "os {shown} melhores de {total} chunks",
+    },
     # --- merged from issues 20-23 (evaluation, index database mode, peers, map) ---
     'diagnosis.duplicate_crowding': {"en": 'Copies of the same passage ({chunks}) take {places} places of the top {top_k}, crowding out other passages.', "pt": 'Cópias do mesmo trecho ({chunks}) ocupam {places} lugares do top {top_k}, tirando o lugar de outros trechos.'},
     'excerpt.text': {"en": "the excerpt's text is not in the corpus", "pt": 'o texto do trecho não está no corpus'},

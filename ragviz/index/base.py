@@ -63,7 +63,7 @@ class LoadedIndex:
 
     name: str
     chunks: tuple[IndexChunk, ...]
-    problems: tuple[str, ...] = ()
+    problems: tuple[str | Phrase | InputError, ...] = ()  # said in the reader's language
 
 
 class IndexReader(Protocol):
@@ -99,7 +99,7 @@ class RetrievingIndex(Protocol):
 
 
 def from_metadata(chunk_id: str, text: str, metadata: dict[str, Any], raw_vector: Any,
-                  where: str) -> IndexChunk:
+                  where: str | Phrase) -> IndexChunk:
     """A chunk whose source and offsets are read from its metadata (Chroma, JSONL)."""
     start, end = metadata_offsets(text, metadata)
     return IndexChunk(chunk_id, text, source_of(metadata), start, end, metadata,
@@ -164,9 +164,9 @@ def as_vector(raw: Any, where: str | Phrase) -> Vector | None:
     try:
         vector = np.asarray(raw, dtype=np.float32).reshape(-1)
     except (TypeError, ValueError) as error:
-        raise IndexInputError(f"{where}: the vector is not a list of numbers") from error
+        raise IndexInputError(key="index.vector_not_numbers", where=where) from error
     if not np.all(np.isfinite(vector)):
-        raise IndexInputError(Sentence("nan_vector", where=where))
+        raise IndexInputError(key="index.vector_not_finite", where=where)
     if not math.isfinite(float(np.linalg.norm(vector))) or not np.any(vector):
-        raise IndexInputError(f"{where}: the stored vector is all zeros")
+        raise IndexInputError(key="index.vector_zero", where=where)
     return vector

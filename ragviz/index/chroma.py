@@ -90,8 +90,8 @@ class ChromaReader:
             return str(names[0])
         if not names:
             raise IndexInputError(Sentence("holds_no_collection", where=self.where))
-        raise IndexInputError(f"{self.where} holds {len(names)} collections "
-                              f"({', '.join(sorted(names))}): choose one with --collection")
+        raise IndexInputError(key="index.several_collections", where=self.where, n=len(names),
+                              names=", ".join(sorted(names)))
 
     def _collection(self, name: str) -> Any:
         chromadb = _chromadb()

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ragviz.i18n import say as i18n_say
 from ragviz.i18n import t
 from ragviz.index.base import (
     CollectionInfo,
@@ -23,6 +24,7 @@ from ragviz.index.base import (
 from ragviz.index.duplicates import duplicate_count, duplicate_groups, near_searched
 from ragviz.index.messages import say
 from ragviz.index.open import open_index
+from ragviz.inputs.documents import InputError
 
 if TYPE_CHECKING:  # the analysis imports the pipeline: loaded only when an index is used
     from ragviz.index.analysis import IndexAnalysis
@@ -50,13 +52,17 @@ def add_eval_options(parser: argparse.ArgumentParser) -> None:
                         help="database mode: chunks asked for past top_k (default 10)")
 
 
+MAX_MARGIN = 10_000
+
+
 def _margin(text: str) -> int:
+    """Chunks asked for past top_k: a whole number from 0 to MAX_MARGIN (said by key)."""
     try:
-        value = int(text)
+        value = int(text) if len(text) <= 7 else -1
     except ValueError:
         value = -1
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"give a whole number, zero or more, got {text!r}")
+    if not 0 <= value <= MAX_MARGIN:
+        raise InputError(key="cli.whole_number", low=0, high=MAX_MARGIN, got=repr(text[:20]))
     return value
 
 
@@ -87,15 +93,16 @@ def load(reader: IndexReader, collection: str | None, lang: str = "en") -> Loade
     if isinstance(reader, RetrievingIndex):
         info = reader.info(collection)
         if info.count > limit:
-            raise IndexInputError(_too_large(info.name, info.count, limit, lang))
+            raise _too_large(info.name, info.count, limit)
     loaded = reader.read(collection)
     if len(loaded.chunks) > limit:
-        raise IndexInputError(_too_large(loaded.name, len(loaded.chunks), limit, lang))
+        raise _too_large(loaded.name, len(loaded.chunks), limit)
     return loaded
 
 
-def _too_large(name: str, count: int, limit: int, lang: str) -> str:
-    return t("index.too_large", lang, name=name, count=f"{count:,}", limit=f"{limit:,}")
+def _too_large(name: str, count: int, limit: int) -> IndexInputError:
+    return IndexInputError(key="index.too_large", name=name, count=f"{count:,}",
+                           limit=f"{limit:,}")
 
 
 @dataclass(frozen=True)
@@ -113,14 +120,16 @@ class IndexRun:
         result = self.result
         payload["chunker"] = f"index {result.index.name}"
         payload["index"] = {"collection": result.index.name, "problems":
-                            list(result.index.problems), "stored_vectors": result.stored,
+                            [i18n_say(p, self.lang) for p in result.index.problems],
+                            "stored_vectors": result.stored,
                             "vector_mismatch_share": round(result.mismatch_share, 6),
                             **self._mode()}
         payload["chunk_list"] = [self._chunk(i) for i in range(len(result.placed.chunks))]
         for row in payload["questions"]:
             if row["diagnosis"] is not None and row["diagnosis"]["duplicate_crowding"]:
                 row["duplicate_crowding"] = row["diagnosis"]["duplicate_crowding"]
-        warnings = [*result.index.problems, *result.warnings(self.lang)]
+        warnings = [*(i18n_say(p, self.lang) for p in result.index.problems),
+                    *result.warnings(self.lang)]
         payload["warnings"] = warnings
         return [*self._mode_sentence(payload["top_k"]), *warnings]
 
@@ -183,14 +192,14 @@ def _database_mode(reader: IndexReader, args: argparse.Namespace) -> bool:
     mode = getattr(args, "index_mode", "auto")
     retrieves = isinstance(reader, RetrievingIndex)
     if mode == "database" and not retrieves:
-        raise IndexInputError(t("index.cannot_retrieve", args.lang, name=args.index))
+        raise IndexInputError(key="index.cannot_retrieve", name=args.index)
     if mode != "auto" or not retrieves:
         return mode == "database"
     assert isinstance(reader, RetrievingIndex)
     return reader.info(args.collection).count > memory_limit()
 
 
-def summary(loaded: LoadedIndex, embedder: Any) -> dict[str, Any]:
+def summary(loaded: LoadedIndex, embedder: Any, lang: str = "en") -> dict[str, Any]:
     """What one collection holds: count, dimension, chunk sizes, copies, and with a
     model the share of stored vectors that do not match their text."""
     from ragviz.index.analysis import MISMATCH_COSINE, check_dimension, stored_matrix
@@ -202,7 +211,7 @@ def summary(loaded: LoadedIndex, embedder: Any) -> dict[str, Any]:
         "dimension": None if stored is None else int(stored.shape[1]),
         "chunk_chars": {name: int(np.percentile(sizes, q)) for name, q in
                         (("min", 0), ("p10", 10), ("median", 50), ("p90", 90), ("max", 100))},
-        "problems": list(loaded.problems),
+        "problems": [i18n_say(p, lang) for p in loaded.problems],
     }
     texts = [c.text for c in loaded.chunks]
     groups = duplicate_groups(stored, texts) if stored is not None else duplicate_groups(
@@ -247,7 +256,7 @@ def cmd_index(args: argparse.Namespace, emit: Emit, embedder: Any) -> None:
     if args.collection:
         infos = [_info(reader, infos, args.collection)]
     if not infos:
-        raise IndexInputError(f"{args.path} holds no collection")
+        raise IndexInputError(key="index.no_collection", where=args.path)
     lang = getattr(args, "lang", "en")
     items = [_item(reader, info, embedder, lang) for info in infos]
     emit(args, {"index": args.path, "collections": items},
@@ -268,5 +277,5 @@ def _item(reader: IndexReader, info: CollectionInfo, embedder: Any,
     if info.count == 0 or info.count > memory_limit():
         return {"collection": info.name, "count": info.count, "dimension": info.dimension,
                 "empty": info.count == 0, "loaded": False}
-    return {**summary(load(reader, info.name, lang), embedder), "empty": False,
+    return {**summary(load(reader, info.name, lang), embedder, lang), "empty": False,
             "loaded": True}

@@ -28,7 +28,7 @@ from ragviz.evaluation.pipeline import encode_questions
 from ragviz.evaluation.results import RetrievalSettings
 from ragviz.index.analysis import IndexAnalysis, analyse_index
 from ragviz.index.base import IndexChunk, IndexInputError, LoadedIndex, RetrievingIndex
-from ragviz.index.messages import say
+from ragviz.index.messages import Sentence
 from ragviz.inputs.corpus import Corpus
 from ragviz.inputs.questions import LabelledQuestion
 
@@ -59,10 +59,11 @@ def analyse_in_database(reader: RetrievingIndex, collection: str | None, embedde
     settings = settings or RetrievalSettings()
     info = reader.info(collection)
     if info.count == 0:
-        raise IndexInputError(f"the collection {info.name!r} is empty")
+        raise IndexInputError(key="index.collection_empty", name=repr(info.name),
+                              where=getattr(reader, "where", ""))
     if info.dimension is not None and info.dimension != embedder.dimension:
-        raise IndexInputError(say("dimension", "en", stored=info.dimension,
-                                  model=embedder.name, dimension=embedder.dimension))
+        raise IndexInputError(Sentence("dimension", stored=info.dimension,
+                                       model=embedder.name, dimension=embedder.dimension))
     clock = _Clock()
     fetched: dict[str, IndexChunk] = {}
     queries = encode_questions(embedder, questions)

@@ -9,8 +9,9 @@ import json
 from pathlib import Path
 from typing import Any
 
+from ragviz.i18n import Phrase
 from ragviz.index.base import FileReader, IndexChunk, IndexInputError, LoadedIndex, from_metadata
-from ragviz.index.messages import Sentence
+from ragviz.inputs.documents import InputError
 
 
 class JsonlReader(FileReader):
@@ -18,42 +19,46 @@ class JsonlReader(FileReader):
 
     def read(self, collection: str | None = None) -> LoadedIndex:
         chunks: list[IndexChunk] = []
-        problems: list[str] = []
+        problems: list[Phrase | InputError] = []
         name = Path(self.path).name
         with Path(self.path).open(encoding="utf-8", errors="replace") as handle:
             for number, line in enumerate(handle, start=1):
                 if not line.strip():
                     continue
                 try:
-                    chunks.append(parse_record(json.loads(line), f"{name} line {number}"))
+                    chunks.append(parse_record(json.loads(line), _line(name, number)))
                 except (json.JSONDecodeError, IndexInputError) as error:
                     problems.append(_problem(name, number, error))
         if not chunks:
-            raise IndexInputError(f"{name} holds no readable chunk: {problems[0]}" if problems
-                                  else f"{name} holds no chunk")
-        problems = [Sentence("left_out", problem=problem) for problem in problems]
-        return LoadedIndex(name, tuple(chunks), tuple(problems))
+            raise (IndexInputError(key="index.no_readable_chunk", name=name, problem=problems[0])
+                   if problems else IndexInputError(key="index.no_chunk", name=name))
+        left_out = tuple(Phrase("index.left_out", {"problem": p}) for p in problems)
+        return LoadedIndex(name, tuple(chunks), left_out)
 
 
-def _problem(name: str, number: int, error: Exception) -> str:
+def _line(name: str, number: int) -> Phrase:
+    return Phrase("index.line", {"name": name, "line": number})
+
+
+def _problem(name: str, number: int, error: Exception) -> Phrase | InputError:
     if isinstance(error, json.JSONDecodeError):
-        return Sentence("broken_line", name=name, number=number, detail=error.msg)
-    said = error.args[0] if error.args else ""
-    return said if isinstance(said, Sentence) else str(error)
+        return Phrase("index.not_json", {"where": _line(name, number), "error": error.msg})
+    assert isinstance(error, InputError)
+    return error
 
 
-def parse_record(record: Any, where: str) -> IndexChunk:
+def parse_record(record: Any, where: str | Phrase) -> IndexChunk:
     """One chunk from a LangChain or LlamaIndex record; the text is kept as written."""
     if not isinstance(record, dict):
-        raise IndexInputError(f"{where} is not a JSON object")
+        raise IndexInputError(key="index.not_object", where=where)
     if isinstance(record.get("kwargs"), dict):  # LangChain's serialised form (lc: 1)
         record = record["kwargs"]
     text = record.get("page_content", record.get("text"))
     if not isinstance(text, str) or not text:
-        raise IndexInputError(f"{where} has no page_content or text")
+        raise IndexInputError(key="index.no_text", where=where)
     metadata = record.get("metadata") or {}
     if not isinstance(metadata, dict):
-        raise IndexInputError(f"{where}: metadata is not an object")
+        raise IndexInputError(key="index.metadata_not_object", where=where)
     merged = {**metadata, **{k: record[k] for k in ("start_char_idx", "end_char_idx")
                              if k in record}}
     chunk_id = record.get("id") or record.get("id_") or where

@@ -254,7 +254,9 @@ class Sentence(str):
 
 def localized(text: str, lang: str) -> str:
     """``text`` in ``lang`` when it knows how to say itself again, else as it is."""
-    return text.localized(lang) if isinstance(text, Sentence) else text
+    from ragviz.i18n import say as i18n_say
+
+    return text.localized(lang) if isinstance(text, Sentence) else i18n_say(text, lang)
 
 
 def say(key: str, lang: str = "en", **values: object) -> str:
