@@ -407,3 +407,14 @@ def test_database_mode_checks_the_vectors_it_hands_on(
     assert not any(c["labels"] for c in data["chunk_list"] if c["vector_agreement"] is None)
     (warning,) = data["warnings"]
     assert "another model" in warning
+
+
+def test_a_folder_whose_database_is_broken_is_one_sentence_every_time(tmp_path: Path) -> None:
+    """Chroma caches the half-made client of a path that failed: opening it again (the same
+    upload twice) raised AttributeError from its bindings instead of the sentence."""
+    from ragviz.index import IndexInputError
+
+    (tmp_path / "chroma.sqlite3").write_bytes(b"garbage" * 100)
+    for _ in range(3):
+        with pytest.raises(IndexInputError, match="cannot be read as a Chroma directory"):
+            open_index(f"chroma:{tmp_path}")

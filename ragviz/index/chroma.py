@@ -146,9 +146,20 @@ def open_persistent(path: str, shown: str | None = None) -> ChromaReader:
     try:
         client = chromadb.PersistentClient(path=str(folder))
     except chromadb.errors.ChromaError as error:  # a chroma.sqlite3 that is no database
+        # Chroma keeps the half-made client of that path: opening it again (the same upload
+        # twice) would raise AttributeError from its bindings instead of this sentence.
+        _forget_failed_client(str(folder))
         raise IndexInputError(Sentence("chroma_unreadable", path=shown or path,
                                        reason=str(error))) from None
     return ChromaReader(client, shown or path)
+
+
+def _forget_failed_client(path: str) -> None:
+    """Drop Chroma's cached system for ``path`` only (other sessions' clients stay)."""
+    from chromadb.api.shared_system_client import SharedSystemClient
+
+    SharedSystemClient._identifier_to_system.pop(path, None)
+    SharedSystemClient._identifier_to_refcount.pop(path, None)
 
 
 def open_server(host: str, port: int) -> ChromaReader:
