@@ -101,6 +101,7 @@ def main() -> None:
             place.empty()
     # everything a floor or top_k move changes, as one fragment: such a move reruns it alone
     retrieval_part(frame, Places(controls, slots, tabs, is_open, n_chars))
+    workspace.share_panel(frame)  # after the fragment: its downloads read what it recorded
     preload_in_background()
 
 
@@ -117,7 +118,8 @@ def index_page(choice: state.DocumentChoice, models: dict[str, Embedder],
         index_frame.top_notes(frame)
     shared_frame.retrieval_controls(controls, frame)
     shared_frame.config_summaries(slots, frame)
-    sync_url(workspace.share_panel(frame))
+    sync_url(workspace.share_state(frame))
+    workspace.share_panel(frame)
     draw_tabs(frame, tabs, is_open)
     return frame
 

@@ -9,7 +9,9 @@ nothing embedded), so only what shows it reruns, here:
 
 - the retrieval controls (top_k, the floor or floors, the suggested floor, recalibrate);
 - each configuration's summary (chunk count, hit@1, refusals, the metrics' tooltip);
-- the sidebar's share panel (workspace, report, results carry the floor) and the page URL;
+- what the sidebar's downloads give (``workspace.share_state``: workspace, report and results
+  carry the floor) and the page URL; the buttons themselves are drawn by full runs (a
+  download button inside a fragment lost its deferred file);
 - the open tab's view (every tab shows scores against the floor and top_k).
 
 Outside it, drawn by full runs only: the sidebar's inputs, the configurations' widgets,
@@ -107,7 +109,7 @@ def _fragment(frame: Frame, places: Places) -> None:
     frame = rescored(frame)
     shared_frame.retrieval_controls(places.controls, frame)
     shared_frame.config_summaries(places.slots, frame)
-    sync_url(workspace.share_panel(frame))
+    sync_url(workspace.share_state(frame))
     draw_tabs(frame, places.tabs, places.is_open)
     background.after_run(frame.document, frame.models, frame.configs, places.n_chars)
 

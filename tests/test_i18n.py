@@ -110,13 +110,15 @@ def test_the_core_finds_its_sentences_without_the_app() -> None:
     """Issue 18, part 5: the catalog is split by who speaks; the core's keys live in its own
     files, the app's in ``ragviz_app/texts.py`` (registered when the app is imported)."""
     from ragviz.i18n.core import CORE
+    from ragviz.i18n.index import INDEX
     from ragviz.i18n.report import REPORT
     from ragviz_app.texts import APP
 
     core_sources = sorted((ROOT / "ragviz").rglob("*.py"))
     used = {key for path in core_sources for key in KEY_CALL.findall(path.read_text())}
     assert sorted(key for key in used if key not in {**CORE, **REPORT}) == []
-    assert not set(APP) & (set(CORE) | set(REPORT))
+    assert not set(APP) & (set(CORE) | set(REPORT) | set(INDEX))
+    assert all(key.startswith("idx.") for key in INDEX)  # the index's Sentence keys
     assert "app.share" in APP and "app.share" not in CORE
 
 

@@ -1,7 +1,7 @@
 """Every interface string in English and Brazilian Portuguese, split by who makes the sentence.
 
-``core.py`` holds the core's facts (outcomes, diagnosis, labels, errors), ``report.py`` the
-HTML report's and the command line's words, and ``ragviz_app/texts.py`` the app's own strings,
+``core.py`` holds the core's facts (outcomes, diagnosis, labels, errors), ``index.py`` the
+production index's sentences, ``report.py`` the HTML report's and the command line's words, and ``ragviz_app/texts.py`` the app's own strings,
 which it ``register``s here when it is imported (the core never imports the app).
 ``t(key, lang, **values)`` formats a string; a missing key or language is a bug, and a
 test checks that every key has both languages.
@@ -12,12 +12,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ragviz.i18n.core import CORE
+from ragviz.i18n.index import INDEX
 from ragviz.i18n.report import REPORT
 
 LANGUAGES: tuple[str, ...] = ("en", "pt")
 LANGUAGE_NAMES: dict[str, str] = {"en": "English", "pt": "Português (Brasil)"}
 
-STRINGS: dict[str, dict[str, str]] = {**CORE, **REPORT}
+STRINGS: dict[str, dict[str, str]] = {**CORE, **REPORT, **INDEX}
 
 
 def register(strings: dict[str, dict[str, str]]) -> None:

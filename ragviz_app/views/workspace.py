@@ -18,44 +18,65 @@ from ragviz_app.common import SIDES, lang, md, ss, tr
 from ragviz_app.frame import Frame
 from ragviz_app.session import current_settings, on_workspace_upload
 
+# What the downloads give, kept by identity in the session: the retrieval fragment updates it
+# on every floor or top_k move while the buttons themselves are drawn by full runs only (a
+# download button drawn inside a fragment lost its deferred file: "Deferred file not found").
+_NOW = "_share_now"
 
-def share_panel(frame: Frame) -> Workspace | None:
-    """The panel for the frame as it stands: its workspace, report and results; returns
-    the workspace so the page link can carry it."""
-    ready = frame.ready()
+
+def _shareable(frame: Frame, say_why: bool) -> str | Corpus | None:
+    """The document a workspace can carry (None for an index or a corpus, said when asked)."""
     document = frame.document
     if frame.index is not None:  # an uploaded index travels as its own file: say so
-        with st.sidebar:
-            on_server = ss.get("index_from") == "server"
-            st.info(say("server_not_shared" if on_server else "not_shared", lang()))
-        document = None
-    elif isinstance(document, Corpus):  # a workspace holds one document: say so, drop nothing
-        with st.sidebar:
-            key = "app.corpus_sample_not_shared" if ss.doc_source == "sample" else (
-                "app.corpus_not_shared")
-            st.info(tr(key, files=len(document.sources)))
-        document = None
-    workspace = (
-        Workspace(document, tuple(frame.questions), current_settings())
-        if document is not None else None
-    )
+        if say_why:
+            with st.sidebar:
+                on_server = ss.get("index_from") == "server"
+                st.info(say("server_not_shared" if on_server else "not_shared", lang()))
+        return None
+    if isinstance(document, Corpus):  # a workspace holds one document: say so, drop nothing
+        if say_why:
+            with st.sidebar:
+                key = "app.corpus_sample_not_shared" if ss.doc_source == "sample" else (
+                    "app.corpus_not_shared")
+                st.info(tr(key, files=len(document.sources)))
+        return None
+    return document
 
+
+def share_state(frame: Frame) -> Workspace | None:
+    """Record what the downloads give for this frame (its floor and top_k) and return the
+    workspace, so the page link can carry it."""
+    document = _shareable(frame, say_why=False)
+    workspace = (Workspace(document, tuple(frame.questions), current_settings())
+                 if isinstance(document, str) else None)
+    now = ss.setdefault(_NOW, {})
     # Bound now: Streamlit calls the download callables after the run, when the session's
     # language is no longer at hand (the report came out in English from a pt page).
-    language = lang()
-
-    embedders = [frame.models[side] for side in SIDES if frame.analyses[side] is not None]
-
-    def report() -> str:
-        pair = compare(ready[0], ready[1]) if len(ready) == 2 else None
-        return render_report(ready, pair, language, maps=static_maps(ready, embedders))
-
-    workspace_panel(workspace, report if ready else None,
-                    (lambda: results_csv(ready, language)) if ready else None)
+    now.update(workspace=workspace, ready=frame.ready(), language=lang(),
+               embedders=[frame.models[side] for side in SIDES
+                          if frame.analyses[side] is not None])
     return workspace
 
 
-def workspace_panel(workspace: Workspace | None, report: Callable[[], str] | None,
+def share_panel(frame: Frame) -> None:
+    """The panel (full runs only): its buttons read what ``share_state`` last recorded when
+    they are clicked, so they follow every floor or top_k move."""
+    _shareable(frame, say_why=True)
+    now = ss.setdefault(_NOW, {})
+
+    def report() -> str:
+        ready = now["ready"]
+        pair = compare(ready[0], ready[1]) if len(ready) == 2 else None
+        return render_report(ready, pair, now["language"],
+                             maps=static_maps(ready, now["embedders"]))
+
+    ready = bool(now.get("ready"))
+    workspace_panel((lambda: now["workspace"].to_json()) if now.get("workspace") else None,
+                    report if ready else None,
+                    (lambda: results_csv(now["ready"], now["language"])) if ready else None)
+
+
+def workspace_panel(workspace: Callable[[], str] | None, report: Callable[[], str] | None,
                     results: Callable[[], str] | None) -> None:
     """Export and import the whole workspace; download the report and the results."""
     with st.sidebar:
@@ -65,15 +86,17 @@ def workspace_panel(workspace: Workspace | None, report: Callable[[], str] | Non
         if "_workspace_error" in ss:
             st.error(tr("app.workspace_refused", error=md(ss["_workspace_error"])))
         if workspace is not None:
-            st.download_button(tr("app.export_workspace"), workspace.to_json(),
+            st.download_button(tr("app.export_workspace"), workspace,
                                file_name="ragviz-workspace.json", mime="application/json",
-                               key="export_workspace", width="stretch")
+                               key="export_workspace", width="stretch", on_click="ignore")
         st.file_uploader(tr("app.import_workspace"), type=["json"], key="workspace_upload",
                          on_change=on_workspace_upload, help=tr("app.import_workspace_help"))
         if report is not None:
             st.download_button(tr("app.download_report"), report, file_name="ragviz-report.html",
-                               mime="text/html", key="download_report", width="stretch")
+                               mime="text/html", key="download_report", width="stretch",
+                               on_click="ignore")
         if results is not None:
             st.download_button(tr("app.download_results"), results,
                                file_name="ragviz-results.csv", mime="text/csv",
-                               key="download_results", width="stretch")
+                               key="download_results", width="stretch",
+                               on_click="ignore")

@@ -5,13 +5,15 @@ question editor (outside the fragment) survive it (issue 19's rule)."""
 from __future__ import annotations
 
 import contextlib
+import csv
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from ragviz.i18n import t
 
-from .conftest import AppPage
+from .conftest import AppPage, download
 from .grid import open_editor
 from .test_typing_browser import (
     QUESTIONS,
@@ -81,3 +83,19 @@ def test_rows_typed_but_not_applied_survive_floor_and_top_k_steps(app: AppPage) 
     app.page.locator(".st-key-apply_questions button").filter(
         has_text=t("app.apply_questions", "en")).click()
     assert_two_typed_rows_applied(app)
+
+
+def test_the_downloads_follow_a_floor_step(app: AppPage, tmp_path: Path) -> None:
+    """The sidebar's buttons are drawn by full runs and read what the fragment last recorded
+    when clicked: after a floor step the results CSV carries the new floor (a download button
+    drawn inside the fragment lost its file: Streamlit's "Deferred file not found")."""
+    app.open(tab=None)
+    step(app, "floor", 3)
+    floor = float(app.slider("floor").input_value())
+    with (download(app, "download_results", tmp_path / "results.csv")).open(
+            encoding="utf-8-sig") as handle:
+        floors = {row["floor"] for row in csv.DictReader(handle)}
+    assert floors == {f"{floor:.2f}"}
+    html = download(app, "download_report", tmp_path / "report.html").read_text("utf-8")
+    assert html.startswith("<!DOCTYPE html>") and f"{floor:.2f}" in html
+    app.assert_healthy()
