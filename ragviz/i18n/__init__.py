@@ -74,7 +74,10 @@ class KeyedError(Exception):
                          else t(key, "en", **values))
 
     def localized(self, lang: str) -> str:
-        return t(self.key, lang, **self.values) if self.key else str(self)
+        """By key; else its message, said again when it can be (the index's ``Sentence``)."""
+        if self.key:
+            return t(self.key, lang, **self.values)
+        return say(self.args[0], lang) if self.args else str(self)
 
     def for_cli(self, lang: str = "en") -> str:
         """The sentence the ``ragviz`` command prints."""

@@ -15,7 +15,6 @@ import numpy as np
 import numpy.typing as npt
 
 from ragviz.i18n import Phrase
-from ragviz.index.messages import Sentence, localized
 from ragviz.inputs.documents import InputError
 
 Vector = npt.NDArray[np.float32]
@@ -23,14 +22,7 @@ Vector = npt.NDArray[np.float32]
 
 class IndexInputError(InputError):
     """An index that cannot be read as asked; one sentence for the user, by catalog key
-    (``InputError``) or as a ``Sentence`` of the index's own catalog, said in the page's
-    language either way (``localized``)."""
-
-    def localized(self, lang: str) -> str:
-        said = self.args[0] if self.args else ""
-        if self.key is None and isinstance(said, Sentence):
-            return localized(said, lang)
-        return super().localized(lang)
+    (``InputError``) or as an index ``Sentence``, said in the page's language either way."""
 
 
 @dataclass(frozen=True)
