@@ -6,7 +6,7 @@ The profile's self time is summed by function and by script file, so the top row
 library spends it (Vega's dataflow, vega-embed, React, Arrow decoding). Not a test: nothing is
 asserted; ``ui_latency.py`` times the same steps.
 
-    .venv/bin/python bench/step_profile.py [--runs 6] [--slider floor] [--top 25]
+    .venv/bin/python bench/step_profile.py [--runs 6] [--slider floor] [--top 25] [--paste 99000]
 """
 
 from __future__ import annotations
@@ -23,14 +23,17 @@ from browser_common import (
     CHARTS_SETTLED_JS,
     WATCH_CHARTS_JS,
     CpuMeter,
+    big_document,
     cpu_seconds,
     descendants,
+    paste_document,
     press_and_wait_charts,
     served_page_context,
 )
 from machine import bench_parser, on_machine
 
 TIMEOUT_MS = 180_000
+PASTE_TIMEOUT_MS = 600_000
 CHARTS = 14
 COUNTERS = ("TaskDuration", "ScriptDuration", "LayoutDuration", "RecalcStyleDuration")
 
@@ -137,6 +140,9 @@ def main(argv: list[str] | None = None) -> None:
     found.add_argument("--slider", choices=("floor", "top_k", "both"), default="both")
     found.add_argument("--top", type=int, default=25)
     found.add_argument("--chromium", default="/usr/bin/chromium")
+    found.add_argument("--paste", type=int, default=0, metavar="CHARS",
+                       help="profile on a pasted document of CHARS characters (the sample "
+                            "documents repeated), e.g. 99000 for issue 19's journey")
     args = found.parse_args(argv)
     if args.smoke:
         args.runs, args.top = 1, 5
@@ -152,6 +158,12 @@ def measure(args: argparse.Namespace) -> None:
         page.goto(url)
         page.wait_for_function(ALL_CHARTS_IDLE_JS, arg=CHARTS, polling="raf",
                                timeout=TIMEOUT_MS)
+        if args.paste:
+            paste_document(page, big_document(args.paste), PASTE_TIMEOUT_MS)
+            page.wait_for_function(ALL_CHARTS_IDLE_JS, arg=CHARTS, polling="raf",
+                                   timeout=PASTE_TIMEOUT_MS)
+            for arrow in ("ArrowRight", "ArrowLeft"):  # warm: the first steps fill caches
+                press_and_wait_charts(page, keys[0], arrow, TIMEOUT_MS)
         page.wait_for_timeout(500)
         idle_baseline(page, proc.pid)
         for key in keys:

@@ -9,6 +9,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
@@ -300,15 +301,26 @@ def retrieval_controls(container: DeltaGenerator, frame: Frame) -> None:
             st.caption(tr("app.floors_why"))
 
 
+def lowest_scores(analyses: Sequence[Analysis | None]) -> list[float]:
+    """Each question's lowest finite score: all the floor's range needs, read on every step
+    without turning a thousand questions' scores over ten thousand chunks into a list."""
+    lows = []
+    for analysis in analyses:
+        for outcome in analysis.outcomes if analysis is not None else ():
+            scores = outcome.decision.scores
+            finite = scores[np.isfinite(scores)]
+            if finite.size:
+                lows.append(float(finite.min()))
+    return lows
+
+
 def floor_controls(frame: Frame, side: str, key: str, per_side: bool) -> None:
     """One floor slider (its range fitted to the scores it judges), its suggested floor
     (measured on ``side``'s labels with the Calibration tab's cost weights) and, when the
     floor was set on another model, a warning and the measured floor to apply."""
     judged = [frame.analyses[s] for s in ((side,) if per_side else SIDES)]
-    scores = [s for a in judged if a is not None for o in a.outcomes
-              for s in o.decision.scores.tolist()]
     scale = scale_of(frame.analyses[side])
-    low, high = state.floor_range(scores, scale)
+    low, high = state.floor_range(lowest_scores(judged), scale)
     ss[key] = min(max(float(ss[key]), low), high)
     model = frame.models[side].name
     label = tr("app.floor_side", side=side.upper(), model=model) if per_side else tr("app.floor")

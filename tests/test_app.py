@@ -63,6 +63,15 @@ def layer_data(spec: dict[str, Any], data: dict[str, pd.DataFrame], mark: str) -
     raise AssertionError(f"no {mark} layer")
 
 
+def bar_statuses(spec: dict[str, Any], data: dict[str, pd.DataFrame]) -> list[str]:
+    """Each bar's status as the chart computes it (its data carries rank, score and the
+    decision's top_k and floor; ``ragviz_app.charts.status_expression``)."""
+    from ragviz_app.charts import FLOOR_DATA, chart_statuses
+
+    bars = layer_data(spec, data, "bar").to_dict("records")
+    return chart_statuses(bars, data[FLOOR_DATA].to_dict("records")[0])
+
+
 def score_chart(at: AppTest, side: str, question: str) -> tuple[dict[str, Any], dict[str, Any]]:
     for spec, data in charts(at):
         if spec.get("description") == f"{side}: {question}":
@@ -237,7 +246,7 @@ def test_top_k_and_floor_change_the_outcome() -> None:
     at.slider(key="top_k").set_value(1)
     rerun(at)
     spec, data = score_chart(at, "b", PRAZO)
-    statuses = layer_data(spec, data, "bar")["status"].tolist()
+    statuses = bar_statuses(spec, data)
     assert statuses.count("sent as context") == 1
     at.slider(key="floor").set_value(0.5)
     rerun(at)

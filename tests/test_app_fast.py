@@ -22,7 +22,16 @@ from ragviz.chunking import ChunkerConfig, make_chunks
 from ragviz.embedding.base import _BATCH, Embedder
 from ragviz.present import presentation
 from ragviz_app.jobs import THREAD_NAME
-from tests.test_app import PRAZO, layer_data, open_tab, page_text, rerun, run_app, score_chart
+from tests.test_app import (
+    PRAZO,
+    bar_statuses,
+    layer_data,
+    open_tab,
+    page_text,
+    rerun,
+    run_app,
+    score_chart,
+)
 
 SAMPLE = (Path(__file__).resolve().parent.parent / "sample_docs"
           / "politica_reembolso.txt").read_text(encoding="utf-8")
@@ -80,13 +89,13 @@ def test_a_top_k_move_rescores_without_the_model_and_keeps_every_chart_spec(
     at = open_tab(run_app(), "questions")
     before = _skeletons(at)
     spec, data = score_chart(at, "b", PRAZO)
-    assert layer_data(spec, data, "bar")["status"].tolist().count("sent as context") == 1
+    assert bar_statuses(spec, data).count("sent as context") == 1
     model_calls.clear()
     at.slider(key="top_k").set_value(2)
     rerun(at)
     assert model_calls == []
     spec, data = score_chart(at, "b", PRAZO)
-    assert layer_data(spec, data, "bar")["status"].tolist().count("sent as context") == 2
+    assert bar_statuses(spec, data).count("sent as context") == 2
     assert _skeletons(at) == before
 
 

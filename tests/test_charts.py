@@ -6,6 +6,8 @@ import json
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ragviz.chunking import ChunkerConfig
 from ragviz.embedding.models import Embedder
@@ -15,7 +17,9 @@ from ragviz.evaluation.pipeline import analyse
 from ragviz.evaluation.results import Analysis, RetrievalSettings
 from ragviz.inputs.questions import LabelledQuestion
 from ragviz_app.charts import (
+    FLOOR_DATA,
     calibration_strip,
+    chart_statuses,
     score_bars,
     similarity_profile,
     sweep_heatmap,
@@ -29,6 +33,13 @@ def _layers(chart: Any) -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:
     datasets = spec.get("datasets", {})
     shared = spec.get("data", {}).get("name")
     return [(layer, datasets[layer.get("data", {}).get("name", shared)]) for layer in spec["layer"]]
+
+
+def _statuses(chart: Any) -> list[str]:
+    """Each bar's status as the chart computes it from its two datasets."""
+    spec = chart.to_dict()
+    bars = next(rows for layer, rows in _layers(chart) if _mark(layer) == "bar")
+    return chart_statuses(bars, spec["datasets"][FLOOR_DATA][0])
 
 
 def _mark(layer: dict[str, Any]) -> str:
@@ -60,16 +71,15 @@ def test_score_bars_rule_at_the_floor_with_its_value(fixed_analysis: Analysis) -
     decision = fixed_analysis.outcomes[0].decision
     layers = _layers(score_bars(decision, fixed_analysis.chunks, 0.19))
     rules = [rows for layer, rows in layers if _mark(layer) == "rule"]
-    assert rules == [[{"floor": 0.19, "label": "floor 0.19"}]]
+    assert [(row["floor"], row["label"]) for rows in rules for row in rows] == [
+        (0.19, "floor 0.19")]
     texts = [layer for layer, _ in layers if _mark(layer) == "text"]
     assert any(layer["encoding"]["text"]["field"] == "label" for layer in texts)
 
 
 def test_score_bars_emphasise_the_top_k(fixed_analysis: Analysis) -> None:
     decision = fixed_analysis.outcomes[0].decision
-    _, rows = next((lay, r) for lay, r in _layers(
-        score_bars(decision, fixed_analysis.chunks, 0.19)) if _mark(lay) == "bar")
-    statuses = [row["status"] for row in rows]
+    statuses = _statuses(score_bars(decision, fixed_analysis.chunks, 0.19))
     assert statuses[:2] == ["sent as context", "sent as context"]
     assert set(statuses[2:]) == {"not retrieved"}
 
@@ -79,9 +89,8 @@ def test_score_bars_mark_top_k_under_the_floor(fixed_analysis: Analysis) -> None
     from ragviz.retrieval.decision import decide
 
     refused = decide(wifi.scores, 2, 0.5)
-    _, rows = next((lay, r) for lay, r in _layers(
-        score_bars(refused, fixed_analysis.chunks, 0.5)) if _mark(lay) == "bar")
-    assert [row["status"] for row in rows[:2]] == ["in top_k, under the floor"] * 2
+    statuses = _statuses(score_bars(refused, fixed_analysis.chunks, 0.5))
+    assert statuses[:2] == ["in top_k, under the floor"] * 2
 
 
 def test_calibration_strip_has_a_dot_per_question_and_the_suggested_rule(
@@ -196,7 +205,7 @@ def test_a_long_ranking_draws_the_best_forty_and_says_so() -> None:
     chunks = [Chunk(i, i * 10, i * 10 + 5, "x" * 5) for i in range(100)]
     decision = decide([i / 100 for i in range(100)], 2, 0.5)
     spec = score_bars(decision, chunks, 0.5).to_dict()
-    bars = next(d for d in spec["datasets"].values() if len(d) and "status" in d[0])
+    bars = spec["datasets"]["scores"]
     assert len(bars) == MAX_BARS
     assert bars[0]["chunk"] == "#99"
     assert spec["title"] == "the 40 best of 100 chunks"
@@ -217,10 +226,10 @@ def test_a_long_documents_scores_and_floor_keep_one_format() -> None:
     scores[10], scores[20] = 0.61, 0.52
     chunks = [Chunk(i, i * 99, i * 99 + 5, "x" * 5) for i in range(1000)]
     spec = score_bars(decide(scores, 2, 0.19), chunks, 0.19, lang="pt").to_dict()
-    bars = next(d for d in spec["datasets"].values() if len(d) and "status" in d[0])
+    bars = spec["datasets"]["scores"]
     assert [row["shown"] for row in bars[:2]] == ["0,610", "0,520"]
     assert {len(row["shown"].split(",")[1]) for row in bars} == {3}
-    floor = next(d for d in spec["datasets"].values() if len(d) and "label" in d[0])
+    floor = spec["datasets"][FLOOR_DATA]
     assert floor[0]["label"].endswith("0,19")
 
 
@@ -242,3 +251,45 @@ def test_portuguese_charts_write_numbers_with_a_decimal_comma() -> None:
     profile = localised(similarity_profile([(10, 0.8), (30, 0.2)], 0.4, "pt"), "pt").to_dict()
     assert profile["config"]["locale"]["number"]["decimal"] == ","
     assert "0,19" in t("app.floor_help", "pt") and "vírgula" in t("app.floor_help", "pt")
+
+
+@settings(max_examples=200, deadline=None)
+@given(scores=st.lists(st.one_of(st.floats(-1, 1), st.sampled_from([0.19, 0.2, 0.5, 0.0])),
+                       min_size=1, max_size=60),
+       top_k=st.integers(1, 8), floor=st.sampled_from([-0.5, 0.0, 0.19, 0.2, 0.5, 0.9]),
+       lang=st.sampled_from(["en", "pt"]))
+def test_the_charts_status_is_the_decisions(scores: list[float], top_k: int, floor: float,
+                                            lang: str) -> None:
+    """The chart carries no status: it computes each bar's from its rank, its exact score and
+    the decision's top_k and floor (a step then changes one row, not every bar). Ties at the
+    floor and between ranks included, that is what the decision's hits say."""
+    from ragviz.chunking.base import Chunk
+    from ragviz.retrieval.decision import decide
+    from ragviz_app.charts import MAX_BARS, score_bars_spec, score_rows
+
+    chunks = [Chunk(i, i * 10, i * 10 + 5, "x" * 5) for i in range(len(scores))]
+    decision = decide(scores, top_k, floor)
+    spec = score_bars_spec(decision, chunks, floor, lang=lang)
+    truth = [row["status"] for row in score_rows(decision, chunks, lang, MAX_BARS)]
+    assert chart_statuses(spec["datasets"]["scores"], spec["datasets"][FLOOR_DATA][0],
+                          lang) == truth
+    assert "status" not in spec["datasets"]["scores"][0]
+
+
+def test_the_status_expression_names_the_fields_the_chart_carries() -> None:
+    """The Vega expression reads the fields the datasets hold (a renamed field would colour
+    every bar the same in the browser; the browser test checks the colours themselves)."""
+    import re
+
+    from ragviz.chunking.base import Chunk
+    from ragviz.retrieval.decision import decide
+    from ragviz_app.charts import score_bars_spec, status_expression
+
+    spec = score_bars_spec(decide([0.5, 0.1], 1, 0.2), [Chunk(i, i, i + 1, "x") for i in range(2)],
+                           0.2)
+    fields = set(re.findall(r"datum\.(\w+)", status_expression("en")))
+    bars = spec["layer"][0]
+    looked_up = {f for step in bars["transform"] if "lookup" in step
+                 for f in step["from"]["fields"]}
+    assert fields <= set(spec["datasets"]["scores"][0]) | looked_up
+    assert looked_up <= set(spec["datasets"][FLOOR_DATA][0])

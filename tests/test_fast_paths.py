@@ -159,3 +159,20 @@ def test_rescoring_needs_no_model_and_equals_a_fresh_analysis(
 
 def _no_model(*_args: object, **_kwargs: object) -> None:
     raise AssertionError("rescoring asked the model")
+
+
+@given(st.lists(st.lists(st.one_of(st.floats(-1, 1), st.just(float("nan"))), max_size=8),
+                max_size=6))
+def test_the_floor_range_reads_each_questions_lowest_score(rows: list[list[float]]) -> None:
+    """The floor slider's range, read on every step from each question's lowest finite score
+    (numpy, per question) instead of every score turned into one list: the same lowest."""
+    from types import SimpleNamespace
+
+    from ragviz_app.app_state import floor_range
+    from ragviz_app.frame import lowest_scores
+
+    analysis = SimpleNamespace(outcomes=[
+        SimpleNamespace(decision=SimpleNamespace(scores=np.array(row, dtype=np.float64)))
+        for row in rows])
+    every = [s for row in rows for s in row if np.isfinite(s)]
+    assert floor_range(lowest_scores([analysis, None])) == floor_range(every)  # type: ignore[list-item]

@@ -99,3 +99,57 @@ def test_the_downloads_follow_a_floor_step(app: AppPage, tmp_path: Path) -> None
     html = download(app, "download_report", tmp_path / "report.html").read_text("utf-8")
     assert html.startswith("<!DOCTYPE html>") and f"{floor:.2f}" in html
     app.assert_healthy()
+
+
+# Each visible chart's bars (its first rect mark: the answer outline is drawn after it), their
+# fill colours in data order, which is ranking order.
+BAR_FILLS_JS = """(chart) => [...document.querySelectorAll(chart)]
+    .filter(c => c.checkVisibility())
+    .map(c => [...(c.querySelector('svg.marks g.mark-rect')?.querySelectorAll('path') ?? [])]
+        .map(p => p.getAttribute('fill')))"""
+
+
+SLIDERS_AGREE_WITH_LINK_JS = """() => {
+    const link = new URLSearchParams(location.search);
+    const value = key => document.querySelector(`.st-key-${key} input[type=range]`)?.value;
+    return Number(value('top_k')) === Number(link.get('k'))
+        && Number(value('floor')) === Number(link.get('floor'));
+}"""
+
+
+def test_after_steps_every_bar_has_the_colour_of_what_retrieval_did(app: AppPage) -> None:
+    """A bar's status is computed in the browser by the chart (Vega) from the decision's
+    top_k and floor, so that a step changes one row instead of every bar: after top_k and
+    floor steps, every bar of the fourteen charts has the colour the core's decision gives
+    (sent as context, in top_k under the floor, not retrieved)."""
+    from ragviz.evaluation.pipeline import rescore
+    from ragviz.evaluation.results import RetrievalSettings
+    from ragviz.present.palette import HIT, OTHER, UNDER_FLOOR
+    from ragviz_app.charts import MAX_BARS
+
+    from .conftest import CHART, default_analyses, url_query
+
+    app.open(tab=None)
+    step(app, "top_k", 2)
+    for _ in range(10):  # one press at a time: each one drawn before the next
+        step(app, "floor", 1)
+    # the page link says what the server last drew: wait until the sliders say the same
+    app.page.wait_for_function(SLIDERS_AGREE_WITH_LINK_JS)
+    app.wait_idle()
+    query = url_query(app)
+    top_k, floor = int(query["k"]), float(query["floor"])
+    fills = app.page.evaluate(BAR_FILLS_JS, CHART)
+    expected = []
+    analyses = {side: rescore(analysis, RetrievalSettings(top_k, floor))
+                for side, analysis in default_analyses(floor).items()}
+    for position in range(len(analyses["a"].outcomes)):
+        for side in ("a", "b"):
+            decision = analyses[side].outcomes[position].decision
+            hits = {hit.index for hit in decision.hits}
+            ranked = decision.ranking[:MAX_BARS].tolist()
+            expected.append([HIT if i in hits else UNDER_FLOOR if rank < top_k else OTHER
+                             for rank, i in enumerate(ranked)])
+    assert fills == expected
+    colours = {colour for chart in fills for colour in chart}
+    assert colours == {HIT, UNDER_FLOOR, OTHER}, "the steps left bars of every kind"
+    app.assert_healthy()
