@@ -55,13 +55,15 @@ SCORE_COLUMNS = ("chunk", "index", "score", "shown", "rank", "status", "text")
 
 def score_rows(
     decision: Decision, chunks: Sequence[Chunk], lang: str = "en", limit: int | None = None,
-    labels: Mapping[int, str] | None = None,
+    labels: Mapping[int, str] | None = None, for_chart: bool = False,
 ) -> list[dict[str, Any]]:
     """One row per chunk in ranking order (the first ``limit`` ranks when given): label
     (``#i``, or ``labels[i]``, e.g. the file the chunk comes from), score, the score as
     written (``shown``: three decimals, more when two scores or the floor would otherwise
     look equal), rank and what retrieval did. Plain dicts: the score charts are rebuilt on
-    every floor or top_k move, and a DataFrame per chart cost more than the rest of it."""
+    every floor or top_k move, and a DataFrame per chart cost more than the rest of it.
+    ``for_chart``: no status (the chart computes it, ``status_expression``) and exact scores
+    (to compare with the floor as the decision did)."""
     hits = {h.index for h in decision.hits}
     digits = score_digits(decision.scores, decision.floor, decision.top_k)
     top = set(decision.ranking[: decision.top_k].tolist())
@@ -71,17 +73,18 @@ def score_rows(
     rows: list[dict[str, Any]] = []
     for rank, index in enumerate(decision.ranking[:limit].tolist(), start=1):
         chunk = by_index.get(index)
-        rows.append(
-            {
-                "chunk": labels.get(index, f"#{index}") if labels else f"#{index}",
-                "index": index,
-                "score": round(float(decision.scores[index]), 6),
-                "shown": decimal(decision.score(index), digits, lang),
-                "rank": rank,
-                "status": context if index in hits else under if index in top else other,
-                "text": _preview(chunk.text) if chunk is not None else "",
-            }
-        )
+        score = decision.score(index)
+        row = {
+            "chunk": labels.get(index, f"#{index}") if labels else f"#{index}",
+            "index": index,
+            "score": score if for_chart else round(score, 6),
+            "shown": decimal(score, digits, lang),
+            "rank": rank,
+            "text": _preview(chunk.text) if chunk is not None else "",
+        }
+        if not for_chart:
+            row["status"] = context if index in hits else under if index in top else other
+        rows.append(row)
     return rows
 
 
@@ -102,7 +105,7 @@ SCORES_DATA = "scores"
 # is computed in the chart from it (``status_expression``), so a floor or top_k move changes
 # this row and, unless a score's digits change, not the bars' data: the browser then updates
 # the bars' colours in place instead of rebuilding every bar of fourteen charts (a top_k step
-# on a 99,000-character paste: 0.40 -> 0.26 s, docs/benchmarks.md).
+# on a 99,000-character paste: 0.50 -> 0.41 s, docs/benchmarks.md "Stop 19").
 FLOOR_DATA = "floor"
 STATUS_KEYS = ("context", "under_floor", "other")
 
@@ -196,7 +199,7 @@ def _bars_parts(
     labels: Mapping[int, str] | None = None, scale: ScoreScale = COSINE,
 ) -> tuple[BarsShape, dict[str, list[dict[str, Any]]]]:
     """The chart's shape and its two datasets (bars, floor rule)."""
-    rows = score_rows(decision, chunks, lang, MAX_BARS, labels)
+    rows = score_rows(decision, chunks, lang, MAX_BARS, labels, for_chart=True)
     holding = set(answer_chunks)
     for row in rows:
         row["answer"] = row["index"] in holding
@@ -212,9 +215,6 @@ def _bars_parts(
     domain = (round(lowest - 0.02, 2) if lowest < start else start, scale.high)
     shape = BarsShape(tuple(row["chunk"] for row in rows), domain, title, description or title,
                       lang, large, floor is not None, with_answer, keyed, scale.label)
-    for row in rows:  # the chart computes it (status_expression); exact scores to compare
-        del row["status"]
-        row["score"] = float(decision.scores[row["index"]])
     floor_text = "" if floor is None else format_score(floor, lang)  # as the slider writes it
     retrieval = {"one": "1", "top_k": decision.top_k, "decided": float(decision.floor),
                  "floor": float(decision.floor if floor is None else floor),

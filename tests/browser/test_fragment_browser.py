@@ -13,7 +13,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from ragviz.i18n import t
 
-from .conftest import AppPage, download
+from .conftest import CHART, AppPage, default_analyses, download, url_query
 from .grid import open_editor
 from .test_typing_browser import (
     QUESTIONS,
@@ -126,8 +126,6 @@ def test_after_steps_every_bar_has_the_colour_of_what_retrieval_did(app: AppPage
     from ragviz.evaluation.results import RetrievalSettings
     from ragviz.present.palette import HIT, OTHER, UNDER_FLOOR
     from ragviz_app.charts import MAX_BARS
-
-    from .conftest import CHART, default_analyses, url_query
 
     app.open(tab=None)
     step(app, "top_k", 2)
