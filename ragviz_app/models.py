@@ -314,6 +314,11 @@ def cancel_connection(name: str) -> None:
             ss[key_of(side, "api_cancelled")] = name
 
 
+def loaded_keys() -> frozenset[str]:
+    """The cache keys of the models this process has loaded (for ``heap.settle``)."""
+    return frozenset(_LOADED)
+
+
 def preload_names() -> list[str]:
     """The models RAGVIZ_PRELOAD_MODELS names (comma-separated; API models are left out:
     they need a key and a connection the user confirms)."""
