@@ -3,6 +3,7 @@ the score bars against the floor and the prompt (the table above is question_edi
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import pyarrow as pa
@@ -17,12 +18,17 @@ from ragviz_app.frame import Frame
 
 
 def questions_tab(frame: Frame) -> None:
-    """Every question with A's and B's outcome side by side."""
+    """Every question with A's and B's outcome side by side. Everything is computed before
+    the first element is drawn, so the run's messages leave together (see ``Shown``)."""
     if not frame.questions:
         st.info(tr("app.no_questions"))
         return
+    positions = shown_questions([q.question for q in frame.questions])
+    shown = {(position, side): question_shown(current, position, side)
+             for position in positions for side, current in frame.analyses.items()
+             if current is not None and position < len(current.outcomes)}
     st.html(render.bars_key(lang()))  # one key for every chart below (they have none)
-    for position in shown_questions([q.question for q in frame.questions]):
+    for position in positions:
         question = frame.questions[position]
         if position:
             st.divider()
@@ -32,8 +38,8 @@ def questions_tab(frame: Frame) -> None:
         elif question.is_answerable is False:
             st.caption(tr("app.unanswerable"))
         for side, current in side_by_side(frame.analyses, titled=False):
-            if current is not None and position < len(current.outcomes):
-                question_view(current, position, side)
+            if (position, side) in shown and current is not None:
+                draw_question(shown[position, side], current)
 
 
 MANY_QUESTIONS = 20  # above this, a picker and one question's charts, not a pair per question
@@ -50,39 +56,66 @@ def shown_questions(texts: list[str]) -> list[int]:
     return [int(picked or 0)]
 
 
-def question_view(analysis: Analysis, position: int, side: str, show_floor: bool = True,
-                  large: bool = False) -> None:
-    """One question under one configuration (also the replay's large version)."""
+@dataclass(frozen=True)
+class Shown:
+    """What one question under one configuration shows, computed before anything is drawn.
+
+    Why apart: a run that computes between its elements sends them in bursts, and the
+    browser renders the page once per burst; drawn from values computed beforehand, a floor
+    step's messages leave within a few milliseconds (measured: docs/benchmarks.md, "Stop 20").
+    """
+
+    position: int
+    side: str
+    verdict: str  # Markdown: the decision in its colour
+    badges: str  # Markdown badges, one per diagnosis label ("" without labels)
+    explanation: str
+    spec: dict[str, Any]  # the score bars, datasets as Arrow tables
+
+
+def question_shown(analysis: Analysis, position: int, side: str, show_floor: bool = True,
+                   large: bool = False) -> Shown:
+    """The texts and the bars of one question under one configuration."""
     outcome = analysis.outcomes[position]
     decision = outcome.decision
     text, explanation = presentation.outcome_texts(outcome, lang())
     colour = "orange" if decision.refused else "blue"
-    verdict = f"{'### ' if large else ''}**:{colour}[{text}]**"
     badges = "" if outcome.diagnosis is None else " ".join(
         f":{'green' if x == 'ok' else 'red'}-badge[{presentation.label_name(x, lang())}]"
         for x in outcome.diagnosis.labels
     )
-    if large:  # the replay: verdict and labels in big type, the bars, then the explanation
-        st.markdown(verdict)
-        if badges:
-            st.markdown(badges)
-    else:  # side, verdict and labels on one line, the bars right under them
-        st.markdown(f"**{tr(f'app.config_{side}')}** · {verdict} {badges}".strip())
-    st.vega_lite_chart(  # the same spec as score_bars, its data-free part built once
-        arrow_datasets(charts.score_bars_spec(decision, analysis.chunks,
+    spec = arrow_datasets(  # the same spec as score_bars, its data-free part built once
+        charts.score_bars_spec(decision, analysis.chunks,
                                analysis.floor if show_floor else None, "", lang(),
                                description=f"{side}: {outcome.question.question}", large=large,
                                answer_chunks=outcome.diagnosis.holding_chunks
                                if outcome.diagnosis is not None else (), keyed=large,
                                labels=state.chunk_labels(analysis),
-                               scale=scale_of(analysis))),
-        width="stretch",
-    )
-    if badges and large:  # under the bars: at 1024x768 the bars stay on the first screen
-        st.html(render.big_note(explanation))
-    elif badges:
-        st.caption(md(explanation))
-    prompt_view(analysis, position, side, large)
+                               scale=scale_of(analysis)))
+    return Shown(position, side, f"**:{colour}[{text}]**", badges, explanation, spec)
+
+
+def question_view(analysis: Analysis, position: int, side: str, show_floor: bool = True,
+                  large: bool = False) -> None:
+    """One question under one configuration (also the replay's large version)."""
+    draw_question(question_shown(analysis, position, side, show_floor, large), analysis, large)
+
+
+def draw_question(shown: Shown, analysis: Analysis, large: bool = False) -> None:
+    """Verdict, labels, bars, explanation and the folded prompt of one ``Shown``."""
+    if large:  # the replay: verdict and labels in big type, the bars, then the explanation
+        st.markdown(f"### {shown.verdict}")
+        if shown.badges:
+            st.markdown(shown.badges)
+    else:  # side, verdict and labels on one line, the bars right under them
+        st.markdown(f"**{tr(f'app.config_{shown.side}')}** · {shown.verdict} "
+                    f"{shown.badges}".strip())
+    st.vega_lite_chart(shown.spec, width="stretch")
+    if shown.badges and large:  # under the bars: at 1024x768 the bars stay on the first screen
+        st.html(render.big_note(shown.explanation))
+    elif shown.badges:
+        st.caption(md(shown.explanation))
+    prompt_view(analysis, shown.position, shown.side, large)
 
 
 def prompt_view(analysis: Analysis, position: int, side: str, large: bool) -> None:
