@@ -106,15 +106,17 @@ def test_a_corpus_map_names_every_file_in_an_uncut_legend(app: AppPage,
     app.url = f"{app.url}/?sample=help_center&k=2"
     app.open(tab=None)
     app.open_tab(t("tab.map", "en"))
-    legend = page.locator(f"{CHART} g.role-legend")
-    legend.first.wait_for()
-    page.locator(CHART).locator("visible=true").first.scroll_into_view_if_needed()
+    shown = page.locator(CHART).locator("visible=true").first  # the open tab's map
+    legend = shown.locator("g.role-legend")
+    legend.first.wait_for(state="visible")
+    shown.scroll_into_view_if_needed()
     page.wait_for_timeout(800)
     page.screenshot(path=str(screenshot_dir / "map-corpus-1280x800-en.png"))
     names = {text.text_content() for text in legend.locator("text").all()}
     files = {source.name for source in get_sample("help_center").corpus().sources}
     assert files <= names, (files, names)
-    chart = page.locator(CHART).locator("visible=true").first.bounding_box()
+    legend.first.wait_for(state="visible")  # a redraw replaces the chart's elements
+    chart = shown.bounding_box()
     box = legend.first.bounding_box()
     assert box["x"] + box["width"] <= chart["x"] + chart["width"] + 1, (box, chart)
     assert box["y"] + box["height"] <= chart["y"] + chart["height"] + 1, (box, chart)
