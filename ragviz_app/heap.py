@@ -21,20 +21,19 @@ import gc
 import threading
 from collections.abc import Iterable
 
-_FROZEN_WITH: set[str] = set()  # the models loaded at the last freeze
-_FIRST = threading.Event()  # set once the process has frozen at all
+_frozen: set[str] | None = None  # the models frozen so far; None before the first freeze
 _LOCK = threading.Lock()
 
 
 def settle(loaded: Iterable[str]) -> bool:
     """After a run: the first time, and whenever a model not frozen before is loaded,
     collect once and freeze every object alive now. Returns whether it froze."""
+    global _frozen
     names = set(loaded)
     with _LOCK:
-        if _FIRST.is_set() and names <= _FROZEN_WITH:
+        if _frozen is not None and names <= _frozen:
             return False
-        _FROZEN_WITH.update(names)
-        _FIRST.set()
+        _frozen = names | (_frozen or set())
     gc.collect()
     gc.freeze()
     return True
