@@ -251,8 +251,12 @@ def _bars_layers(shape: BarsShape) -> alt.LayerChart:
         t("chart.status_under_floor", lang),
         t("chart.status_other", lang),
     ]
-    # every bar labelled (no overlap culling), the font fitted to the bar's step
+    # every bar labelled (no overlap culling), the font fitted to the bar's step; the order
+    # given as the scale's domain, not computed from the data: a computed domain is rebuilt
+    # whenever the bars' floor lookup reruns (every floor or top_k step), and every mark on
+    # the band scale is then drawn again (each chart's 40 score labels included)
     y = alt.Y("chunk:N", sort=list(shape.order), title=None,
+              scale=alt.Scale(domain=list(shape.order)),
               axis=alt.Axis(labelOverlap=False, labelFontSize=min(font, step - 1),
                             labelLimit=220))
     base = alt.Chart(alt.NamedData(name=SCORES_DATA))
