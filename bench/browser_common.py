@@ -29,7 +29,6 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 APP = ROOT / "streamlit_app.py"
-SAMPLES = ROOT / "sample_docs"
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -251,10 +250,17 @@ def vm_rss_mb(pids: set[int]) -> float:
 
 
 def big_document(chars: int = 200_000) -> str:
-    """The bundled sample documents repeated and cut to ``chars`` characters."""
-    parts = sorted(SAMPLES.glob("*.txt")) + sorted(SAMPLES.glob("*.md"))
-    base = "\n\n".join(p.read_text(encoding="utf-8") for p in parts)
-    return (base * (chars // len(base) + 1))[:chars]
+    """``chars`` characters of varied real text: the bundled sample documents, then the
+    documentation files installed in site-packages (``chunker_peers.varied_corpus``). Never
+    one short text repeated: its copies make tied chunks and scores, which once hid a gap."""
+    from chunker_peers import varied_corpus  # the peers bench's corpus, imported when needed
+
+    parts, _ = varied_corpus(chars * 1.1 / 1_000_000)
+    text = "\n\n".join(parts)
+    if len(text) < chars:
+        raise SystemExit(f"only {len(text):,} characters of documentation installed, "
+                         f"{chars:,} wanted")
+    return text[:chars]
 
 
 def press_and_wait_charts(page: Any, key: str, arrow: str, timeout_ms: int,

@@ -1,7 +1,8 @@
 """The quick experimenter's journey of issue 19 on a 99,000-character paste, timed in a real
 headless Chromium against `streamlit run` (medians of several; server and browser CPU apart).
 
-After the paste (sample documents repeated, ``browser_common.big_document``):
+After the paste (the sample documents, then installed documentation files: varied text,
+``browser_common.big_document``):
 
 1. On "Questions & scores": the floor and top_k one arrow step (alternating), timed to the
    last chart update (``browser_common.press_and_wait_charts``).
