@@ -290,5 +290,5 @@ def paste_document(page: Any, text: str, timeout_ms: int) -> None:
     area = page.locator(".st-key-doc_paste textarea")
     area.wait_for(timeout=timeout_ms)
     page.wait_for_function(IDLE_NOW_JS, polling=100, timeout=timeout_ms)
-    area.fill(text)
+    area.fill(text, timeout=timeout_ms)
     area.press("Control+Enter")
