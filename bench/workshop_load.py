@@ -144,7 +144,7 @@ async def paste_big(page: Any, text: str, timeout_ms: int) -> None:
     area = page.locator(".st-key-doc_paste textarea")
     await area.wait_for(timeout=timeout_ms)
     await page.wait_for_function(IDLE_NOW_JS, polling=POLL_MS, timeout=timeout_ms)
-    await area.fill(text)
+    await area.fill(text, timeout=timeout_ms)
     await area.press("Control+Enter")
     await page.wait_for_function(RUNNING_JS, polling=50, timeout=timeout_ms)
 
