@@ -322,13 +322,23 @@ def test_retries_follow_the_servers_retry_after(api_base: str) -> None:
     assert arrivals[1] - arrivals[0] >= 1.4
 
 
+# The CLI as a terminal starts it: SIGINT unblocked and handled by Python. A child inherits
+# its parent's signal mask and an ignored SIGINT, and the test process (Chromium, Streamlit
+# and their threads ran in it before) is no terminal.
+AS_FROM_A_TERMINAL = (
+    "import runpy, signal, sys; signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGINT]); "
+    "signal.signal(signal.SIGINT, signal.default_int_handler); sys.argv[0] = 'ragviz'; "
+    "runpy.run_module('ragviz.cli.command', run_name='__main__')"
+)
+
+
 def test_ctrl_c_during_a_slow_api_call_is_one_line_not_a_traceback(api_base: str) -> None:
     """Issue 24 #16: before, an 86-line KeyboardInterrupt traceback."""
     _control(api_base, "/control/fault", {"kind": "slow", "times": 1, "seconds": 20})
     before = len(_control(api_base, "/control/stats")["arrivals"])
     env = {**os.environ, "OPENAI_API_KEY": KEY}
     proc = subprocess.Popen(
-        [sys.executable, "-m", "ragviz.cli.command", "search", str(ROOT / "sample_docs" /
+        [sys.executable, "-c", AS_FROM_A_TERMINAL, "search", str(ROOT / "sample_docs" /
          "politica_reembolso.txt"), "--question", "prazo", "--model", f"openai:{MODEL}",
          "--api-base", api_base], stderr=subprocess.PIPE, stdout=subprocess.PIPE, env=env,
         text=True)
@@ -338,10 +348,10 @@ def test_ctrl_c_during_a_slow_api_call_is_one_line_not_a_traceback(api_base: str
                 break
             time.sleep(0.1)
         proc.send_signal(signal.SIGINT)
-        _, err = proc.communicate(timeout=60)
+        out, err = proc.communicate(timeout=60)
     finally:
         proc.kill()
-    assert proc.returncode == 130
+    assert proc.returncode == 130, (proc.returncode, out[-500:], err[-2000:])
     assert err.strip() == "ragviz search: interrupted"
 
 
