@@ -364,3 +364,20 @@ def test_a_terminal_sees_progress_per_batch(
                      "--chunker", "fixed", "--size", "61"]) == 0
     err = capsys.readouterr().err
     assert re.search(r"ragviz: embedded (\d+) of \1 chunks with minilm-en \(\d+ s\)\n", err)
+
+
+def test_a_terminal_sees_the_api_and_progress_lines_in_the_chosen_language(
+    api_base: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Before, ``--lang pt`` still printed "connecting to..." and "embedded N of N" in English."""
+    monkeypatch.setattr(cli_output, "_stderr_is_terminal", lambda: True)
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    doc = str(ROOT / "sample_docs" / "politica_reembolso.txt")
+    assert cli.main(["search", doc, "--question", "prazo", "--model", f"openai:{MODEL}",
+                     "--api-base", api_base, "--chunker", "fixed", "--size", "61",
+                     "--lang", "pt"]) == 0
+    err = capsys.readouterr().err
+    assert "ragviz: conectando à API de embeddings (cada requisição espera no máximo" in err
+    assert re.search(rf"ragviz: (\d+) de \1 chunks embutidos com openai:{MODEL}\S* \(\d+ s\)\n",
+                     err), err
+    assert "embedded" not in err and "connecting" not in err

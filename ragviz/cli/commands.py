@@ -27,6 +27,7 @@ from ragviz.embedding.models import Embedder, load_embedder
 from ragviz.embedding.openai_api import REQUEST_TIMEOUT_S
 from ragviz.evaluation.measures import metric_names
 from ragviz.evaluation.results import Analysis, RetrievalSettings
+from ragviz.i18n import t
 from ragviz.inputs.corpus import Corpus
 from ragviz.inputs.questions import LabelledQuestion
 from ragviz.present.safe_text import visible_controls as terminal_safe
@@ -99,8 +100,8 @@ def _inputs(args: argparse.Namespace) -> tuple[Corpus, Embedder, RetrievalSettin
     corpus = _read_corpus(args.paths)
     name = _model_name(args)
     if name.startswith("openai:") and output._stderr_is_terminal():
-        sys.stderr.write(f"ragviz: connecting to the embedding API (each request waits at "
-                         f"most {REQUEST_TIMEOUT_S:g} s; Ctrl-C stops)\n")
+        sys.stderr.write(t("cli.connecting", CLI_LANG.get(),
+                           seconds=f"{REQUEST_TIMEOUT_S:g}") + "\n")
     embedder = load_embedder(name)
     return corpus, embedder, RetrievalSettings(args.top_k, args.floor, scorer=args.scorer)
 

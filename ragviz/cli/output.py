@@ -14,9 +14,10 @@ from pathlib import Path
 from typing import Any
 
 from ragviz.chunking import Chunk
-from ragviz.cli.reading import UserError
+from ragviz.cli.reading import CLI_LANG, UserError
 from ragviz.embedding.base import Progress
 from ragviz.embedding.models import Embedder
+from ragviz.i18n import t
 from ragviz.inputs.corpus import Corpus
 from ragviz.present.safe_text import visible_controls as terminal_safe
 
@@ -54,11 +55,19 @@ def _progress(embedder: Embedder) -> Progress | None:
             return
         seconds = time.monotonic() - started
         end = "\n" if done == total else "\r"
-        sys.stderr.write(f"ragviz: embedded {done:,} of {total:,} chunks with "
-                         f"{terminal_safe(embedder.name, keep='')} ({seconds:.0f} s){end}")
+        lang = CLI_LANG.get()
+        line = t("cli.embedded", lang, done=grouped(done, lang), total=grouped(total, lang),
+                 model=terminal_safe(embedder.name, keep=""), seconds=f"{seconds:.0f}")
+        sys.stderr.write(line + end)
         sys.stderr.flush()
 
     return show
+
+
+def grouped(n: int, lang: str) -> str:
+    """An integer with its thousands grouped as ``lang`` writes them (1,234 / 1.234)."""
+    text = f"{n:,}"
+    return text.replace(",", ".") if lang == "pt" else text
 
 
 def _writable(path: str) -> Path:

@@ -52,6 +52,16 @@ REPORT: dict[str, dict[str, str]] = {
     "cli.note": {"en": "ragviz: note: {text}", "pt": "ragviz: nota: {text}"},
     "cli.skipped": {"en": "ragviz: skipped: {text}", "pt": "ragviz: ignorado: {text}"},
     "cli.interrupted": {"en": "interrupted", "pt": "interrompido"},
+    "cli.embedded": {
+        "en": "ragviz: embedded {done} of {total} chunks with {model} ({seconds} s)",
+        "pt": "ragviz: {done} de {total} chunks embutidos com {model} ({seconds} s)",
+    },
+    "cli.connecting": {
+        "en": "ragviz: connecting to the embedding API (each request waits at most {seconds} s;"
+              " Ctrl-C stops)",
+        "pt": "ragviz: conectando à API de embeddings (cada requisição espera no máximo"
+              " {seconds} s; Ctrl-C interrompe)",
+    },
     "cli.see_help": {"en": "(see {prog} --help)", "pt": "(veja {prog} --help)"},
     "cli.stdin": {"en": "standard input", "pt": "entrada padrão"},
     "cli.on_stdin": {"en": "on standard input", "pt": "na entrada padrão"},
