@@ -28,6 +28,7 @@ from ragviz.index.placement import Placed, place
 from ragviz.inputs.corpus import Corpus, load_files
 from ragviz_app.app_state import DocumentChoice
 from ragviz_app.common import lang, md, ss
+from ragviz_app.upload_store import upload_folder
 
 HOSTS_ENV = "RAGVIZ_CHROMA_HOSTS"
 # Chunks the app holds in memory; past it the database has to retrieve (h21b's
@@ -94,7 +95,7 @@ def upload_reader(name: str, data: bytes) -> IndexReader:
     """An uploaded index written to a folder of its own (named by its content), then read
     like a file given to the CLI; a zip must hold a Chroma directory."""
     digest = hashlib.sha256(data).hexdigest()[:24]
-    folder = Path(tempfile.gettempdir()) / "ragviz-index" / digest
+    folder = upload_folder(digest)
     safe_name = Path(name).name or "index"
     suffix = Path(safe_name).suffix.lower()
     if suffix not in UPLOAD_SUFFIXES:
