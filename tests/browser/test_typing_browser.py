@@ -12,7 +12,7 @@ import pytest
 from ragviz.i18n import t
 from ragviz.inputs.questions import read_questions_file
 
-from .conftest import AppPage, download, select_option, visible_texts
+from .conftest import RENDER_TIMEOUT_MS, AppPage, download, select_option, visible_texts
 from .grid import (
     CELL_EDITOR,
     add_rows,
@@ -42,8 +42,11 @@ def type_rows(app: AppPage, questions: list[str]) -> None:
 
 def clear_questions(app: AppPage) -> None:
     open_editor(app)
+    app.wait_idle()  # the click goes to the page's last run, not to one being replaced
     app.page.locator(".st-key-clear_questions button").click()
-    app.page.get_by_text(t("app.no_questions", "en")).wait_for()
+    # a loaded CI machine once took over 30 s here (the first page's background model load
+    # shares the two cores): twice the render timeout, still a failure if it never comes
+    app.page.get_by_text(t("app.no_questions", "en")).wait_for(timeout=2 * RENDER_TIMEOUT_MS)
     app.wait_idle()
 
 
