@@ -113,3 +113,31 @@ def test_server_database_retrieval_gives_the_in_memory_labels(
     assert database["warnings"] == [] and database["index"]["margin"] == 2
     assert main(args[:-1]) == 0
     assert capsys.readouterr().out.startswith("The database retrieved: mixed holds")
+
+
+def test_database_mode_says_when_mrr_may_read_high(
+        capsys: pytest.CaptureFixture[str], server: str,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """An answer past the top (top_k + margin) asked of the database is ranked among the
+    fetched chunks only, at most its true rank: before, MRR was printed as if exact. Now the
+    questions past that depth are counted, and the bound holds against the collection loaded."""
+    args = ["eval", "--index", server, "--collection", "mixed", "--questions",
+            str(QUESTIONS), "--sources", str(DOC), "--top-k", "1", "--margin", "0", "--json"]
+    assert main(args) == 0
+    memory = json.loads(capsys.readouterr().out)
+    monkeypatch.setenv("RAGVIZ_INDEX_MAX_CHUNKS", "20")
+    assert main(args) == 0
+    database = json.loads(capsys.readouterr().out)
+    ranks = [r["diagnosis"]["answer_rank"] for r in memory["questions"]
+             if r["answerable"] and r["answer"] and r["diagnosis"] is not None]
+    past = sum(1 for rank in ranks if rank is not None and rank > 1)
+    assert past > 0, "the fixture must have an answer past rank 1 for this test to mean much"
+    mode = database["index"]
+    assert (mode["mode"], mode["depth"], mode["answers_past_depth"]) == ("database", 1, past)
+    true_mrr, shown_mrr = memory["metrics"]["mrr"], database["metrics"]["mrr"]
+    assert true_mrr <= shown_mrr <= true_mrr + mode["mrr_may_exceed_by"] + 1e-9
+    assert main(args[:-1]) == 0
+    said = capsys.readouterr().out
+    assert "past the top 1 asked of the database" in said and "MRR may read up to" in said
+    assert main([*args[:-1], "--lang", "pt"]) == 0
+    assert "o MRR pode aparecer até" in capsys.readouterr().out

@@ -594,6 +594,14 @@ CORE: dict[str, dict[str, str]] = {
     'excerpt.left_out_row': {"en": 'Row {row} (“{question}”): excerpt {n}: {why}; the question is left out of the evaluation and stays in the table.', "pt": 'Linha {row} (“{question}”): trecho {n}: {why}; a pergunta fica fora da avaliação e continua na tabela.'},
     'peers.chonkie_needs_hf_tokenizer': {"en": "Chonkie's TokenChunker takes a Hugging Face tokenizer, which {model} does not have: choose minilm-en or another sentence-transformers model", "pt": 'O TokenChunker do Chonkie recebe um tokenizador do Hugging Face, que {model} não tem: escolha minilm-en ou outro modelo sentence-transformers'},
     'index.mode_database': {"en": "The database retrieved: {name} holds {count} chunks (ragviz loads at most {limit}), so each question's top {top_k} plus {margin} and the chunks holding its expected answer were asked of the database; {fetched} chunks were diagnosed.", "pt": 'O banco de dados recuperou: {name} tem {count} chunks (o ragviz carrega no máximo {limit}), então o top {top_k} de cada pergunta mais {margin} e os chunks com a resposta esperada foram pedidos ao banco; {fetched} chunks foram diagnosticados.'},
+    "index.mrr_past_depth": {
+        "en": "{n} questions hold their answer past the top {depth} asked of the database: their rank is counted among the diagnosed chunks only, where it can be better than in the whole index, so MRR may read up to {excess} high.",
+        "pt": "{n} perguntas têm a resposta além do top {depth} pedido ao banco: a posição delas é contada só entre os chunks diagnosticados, onde pode ser melhor que no índice inteiro, então o MRR pode aparecer até {excess} acima.",
+    },
+    "index.mrr_past_depth.one": {
+        "en": "{n} question holds its answer past the top {depth} asked of the database: its rank is counted among the diagnosed chunks only, where it can be better than in the whole index, so MRR may read up to {excess} high.",
+        "pt": "{n} pergunta tem a resposta além do top {depth} pedido ao banco: a posição dela é contada só entre os chunks diagnosticados, onde pode ser melhor que no índice inteiro, então o MRR pode aparecer até {excess} acima.",
+    },
     'index.too_large': {"en": '{name} holds {count} chunks; ragviz loads at most {limit}: let the database retrieve with --index-mode database (a Chroma index)', "pt": '{name} tem {count} chunks; o ragviz carrega no máximo {limit}: deixe o banco recuperar com --index-mode database (um índice Chroma)'},
     'index.empty_collection': {"en": '{name}: empty (0 chunks), nothing to diagnose', "pt": '{name}: vazia (0 chunks), nada a diagnosticar'},
     'index.not_loaded': {"en": '{name}: {count} chunks, dimension {dimension}; past the {limit} ragviz loads, so not read here: ragviz eval --index lets the database retrieve', "pt": '{name}: {count} chunks, dimensão {dimension}; acima dos {limit} que o ragviz carrega, por isso não foi lida aqui: ragviz eval --index deixa o banco recuperar'},

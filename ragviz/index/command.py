@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ragviz.i18n import count, t
 from ragviz.i18n import say as i18n_say
-from ragviz.i18n import t
 from ragviz.index.base import (
     CollectionInfo,
     IndexInputError,
@@ -138,16 +138,23 @@ class IndexRun:
         run = self.database
         if run is None:
             return {"mode": "memory", "count": len(self.result.index.chunks)}
+        past, excess = run.mrr_past_depth()
         return {"mode": "database", "count": run.count, "fetched": run.fetched,
-                "margin": run.margin, "memory_limit": memory_limit()}
+                "margin": run.margin, "memory_limit": memory_limit(), "depth": run.depth,
+                "answers_past_depth": past, "mrr_may_exceed_by": round(excess, 6)}
 
     def _mode_sentence(self, top_k: int) -> list[str]:
         run = self.database
         if run is None:
             return []
-        return [t("index.mode_database", self.lang, name=self.result.index.name,
+        said = [t("index.mode_database", self.lang, name=self.result.index.name,
                   count=f"{run.count:,}", limit=f"{memory_limit():,}", top_k=top_k,
                   margin=run.margin, fetched=f"{run.fetched:,}")]
+        past, excess = run.mrr_past_depth()
+        if past:
+            said.append(count(past, "index.mrr_past_depth", self.lang, depth=run.depth,
+                              excess=_decimal(excess, self.lang)))
+        return said
 
     def _chunk(self, i: int) -> dict[str, Any]:
         result = self.result
@@ -162,6 +169,12 @@ class IndexRun:
             out["explanation"] = say("stale_chunk", self.lang, chunk=i,
                                      file=result.placed.stale[i])
         return out
+
+
+def _decimal(value: float, lang: str) -> str:
+    """Three decimals, with the decimal comma in Portuguese (as the scores are written)."""
+    text = f"{value:.3f}"
+    return text.replace(".", ",") if lang == "pt" else text
 
 
 def _rounded(value: float) -> float | None:

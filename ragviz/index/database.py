@@ -7,10 +7,11 @@ Why the labels match the in-memory mode: every question's true top (top_k + marg
 the fetched set, and any other fetched chunk scores lower, so the fetched set ranks them in
 the same order. A chunk holding the answer but outside that top keeps its true score; its
 rank among the fetched chunks is at most its rank in the whole index (so hit@k and the
-labels are right, and MRR is at least the true one). Chunk numbers are positions among the
-fetched chunks; each chunk's ``id`` is the store's. Only the chunks some question's top_k
-hands on are re-embedded to check their stored vectors (re-embedding is the slow part, and
-those are what production gave the language model); the others' agreement is unknown.
+labels are right, and MRR is at least the true one: ``ranks_past`` says by how much at
+most, and the command says it). Chunk numbers are positions among the fetched chunks; each
+chunk's ``id`` is the store's. Only the chunks some question's top_k hands on are
+re-embedded to check their stored vectors (re-embedding is the slow part, and those are
+what production gave the language model); the others' agreement is unknown.
 """
 
 from __future__ import annotations
@@ -24,8 +25,9 @@ from typing import Any, TypeVar
 
 from ragviz.embedding.models import Embedder
 from ragviz.evaluation.answers import locate_in_corpus
+from ragviz.evaluation.measures import answer_rank
 from ragviz.evaluation.pipeline import encode_questions
-from ragviz.evaluation.results import RetrievalSettings
+from ragviz.evaluation.results import QuestionOutcome, RetrievalSettings
 from ragviz.index.analysis import IndexAnalysis, analyse_index
 from ragviz.index.base import IndexChunk, IndexInputError, LoadedIndex, RetrievingIndex
 from ragviz.index.messages import Sentence
@@ -49,6 +51,22 @@ class DatabaseAnalysis:
     fetched: int  # chunks the database returned (distinct)
     margin: int
     database_seconds: float
+    depth: int = 0  # each question's nearest chunks asked for: top_k + margin (or all)
+
+    def mrr_past_depth(self) -> tuple[int, float]:
+        """How many ranked questions hold their answer past ``depth``, and by how much the
+        MRR shown may exceed the whole index's because of them (see ``ranks_past``)."""
+        return ranks_past(self.index_analysis.analysis.outcomes, self.depth)
+
+
+def ranks_past(outcomes: Sequence[QuestionOutcome], depth: int) -> tuple[int, float]:
+    """Questions whose answer ranks past ``depth`` among the fetched chunks, and the most
+    MRR can read high because of them. Within ``depth`` a rank is exact (every question's
+    true top ``depth`` was fetched); past it, the rank among the fetched chunks is at most
+    the true one, so each such question adds at most 1/rank over the questions MRR averages."""
+    ranks = [r for r in (answer_rank(o) for o in outcomes) if r is not False]
+    past = [r for r in ranks if r is not None and r > depth]
+    return len(past), (sum(1 / r for r in past) / len(ranks) if ranks else 0.0)
 
 
 def analyse_in_database(reader: RetrievingIndex, collection: str | None, embedder: Embedder,
@@ -82,7 +100,7 @@ def analyse_in_database(reader: RetrievingIndex, collection: str | None, embedde
     chunks = tuple(sorted(fetched.values(), key=_order))
     result = analyse_index(LoadedIndex(info.name, chunks), embedder, questions, sources,
                            settings, check=[i for i, c in enumerate(chunks) if c.id in shown])
-    return DatabaseAnalysis(result, info.count, len(chunks), margin, clock.seconds)
+    return DatabaseAnalysis(result, info.count, len(chunks), margin, clock.seconds, wanted)
 
 
 class _Clock:
