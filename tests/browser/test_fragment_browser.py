@@ -39,6 +39,15 @@ def step(app: AppPage, key: str, arrows: int) -> None:
     app.page.wait_for_function(
         "([key, before]) => document.querySelector(`.st-key-${key} input[type=range]`)"
         ".value !== before", arg=[key, before])
+    # the presses may still be on their way (the page can be idle between two of them, as it
+    # was once on a loaded CI machine): done when the address bar, which the last run writes,
+    # carries the value the slider shows
+    app.page.wait_for_function(
+        """([key, param]) => {
+            const shown = document.querySelector(`.st-key-${key} input[type=range]`).value;
+            const linked = new URLSearchParams(location.search).get(param);
+            return linked !== null && Math.abs(parseFloat(linked) - parseFloat(shown)) < 1e-9;
+        }""", arg=[key, {"floor": "floor", "top_k": "k"}[key]])
     app.wait_idle()
     app.wait_rendered(doc_tab=False)
 
