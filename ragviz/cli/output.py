@@ -17,7 +17,7 @@ from ragviz.chunking import Chunk
 from ragviz.cli.reading import CLI_LANG, UserError
 from ragviz.embedding.base import Progress
 from ragviz.embedding.models import Embedder
-from ragviz.i18n import t
+from ragviz.i18n import grouped, t
 from ragviz.inputs.corpus import Corpus
 from ragviz.present.safe_text import visible_controls as terminal_safe
 
@@ -62,12 +62,6 @@ def _progress(embedder: Embedder) -> Progress | None:
         sys.stderr.flush()
 
     return show
-
-
-def grouped(n: int, lang: str) -> str:
-    """An integer with its thousands grouped as ``lang`` writes them (1,234 / 1.234)."""
-    text = f"{n:,}"
-    return text.replace(",", ".") if lang == "pt" else text
 
 
 def _writable(path: str) -> Path:

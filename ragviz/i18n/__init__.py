@@ -94,6 +94,20 @@ def say(said: object, lang: str) -> str:
     return str(again(lang)) if callable(again) else str(said)
 
 
+def decimal(value: float, digits: int, language: str = "en") -> str:
+    """``value`` with ``digits`` decimals, with a decimal comma in Portuguese."""
+    text = f"{value:.{digits}f}"
+    if text.startswith("-") and float(text) == 0:
+        text = text[1:]  # "-0.00" says nothing "0.00" does not
+    return text.replace(".", ",") if language == "pt" else text
+
+
+def grouped(n: int, language: str = "en") -> str:
+    """An integer with its thousands grouped as ``language`` writes them (1,234 / 1.234)."""
+    text = f"{n:,}"
+    return text.replace(",", ".") if language == "pt" else text
+
+
 def count(n: int, key: str, lang: str = "en", **values: object) -> str:
     """``n`` with its word in agreement: ``key + ".one"`` for one, ``key`` for any other
     (``values`` fill the sentence's other placeholders)."""

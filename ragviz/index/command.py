@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ragviz.i18n import count, t
+from ragviz.i18n import count, decimal, t
 from ragviz.i18n import say as i18n_say
 from ragviz.index.base import (
     CollectionInfo,
@@ -153,7 +153,7 @@ class IndexRun:
         past, excess = run.mrr_past_depth()
         if past:
             said.append(count(past, "index.mrr_past_depth", self.lang, depth=run.depth,
-                              excess=_decimal(excess, self.lang)))
+                              excess=decimal(excess, 3, self.lang)))
         return said
 
     def _chunk(self, i: int) -> dict[str, Any]:
@@ -169,12 +169,6 @@ class IndexRun:
             out["explanation"] = say("stale_chunk", self.lang, chunk=i,
                                      file=result.placed.stale[i])
         return out
-
-
-def _decimal(value: float, lang: str) -> str:
-    """Three decimals, with the decimal comma in Portuguese (as the scores are written)."""
-    text = f"{value:.3f}"
-    return text.replace(".", ",") if lang == "pt" else text
 
 
 def _rounded(value: float) -> float | None:

@@ -40,6 +40,7 @@ from ragviz.evaluation.excerpts import LeftOut, TokenScores, Unfound
 from ragviz.evaluation.measures import get_metric
 from ragviz.evaluation.results import Metrics, QuestionOutcome, WhyFailed
 from ragviz.i18n import STRINGS, count, t
+from ragviz.i18n import decimal as decimal  # re-exported: the display rule's numbers
 from ragviz.index.analysis import INDEX_CONFIG
 from ragviz.index.messages import say
 from ragviz.retrieval.decision import Decision, build_prompt
@@ -49,14 +50,6 @@ MOST_DIGITS = 6
 
 
 # --- numbers --------------------------------------------------------------------------
-
-
-def decimal(value: float, digits: int, language: str = "en") -> str:
-    """``value`` with ``digits`` decimals, with a decimal comma in Portuguese."""
-    text = f"{value:.{digits}f}"
-    if text.startswith("-") and float(text) == 0:
-        text = text[1:]  # "-0.00" says nothing "0.00" does not
-    return text.replace(".", ",") if language == "pt" else text
 
 
 def distinct_digits(values: Iterable[float], fewest: int = FEWEST_DIGITS) -> int:
