@@ -10,20 +10,20 @@ import hashlib
 import json
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import pandas as pd
 
 from ragviz.chunking import ChunkerConfig, get_spec
 from ragviz.chunking.registry import Param
-from ragviz.evaluation.excerpts import LeftOut, resolve_questions
+from ragviz.evaluation.excerpts import LeftOut, Unfound, resolve_questions
 from ragviz.evaluation.results import Analysis
-from ragviz.i18n import phrase, say, t
+from ragviz.i18n import count, phrase, say, t
 from ragviz.inputs.convert import CONVERTED_SUFFIXES, suffix_of
 from ragviz.inputs.corpus import Corpus, as_corpus, load_files, short_name
 from ragviz.inputs.documents import (
-    MAX_DOCUMENT_CHARS,
+    MAX_FILE_CHARS,
     MAX_QUESTIONS,
     InputError,
     check_document,
@@ -35,6 +35,7 @@ from ragviz.inputs.questions import (
     check_question,
     parse_references,
 )
+from ragviz.present.presentation import left_out_text
 from ragviz.retrieval.scorers import CosineScorer, ScoreScale
 from ragviz.share.samples import get_sample
 from ragviz.share.workspace import DEFAULT_CONFIG_A, DEFAULT_CONFIG_B
@@ -216,9 +217,62 @@ def placed_questions(questions: Sequence[LabelledQuestion], document: str | Corp
     the CLI's rule, so the app evaluates the same questions."""
     if document is None:
         return list(questions), []
+    if isinstance(document, str):  # one document: every file an excerpt names is this one
+        return _placed_in_one(questions, document)
     _, left_out = resolve_questions(questions, as_corpus(document))
     rows = {(left.line, left.question) for left in left_out}
     return [q for q in questions if (q.line, q.question) not in rows], left_out
+
+
+def _placed_in_one(questions: Sequence[LabelledQuestion], document: str
+                   ) -> tuple[list[LabelledQuestion], list[LeftOut]]:
+    """``placed_questions`` on a one-file document (pasted, uploaded, a sample's text), whose
+    one source has no name: an excerpt naming a file (a benchmark's ``corpus_id``) is looked
+    for here, at its offsets when they slice this text to its content, else by its text.
+    One not found is said as its file not being in the document (``no-file``), so the rows
+    of the benchmark's other files are left out together, under one sentence."""
+    moved = [replace(q, references=tuple(_in_one(r, document) for r in q.references))
+             for q in questions]
+    _, left_out = resolve_questions(moved, as_corpus(document))
+    named = {(q.line, q.question): q.references for q in questions}
+    said = [_named_file(left, named[left.line, left.question]) for left in left_out]
+    rows = {(left.line, left.question) for left in left_out}
+    return [q for q in moved if (q.line, q.question) not in rows], said
+
+
+def _in_one(reference: Reference, document: str) -> Reference:
+    if not reference.source:
+        return reference
+    start, end = reference.start, reference.end
+    if start is not None and end is not None and document[start:end] == reference.content:
+        return replace(reference, source="")
+    return replace(reference, source="", start=None, end=None)
+
+
+def _named_file(left: LeftOut, references: tuple[Reference, ...]) -> LeftOut:
+    source = references[left.excerpt - 1].source
+    return replace(left, why=Unfound("no-file", source)) if source else left
+
+
+LISTED_FILES = 6  # files named in the sentence of the rows left out for their file
+
+
+def left_out_sentences(left_out: Sequence[LeftOut], lang: str = "en",
+                       one_document: bool = False) -> list[str]:
+    """What the table says of the rows left out: one sentence for every row whose excerpt's
+    file is not in the document (a benchmark's other files: hundreds of rows, one line),
+    naming the files, then one sentence per other row (its excerpt's offsets or text)."""
+    files = [left.why.source for left in left_out if left.why.kind == "no-file"]
+    said = [left_out_text(left, lang, row=True) for left in left_out
+            if left.why.kind != "no-file"]
+    if not files:
+        return said
+    names = sorted(set(files))
+    listed = ", ".join(names[:LISTED_FILES])
+    if len(names) > LISTED_FILES:
+        listed = t("app.more_files", lang, names=listed, n=len(names) - LISTED_FILES)
+    key = "app.left_out_files" if one_document else "app.left_out_files_corpus"
+    return [count(len(files), key, lang, files=listed), *said]
 
 
 def _references(text: str, answerable: bool) -> tuple[Reference, ...]:
@@ -318,12 +372,12 @@ def resolve_document(
 def _checked_upload(text: str, name: str) -> str:
     """``check_document`` in an upload's words: a file too long cannot be "pasted shorter"."""
     try:
-        return check_document(text)
+        return check_document(text, limit=MAX_FILE_CHARS)
     except InputError as error:
         if error.key != "input.long_document":
             raise
         raise InputError(key="input.long_upload", name=short_name(name), n=f"{len(text):,}",
-                         limit=f"{MAX_DOCUMENT_CHARS:,}") from None
+                         limit=f"{MAX_FILE_CHARS:,}") from None
 
 
 def corpus_choice(corpus: Corpus, lang: str = "en") -> DocumentChoice:

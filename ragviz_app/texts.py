@@ -530,6 +530,31 @@ APP: dict[str, dict[str, str]] = {
     },
     "app.questions_uploaded": {
         "en": "{n} questions loaded from the file.",
+    "app.left_out_files": {
+        "en": "{n} questions expect excerpts of files that are not in this document ({files}): "
+              "they are left out of the evaluation and stay in the table.",
+        "pt": "{n} perguntas esperam trechos de arquivos que não estão neste documento "
+              "({files}): ficam fora da avaliação e continuam na tabela.",
+    },
+    "app.left_out_files.one": {
+        "en": "{n} question expects an excerpt of a file that is not in this document "
+              "({files}): it is left out of the evaluation and stays in the table.",
+        "pt": "{n} pergunta espera um trecho de um arquivo que não está neste documento "
+              "({files}): fica fora da avaliação e continua na tabela.",
+    },
+    "app.left_out_files_corpus": {
+        "en": "{n} questions expect excerpts of files that are not in the corpus ({files}): "
+              "they are left out of the evaluation and stay in the table.",
+        "pt": "{n} perguntas esperam trechos de arquivos que não estão no corpus ({files}): "
+              "ficam fora da avaliação e continuam na tabela.",
+    },
+    "app.left_out_files_corpus.one": {
+        "en": "{n} question expects an excerpt of a file that is not in the corpus ({files}): "
+              "it is left out of the evaluation and stays in the table.",
+        "pt": "{n} pergunta espera um trecho de um arquivo que não está no corpus ({files}): "
+              "fica fora da avaliação e continua na tabela.",
+    },
+    "app.more_files": {"en": "{names} and {n} more", "pt": "{names} e mais {n}"},
         "pt": "{n} perguntas carregadas do arquivo.",
     },
     "app.questions_uploaded.one": {

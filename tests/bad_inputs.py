@@ -167,15 +167,14 @@ class QuestionTable:
 
     def seen(self, lang: str = "en") -> str:
         from ragviz.inputs.questions import read_questions_file
-        from ragviz.present.presentation import left_out_text
         from ragviz_app import app_state
 
         found, _ = read_questions_file(self.data, "q.csv")
         table = app_state.frame_questions(app_state.questions_frame(found))
         kept, left_out = app_state.placed_questions(table, self.document)
         return " · ".join([f"{len(kept)} of {len(table)} rows evaluated",
-                           *(f"error: {left_out_text(left, lang, row=True)}"
-                             for left in left_out)])
+                           *(f"error: {said}" for said in
+                             app_state.left_out_sentences(left_out, lang, one_document=True))])
 
 
 @dataclass(frozen=True)
@@ -401,6 +400,8 @@ ROWS: tuple[Row, ...] = (
     Row("questions", "references that are not JSON", cli(EVAL, qfile('question,references\nq,"[{"""\n')), 'exit 2 · ragviz eval: line 2: the references are not valid JSON; write a list like [{"content": "...", "start_index": 0, "end_index": 10}].'),
     Row("questions", "an excerpt whose offsets miss its text", cli(EVAL, qfile('question,references\nq,"[{""content"": ""zzz"", ""start_index"": 0, ""end_index"": 3}]"\n')), "exit 2 · ragviz: line 2: excerpt 1: offsets 0–3 do not slice the file to the excerpt's content; the row is left out.\nragviz eval: no question's excerpts lie in the corpus: check corpus_id and the offsets against the files given"),
     Row("questions", "excerpts not in the document, in the app", QuestionTable("Orders arrive in five days.", b'question,references\nq,"[{""content"": ""Orders"", ""start_index"": 1, ""end_index"": 7}]"\nr,"[{""content"": ""Pets fly""}]"\ns,"[{""content"": ""five days""}]"\n'), "1 of 3 rows evaluated · error: Row 1 (“q”): excerpt 1: offsets 1–7 do not slice the file to the excerpt's content; the question is left out of the evaluation and stays in the table. · error: Row 2 (“r”): excerpt 1: the excerpt's text is not in the corpus; the question is left out of the evaluation and stays in the table."),
+    Row("questions", "a benchmark file (corpus_id naming files) over one pasted document, in the app", QuestionTable("Orders arrive in five days.", b'question,references,corpus_id\nq,"[{""content"": ""arrive in five"", ""start_index"": 90, ""end_index"": 104}]",faq\nr,"[{""content"": ""Pets fly""}]",refunds\ns,"[{""content"": ""x""}]",/\n'), "1 of 3 rows evaluated · error: 2 questions expect excerpts of files that are not in this document (/, refunds): they are left out of the evaluation and stay in the table."),
+    Row("questions", "corpus_id '/' or '.' beside a named one", cli(EVAL, qfile('question,references,corpus_id\nq,"[{""content"": ""Reembolso""}]",/\nr,"[{""content"": ""Frete""}]",.\ns,"[{""content"": ""dias""}]",doc\n')), "exit 0 · ragviz: line 2: excerpt 1: no file '/' in the corpus; the row is left out.\nragviz: line 3: excerpt 1: no file '.' in the corpus; the row is left out."),
     Row("questions", "a NUL byte", cli(EVAL, qfile(HEADER.encode() + b"Qual?\x00,,true\n")), f"exit 2 · ragviz eval: The file q.csv {BINARY}"),
     Row("questions", "a missing file", cli("eval doc.txt --questions none.csv"), "exit 2 · ragviz eval: the questions file none.csv does not exist"),
     Row("questions", "a folder", cli("eval doc.txt --questions sub", {"doc.txt": DOC, "sub/a": b""}), "exit 2 · ragviz eval: the questions file sub is a folder; give a text file"),

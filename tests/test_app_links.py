@@ -11,8 +11,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from streamlit.testing.v1 import AppTest
 
+from ragviz.i18n import t
 from ragviz.inputs.limits import TOP_K_RANGE
-from ragviz.inputs.questions import LabelledQuestion
+from ragviz.inputs.questions import LabelledQuestion, Reference
 from ragviz.share import links
 from ragviz.share.workspace import Settings, Workspace
 
@@ -124,3 +125,23 @@ def test_no_workspace_in_a_link_breaks_the_first_rerun(text: str) -> None:
     at = started({links.WORK_KEY: token})
     assert not at.exception, (text[-300:], [e.value for e in at.exception])
     assert all(len(message) < 400 for message in shown(at))
+
+
+def test_a_link_whose_excerpt_names_a_file_opens_and_evaluates_it() -> None:
+    """Issue 37 item 4: a pasted document and one excerpt naming its benchmark file
+    (``corpus_id``) made a ~550-character link that broke the page for everyone opening it.
+    The one document stands for that file: the excerpt is found there and evaluated."""
+    excerpt = DOCUMENT.split("\n")[2].rstrip("\r")
+    start = DOCUMENT.index(excerpt)
+    question = LabelledQuestion("Em quantos dias o pedido 2 é reembolsado?", "", None, (
+        Reference(excerpt, start, start + len(excerpt), source="politica"),))
+    work = Workspace(DOCUMENT, (question,), Settings())
+    query = links.share_query(work.settings, work).query
+    at = started(query)
+    assert not at.exception, [e.value for e in at.exception]
+    assert [e.value for e in at.error] == []
+    at.session_state["tab"] = t("tab.questions", "en")
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    headings = [str(m.value) for m in at.markdown if str(m.value).startswith("#### ")]
+    assert len(headings) == 1 and "pedido 2" in headings[0], headings

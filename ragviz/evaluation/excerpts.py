@@ -68,10 +68,15 @@ def source_for(corpus: Corpus, name: str) -> str | None:
     wanted = PurePosixPath(name.replace("\\", "/"))
     for candidate in names:
         path = PurePosixPath(candidate)
-        if wanted.with_suffix("") == path.with_suffix("") or str(wanted).endswith("/" + candidate):
+        if _bare(wanted) == _bare(path) or str(wanted).endswith("/" + candidate):
             return candidate
     stems = [c for c in names if PurePosixPath(c).stem == wanted.stem]
     return stems[0] if len(stems) == 1 else None
+
+
+def _bare(path: PurePosixPath) -> PurePosixPath:
+    """The path without its extension; a path with no name ("", ".", "/") as it is."""
+    return path.with_suffix("") if path.name else path
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,6 @@ from ragviz.i18n import count
 from ragviz.inputs.corpus import Corpus
 from ragviz.inputs.questions import LabelledQuestion
 from ragviz.present.exports import guard_cell
-from ragviz.present.presentation import left_out_text
 from ragviz_app import app_state as state
 from ragviz_app.common import lang, md, ss, tr
 from ragviz_app.session import (
@@ -49,7 +48,7 @@ def edited_questions(tab: DeltaGenerator, is_open: bool,
             table_notes()
     questions, problems = state.checked_questions(in_use, lang())
     questions, left_out = state.placed_questions(questions, document)
-    problems += [left_out_text(left, lang(), row=True) for left in left_out]
+    problems += state.left_out_sentences(left_out, lang(), isinstance(document, str))
     if is_open:
         with tab:
             for problem in problems:
