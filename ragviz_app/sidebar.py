@@ -6,8 +6,9 @@ from __future__ import annotations
 import streamlit as st
 
 from ragviz.i18n import LANGUAGE_NAMES, LANGUAGES
+from ragviz.inputs.convert import MAX_BINARY_FILE_BYTES
 from ragviz.inputs.corpus import Corpus
-from ragviz.inputs.documents import MAX_DOCUMENT_CHARS, MAX_UPLOAD_BYTES
+from ragviz.inputs.documents import MAX_DOCUMENT_CHARS, MAX_FILE_CHARS, MAX_UPLOAD_BYTES
 from ragviz.retrieval.scorers import scorer_names
 from ragviz.share.samples import get_sample, load_samples
 from ragviz_app import app_state as state
@@ -82,7 +83,9 @@ def document_inputs() -> state.DocumentChoice:
     else:
         files = st.file_uploader(
             tr("app.upload"), key="doc_upload",  # no type filter: ragviz's own check speaks
-            help=tr("app.upload_help", limit=f"{MAX_UPLOAD_BYTES // 1000:,}"),
+            help=tr("app.upload_help", chars=f"{MAX_FILE_CHARS:,}",
+                    limit=f"{MAX_UPLOAD_BYTES / 1e6:g}",
+                    binary=f"{MAX_BINARY_FILE_BYTES / 1e6:g}"),
             accept_multiple_files=True,
         )
         uploads = [(file.name, file.getvalue()) for file in files or ()]

@@ -200,8 +200,10 @@ APP: dict[str, dict[str, str]] = {
         "pt": "Arquivos (.txt, .md, .html, .pdf, .docx ou um .zip deles)",
     },
     "app.upload_help": {
-        "en": "UTF-8 preferred; up to {limit} kB.",
-        "pt": "De preferência UTF-8; até {limit} kB.",
+        "en": "UTF-8 preferred; up to {chars} characters of text per file ({limit} MB for a "
+              "text file, {binary} MB for a PDF or Word file).",
+        "pt": "De preferência UTF-8; até {chars} caracteres de texto por arquivo ({limit} MB "
+              "para um arquivo de texto, {binary} MB para um PDF ou Word).",
     },
     "app.upload_wait": {
         "en": "Upload one or more files (.txt, .md, .html, .pdf, .docx or .zip) to analyse "
@@ -528,8 +530,6 @@ APP: dict[str, dict[str, str]] = {
         "pt": "O formato da linha de comando: o cabeçalho question,answer,answerable e uma "
               "pergunta por linha; substitui a tabela.",
     },
-    "app.questions_uploaded": {
-        "en": "{n} questions loaded from the file.",
     "app.left_out_files": {
         "en": "{n} questions expect excerpts of files that are not in this document ({files}): "
               "they are left out of the evaluation and stay in the table.",
@@ -555,6 +555,8 @@ APP: dict[str, dict[str, str]] = {
               "fica fora da avaliação e continua na tabela.",
     },
     "app.more_files": {"en": "{names} and {n} more", "pt": "{names} e mais {n}"},
+    "app.questions_uploaded": {
+        "en": "{n} questions loaded from the file.",
         "pt": "{n} perguntas carregadas do arquivo.",
     },
     "app.questions_uploaded.one": {

@@ -394,18 +394,20 @@ def test_uploader_leaves_type_and_size_to_ragviz() -> None:
     bytes than ragviz allows; ragviz's own check then says the sentence in the panel."""
     import tomllib
 
+    from ragviz.inputs.convert import MAX_BINARY_FILE_BYTES
     from ragviz.inputs.documents import MAX_UPLOAD_BYTES
 
     config = tomllib.loads((Path(__file__).parents[1] / ".streamlit/config.toml").read_text())
     assert config["server"]["maxUploadSize"] * 1024 * 1024 > 2 * MAX_UPLOAD_BYTES
+    assert config["server"]["maxUploadSize"] * 1024 * 1024 > 2 * MAX_BINARY_FILE_BYTES
     at = run_app()
     at.radio(key="doc_source").set_value("upload")
     rerun(at)
     assert at.file_uploader(key="doc_upload").allowed_type == []
-    at.file_uploader(key="doc_upload").set_value(("big.txt", b"a" * 1_500_000, "text/plain"))
+    at.file_uploader(key="doc_upload").set_value(("big.txt", b"a" * 4_500_000, "text/plain"))
     rerun(at)
     assert any(
-        "big.txt has 1,500,000 bytes (1.5 MB); the limit is 1,000,000 bytes (1 MB)"
+        "big.txt has 4,500,000 bytes (4.5 MB); the limit is 4,000,000 bytes (4 MB)"
         in e.value.replace("\\", "")
         for e in at.error
     )

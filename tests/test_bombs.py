@@ -115,8 +115,8 @@ def _refusal(name: str, data: bytes) -> str:
 
 
 @pytest.mark.parametrize(("make", "says"), [
-    (lambda: docx_bomb(300), "it holds more than 200,000 characters of text, the limit for one "
-     "file; split it into smaller files"),
+    (lambda: docx_bomb(300), "it holds more than 1,000,000 characters of text, the limit for one "
+     "file"),
     (lambda: docx_bomb(MAX_DOCX_XML_BYTES // 1_000_000 + 1, EMPTY_PARAGRAPH),
      f"its text part unpacks to more than {MAX_DOCX_XML_BYTES:,} bytes (a decompression bomb?)"),
     (lambda: docx_xml(b"this is not xml"), "the Word document is damaged"),
@@ -161,10 +161,9 @@ def test_pages_read_before_the_time_budget_are_kept_and_the_cut_is_said() -> Non
 
 
 def test_one_file_of_any_type_meets_the_document_limit() -> None:
-    html = b"<p>" + b"Refunds take seven days. " * 10_000 + b"</p>"
-    assert _refusal("long.html", html).endswith("it holds more than 200,000 characters of "
-                                                "text, the limit for one file; split it into "
-                                                "smaller files.")
+    html = b"<p>" + b"Refunds take seven days. " * 50_000 + b"</p>"
+    assert _refusal("long.html", html).endswith("it holds more than 1,000,000 characters of "
+                                                "text, the limit for one file.")
     assert convert("short.pdf", pdf_text(b"Refunds take seven days.")).text == (
         "Refunds take seven days.")
 
@@ -173,7 +172,7 @@ def test_a_zip_bomb_member_is_skipped_unread_and_the_good_file_loads() -> None:
     corpus = load_files([("kb.zip", zip_bomb_member())])
     assert corpus.names == ("good.txt",)
     assert [p.message for p in corpus.problems] == [
-        "bomb.txt in kb.zip was skipped: it unpacks to more than 1,000,000 bytes, the limit "
+        "bomb.txt in kb.zip was skipped: it unpacks to more than 4,000,000 bytes, the limit "
         "for one file."]
 
 

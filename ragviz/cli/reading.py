@@ -28,6 +28,7 @@ from ragviz.inputs.corpus import Corpus, Source, load_paths, short_name
 from ragviz.inputs.documents import (
     MAX_CLI_QUESTIONS,
     MAX_CLI_QUESTIONS_BYTES,
+    MAX_FILE_CHARS,
     DecodedText,
     InputError,
     check_document,
@@ -117,7 +118,7 @@ def _read_corpus(paths: Sequence[str]) -> Corpus:
             return sample.corpus()
     if len(paths) == 1 and _plain_text(paths[0]):
         path = paths[0]
-        text = check_document(_read_text(path), _shown_name(path))
+        text = check_document(_read_text(path), _shown_name(path), MAX_FILE_CHARS)
         return Corpus((Source(_source_name(path), text),))
     if paths.count("-") > 1:
         raise UserError(key="cli.stdin_twice")

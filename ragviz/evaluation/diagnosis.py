@@ -18,7 +18,7 @@ from typing import Any
 from ragviz.chunking.base import Chunk
 from ragviz.evaluation.answers import AnswerSpan, locate_in_corpus
 from ragviz.evaluation.chunk_table import ChunkTable
-from ragviz.evaluation.excerpts import source_for
+from ragviz.evaluation.excerpts import Excerpt, locate_reference, source_for
 from ragviz.inputs.corpus import Corpus, as_corpus
 from ragviz.inputs.questions import LabelledQuestion
 from ragviz.retrieval.decision import Decision
@@ -188,22 +188,35 @@ def diagnose(
 
 
 def _pinned(corpus: Corpus, question: LabelledQuestion) -> tuple[AnswerSpan, ...]:
-    """The first excerpt where its file and offsets put it (a labelled excerpt is that
-    place, not the first occurrence of its words); () when it has no offsets or they do
-    not slice its file to its content (then its text is looked for, as an answer's is)."""
+    """Every labelled excerpt where its file and offsets put it (a labelled excerpt is that
+    place, not the first occurrence of its words; one without offsets is looked for by its
+    text), stripped as ``question.expected`` says it; () when the question gives an answer
+    of its own or no excerpt is in the corpus (then its text is looked for, as an answer's
+    is). Any of them answers the question: a chunk holding any one is an answer's chunk."""
     if question.answer.strip() or not question.references:
         return ()
-    first = question.references[0]
-    name = source_for(corpus, first.source)
-    if first.start is None or first.end is None or name is None:
-        return ()
-    text = corpus.source(name).text
-    if text[first.start:first.end] != first.content or not first.content.strip():
-        return ()
-    # the expected text is the content stripped, as ``question.expected`` says it
-    start = first.start + len(first.content) - len(first.content.lstrip())
-    end = first.end - (len(first.content) - len(first.content.rstrip()))
-    return (AnswerSpan(start, end, exact=True, source=name),)
+    spans: list[AnswerSpan] = []
+    for reference in question.references:
+        if not reference.content.strip():
+            continue
+        if reference.start is None or reference.end is None:
+            spans += _by_text(corpus, reference.content, reference.source)
+            continue
+        found = locate_reference(corpus, reference)
+        if isinstance(found, Excerpt):
+            content = corpus.source(found.source).text[found.start:found.end]
+            start = found.start + len(content) - len(content.lstrip())
+            end = found.end - (len(content) - len(content.rstrip()))
+            spans.append(AnswerSpan(start, end, exact=True, source=found.source))
+    return tuple(spans)
+
+
+def _by_text(corpus: Corpus, content: str, source: str) -> tuple[AnswerSpan, ...]:
+    """An excerpt without offsets: its words' first place in its file, or in every file
+    that has them when it names none."""
+    name = source_for(corpus, source) if source else None
+    return tuple(s for s in locate_in_corpus(corpus, content.strip())
+                 if name is None or s.source == name)
 
 
 def _best(decision: Decision, table: ChunkTable, files: int) -> dict[str, Any]:
@@ -227,6 +240,9 @@ def _diagnose_answerable(
     spans: Sequence[AnswerSpan],
     truncation: Sequence[int | None],
 ) -> Diagnosis:
+    """``spans`` are the places that answer (several excerpts, or the answer's words in
+    several files): a chunk holding any of them is an answer's chunk, and the best-ranked
+    of those decides the rank, the labels and the excerpt the sentences quote."""
     best = _best(decision, table, len(corpus.sources))
     span = _answer_span(table, decision, spans)
     if span is None:
@@ -234,7 +250,7 @@ def _diagnose_answerable(
             else (ANSWER_NOT_IN_DOCUMENT,)
         return Diagnosis(missing, None, (), None, ANSWERABLE, answer, **best)
     shown = corpus.source(span.source).text[span.start : span.end]
-    holding = table.holding(span)
+    holding = tuple(sorted({i for s in spans for i in table.holding(s)}))
     # the best-ranked holding chunk and its rank, found without sorting every chunk
     rank, top_holding = min(((decision.rank_of(i), i) for i in holding), default=(None, -1))
     labels: list[str] = []
@@ -244,7 +260,7 @@ def _diagnose_answerable(
         touching = table.touching(span) or (0,)
         split = (touching[0], touching[-1])
         labels.append(ANSWER_SPLIT)
-    elif not _readable(holding, span, truncation):
+    elif not _readable(table, spans, truncation):
         labels.append(ANSWER_TRUNCATED)
     elif rank is not None:
         outranked = _outranked(table, decision, rank, top_holding) if rank > 1 else None
@@ -287,16 +303,16 @@ def _answer_span(
     return spans[0] if spans else None
 
 
-def _readable(
-    holding: Sequence[int], span: AnswerSpan, truncation: Sequence[int | None]
-) -> tuple[int, ...]:
-    """Holding chunks in which the model reads the answer to its end."""
-    out = []
-    for index in holding:
-        stop = truncation[index] if index < len(truncation) else None
-        if stop is None or span.end <= stop:
-            out.append(index)
-    return tuple(out)
+def _readable(table: ChunkTable, spans: Sequence[AnswerSpan],
+              truncation: Sequence[int | None]) -> tuple[int, ...]:
+    """Chunks holding one of ``spans`` in which the model reads that span to its end."""
+    out: set[int] = set()
+    for span in spans:
+        for index in table.holding(span):
+            stop = truncation[index] if index < len(truncation) else None
+            if stop is None or span.end <= stop:
+                out.add(index)
+    return tuple(sorted(out))
 
 
 def _outranked(table: ChunkTable, decision: Decision, rank: int,

@@ -10,7 +10,7 @@
 - ``.docx``: ``ragviz.inputs.docx_text`` (lxml, streamed, bounded; the text python-docx gives),
   paragraphs and table rows in document order.
 
-No file gives more than ``MAX_FILE_CHARS`` characters (the document limit), whatever its type.
+No file gives more than ``MAX_FILE_CHARS`` characters, whatever its type.
 
 A file that cannot be converted raises :class:`ConversionError` whose message is one
 sentence naming the file and the reason; ``kind`` names the reason for code and translations.
@@ -25,7 +25,7 @@ from pathlib import PurePosixPath
 
 from ragviz.i18n import Phrase
 from ragviz.inputs import pdf_text
-from ragviz.inputs.documents import MAX_DOCUMENT_CHARS, InputError, decode_upload
+from ragviz.inputs.documents import MAX_FILE_CHARS, InputError, decode_upload
 from ragviz.inputs.docx_text import DocxFormatError, DocxLimitError, docx_blocks
 from ragviz.inputs.html_text import MAX_DEPTH, html_text
 
@@ -38,9 +38,8 @@ ARCHIVE_SUFFIXES = (".zip",)  # expanded by ragviz.inputs.corpus, each member co
 ACCEPTED_SUFFIXES = (*SUPPORTED_SUFFIXES, *ARCHIVE_SUFFIXES)
 CONVERTED_SUFFIXES = (*HTML_SUFFIXES, *BINARY_SUFFIXES, *ARCHIVE_SUFFIXES)
 MAX_BINARY_FILE_BYTES = 20_000_000  # one PDF or DOCX; text files keep decode_upload's limit
-MAX_FILE_CHARS = MAX_DOCUMENT_CHARS  # the text of one file, whatever its type
-# The unpacked XML of a .docx read at most: ~50x what 200,000 characters need, ~1 s of work.
-MAX_DOCX_XML_BYTES = 10_000_000
+# The unpacked XML of a .docx read at most: ~20x what 1,000,000 characters need, ~2 s of work.
+MAX_DOCX_XML_BYTES = 20_000_000
 
 
 class ConversionError(InputError):

@@ -8,8 +8,11 @@ from functools import partial
 
 from ragviz.i18n import KeyedError
 
-MAX_DOCUMENT_CHARS = 200_000
-MAX_UPLOAD_BYTES = 1_000_000
+MAX_DOCUMENT_CHARS = 200_000  # a pasted document (and a workspace's or a link's)
+# One file of a corpus, whatever its type: the research benchmark's longest file holds
+# 737,905 characters, and a file cannot be split without breaking its excerpts' offsets.
+MAX_FILE_CHARS = 1_000_000
+MAX_UPLOAD_BYTES = 4_000_000  # a text file's bytes: MAX_FILE_CHARS in UTF-8 with accents
 MAX_QUESTIONS = 1_000  # the app's and a workspace's (metrics and a picker, not chart pairs)
 MAX_CLI_QUESTIONS = 5_000  # the CLI's (eval over a benchmark file)
 MAX_CLI_QUESTIONS_BYTES = 20_000_000  # a benchmark's questions file with its excerpts
@@ -72,17 +75,18 @@ def shorten(value: object, limit: int = 60, quote: bool = False) -> str:
 shown = partial(shorten, limit=SHOWN_CHARS, quote=True)
 
 
-def check_document(text: str, name: str = "") -> str:
+def check_document(text: str, name: str = "", limit: int = MAX_DOCUMENT_CHARS) -> str:
     """Return the document unchanged, or raise InputError for empty or oversize text.
 
-    ``name`` is the file the CLI read it from; it only changes the CLI's wording."""
+    ``name`` is the file the CLI read it from; it only changes the CLI's wording. ``limit``
+    is a pasted document's unless the text is a file's (``MAX_FILE_CHARS``)."""
     if not text or not text.strip():
         raise InputError(key="input.empty_document",
                          cli_key="cli.empty_document" if name else None, name=name)
-    if len(text) > MAX_DOCUMENT_CHARS:
+    if len(text) > limit:
         raise InputError(key="input.long_document",
                          cli_key="cli.long_document" if name else None, name=name,
-                         n=f"{len(text):,}", limit=f"{MAX_DOCUMENT_CHARS:,}")
+                         n=f"{len(text):,}", limit=f"{limit:,}")
     return text
 
 
