@@ -33,6 +33,38 @@ INDEX: dict[str, dict[str, str]] = {
         "en": 'the Chroma server at {host}:{port} does not answer ({reason}); check the address and that the server runs',
         "pt": 'o servidor Chroma em {host}:{port} não responde ({reason}); confira o endereço e se o servidor está rodando',
     },
+    "idx.server_timeout": {
+        "en": '{where} stopped answering: a request waited {seconds} s; check the server, or give it longer with --timeout',
+        "pt": '{where} parou de responder: um pedido esperou {seconds} s; confira o servidor ou dê mais tempo com --timeout',
+    },
+    "idx.server_redirects": {
+        "en": '{where} answered with a redirect (HTTP {status}), which ragviz never follows: give the address of the Chroma server itself',
+        "pt": '{where} respondeu com um redirecionamento (HTTP {status}), que o ragviz nunca segue: informe o endereço do próprio servidor Chroma',
+    },
+    "idx.server_not_chroma": {
+        "en": '{where} answers (HTTP {status}) but not as a Chroma server: check the address and port',
+        "pt": '{where} responde (HTTP {status}), mas não como um servidor Chroma: confira o endereço e a porta',
+    },
+    "idx.server_garbled": {
+        "en": '{where} sent an answer ragviz cannot read as Chroma\'s: check that the address is a Chroma server of version 1 or later',
+        "pt": '{where} enviou uma resposta que o ragviz não consegue ler como do Chroma: confira se o endereço é um servidor Chroma da versão 1 ou posterior',
+    },
+    "idx.server_error": {
+        "en": '{where} refused the request ({reason}): check the server and its access settings',
+        "pt": '{where} recusou o pedido ({reason}): confira o servidor e as configurações de acesso dele',
+    },
+    "idx.timeout_range": {
+        "en": 'give a number of seconds from 0.1 to {high}, got {got}',
+        "pt": 'dê um número de segundos de 0,1 a {high}; veio {got}',
+    },
+    "idx.chroma_path_empty": {
+        "en": 'chroma: needs a folder after it: write chroma:DIR, the folder that holds chroma.sqlite3',
+        "pt": 'chroma: precisa de uma pasta depois: escreva chroma:PASTA, a pasta que contém chroma.sqlite3',
+    },
+    "idx.chroma_copy_failed": {
+        "en": '{path} could not be copied to a temporary folder, where ragviz reads it so as never to change it ({reason}): set TMPDIR to a folder with room',
+        "pt": '{path} não pôde ser copiado para uma pasta temporária, onde o ragviz o lê para nunca alterá-lo ({reason}): aponte TMPDIR para uma pasta com espaço',
+    },
     "idx.broken_line": {
         "en": '{name} line {number} is not valid JSON ({detail})',
         "pt": 'a linha {number} de {name} não é JSON válido ({detail})',
@@ -177,6 +209,22 @@ INDEX: dict[str, dict[str, str]] = {
         "en": '{n} chunks have no place in a source file (no offsets in the metadata and no source given): they are shown one after another.',
         "pt": '{n} chunks não têm lugar em um arquivo de origem (sem posições nos metadados e sem a origem): aparecem um depois do outro.',
     },
+    "idx.no_sources_placed": {
+        "en": '{n} chunks have no place in a source file because no source file was given (the offsets in their metadata cannot be checked without it): they are shown one after another; give the files the index was built from to place them.',
+        "pt": '{n} chunks não têm lugar em um arquivo de origem porque nenhum arquivo de origem foi dado (sem ele, as posições nos metadados não podem ser conferidas): aparecem um depois do outro; dê os arquivos de que o índice foi feito para posicioná-los.',
+    },
+    "idx.no_sources": {
+        "en": 'No source file was given, so the excerpts\' offsets cannot be placed: recall, precision and IoU are left out, and hit@k and MRR count a chunk as holding the answer when the answer (or one of its excerpts) is inside that chunk\'s own text; give the files the index was built from (--sources) to measure them on the files.',
+        "pt": 'Nenhum arquivo de origem foi dado, então os offsets dos trechos não podem ser posicionados: recall, precisão e IoU ficam de fora, e hit@k e MRR contam um chunk como contendo a resposta quando a resposta (ou um dos seus trechos) está dentro do próprio texto do chunk; dê os arquivos de que o índice foi feito (--sources) para medi-los nos arquivos.',
+    },
+    "idx.stale_answer": {
+        "en": 'Stale: {chunks} (in this question\'s top_k or holding its answer) no longer match {file}: the file changed after indexing; re-index it.',
+        "pt": 'Desatualizado: {chunks} (no top_k desta pergunta ou com a sua resposta) não correspondem mais a {file}: o arquivo mudou depois da indexação; reindexe-o.',
+    },
+    "idx.token_denominator": {
+        "en": 'Recall, precision, IoU and precision Ω are means over the {n} of {evaluated} questions whose excerpts lie in the source files given; {missing} questions have none there ({stale} of them answered only by a stale chunk).',
+        "pt": 'Recall, precisão, IoU e precisão Ω são médias sobre as {n} de {evaluated} perguntas cujos trechos estão nos arquivos de origem dados; {missing} perguntas não têm nenhum ali ({stale} delas respondidas só por um chunk desatualizado).',
+    },
     "idx.not_shared": {
         "en": 'An uploaded index cannot go into a link or a workspace: share the index file itself with the link (the link keeps the settings only).',
         "pt": 'Um índice enviado não cabe em um link nem em um workspace: compartilhe o próprio arquivo do índice junto com o link (o link guarda só as configurações).',
@@ -236,5 +284,73 @@ INDEX: dict[str, dict[str, str]] = {
     "idx.stale_chunk": {
         "en": "Chunk {chunk}'s text is no longer in {file}: the file changed after indexing.",
         "pt": 'O texto do trecho {chunk} não está mais em {file}: o arquivo mudou depois da indexação.',
+    },
+    "idx.file_too_many": {
+        "en": '{name} holds more than {limit} chunks, the most ragviz reads from one file: keep fewer chunks in the export, or load them into a Chroma index and use ragviz eval --index-mode database.',
+        "pt": '{name} tem mais de {limit} chunks, o máximo que o ragviz lê de um arquivo: deixe menos chunks na exportação, ou carregue-os num índice Chroma e use ragviz eval --index-mode database.',
+    },
+    "idx.chunk_too_long": {
+        "en": '{where} holds a chunk of {n} characters; ragviz reads chunks of at most {limit}: split it before exporting.',
+        "pt": '{where} tem um chunk de {n} caracteres; o ragviz lê chunks de no máximo {limit}: divida-o antes de exportar.',
+    },
+    "idx.text_too_long": {
+        "en": 'The chunk texts of {name} pass {limit} characters, the most ragviz embeds from one index: export fewer or shorter chunks.',
+        "pt": 'Os textos dos chunks de {name} passam de {limit} caracteres, o máximo que o ragviz incorpora de um índice: exporte menos chunks ou chunks mais curtos.',
+    },
+    "idx.vectors_too_big": {
+        "en": 'The stored vectors of {name} pass {limit} MB, the most ragviz holds from one file: export fewer chunks.',
+        "pt": 'Os vetores guardados de {name} passam de {limit} MB, o máximo que o ragviz mantém de um arquivo: exporte menos chunks.',
+    },
+    "idx.no_text_records": {
+        "en": "{n} of {total} records of {name} have no text and were left out; export each chunk's text with its vector.",
+        "pt": '{n} de {total} registros de {name} não têm texto e ficaram de fora; exporte o texto de cada chunk junto com o vetor.',
+    },
+    "idx.left_out_more": {
+        "en": '{problem}; {n} records could not be read and were left out (this is the first)',
+        "pt": '{problem}; {n} registros não puderam ser lidos e ficaram de fora (este é o primeiro)',
+    },
+    "idx.no_text_at_all": {
+        "en": "None of the {n} records of {name} has a text (page_content, text or document): export the chunks' texts with their vectors.",
+        "pt": 'Nenhum dos {n} registros de {name} tem texto (page_content, text ou document): exporte os textos dos chunks com os vetores.',
+    },
+    "idx.lone_surrogate": {
+        "en": "{where} holds a lone surrogate (an escape such as \\ud800 without its pair), which is not text; fix that record's text",
+        "pt": '{where} contém um substituto isolado (um escape como \\ud800 sem o par), que não é texto; corrija o texto desse registro',
+    },
+    "idx.not_utf8_file": {
+        "en": '{name} is not UTF-8 text (it looks like UTF-16 or UTF-32): save it as UTF-8 and load it again.',
+        "pt": '{name} não é texto UTF-8 (parece UTF-16 ou UTF-32): salve-o como UTF-8 e carregue de novo.',
+    },
+    "idx.not_utf8_record": {
+        "en": '{where} is not UTF-8 text; save the file as UTF-8',
+        "pt": '{where} não é texto UTF-8; salve o arquivo como UTF-8',
+    },
+    "idx.nested_too_deep": {
+        "en": '{where} nests lists or objects too deep to read; write that record flat',
+        "pt": '{where} aninha listas ou objetos fundo demais para ler; escreva esse registro sem tanto aninhamento',
+    },
+    "idx.record_too_long": {
+        "en": '{where} is longer than {limit} bytes, the most ragviz reads as one record: check that the file has one record per line.',
+        "pt": '{where} passa de {limit} bytes, o máximo que o ragviz lê como um registro: confira se o arquivo tem um registro por linha.',
+    },
+    "idx.csv_broken": {
+        "en": '{name} breaks the CSV format near line {line} (a quote never closed?): export it again as CSV.',
+        "pt": '{name} quebra o formato CSV perto da linha {line} (uma aspa sem fechar?): exporte-o de novo como CSV.',
+    },
+    "idx.cells_mismatch": {
+        "en": '{where} has {n} cells where the header has {expected}',
+        "pt": '{where} tem {n} células onde o cabeçalho tem {expected}',
+    },
+    "idx.parquet_broken": {
+        "en": '{name} cannot be read as Parquet (the file is damaged or not Parquet): export it again.',
+        "pt": '{name} não pode ser lido como Parquet (o arquivo está danificado ou não é Parquet): exporte-o de novo.',
+    },
+    "idx.text_not_strings": {
+        "en": "The column {column} of {name} holds {kind}, not text: export the chunks' texts as strings.",
+        "pt": 'A coluna {column} de {name} contém {kind}, não texto: exporte os textos dos chunks como strings.',
+    },
+    "idx.table_too_big": {
+        "en": '{name} unpacks to more text or vectors than ragviz reads from one file: export fewer or shorter chunks.',
+        "pt": '{name} se expande para mais texto ou vetores do que o ragviz lê de um arquivo: exporte menos chunks ou chunks mais curtos.',
     },
 }

@@ -2,24 +2,40 @@
 
 No embedding function of Chroma's is ever attached (the default one downloads a model):
 collections are opened with ``embedding_function=None`` and only stored vectors are read.
+
+A diagnostic tool never writes to what it diagnoses: Chroma writes to a directory it merely
+opens (its database, its HNSW files, even a 0-byte ``chroma.sqlite3`` made a new database),
+so a directory is copied to a temporary folder and the copy is opened. A server is asked
+with a timeout on every request and no redirect followed (a redirect could point anywhere
+the allowed server chooses); whatever Chroma or the server raises becomes one sentence.
 """
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import re
-import urllib.error
-import urllib.request
+import shutil
+import tempfile
+import threading
+import weakref
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from ragviz.index import base
 from ragviz.index.base import CollectionInfo, IndexInputError, LoadedIndex
 from ragviz.index.messages import Sentence
 
 INSTALL_HINT = "reading a Chroma index needs chromadb: pip install 'ragviz[index]'"
-# A server that does not answer is reported within this many seconds.
+# A server that does not answer its heartbeat is reported within this many seconds.
 SERVER_TIMEOUT_S = 5.0
+# Every later request to a server: at most this long (``--timeout`` sets it).
+REQUEST_TIMEOUT_S = 30.0
 _PAGE = 5_000  # rows per get(), so a large collection is not one huge response
+_REASON_CHARS = 160  # a library's reason quoted in a sentence at most
+T = TypeVar("T")
 
 
 def _chromadb() -> Any:
@@ -31,58 +47,78 @@ def _chromadb() -> Any:
 
 
 class ChromaReader:
-    """A Chroma client (persistent or HTTP) seen through the ``IndexReader`` protocol."""
+    """A Chroma client (persistent or HTTP) seen through the ``IndexReader`` protocol; every
+    call goes through ``_guard`` (one sentence for whatever the library or server raises)."""
 
-    def __init__(self, client: Any, where: str) -> None:
-        self._client = client
+    def __init__(self, client: Callable[[], Any], where: str, guard: _Guard) -> None:
+        self._make = client  # a server's client is made on first use, after set_timeout
+        self._made: Any = None
         self.where = where
+        self._guard = guard
+
+    @property
+    def _client(self) -> Any:
+        if self._made is None:
+            self._made = self._make()
+        return self._made
+
+    def set_timeout(self, seconds: float) -> None:
+        """Every later request to a server waits at most ``seconds`` (``--timeout``)."""
+        self._guard = dataclasses.replace(self._guard, timeout=seconds)
+        if self._made is not None and self._guard.server is not None:
+            _bound(self._made, seconds)
 
     def collections(self) -> list[CollectionInfo]:
-        out = []
-        for name in sorted(c.name for c in self._client.list_collections()):
-            handle = self._collection(name)
-            out.append(CollectionInfo(name, handle.count(), _dimension(handle)))
-        return out
+        with self._guard():
+            out = []
+            for name in sorted(c.name for c in self._client.list_collections()):
+                handle = self._collection(name)
+                out.append(CollectionInfo(str(name), int(handle.count()), _dimension(handle)))
+            return out
 
     def read(self, collection: str | None = None) -> LoadedIndex:
-        name = collection or self._only_collection()
-        handle = self._collection(name)
-        chunks: list[base.IndexChunk] = []
-        offset = 0
-        while True:
-            page = handle.get(include=["documents", "metadatas", "embeddings"],
-                              limit=_PAGE, offset=offset)
-            chunks.extend(_chunks(page, name))
-            if len(page["ids"]) < _PAGE:
-                break
-            offset += _PAGE
+        with self._guard():
+            name = collection or self._only_collection()
+            handle = self._collection(name)
+            chunks: list[base.IndexChunk] = []
+            offset = 0
+            while True:
+                page = handle.get(include=["documents", "metadatas", "embeddings"],
+                                  limit=_PAGE, offset=offset)
+                chunks.extend(_chunks(page, name))
+                if len(page["ids"]) < _PAGE:
+                    break
+                offset += _PAGE
         if not chunks:
             raise IndexInputError(Sentence("empty_collection", name=name, where=self.where))
         return LoadedIndex(name, tuple(chunks))
 
     def info(self, collection: str | None = None) -> CollectionInfo:
-        name = collection or self._only_collection()
-        handle = self._collection(name)
-        return CollectionInfo(name, handle.count(), _dimension(handle))
+        with self._guard():
+            name = collection or self._only_collection()
+            handle = self._collection(name)
+            return CollectionInfo(name, int(handle.count()), _dimension(handle))
 
     def nearest(self, collection: str, queries: base.Vector,
                 n_results: int) -> list[list[base.IndexChunk]]:
         """The database's own nearest-neighbour search on vectors ragviz computed."""
         if len(queries) == 0:
             return []
-        found = self._collection(collection).query(
-            query_embeddings=queries, n_results=n_results,
-            include=["documents", "metadatas", "embeddings"])
-        return [_chunks({key: _row(found.get(key), row) for key in
-                         ("ids", "documents", "metadatas", "embeddings")}, collection)
-                for row in range(len(queries))]
+        with self._guard():
+            found = self._collection(collection).query(
+                query_embeddings=queries, n_results=n_results,
+                include=["documents", "metadatas", "embeddings"])
+            return [_chunks({key: _row(found.get(key), row) for key in
+                             ("ids", "documents", "metadatas", "embeddings")}, collection)
+                    for row in range(len(queries))]
 
     def containing(self, collection: str, text: str, limit: int) -> list[base.IndexChunk]:
         """The database's text filter (``$contains``, exact and case-sensitive)."""
-        page = self._collection(collection).get(
-            where_document={"$contains": text}, limit=limit,
-            include=["documents", "metadatas", "embeddings"])
-        return _chunks(page, collection)
+        with self._guard():
+            page = self._collection(collection).get(
+                where_document={"$contains": text}, limit=limit,
+                include=["documents", "metadatas", "embeddings"])
+            return _chunks(page, collection)
 
     def _only_collection(self) -> str:
         names = [c.name for c in self._client.list_collections()]
@@ -133,51 +169,204 @@ def _chunks(page: dict[str, Any], collection: str) -> list[base.IndexChunk]:
     return out
 
 
+def _settings() -> Any:
+    """Chroma's settings for ragviz's clients: no product telemetry sent anywhere."""
+    from chromadb.config import Settings
+
+    return Settings(anonymized_telemetry=False)
+
+
+# --- a persistent directory, read through a copy ---------------------------------------
+
 def open_persistent(path: str, shown: str | None = None) -> ChromaReader:
-    """A Chroma persistent directory; refused (one sentence) when the folder is not one,
-    before Chroma would silently create a new empty database there. ``shown`` names it in
+    """A Chroma persistent directory, opened on a copy of it (Chroma writes to what it
+    opens); refused (one sentence) when the folder is not one. ``shown`` names it in
     sentences (an upload's name rather than the folder it was unpacked into)."""
+    name = shown or path
+    if not path.strip():
+        raise IndexInputError(Sentence("chroma_path_empty"))
     folder = Path(path)
     if not folder.is_dir():
         raise IndexInputError(Sentence("not_folder", path=path))
     if not (folder / "chroma.sqlite3").is_file():
         raise IndexInputError(Sentence("not_chroma_dir", path=path))
     chromadb = _chromadb()
+    copy = _copy(folder, name)
+    guard = _Guard(name, str(copy))
     try:
-        client = chromadb.PersistentClient(path=str(folder))
-    except chromadb.errors.ChromaError as error:  # a chroma.sqlite3 that is no database
-        # Chroma keeps the half-made client of that path: opening it again (the same upload
-        # twice) would raise AttributeError from its bindings instead of this sentence.
-        _forget_failed_client(str(folder))
-        raise IndexInputError(Sentence("chroma_unreadable", path=shown or path,
-                                       reason=str(error))) from None
-    return ChromaReader(client, shown or path)
+        with guard():
+            client = chromadb.PersistentClient(path=str(copy), settings=_settings())
+    except IndexInputError:
+        # Chroma keeps the half-made client of that path: drop it with the copy.
+        _release(str(copy), None)
+        raise
+    reader = ChromaReader(lambda: client, name, guard)
+    weakref.finalize(reader, _release, str(copy), client)
+    return reader
 
 
-def _forget_failed_client(path: str) -> None:
-    """Drop Chroma's cached system for ``path`` only (other sessions' clients stay)."""
+def _copy(folder: Path, name: str) -> Path:
+    """``folder`` copied into a new temporary folder (links followed: their targets are read,
+    never written); one sentence when the copy cannot be made."""
+    made = Path(tempfile.mkdtemp(prefix="ragviz-chroma-"))
+    target = made / "db"
+    try:
+        shutil.copytree(folder, target)
+    except (OSError, shutil.Error) as error:
+        shutil.rmtree(made, ignore_errors=True)
+        reason = _reason(error).replace(str(folder), name).replace(str(made), "")
+        raise IndexInputError(Sentence("chroma_copy_failed", path=name,
+                                       reason=reason[:_REASON_CHARS])) from None
+    return target
+
+
+def _release(copy: str, client: Any) -> None:
+    """Close the client of ``copy``, drop Chroma's cached system for it (other clients'
+    stay), and remove the copy."""
+    if client is not None:
+        with contextlib.suppress(Exception):
+            client.close()
     from chromadb.api.shared_system_client import SharedSystemClient
 
-    SharedSystemClient._identifier_to_system.pop(path, None)
-    SharedSystemClient._identifier_to_refcount.pop(path, None)
+    SharedSystemClient._identifier_to_system.pop(copy, None)
+    SharedSystemClient._identifier_to_refcount.pop(copy, None)
+    shutil.rmtree(Path(copy).parent, ignore_errors=True)
 
 
-def open_server(host: str, port: int) -> ChromaReader:
-    """A running Chroma server; one sentence within ``SERVER_TIMEOUT_S`` when it does
-    not answer (checked with a plain HTTP request before Chroma's client retries)."""
-    where = f"the Chroma server at {host}:{port}"
-    url = f"http://{host}:{port}/api/v2/heartbeat"
-    try:
-        with urllib.request.urlopen(url, timeout=SERVER_TIMEOUT_S) as response:
-            response.read()
-    except (urllib.error.URLError, OSError) as error:
-        raise IndexInputError(Sentence("server_silent", host=host, port=port,
-                                       reason=_reason(error))) from None
-    client = _chromadb().HttpClient(host=host, port=port)
-    return ChromaReader(client, where)
+@dataclass(frozen=True)
+class _Guard:
+    """What names a reader in its sentences: ``name`` as the user gave it, the temporary
+    copy's path (never shown), a server's description and its request timeout."""
+
+    name: str
+    copy: str = ""
+    server: str | None = None
+    timeout: float = REQUEST_TIMEOUT_S
+
+    @contextlib.contextmanager
+    def __call__(self) -> Iterator[None]:
+        """Whatever Chroma (or a server through it) raises, as one sentence; ragviz's own
+        sentences and Ctrl-C pass through."""
+        try:
+            yield
+        except IndexInputError:
+            raise
+        except Exception as error:  # a library's and a server's failures alike
+            raise self.sentence(error) from None
+
+    def sentence(self, error: BaseException) -> IndexInputError:
+        import httpx
+
+        if self.server is not None and isinstance(error, httpx.TimeoutException | TimeoutError):
+            return IndexInputError(Sentence("server_timeout", where=self.server,
+                                            seconds=_seconds(self.timeout)))
+        if self.server is not None and isinstance(error, _RedirectError):
+            return IndexInputError(Sentence("server_redirects", where=self.server,
+                                            status=error.status))
+        reason = _reason(error)
+        if self.copy:
+            reason = reason.replace(self.copy, self.name)
+        reason = " ".join(reason.split())[:_REASON_CHARS].rstrip() or type(error).__name__
+        if self.server is None:
+            return IndexInputError(Sentence("chroma_unreadable", path=self.name, reason=reason))
+        if isinstance(error, _chromadb().errors.ChromaError):  # the server's own refusal
+            return IndexInputError(Sentence("server_error", where=self.server, reason=reason))
+        # anything else (JSON that does not parse, ragged vectors...) is no Chroma answer:
+        # the library's words about it would not help
+        return IndexInputError(Sentence("server_garbled", where=self.server))
+
+
+def _seconds(value: float) -> str:
+    return f"{value:g}"
 
 
 def _reason(error: BaseException) -> str:
     reason = getattr(error, "reason", None) or error
     text = re.sub(r"^\[Errno -?\d+\]\s*", "", str(reason).strip()) or type(reason).__name__
     return "timed out" if "timed out" in text.lower() else text
+
+
+# --- a server: a timeout on every request, no redirect followed ------------------------
+
+class _RedirectError(Exception):
+    """A server's answer pointing elsewhere (never followed: it could point anywhere)."""
+
+    def __init__(self, status: int) -> None:
+        super().__init__(f"HTTP {status}")
+        self.status = status
+
+
+def open_server(host: str, port: int, timeout: float = REQUEST_TIMEOUT_S) -> ChromaReader:
+    """A running Chroma server: one sentence within ``SERVER_TIMEOUT_S`` when its heartbeat
+    does not answer (a plain request, before Chroma's client), and within ``timeout`` for
+    every later request; a redirect is refused, never followed."""
+    where = f"the Chroma server at {host}:{port}"
+    guard = _Guard(where, server=where, timeout=timeout)
+    _heartbeat(host, port, min(timeout, SERVER_TIMEOUT_S), guard)
+    reader = ChromaReader(lambda: _connect(host, port, reader._guard), where, guard)
+    return reader
+
+
+def _heartbeat(host: str, port: int, seconds: float, guard: _Guard) -> None:
+    import httpx
+
+    url = f"http://{host}:{port}/api/v2/heartbeat"
+    try:
+        with httpx.stream("GET", url, timeout=seconds, follow_redirects=False) as response:
+            if response.is_redirect:
+                raise guard.sentence(_RedirectError(response.status_code))
+            body = _head(response, 4_096)
+    except (httpx.HTTPError, httpx.InvalidURL, OSError) as error:
+        raise IndexInputError(Sentence("server_silent", host=host, port=port,
+                                       reason=_reason(error))) from None
+    if response.status_code != 200 or b"nanosecond heartbeat" not in body:
+        raise IndexInputError(Sentence("server_not_chroma", where=guard.server,
+                                       status=response.status_code))
+
+
+def _head(response: Any, limit: int) -> bytes:
+    """At most ``limit`` bytes of an answer's body (a garbage answer may be endless)."""
+    body = b""
+    for block in response.iter_bytes():
+        body += block
+        if len(body) >= limit:
+            break
+    return body[:limit]
+
+
+def _connect(host: str, port: int, guard: _Guard) -> Any:
+    """Chroma's HTTP client, bounded: it asks the server while it is made (its identity,
+    its tenant) on sessions without a timeout, so it is made in a thread given
+    ``guard.timeout``; then every session gets the timeout and refuses redirects."""
+    chromadb = _chromadb()
+    made: dict[str, Any] = {}
+
+    def make() -> None:
+        try:
+            made["client"] = chromadb.HttpClient(host=host, port=port, settings=_settings())
+        except Exception as error:  # said in the caller's thread
+            made["error"] = error
+
+    worker = threading.Thread(target=make, name="ragviz-chroma-connect", daemon=True)
+    worker.start()
+    worker.join(guard.timeout)  # Ctrl-C interrupts the wait
+    if worker.is_alive():
+        raise guard.sentence(TimeoutError())
+    if "error" in made:
+        raise guard.sentence(made["error"])
+    _bound(made["client"], guard.timeout)
+    return made["client"]
+
+
+def _bound(client: Any, seconds: float) -> None:
+    import httpx
+
+    for api in (client._server, client._admin_client._server):
+        api._session.timeout = httpx.Timeout(seconds)
+        api._session.follow_redirects = False
+        api._session.event_hooks = {"request": [], "response": [_refuse_redirect]}
+
+
+def _refuse_redirect(response: Any) -> None:
+    if response.is_redirect:
+        raise _RedirectError(response.status_code)

@@ -21,6 +21,7 @@ from ragviz.index.base import (
     LoadedIndex,
     RetrievingIndex,
 )
+from ragviz.index.chroma import REQUEST_TIMEOUT_S
 from ragviz.index.duplicates import duplicate_count, duplicate_groups, near_searched
 from ragviz.index.messages import say
 from ragviz.index.open import open_index
@@ -50,9 +51,18 @@ def add_eval_options(parser: argparse.ArgumentParser) -> None:
                         f"{CLI_MAX_CHUNKS:,} chunks")
     parser.add_argument("--margin", type=_margin, default=None, metavar="N",
                         help="database mode: chunks asked for past top_k (default 10)")
+    add_timeout_option(parser)
+
+
+def add_timeout_option(parser: argparse.ArgumentParser) -> None:
+    """``--timeout``: how long one request to a Chroma server may wait."""
+    parser.add_argument("--timeout", type=_timeout, default=REQUEST_TIMEOUT_S, metavar="S",
+                        help="a Chroma server: seconds one request may wait before ragviz "
+                        f"stops (default {REQUEST_TIMEOUT_S:g}, up to {MAX_TIMEOUT_S:g})")
 
 
 MAX_MARGIN = 10_000
+MAX_TIMEOUT_S = 3_600.0
 
 
 def _margin(text: str) -> int:
@@ -63,6 +73,18 @@ def _margin(text: str) -> int:
         value = -1
     if not 0 <= value <= MAX_MARGIN:
         raise InputError(key="cli.whole_number", low=0, high=MAX_MARGIN, got=repr(text[:20]))
+    return value
+
+
+def _timeout(text: str) -> float:
+    """Seconds a server's request may wait: a number from 0.1 to MAX_TIMEOUT_S."""
+    try:
+        value = float(text) if len(text) <= 12 else -1.0
+    except ValueError:
+        value = -1.0
+    if not 0.1 <= value <= MAX_TIMEOUT_S:  # NaN fails both comparisons
+        raise InputError(key="idx.timeout_range", high=f"{MAX_TIMEOUT_S:g}",
+                         got=repr(text[:20]))
     return value
 
 
@@ -82,6 +104,7 @@ def add_index_parser(sub: Any, model_options: Callable[[argparse.ArgumentParser]
     parser = sub.add_parser("index", help="what a production index holds")
     parser.add_argument("path", help=INDEX_HELP)
     parser.add_argument("--collection", help="only this collection")
+    add_timeout_option(parser)
     model_options(parser)
     parser.set_defaults(handler=lambda args: cmd_index(args, emit, model(args, False)))
 
@@ -183,6 +206,9 @@ def run_index_eval(args: argparse.Namespace, reader: IndexReader, questions: Any
     from ragviz.index.analysis import analyse_index
     from ragviz.index.database import MARGIN, analyse_in_database
 
+    set_timeout = getattr(reader, "set_timeout", None)
+    if set_timeout is not None:  # a server: every later request bounded by --timeout
+        set_timeout(getattr(args, "timeout", REQUEST_TIMEOUT_S))
     if _database_mode(reader, args):
         assert isinstance(reader, RetrievingIndex)
         margin = MARGIN if args.margin is None else args.margin
@@ -258,7 +284,7 @@ def summary_text(item: dict[str, Any], lang: str = "en") -> str:
 def cmd_index(args: argparse.Namespace, emit: Emit, embedder: Any) -> None:
     """Print what the index holds (JSON with --json): every collection, an empty one or
     one past the in-memory limit said so in its line rather than stopping the listing."""
-    reader = open_index(args.path)
+    reader = open_index(args.path, getattr(args, "timeout", REQUEST_TIMEOUT_S))
     infos = reader.collections()
     if args.collection:
         infos = [_info(reader, infos, args.collection)]

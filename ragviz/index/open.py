@@ -6,21 +6,23 @@ import re
 from pathlib import Path
 
 from ragviz.index.base import IndexInputError, IndexReader
+from ragviz.index.chroma import REQUEST_TIMEOUT_S
 
 _HTTP = re.compile(r"^chroma\+http://(?P<host>[^:/\s]+):(?P<port>\d{1,5})/?$")
 TABLE_SUFFIXES = (".csv", ".parquet")
 
 
-def open_index(spec: str) -> IndexReader:
+def open_index(spec: str, timeout: float = REQUEST_TIMEOUT_S) -> IndexReader:
     """``chroma:DIR``, ``chroma+http://HOST:PORT``, ``FILE.jsonl|.csv|.parquet``, or a
-    folder (taken as a Chroma directory)."""
+    folder (taken as a Chroma directory, opened on a copy); a server's requests wait at
+    most ``timeout`` seconds each."""
     from ragviz.index import chroma, jsonl, table
 
     if spec.startswith("chroma+http://"):
         match = _HTTP.match(spec)
         if match is None:
             raise IndexInputError(key="index.not_server_address", spec=repr(spec))
-        return chroma.open_server(match["host"], int(match["port"]))
+        return chroma.open_server(match["host"], int(match["port"]), timeout)
     if spec.startswith("chroma:"):
         return chroma.open_persistent(spec.removeprefix("chroma:"))
     path = Path(spec)
