@@ -82,7 +82,7 @@ def apply_query(query: dict[str, str]) -> None:
     if work is not None:
         use_workspace(work)
         ss["_link_restored"] = links.restored_summary(work, ss.doc_source == "paste", lang())
-    settings, problems = links.import_query(query, current_settings(), lang())
+    settings, problems, notes = links.import_link(query, current_settings(), lang())
     if refused:
         problems.insert(0, tr("link.refused", error=refused))
     if settings.sample and settings.sample != ss.sample_name:
@@ -98,6 +98,7 @@ def apply_query(query: dict[str, str]) -> None:
     if "b_floor" not in query:
         ss.pop("floor_b", None)
     ss["_url_problems"] = problems
+    ss["_url_notes"] = notes
     step = walkthrough.step_from_query(query)
     if step is not None:  # the link was copied during the guided replay: reopen its step
         ss.walk_on = True

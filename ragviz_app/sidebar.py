@@ -33,6 +33,8 @@ def sidebar() -> tuple[state.DocumentChoice, dict[str, WantedModel]]:
             st.success(ss.pop("_link_restored"))  # numbers only, no user text
         for problem in ss.pop("_url_problems", []):
             st.warning(tr("app.url_problem", problem=md(problem)))
+        for note in ss.pop("_url_notes", []):
+            st.info(tr("app.url_note", note=md(note)), icon=":material/tune:")
         choice = document_inputs()
         model = model_inputs()
         scorer_input()

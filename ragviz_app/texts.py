@@ -160,6 +160,7 @@ APP: dict[str, dict[str, str]] = {
         "pt": "{floor}, o mínimo do controle (ainda sem piso: todo chunk no top_k passa)",
     },
     # --- sharing (workspace, URL, downloads) ----------------------------------------------
+    "app.url_note": {"en": "Fitted from the link: {note}", "pt": "Ajustado a partir do link: {note}"},
     "app.url_problem": {"en": "The link has a value that was ignored: {problem}", "pt": "O link tem um valor que foi ignorado: {problem}"},
     "app.share": {"en": "Save and share", "pt": "Salvar e compartilhar"},
     "app.workspace_loaded": {"en": "Workspace loaded.", "pt": "Workspace carregado."},

@@ -4,6 +4,7 @@ it with its questions and says so; a hostile link or workspace never breaks the 
 from __future__ import annotations
 
 import json
+import re
 import string
 from pathlib import Path
 
@@ -28,6 +29,10 @@ QUESTIONS = (
       for n in range(5)),
     LabelledQuestion("Tem wifi?", "", False),
 )
+
+
+def unescaped(markdown: str) -> str:
+    return re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", markdown)
 
 
 def shown(at: AppTest) -> list[str]:
@@ -145,3 +150,15 @@ def test_a_link_whose_excerpt_names_a_file_opens_and_evaluates_it() -> None:
     assert not at.exception, [e.value for e in at.exception]
     headings = [str(m.value) for m in at.markdown if str(m.value).startswith("#### ")]
     assert len(headings) == 1 and "pedido 2" in headings[0], headings
+
+
+def test_a_link_to_a_peer_chunker_with_a_small_size_keeps_both() -> None:
+    """Issue 37 item 16: the page opens on the link's chunker and size, with an overlap that
+    fits, and the note names only what it changed (not the default overlap 200)."""
+    at = started({"a": "langchain_recursive", "a_chunk_size": "5"})
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.session_state.a_chunker == "langchain_recursive"
+    assert (at.session_state.a_chunk_size, at.session_state.a_chunk_overlap) == (5, 4)
+    notes = [unescaped(note) for note in shown(at)]
+    assert notes == ["Fitted from the link: a: chunk_overlap set to 4, the most that fits "
+                     "under chunk_size 5."], notes

@@ -296,3 +296,26 @@ def test_the_model_a_floor_was_set_on_travels_in_links_and_files() -> None:
     assert bad.floor_on is None and problems
     file = Workspace("Documento.", (), settings).to_json()
     assert Workspace.from_json(file).settings.floor_on == "use-multilingual"
+
+
+def test_a_link_keeps_its_chunker_and_size_and_fits_the_overlap_it_did_not_set() -> None:
+    """Issue 37 item 16: ``?a=langchain_recursive&a_chunk_size=5`` fell back to fixed(120)
+    and blamed "got 200", the default overlap the link never set."""
+    result, problems = links.import_query({"a": "langchain_recursive", "a_chunk_size": "5"},
+                                          Settings())
+    assert result.config_a.chunker == "langchain_recursive"
+    assert (result.config_a.get("chunk_size"), result.config_a.get("chunk_overlap")) == (5, 4)
+    assert problems == ["a: chunk_overlap set to 4, the most that fits under chunk_size 5."]
+    assert not any("200" in problem for problem in problems), "never the value it did not set"
+    pt = links.import_query({"a": "langchain_recursive", "a_chunk_size": "5"}, Settings(),
+                            "pt")[1]
+    assert pt == ["a: chunk_overlap passou a 4, o máximo que cabe abaixo de chunk_size 5."]
+
+
+def test_an_overlap_the_link_set_too_large_is_named_and_fitted() -> None:
+    result, problems = links.import_query(
+        {"b": "fixed", "b_size": "50", "b_overlap": "80"}, Settings())
+    assert (result.config_b.chunker, result.config_b.get("size")) == ("fixed", 50)
+    assert result.config_b.get("overlap") == 49
+    assert problems == ["b: b_overlap=80 does not fit under size 50; it was set to 49, the "
+                        "most that fits."]

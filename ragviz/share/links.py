@@ -154,11 +154,37 @@ def _config_from_query(
             n for n in spec.alternatives if param.name in spec.alternatives and n != param.name
         )
         config = config.with_values(**others, **{param.name: value})
+    config = _fitted_overlap(config, prefix, query, problems)
     try:
         return check_config(config)
     except ValueError as error:
         problems.append(Phrase("link.side_config", {"side": prefix, "error": error}))
         return base
+
+
+def _fitted_overlap(config: ChunkerConfig, prefix: str, query: Mapping[str, str],
+                    problems: list[Said]) -> ChunkerConfig:
+    """The link's chunker and size kept when the overlap does not fit under the size: the
+    overlap becomes the most that fits, said in a note that names the overlap's value only
+    when the link set it (a default or the page's own value is no fault of the link's)."""
+    spec = get_spec(config.chunker)
+    if not spec.overlap_is_share():
+        return config
+    size_name, overlap_name = spec.size_axis or "", spec.overlap_axis or ""
+    size, overlap = config.get(size_name), config.get(overlap_name)
+    if size is None or overlap is None or overlap < size:
+        return config
+    fitted = spec.param(overlap_name).clamp(size - 1, 0, size - 1)
+    key = f"{prefix}_{overlap_name}"
+    if key in query:
+        problems.append(Phrase("link.overlap_too_large", {
+            "side": prefix, "param": key, "got": overlap, "size_name": size_name,
+            "size": size, "fitted": fitted}))
+    else:
+        problems.append(Phrase("link.overlap_fitted", {
+            "side": prefix, "overlap": overlap_name, "size_name": size_name, "size": size,
+            "fitted": fitted}))
+    return config.with_values(**{overlap_name: fitted})
 
 
 def _format_number(value: float | int) -> str:
@@ -176,6 +202,21 @@ def import_query(query: Mapping[str, str], base: Settings,
     value (in ``lang``). Never raises: every bad value is named, every good one applies."""
     settings, problems = _import_query(query, base)
     return settings, [_one_line(say(problem, lang)) for problem in problems]
+
+
+# A link's value changed so that it fits (kept, not ignored): a note, not a problem.
+FITTED = ("link.overlap_fitted", "link.overlap_too_large")
+
+
+def import_link(query: Mapping[str, str], base: Settings, lang: str = "en"
+                ) -> tuple[Settings, list[str], list[str]]:
+    """``import_query`` with the notes of values changed to fit (``FITTED``) apart from the
+    problems (values ignored), so a page can say each in its own words."""
+    settings, said = _import_query(query, base)
+    fitted = [isinstance(p, Phrase) and p.key in FITTED for p in said]
+    words = [_one_line(say(problem, lang)) for problem in said]
+    return (settings, [w for w, f in zip(words, fitted, strict=True) if not f],
+            [w for w, f in zip(words, fitted, strict=True) if f])
 
 
 def _import_query(query: Mapping[str, str], base: Settings) -> tuple[Settings, list[Said]]:
