@@ -86,7 +86,7 @@ def config_widgets(side: str, n_chars: int) -> ChunkerConfig:
         chunker = select.selectbox(tr("app.chunker"), CHUNKER_NAMES, key=f"{side}_chunker",
                                    label_visibility="collapsed",
                                    format_func=lambda name: get_spec(name).title)
-    _peer_notes(side, chunker)
+    call_slot = _peer_notes(side, chunker)
     values: dict[str, Any] = {}
     modes = state.semantic_modes(chunker)
     if modes:
@@ -116,22 +116,24 @@ def config_widgets(side: str, n_chars: int) -> ChunkerConfig:
     for spec in specs:
         key = f"{side}_{spec.name}"
         values[spec.name] = ss.get(key, spec.default)
-    return state.config_from_values(chunker, values, n_chars)
+    config = state.config_from_values(chunker, values, n_chars)
+    if call_slot is not None:  # the call that runs: the sliders' values, fitted to the text
+        call_slot.markdown(tr("app.peer_call", call=get_spec(chunker).call_text(config.params())))
+    return config
 
 
-def _peer_notes(side: str, chunker: str) -> None:
-    """Under a peer chunker, its library call with the current values (to copy into a
+def _peer_notes(side: str, chunker: str) -> DeltaGenerator | None:
+    """Under a peer chunker, the place of its library call (filled once the sliders have
+    fitted its values to the document, so it shows the call that runs: to copy into a
     pipeline); under A's picker, the one install hint when peer libraries are missing."""
-    spec = get_spec(chunker)
-    if spec.call:
-        values = {name: ss.get(f"{side}_{name}", spec.param(name).default) for name in spec.names}
-        # body text, not a caption: on a projector the picker cuts a long class name, and
-        # this line is where the room reads which library call A or B is
-        st.markdown(tr("app.peer_call", call=spec.call_text(values)))
+    # body text, not a caption: on a projector the picker cuts a long class name, and
+    # this line is where the room reads which library call A or B is
+    slot = st.empty() if get_spec(chunker).call else None
     missing = missing_peers()
     if side == "a" and missing:
         libraries = ", ".join(dict.fromkeys(missing.values()))
         st.caption(tr("app.peers_missing", libraries=libraries, hint=PEERS_EXTRA))
+    return slot
 
 
 def _param_help(chunker: str, name: str) -> str | None:

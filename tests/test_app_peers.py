@@ -42,3 +42,23 @@ def test_missing_peer_libraries_get_one_install_hint(monkeypatch: pytest.MonkeyP
     hints = [c.value for c in at.caption if "pip install" in c.value]
     assert hints == ["The chunkers of LlamaIndex appear here once installed: "
                      "pip install 'ragviz[peers]'"]
+
+
+def test_the_call_shown_is_the_call_that_runs_when_the_default_does_not_fit() -> None:
+    """Issue 36 item 14: right after picking LangChain's splitter, its default size (1000)
+    does not fit the document; the slider, the configuration and the call shown must all
+    say the size that runs (it showed chunk_size=1000 beside a slider at 508)."""
+    at = run_app()
+    at.selectbox(key="a_chunker").select("langchain_recursive")
+    rerun(at)
+    size, overlap = at.slider(key="a_chunk_size").value, at.slider(key="a_chunk_overlap").value
+    assert size < 1000, "the sample is short: the default size cannot fit"
+    calls = [m.value for m in at.markdown if "RecursiveCharacterTextSplitter(" in m.value]
+    assert calls == ["The same call in your pipeline: "
+                     f"`RecursiveCharacterTextSplitter(chunk_size={size}, "
+                     f"chunk_overlap={overlap})`"]
+    document, _questions = app_state.load_sample(app_state.DEFAULT_SAMPLE)
+    theirs = RecursiveCharacterTextSplitter(chunk_size=size, chunk_overlap=overlap
+                                            ).split_text(document)
+    table = chunk_tables(at)[0]
+    assert [document[a:b] for a, b in zip(table["start"], table["end"], strict=True)] == theirs
