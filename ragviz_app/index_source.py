@@ -256,12 +256,21 @@ def _reader(upload: object) -> tuple[IndexReader | None, str]:
             return None, ""
         name, data = upload.name, upload.getvalue()  # type: ignore[attr-defined]
         digest = hashlib.sha256(data).hexdigest()[:24]
-        return upload_reader(name, data), f"{name}:{digest}"
+        return _kept_reader(f"{name}:{digest}", lambda: upload_reader(name, data))
     typed = str(ss.get("index_server", "")).strip()
     if not typed:
         st.info(say_here("server_wait"))
         return None, ""
     return server_reader(typed, lang()), typed
+
+
+def _kept_reader(key: str, make: Callable[[], IndexReader]) -> tuple[IndexReader, str]:
+    """The upload's reader, made once per session and upload: a Chroma directory is opened
+    on a copy (never written), which is not made again on every rerun."""
+    kept = ss.get("_index_reader")
+    if kept is None or kept[0] != key:
+        ss["_index_reader"] = (key, make())
+    return ss["_index_reader"][1], key
 
 
 def _collection(reader: IndexReader, where: str) -> str | None:
@@ -275,14 +284,15 @@ def _collection(reader: IndexReader, where: str) -> str | None:
     infos = known.get(where) or reader.collections()
     known.clear()
     known[where] = infos
+    shown = reader.where  # the upload's name or the server (``where`` is a memo key)
     if not infos:
-        raise IndexInputError(say_here("holds_no_collection", where=where))
+        raise IndexInputError(say_here("holds_no_collection", where=shown))
     by_name = {info.name: info for info in infos}
     language = lang()
     asked = ss.get("index_collection")
     if asked not in by_name:  # a first visit, or a collection that went away: say which
         if asked:
-            st.warning(md(say("no_collection", language, where=where, name=asked,
+            st.warning(md(say("no_collection", language, where=shown, name=asked,
                               known=", ".join(by_name))))
         ss.index_collection = infos[0].name
     # a radio, not a select: its labels wrap where a select cut "dimension 512" in the sidebar
