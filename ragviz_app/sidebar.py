@@ -58,8 +58,10 @@ def document_inputs() -> state.DocumentChoice:
         format_func=index_source.source_label(translated("app.source_"), lang()),
         horizontal=True,
     )
-    if ss.doc_source == "index":
-        return index_source.index_document()
+    if ss.doc_source == "index":  # an index is a new document too: keep or clear the questions
+        index_choice = index_source.index_document()
+        document_notice(index_choice.analysed)
+        return index_choice
     sample_text = ""
     sample_corpus: Corpus | None = None
     uploads: list[tuple[str, bytes]] = []

@@ -1,0 +1,51 @@
+"""Issue 36 item 10 in the real Streamlit runtime: switching the document source to Index is
+a new document like an upload or a paste, so the questions written for the sample are not
+silently judged against the index: the page asks to keep or clear them."""
+
+from __future__ import annotations
+
+import json
+
+from ragviz.chunking import ChunkerConfig, make_chunks
+from tests.index_fixtures import SAMPLES
+from tests.test_app import page_text, rerun, run_app
+
+ASKED = "were written for the previous one"
+
+
+def guide_export() -> bytes:
+    """A LangChain-style JSONL export of another document (no stored vectors)."""
+    text = (SAMPLES / "residents_guide.txt").read_text(encoding="utf-8")
+    chunks = make_chunks(text, ChunkerConfig.create("fixed", size=400, overlap=0)).chunks
+    return "\n".join(json.dumps({"page_content": c.text, "metadata": {
+        "source": "residents_guide.txt", "start_index": c.start}}) for c in chunks).encode()
+
+
+def test_switching_to_an_index_asks_to_keep_or_clear_the_samples_questions() -> None:
+    at = run_app(tab="questions")
+    assert len(at.session_state.questions_base) == 7
+    at.radio(key="doc_source").set_value("index")
+    rerun(at)
+    assert ASKED not in page_text(at), "nothing to ask before an index is loaded"
+    at.file_uploader(key="index_upload").set_value(
+        ("guide.jsonl", guide_export(), "application/octet-stream"))
+    rerun(at)
+    assert ASKED in page_text(at)
+    at.button(key="clear_questions_for_document").click()
+    rerun(at)
+    assert len(at.session_state.questions_base) == 0
+    assert ASKED not in page_text(at)
+
+
+def test_keeping_the_questions_for_the_index_ends_the_offer() -> None:
+    at = run_app(tab="questions")
+    at.radio(key="doc_source").set_value("index")
+    rerun(at)
+    at.file_uploader(key="index_upload").set_value(
+        ("guide.jsonl", guide_export(), "application/octet-stream"))
+    rerun(at)
+    at.button(key="keep_questions").click()
+    rerun(at)
+    assert len(at.session_state.questions_base) == 7
+    rerun(at)
+    assert ASKED not in page_text(at)
