@@ -452,7 +452,7 @@ ROWS: tuple[Row, ...] = (
     Row("index", "a server address without a port", cli("index chroma+http://localhost", {}), "exit 2 · ragviz index: 'chroma+http://localhost' is not a server address: write chroma+http://HOST:PORT"),
     Row("index", "a JSONL with no readable line", cli("index x.jsonl", {"x.jsonl": b"{broken\n"}), "exit 2 · ragviz index: x.jsonl holds no readable chunk: x.jsonl line 1 is not valid JSON (Expecting property name enclosed in double quotes)"),
     Row("index", "a JSONL with a broken line among good ones", cli("index x.jsonl", {"x.jsonl": b'{"text": "a"}\n{broken\n'}, stdout_line=True), "exit 0 · stdout: x.jsonl line 2 is not valid JSON (Expecting property name enclosed in double quotes); it was left out"),
-    Row("index", "a NaN in a CSV export's vector", cli("index c.csv", {"c.csv": b'text,vector\na,"[NaN, 1.0]"\n'}), "exit 2 · ragviz index: c.csv row 1: the stored vector holds NaN or infinite values; rebuild that chunk's vector"),
+    Row("index", "a NaN in a CSV export's vector", cli("index c.csv", {"c.csv": b'text,vector\na,"[NaN, 1.0]"\n'}), "exit 2 · ragviz index: c.csv holds no readable chunk: c.csv row 1: the stored vector holds NaN or infinite values; rebuild that chunk's vector"),
     Row("index", "eval with document paths and --index", cli("eval doc.txt --index x.jsonl --questions q.csv", qfile(HEADER + "prazo?,7 dias,yes\n")), "exit 2 · ragviz eval: with --index, give the files the index was built from with --sources"),
     Row("index", "eval with neither files nor --index", cli("eval --questions q.csv", qfile(HEADER + "prazo?,7 dias,yes\n")), "exit 2 · ragviz eval: give the document files, or a production index with --index"),
     Row("index", "a server that does not answer (nothing listens on the port)", cli("eval --index chroma+http://127.0.0.1:9 --collection big --questions q.csv", qfile(HEADER + "prazo?,7 dias,yes\n")), "exit 2 · ragviz eval: the Chroma server at 127.0.0.1:9 does not answer (Connection refused); check the address and that the server runs"),
@@ -541,6 +541,44 @@ ROWS += (  # issue 21: the app's Index source
     Row("index", "app: a server the variable does not name", IndexServer("10.0.0.5:8000", "chroma.internal:8000"), "error: This app reaches only the Chroma servers that the environment variable RAGVIZ_CHROMA_HOSTS names (now: chroma.internal:8000), so a shared app cannot be used as a way into its network."),
     Row("index", "app: an address without a port", IndexServer("localhost"), "error: 'localhost' is not a server address: write host:port, e.g. localhost:8000."),
     Row("index", "app: an allowed server that never answers", IndexServer("127.0.0.1:PORT", "127.0.0.1"), "error: the Chroma server at 127.0.0.1:PORT does not answer (timed out); check the address and that the server runs"),
+)
+
+
+def parquet(columns: dict[str, object], dictionary_rows: int = 0) -> bytes:
+    """A Parquet file of ``columns`` (zstd); with ``dictionary_rows`` its only text is
+    repeated that many times through a dictionary (a bomb: 513 bytes for a gigabyte)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    if dictionary_rows:
+        columns = {name: pa.DictionaryArray.from_arrays(pa.array([0] * dictionary_rows, pa.int32()),
+                                                        pa.array(values)) for name, values in columns.items()}
+    out = io.BytesIO()
+    pq.write_table(pa.table(columns), out, compression="zstd")
+    return out.getvalue()
+
+
+PARQUET_BOMB = parquet({"text": ["x" * 1_000_000]}, dictionary_rows=1_000)
+DEEP = "[" * 10_000 + "]" * 10_000
+BOMB_SAID = "bomb.parquet row 1 holds a chunk of 1,000,000 characters; ragviz reads chunks of at most 200,000: split it before exporting."
+ROWS += (  # issue 37: hostile chunk exports (tests/test_index_hostile_files.py)
+    Row("index", "a 513-byte Parquet file that unpacks to 1 GB of text", cli("index bomb.parquet", {"bomb.parquet": PARQUET_BOMB}), f"exit 2 · ragviz index: {BOMB_SAID}"),
+    Row("index", "the same Parquet bomb given to eval --index", cli("eval --index bomb.parquet --questions q.csv", {"bomb.parquet": PARQUET_BOMB, **qfile(HEADER + "prazo?,7 dias,yes\n")}), f"exit 2 · ragviz eval: {BOMB_SAID}"),
+    Row("index", "app: the same Parquet bomb uploaded", IndexUpload("bomb.parquet", PARQUET_BOMB), f"error: {BOMB_SAID}"),
+    Row("index", "a Parquet file of 1,000,000 rows (14 KB)", cli("index rows.parquet", {"rows.parquet": parquet({"text": ["a"] * 1_000_000})}), "exit 2 · ragviz index: rows.parquet holds more than 200,000 chunks, the most ragviz reads from one file: keep fewer chunks in the export, or load them into a Chroma index and use ragviz eval --index-mode database."),
+    Row("index", "a JSONL of 200,001 chunks (refused before a line is parsed)", cli("index big.jsonl", {"big.jsonl": b'{"text": "c"}\n' * 200_001}), "exit 2 · ragviz index: big.jsonl holds more than 200,000 chunks, the most ragviz reads from one file: keep fewer chunks in the export, or load them into a Chroma index and use ragviz eval --index-mode database."),
+    Row("index", "a Parquet text column of integers", cli("index ints.parquet", {"ints.parquet": parquet({"text": [1, 2]})}), "exit 2 · ragviz index: The column text of ints.parquet holds int64, not text: export the chunks' texts as strings."),
+    Row("index", "a JSONL vector nested 10,000 deep", cli("index d.jsonl", {"d.jsonl": f'{{"text": "a"}}\n{{"text": "b", "embedding": {DEEP}}}\n'.encode()}, stdout_line=True), "exit 0 · stdout: d.jsonl line 2 nests lists or objects too deep to read; write that record flat; it was left out"),
+    Row("index", "a CSV vector cell nested 10,000 deep", cli("index d.csv", {"d.csv": f'text,vector\na,[1.0]\nb,"{DEEP}"\n'.encode()}, stdout_line=True), "exit 0 · stdout: d.csv row 2 nests lists or objects too deep to read; write that record flat; it was left out"),
+    Row("index", "a lone surrogate \\ud800 in a chunk's text", cli("index s.jsonl", {"s.jsonl": b'{"text": "a"}\n{"text": "b \\ud800"}\n'}, stdout_line=True), "exit 0 · stdout: s.jsonl line 2 holds a lone surrogate (an escape such as \\ud800 without its pair), which is not text; fix that record's text; it was left out"),
+    Row("index", "a chunk of 200,001 characters", cli("index long.jsonl", {"long.jsonl": b'{"text": "' + b"x" * 200_001 + b'"}\n'}), "exit 2 · ragviz index: long.jsonl line 1 holds a chunk of 200,001 characters; ragviz reads chunks of at most 200,000: split it before exporting."),
+    Row("index", "9 of 19 records without text", cli("index n.jsonl", {"n.jsonl": b'{"text": "a"}\n' * 10 + b'{"embedding": [1.0, 0.0]}\n' * 9}, stdout_line=True), "exit 0 · stdout: 9 of 19 records of n.jsonl have no text and were left out; export each chunk's text with its vector."),
+    Row("index", "a JSONL of vectors without any text", cli("index v.jsonl", {"v.jsonl": b'{"embedding": [1.0, 0.0]}\n' * 3}), "exit 2 · ragviz index: None of the 3 records of v.jsonl has a text (page_content, text or document): export the chunks' texts with their vectors."),
+    Row("index", "a CSV row of 515 cells under a header of 2", cli("index x.csv", {"x.csv": b"text,source\na,s\nb," + b",".join([b"z"] * 514) + b"\n"}, stdout_line=True), "exit 0 · stdout: x.csv row 2 has 515 cells where the header has 2; it was left out"),
+    Row("index", "a Latin-1 CSV export", cli("index l.csv", {"l.csv": "text\nPolítica\nDevolução\n".encode("latin-1")}), "exit 2 · ragviz index: l.csv holds no readable chunk: l.csv row 1 is not UTF-8 text; save the file as UTF-8"),
+    Row("index", "a UTF-16 JSONL export", cli("index w.jsonl", {"w.jsonl": '{"text": "a"}\n'.encode("utf-16")}), "exit 2 · ragviz index: w.jsonl is not UTF-8 text (it looks like UTF-16 or UTF-32): save it as UTF-8 and load it again."),
+    Row("index", "JSONL lines that are not UTF-8 among good ones", cli("index b.jsonl", {"b.jsonl": b'{"text": "a"}\n{"text": "caf\xe9"}\n{"text": "\xff"}\n'}, stdout_line=True), "exit 0 · stdout: b.jsonl line 2 is not UTF-8 text; save the file as UTF-8; 2 records could not be read and were left out (this is the first)"),
+    Row("index", "a CSV whose second row's vector holds NaN", cli("index c.csv", {"c.csv": b'text,vector\na,"[1, 0]"\nb,"[NaN, 1]"\n'}, stdout_line=True), "exit 0 · stdout: c.csv row 2: the stored vector holds NaN or infinite values; rebuild that chunk's vector; it was left out"),
 )
 
 

@@ -57,6 +57,10 @@ INDEX: dict[str, dict[str, str]] = {
         "en": 'give a number of seconds from 0.1 to {high}, got {got}',
         "pt": 'dê um número de segundos de 0,1 a {high}; veio {got}',
     },
+    "idx.database_progress": {
+        "en": 'the database: answers looked for, question {done} of {total} ({seconds} s)',
+        "pt": 'o banco: respostas procuradas, pergunta {done} de {total} ({seconds} s)',
+    },
     "idx.chroma_path_empty": {
         "en": 'chroma: needs a folder after it: write chroma:DIR, the folder that holds chroma.sqlite3',
         "pt": 'chroma: precisa de uma pasta depois: escreva chroma:PASTA, a pasta que contém chroma.sqlite3',

@@ -6,23 +6,40 @@ diagnosis is about the chunks production retrieves, not about ones ragviz would 
 
 from __future__ import annotations
 
-import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
 
 from ragviz.i18n import Phrase
-from ragviz.inputs.documents import InputError
+from ragviz.inputs.corpus import MAX_CORPUS_CHARS
+from ragviz.inputs.documents import MAX_DOCUMENT_CHARS, InputError
 
 Vector = npt.NDArray[np.float32]
+Progress = Callable[[int], None]  # told the records read so far
+
+# What one chunk export may hold before it is refused in one sentence (never read whole):
+# a chunk as long as the longest chunk a chunker may make, the texts of every chunk at most
+# five corpora (the app's 10,000 chunks of up to 1,000 characters, embedded in about two
+# minutes), the stored vectors at most 200,000 of 512 dimensions, one record (a JSONL line,
+# a CSV row) at most 16 MB.
+MAX_CHUNK_CHARS = MAX_DOCUMENT_CHARS
+MAX_INDEX_CHARS = 5 * MAX_CORPUS_CHARS
+MAX_VECTOR_BYTES = 200_000 * 512 * 4
+MAX_RECORD_BYTES = 16_000_000
+PROGRESS_EVERY = 10_000  # records between two progress calls
 
 
 class IndexInputError(InputError):
     """An index that cannot be read as asked; one sentence for the user, by catalog key
     (``InputError``) or as an index ``Sentence``, said in the page's language either way."""
+
+
+class IndexLimitError(IndexInputError):
+    """A limit passed: the whole file is refused (a damaged record is only left out)."""
 
 
 @dataclass(frozen=True)
@@ -99,12 +116,29 @@ def from_metadata(chunk_id: str, text: str, metadata: dict[str, Any], raw_vector
 
 
 class FileReader:
-    """A chunk export file: one collection named after the file (``read`` per format)."""
+    """A chunk export file: one collection named after the file, read once (``_read`` per
+    format) within a ``ReadBudget``: ``max_chunks`` (None: the CLI's in-memory limit) and the
+    limits above; ``progress`` is told the records read as the file streams by."""
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, max_chunks: int | None = None,
+                 progress: Progress | None = None) -> None:
         self.path = path
+        self.max_chunks = max_chunks
+        self.progress = progress
+        self._loaded: LoadedIndex | None = None
 
     def read(self, collection: str | None = None) -> LoadedIndex:
+        if self._loaded is None:
+            if self.max_chunks is None:
+                from ragviz.index.command import memory_limit  # (the command imports this)
+
+                self.max_chunks = memory_limit()
+            budget = ReadBudget(Path(self.path).name, self.max_chunks, progress=self.progress)
+            self._loaded = self._read(budget)
+            budget.done()
+        return self._loaded
+
+    def _read(self, budget: ReadBudget) -> LoadedIndex:
         raise NotImplementedError
 
     def collections(self) -> list[CollectionInfo]:
@@ -147,18 +181,151 @@ def source_of(metadata: Mapping[str, Any]) -> str:
 
 
 def as_vector(raw: Any, where: str | Phrase) -> Vector | None:
-    """A stored vector as float32, refused with one sentence when it holds NaN or
-    infinity (cosine on it would be NaN and rank arbitrarily); None when absent."""
+    """A stored vector as a float32 unit row, refused with one sentence when it holds NaN or
+    infinity, or is all zeros (cosine on it would be NaN and rank arbitrarily); None when
+    absent. Normalised in float64 after dividing by its largest value, so neither 1e38
+    (whose squares overflow) nor 1e-45 (whose squares underflow) loses its direction."""
     if raw is None:
         return None
     if isinstance(raw, Sequence | np.ndarray) and len(raw) == 0:
         return None
     try:
-        vector = np.asarray(raw, dtype=np.float32).reshape(-1)
-    except (TypeError, ValueError) as error:
+        wide = np.asarray(raw, dtype=np.float64).reshape(-1)
+    except (TypeError, ValueError, OverflowError, RecursionError) as error:
         raise IndexInputError(key="index.vector_not_numbers", where=where) from error
-    if not np.all(np.isfinite(vector)):
+    if not np.all(np.isfinite(wide)):
         raise IndexInputError(key="index.vector_not_finite", where=where)
-    if not math.isfinite(float(np.linalg.norm(vector))) or not np.any(vector):
+    peak = float(np.max(np.abs(wide)))
+    if peak == 0.0:
         raise IndexInputError(key="index.vector_zero", where=where)
-    return vector
+    scaled = wide / peak
+    unit: Vector = (scaled / np.linalg.norm(scaled)).astype(np.float32)
+    return unit
+
+
+@dataclass
+class ReadBudget:
+    """What a file reader may still read, and the records it left out on the way. Limits
+    refuse the whole file (``take``); a damaged record is left out and counted
+    (``left_out``), and the first one is named; records without text are counted apart."""
+
+    name: str
+    max_chunks: int
+    max_chars: int = MAX_INDEX_CHARS
+    max_chunk_chars: int = MAX_CHUNK_CHARS
+    max_vector_bytes: int = MAX_VECTOR_BYTES
+    progress: Progress | None = None
+    records: int = 0
+    chunks: int = 0
+    chars: int = 0
+    vector_bytes: int = 0
+    no_text: int = 0
+    bad: int = 0
+    first_bad: Phrase | InputError | None = None
+
+    def record(self) -> None:
+        """One more record read, good or not; past twice the chunk limit the file is
+        refused (a file of broken records is not read to its end)."""
+        self.records += 1
+        if self.records > 2 * self.max_chunks:
+            raise self.too_many()
+        if self.progress is not None and self.records % PROGRESS_EVERY == 0:
+            self.progress(self.records)
+
+    def done(self) -> None:
+        if self.progress is not None and self.records % PROGRESS_EVERY:
+            self.progress(self.records)
+
+    def too_many(self) -> IndexLimitError:
+        return IndexLimitError(key="idx.file_too_many", name=self.name,
+                               limit=f"{self.max_chunks:,}")
+
+    def text(self, length: int, where: str | Phrase) -> None:
+        """A chunk's text of ``length`` characters is kept."""
+        self.ahead(length, length, where)
+        self.chars += length
+
+    def ahead(self, longest: int, total: int, where: str | Phrase) -> None:
+        """Texts about to be decoded, the longest of ``longest`` characters (at ``where``),
+        ``total`` in all: refused past the chunk or the index limit."""
+        if longest > self.max_chunk_chars:
+            raise IndexLimitError(key="idx.chunk_too_long", where=where, n=f"{longest:,}",
+                                  limit=f"{self.max_chunk_chars:,}")
+        if self.chars + total > self.max_chars:
+            raise IndexLimitError(key="idx.text_too_long", name=self.name,
+                                  limit=f"{self.max_chars:,}")
+
+    def take(self, chunk: IndexChunk) -> IndexChunk:
+        """``chunk`` kept: counted against the chunk and vector limits."""
+        self.chunks += 1
+        if self.chunks > self.max_chunks:
+            raise self.too_many()
+        if chunk.vector is not None:
+            self.vector_bytes += chunk.vector.nbytes
+            if self.vector_bytes > self.max_vector_bytes:
+                raise IndexLimitError(key="idx.vectors_too_big", name=self.name,
+                                      limit=f"{self.max_vector_bytes // 1_000_000:,}")
+        return chunk
+
+    def keep(self, make: Callable[[], IndexChunk], chunks: list[IndexChunk]) -> None:
+        """The chunk ``make`` returns, kept in ``chunks``; a damaged record (``make``'s
+        sentence) left out and counted; a limit passed refuses the file."""
+        try:
+            chunk = make()
+        except IndexLimitError:
+            raise
+        except IndexInputError as error:
+            self.left_out(error)
+            return
+        chunks.append(self.take(chunk))
+
+    def left_out(self, problem: InputError) -> None:
+        """A damaged record, or one without text (key ``index.no_text``), left out."""
+        if problem.key == "index.no_text":
+            self.no_text += 1
+            return
+        self.bad += 1
+        if self.first_bad is None:
+            self.first_bad = problem
+
+    def problems(self) -> tuple[Phrase, ...]:
+        """One sentence for the records without text, one for the damaged ones."""
+        said = []
+        if self.no_text:
+            said.append(Phrase("idx.no_text_records", {
+                "n": f"{self.no_text:,}", "total": f"{self.records:,}", "name": self.name}))
+        if self.bad == 1:
+            said.append(Phrase("index.left_out", {"problem": self.first_bad}))
+        elif self.bad:
+            said.append(Phrase("idx.left_out_more", {"problem": self.first_bad,
+                                                     "n": f"{self.bad:,}"}))
+        return tuple(said)
+
+    def loaded(self, chunks: list[IndexChunk]) -> LoadedIndex:
+        """The chunks with the sentences above; one sentence when no chunk is left."""
+        if chunks:
+            return LoadedIndex(self.name, tuple(chunks), self.problems())
+        if self.bad:
+            raise IndexInputError(key="index.no_readable_chunk", name=self.name,
+                                  problem=self.first_bad)
+        if self.no_text:
+            raise IndexInputError(key="idx.no_text_at_all", name=self.name,
+                                  n=f"{self.no_text:,}")
+        raise IndexInputError(key="index.no_chunk", name=self.name)
+
+
+def readable(value: str, where: str | Phrase) -> str:
+    """``value`` when it is text that can be written out (a lone surrogate such as a JSON
+    ``"\\ud800"`` cannot be); else the record is refused, named."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise IndexInputError(key="idx.lone_surrogate", where=where) from None
+    return value
+
+
+def refuse_other_encodings(head: bytes, name: str) -> None:
+    """One sentence for a file that is not UTF-8 (UTF-16 or UTF-32: a byte-order mark or
+    NUL bytes in its first kilobytes), before any record is read."""
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")) or b"\x00" in head:
+        raise IndexInputError(key="idx.not_utf8_file", name=name)

@@ -6,49 +6,92 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from ragviz.i18n import Phrase
-from ragviz.index.base import FileReader, IndexChunk, IndexInputError, LoadedIndex, from_metadata
-from ragviz.inputs.documents import InputError
+from ragviz.index.base import (
+    MAX_RECORD_BYTES,
+    FileReader,
+    IndexChunk,
+    IndexInputError,
+    IndexLimitError,
+    LoadedIndex,
+    ReadBudget,
+    from_metadata,
+    readable,
+    refuse_other_encodings,
+)
 
 
 class JsonlReader(FileReader):
-    """One JSONL file, seen as a single collection named after the file."""
+    """One JSONL file, seen as a single collection named after the file, streamed line by
+    line within its budget: a damaged line (not UTF-8, not JSON, nested too deep, a bad
+    vector) is left out and counted, a limit passed refuses the file."""
 
-    def read(self, collection: str | None = None) -> LoadedIndex:
+    def _read(self, budget: ReadBudget) -> LoadedIndex:
         chunks: list[IndexChunk] = []
-        problems: list[Phrase | InputError] = []
-        name = Path(self.path).name
-        with Path(self.path).open(encoding="utf-8", errors="replace") as handle:
-            for number, line in enumerate(handle, start=1):
+        with Path(self.path).open("rb") as handle:
+            refuse_other_encodings(handle.read(4096), budget.name)
+            handle.seek(0)
+            _count_records(handle, budget)
+            for number, line in bounded_lines(handle, budget.name):
                 if not line.strip():
                     continue
-                try:
-                    chunks.append(parse_record(json.loads(line), _line(name, number)))
-                except (json.JSONDecodeError, IndexInputError) as error:
-                    problems.append(_problem(name, number, error))
-        if not chunks:
-            raise (IndexInputError(key="index.no_readable_chunk", name=name, problem=problems[0])
-                   if problems else IndexInputError(key="index.no_chunk", name=name))
-        left_out = tuple(Phrase("index.left_out", {"problem": p}) for p in problems)
-        return LoadedIndex(name, tuple(chunks), left_out)
+                budget.record()
+                budget.keep(partial(parse_line, line, _line(budget.name, number), budget,
+                                    number == 1), chunks)
+        return budget.loaded(chunks)
+
+
+def _count_records(handle: IO[bytes], budget: ReadBudget) -> None:
+    """Refuse a file of more records than the chunk limit before parsing one (counting
+    lines costs a fraction of parsing them); the handle is left at the start."""
+    records = 0
+    for _, line in bounded_lines(handle, budget.name):
+        records += bool(line.strip())
+        if records > budget.max_chunks:
+            raise budget.too_many()
+    handle.seek(0)
+
+
+def bounded_lines(handle: IO[bytes], name: str) -> Iterator[tuple[int, bytes]]:
+    """The file's lines with their numbers; a line past ``MAX_RECORD_BYTES`` refuses the
+    file (it is never held whole)."""
+    number = 0
+    while line := handle.readline(MAX_RECORD_BYTES + 1):
+        number += 1
+        if len(line) > MAX_RECORD_BYTES:
+            raise IndexLimitError(key="idx.record_too_long", where=_line(name, number),
+                                  limit=f"{MAX_RECORD_BYTES:,}")
+        yield number, line
 
 
 def _line(name: str, number: int) -> Phrase:
     return Phrase("index.line", {"name": name, "line": number})
 
 
-def _problem(name: str, number: int, error: Exception) -> Phrase | InputError:
-    if isinstance(error, json.JSONDecodeError):
-        return Phrase("index.not_json", {"where": _line(name, number), "error": error.msg})
-    assert isinstance(error, InputError)
-    return error
+def parse_line(line: bytes, where: Phrase, budget: ReadBudget, first: bool) -> IndexChunk:
+    """One line as a chunk, or the sentence that says why it is left out."""
+    try:
+        text = line.decode("utf-8-sig" if first else "utf-8")
+    except UnicodeDecodeError:
+        raise IndexInputError(key="idx.not_utf8_record", where=where) from None
+    try:
+        record = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise IndexInputError(key="index.not_json", where=where, error=error.msg) from None
+    except RecursionError:
+        raise IndexInputError(key="idx.nested_too_deep", where=where) from None
+    return parse_record(record, where, budget)
 
 
-def parse_record(record: Any, where: str | Phrase) -> IndexChunk:
-    """One chunk from a LangChain or LlamaIndex record; the text is kept as written."""
+def parse_record(record: Any, where: str | Phrase,
+                 budget: ReadBudget | None = None) -> IndexChunk:
+    """One chunk from a LangChain or LlamaIndex record; the text is kept as written
+    (counted against ``budget`` before its vector is read)."""
     if not isinstance(record, dict):
         raise IndexInputError(key="index.not_object", where=where)
     if isinstance(record.get("kwargs"), dict):  # LangChain's serialised form (lc: 1)
@@ -56,10 +99,15 @@ def parse_record(record: Any, where: str | Phrase) -> IndexChunk:
     text = record.get("page_content", record.get("text"))
     if not isinstance(text, str) or not text:
         raise IndexInputError(key="index.no_text", where=where)
+    if budget is not None:
+        budget.text(len(text), where)
     metadata = record.get("metadata") or {}
     if not isinstance(metadata, dict):
         raise IndexInputError(key="index.metadata_not_object", where=where)
     merged = {**metadata, **{k: record[k] for k in ("start_char_idx", "end_char_idx")
                              if k in record}}
-    chunk_id = record.get("id") or record.get("id_") or where
-    return from_metadata(str(chunk_id), text, merged, record.get("embedding"), where)
+    chunk_id = str(record.get("id") or record.get("id_") or where)
+    chunk = from_metadata(readable(chunk_id, where), readable(text, where), merged,
+                          record.get("embedding"), where)
+    readable(chunk.source, where)
+    return chunk

@@ -1,56 +1,251 @@
 """Chunk exports as CSV or Parquet: a ``text`` column (or ``page_content``), and optional
-``source``, ``start``, ``end`` and ``vector`` (or ``embedding``) columns. In a CSV the
-vector is a JSON list in its cell; in Parquet a list column."""
+``id``, ``source``, ``start``, ``end`` and ``vector`` (or ``embedding``) columns. In a CSV
+the vector is a JSON list in its cell; in Parquet a list column.
+
+Neither is read whole: a CSV streams row by row, a Parquet file batch by batch of the
+columns used, its texts kept dictionary-encoded until their decoded length is counted, so
+a small file that unpacks to gigabytes is refused before it does. The rule is the JSONL
+reader's: a damaged row is left out and counted, a limit passed refuses the file."""
 
 from __future__ import annotations
 
+import csv
+import itertools
 import json
 import math
+from collections.abc import Iterator, Sequence
+from functools import partial
 from pathlib import Path
-from typing import Any
-
-import pandas as pd
+from typing import IO, TYPE_CHECKING, Any
 
 from ragviz.i18n import Phrase
-from ragviz.index.base import FileReader, IndexChunk, IndexInputError, LoadedIndex, as_vector
+from ragviz.index.base import (
+    MAX_INDEX_CHARS,
+    MAX_RECORD_BYTES,
+    MAX_VECTOR_BYTES,
+    FileReader,
+    IndexChunk,
+    IndexInputError,
+    IndexLimitError,
+    LoadedIndex,
+    ReadBudget,
+    as_vector,
+    readable,
+    refuse_other_encodings,
+)
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
 
 _TEXT = ("text", "page_content", "document", "chunk")
 _VECTOR = ("vector", "embedding", "embeddings")
+_OTHER = ("id", "source", "start", "end")
 
 
 class TableReader(FileReader):
     """One CSV or Parquet file, seen as a single collection named after the file."""
 
-    def read(self, collection: str | None = None) -> LoadedIndex:
-        name = Path(self.path).name
-        frame = _frame(self.path)
-        text_column = next((c for c in _TEXT if c in frame.columns), None)
-        if text_column is None:
-            raise IndexInputError(key="index.no_text_column", name=name, columns=", ".join(_TEXT))
-        vector_column = next((c for c in _VECTOR if c in frame.columns), None)
-        chunks = []
-        for number, row in enumerate(frame.to_dict("records"), start=1):
-            text = row[text_column]
-            if not isinstance(text, str) or not text:
+    def _read(self, budget: ReadBudget) -> LoadedIndex:
+        if self.path.lower().endswith(".parquet"):
+            return _read_parquet(self.path, budget)
+        return _read_csv(self.path, budget)
+
+
+def text_column(names: Sequence[str], name: str) -> str:
+    """The column holding the chunks' texts, or one sentence naming the ones looked for."""
+    found = next((c for c in _TEXT if c in names), None)
+    if found is None:
+        raise IndexInputError(key="index.no_text_column", name=name, columns=", ".join(_TEXT))
+    return found
+
+
+def used_columns(names: Sequence[str], name: str) -> list[str]:
+    """The columns read: the text's, the first vector column, and the optional ones."""
+    vector = next((c for c in _VECTOR if c in names), None)
+    return [text_column(names, name), *([vector] if vector else []),
+            *(c for c in _OTHER if c in names)]
+
+
+def row_chunk(row: dict[str, Any], number: int, where: Phrase, budget: ReadBudget) -> IndexChunk:
+    """One row as a chunk (its text counted before its vector is read), or the sentence
+    that says why it is left out."""
+    text = next((row[c] for c in _TEXT if c in row), None)
+    if not isinstance(text, str) or not text:
+        raise IndexInputError(key="index.no_text", where=where)
+    budget.text(len(text), where)
+    vector = next((row[c] for c in _VECTOR if c in row), None)
+    chunk_id = row.get("id")
+    return IndexChunk(readable(str(number if chunk_id in (None, "") else chunk_id), where),
+                      readable(text, where), readable(_text(row.get("source")), where),
+                      _int(row.get("start")), _int(row.get("end")), {},
+                      as_vector(_cell_vector(vector, where), where))
+
+
+def _read_csv(path: str, budget: ReadBudget) -> LoadedIndex:
+    chunks: list[IndexChunk] = []
+    with Path(path).open("rb") as handle:
+        refuse_other_encodings(handle.read(4096), budget.name)
+        handle.seek(0)
+        lines = _Lines(handle, budget.name)
+        csv.field_size_limit(max(csv.field_size_limit(), MAX_RECORD_BYTES))
+        rows = csv.reader(lines)
+        header = _next_row(rows, lines, budget.name)
+        if header is None:
+            raise IndexInputError(key="index.no_chunk", name=budget.name)
+        used_columns(header, budget.name)
+        for number in itertools.count(1):
+            cells = _next_row(rows, lines, budget.name)
+            if cells is None:
+                break
+            if not any(cells):
                 continue
-            where = Phrase("index.row", {"name": name, "row": number})
-            raw = _cell_vector(row.get(vector_column) if vector_column else None, where)
-            chunks.append(IndexChunk(str(row.get("id", number)), text, _text(row.get("source")),
-                                     _int(row.get("start")), _int(row.get("end")), {},
-                                     as_vector(raw, where)))
-        if not chunks:
-            raise IndexInputError(key="index.no_chunk", name=name)
-        return LoadedIndex(name, tuple(chunks))
+            budget.record()
+            budget.keep(partial(_csv_chunk, header, cells, lines, number, budget), chunks)
+    return budget.loaded(chunks)
 
 
-def _frame(path: str) -> pd.DataFrame:
+def _csv_chunk(header: list[str], cells: list[str], lines: _Lines, number: int,
+               budget: ReadBudget) -> IndexChunk:
+    where = Phrase("index.row", {"name": budget.name, "row": number})
+    if lines.undecodable:
+        raise IndexInputError(key="idx.not_utf8_record", where=where)
+    if len(cells) != len(header):
+        raise IndexInputError(key="idx.cells_mismatch", where=where, n=len(cells),
+                              expected=len(header))
+    return row_chunk(dict(zip(header, cells, strict=True)), number, where, budget)
+
+
+def _next_row(rows: Iterator[list[str]], lines: _Lines, name: str) -> list[str] | None:
+    """The next row (None at the end), its lines' decoding noted in ``lines``."""
+    lines.undecodable = False
     try:
-        if path.lower().endswith(".parquet"):
-            return pd.read_parquet(path)
-        return pd.read_csv(path, dtype={"text": str, "source": str}, keep_default_na=False)
-    except (OSError, ValueError) as error:
-        raise IndexInputError(key="index.not_a_table", name=Path(path).name,
-                              error=str(error)) from None
+        return next(rows)
+    except StopIteration:
+        return None
+    except csv.Error:
+        raise IndexInputError(key="idx.csv_broken", name=name, line=lines.number) from None
+
+
+class _Lines:
+    """A CSV's lines decoded one by one, each bounded, so a row that is not UTF-8 is known
+    (``undecodable``) and left out while the others are read."""
+
+    def __init__(self, handle: IO[bytes], name: str) -> None:
+        self.handle, self.name = handle, name
+        self.number = 0
+        self.undecodable = False
+
+    def __iter__(self) -> _Lines:
+        return self
+
+    def __next__(self) -> str:
+        line = self.handle.readline(MAX_RECORD_BYTES + 1)
+        if not line:
+            raise StopIteration
+        self.number += 1
+        if len(line) > MAX_RECORD_BYTES:
+            where = Phrase("index.line", {"name": self.name, "line": self.number})
+            raise IndexLimitError(key="idx.record_too_long", where=where,
+                                  limit=f"{MAX_RECORD_BYTES:,}")
+        try:
+            return line.decode("utf-8-sig" if self.number == 1 else "utf-8")
+        except UnicodeDecodeError:
+            self.undecodable = True
+            return line.decode("utf-8", errors="replace")
+
+
+# Parquet: rows decoded at once (a batch's texts are counted before they are decoded), the
+# longest vector read, and the bytes the columns used may unpack to, said by the footer.
+_BATCH_ROWS = 64
+MAX_DIMENSION = 16_384
+_MAX_UNPACKED_BYTES = 4 * MAX_INDEX_CHARS + MAX_VECTOR_BYTES
+
+
+def _read_parquet(path: str, budget: ReadBudget) -> LoadedIndex:
+    import pyarrow as pa
+
+    try:
+        file, columns = _parquet_file(path, budget)
+        chunks: list[IndexChunk] = []
+        for batch in file.iter_batches(batch_size=_BATCH_ROWS, columns=columns):
+            _parquet_batch(batch, budget, chunks)
+    except (pa.ArrowException, OSError, MemoryError, ValueError) as error:
+        if isinstance(error, IndexInputError):
+            raise
+        raise IndexInputError(key="idx.parquet_broken", name=budget.name) from None
+    return budget.loaded(chunks)
+
+
+def _parquet_file(path: str, budget: ReadBudget) -> tuple[pq.ParquetFile, list[str]]:
+    """The file opened on its footer, refused there when it holds too many rows, a text
+    column that is not text, or columns that unpack past the limit."""
+    import pyarrow.parquet as pq
+
+    schema = pq.ParquetFile(path).schema_arrow
+    columns = used_columns(schema.names, budget.name)
+    _check_text_type(schema.field(columns[0]).type, columns[0], budget.name)
+    file = pq.ParquetFile(path, read_dictionary=[columns[0]])
+    meta = file.metadata
+    if meta.num_rows > 2 * budget.max_chunks:
+        raise budget.too_many()
+    unpacked, text, values = 0, 0, 0
+    for group in range(meta.num_row_groups):
+        row_group = meta.row_group(group)
+        for index in range(row_group.num_columns):
+            column = row_group.column(index)
+            name = column.path_in_schema.split(".")[0]
+            if name in columns:
+                unpacked += max(column.total_uncompressed_size, 0)
+                text += max(column.total_uncompressed_size, 0) if name == columns[0] else 0
+                values = max(values, column.num_values)
+    if (unpacked > _MAX_UNPACKED_BYTES or values > meta.num_rows * MAX_DIMENSION
+            or text > 4 * budget.max_chars + 8 * meta.num_rows):
+        raise IndexLimitError(key="idx.table_too_big", name=budget.name)
+    return file, columns
+
+
+def _check_text_type(kind: pa.DataType, column: str, name: str) -> None:
+    import pyarrow as pa
+
+    if pa.types.is_dictionary(kind):
+        kind = kind.value_type
+    if not (pa.types.is_string(kind) or pa.types.is_large_string(kind)):
+        raise IndexInputError(key="idx.text_not_strings", column=column, name=name,
+                              kind=str(kind))
+
+
+def _parquet_batch(batch: pa.RecordBatch, budget: ReadBudget,
+                   chunks: list[IndexChunk]) -> None:
+    """One batch's rows as chunks: its texts' decoded length and its vectors' length are
+    checked on Arrow's arrays, before a Python string or list is made."""
+    import pyarrow.compute as pc
+
+    texts = batch.column(0)
+    if hasattr(texts, "dictionary"):  # kept encoded: one length per distinct text
+        lengths = pc.take(pc.utf8_length(texts.dictionary), texts.indices)
+    else:
+        lengths = pc.utf8_length(texts)
+    longest, total = pc.max(lengths).as_py() or 0, pc.sum(lengths).as_py() or 0
+    first = budget.records + 1 + (pc.index(lengths, longest).as_py() if longest else 0)
+    budget.ahead(longest, total, Phrase("index.row", {"name": budget.name, "row": first}))
+    for name in batch.schema.names[1:]:
+        if name in _VECTOR:
+            _check_dimension(batch.column(name), budget)
+    for row in batch.to_pylist():
+        budget.record()
+        where = Phrase("index.row", {"name": budget.name, "row": budget.records})
+        budget.keep(partial(row_chunk, row, budget.records, where, budget), chunks)
+
+
+def _check_dimension(vectors: pa.Array, budget: ReadBudget) -> None:
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if pa.types.is_list(vectors.type) or pa.types.is_large_list(vectors.type):
+        longest = pc.max(pc.list_value_length(vectors)).as_py() or 0
+        if longest > MAX_DIMENSION:
+            raise IndexLimitError(key="idx.table_too_big", name=budget.name)
 
 
 def _cell_vector(cell: Any, where: Phrase) -> Any:
@@ -61,6 +256,8 @@ def _cell_vector(cell: Any, where: Phrase) -> Any:
             return json.loads(cell)
         except json.JSONDecodeError:
             raise IndexInputError(key="index.vector_not_json", where=where) from None
+        except RecursionError:
+            raise IndexInputError(key="idx.nested_too_deep", where=where) from None
     return cell
 
 
@@ -73,6 +270,6 @@ def _int(value: Any) -> int | None:
         return None
     try:
         number = float(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         return None
     return int(number) if math.isfinite(number) and number >= 0 else None
