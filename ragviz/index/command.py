@@ -6,13 +6,15 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import sys
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ragviz.i18n import count, decimal, t
+from ragviz.i18n import count, decimal, grouped, t
 from ragviz.i18n import say as i18n_say
 from ragviz.index.base import (
     CollectionInfo,
@@ -213,11 +215,26 @@ def run_index_eval(args: argparse.Namespace, reader: IndexReader, questions: Any
         assert isinstance(reader, RetrievingIndex)
         margin = MARGIN if args.margin is None else args.margin
         run = analyse_in_database(reader, args.collection, embedder, questions, sources,
-                                  settings, margin)
+                                  settings, margin,
+                                  None if progress is None else database_progress(args.lang))
         return IndexRun(run.index_analysis, args.lang, run)
     loaded = load(reader, args.collection, args.lang)
     result = analyse_index(loaded, embedder, questions, sources, settings, progress)
     return IndexRun(result, args.lang)
+
+
+def database_progress(lang: str) -> Callable[[int, int], None]:
+    """A line on stderr per question the database was asked about (shown where the CLI
+    shows its embedding progress: on a terminal), so minutes of queries are seen working."""
+    started = time.monotonic()
+
+    def show(done: int, total: int) -> None:
+        line = t("idx.database_progress", lang, done=grouped(done, lang),
+                 total=grouped(total, lang), seconds=f"{time.monotonic() - started:.0f}")
+        sys.stderr.write(line + ("\n" if done == total else "\r"))
+        sys.stderr.flush()
+
+    return show
 
 
 def _database_mode(reader: IndexReader, args: argparse.Namespace) -> bool:
