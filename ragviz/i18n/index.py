@@ -61,6 +61,14 @@ INDEX: dict[str, dict[str, str]] = {
         "en": 'the database: answers looked for, question {done} of {total} ({seconds} s)',
         "pt": 'o banco: respostas procuradas, pergunta {done} de {total} ({seconds} s)',
     },
+    "idx.dimension_in_collection": {
+        "en": 'vectors not checked: {name} stores {stored}-dimension vectors but {model} makes {dimension}-dimension ones; give the model it was built with',
+        "pt": 'vetores não conferidos: {name} guarda vetores de {stored} dimensões, mas {model} produz vetores de {dimension}; informe o modelo com que foi construída',
+    },
+    "idx.vectors_not_checked": {
+        "en": 'stored vectors not checked: give --model to check them against a model',
+        "pt": 'vetores guardados não conferidos: informe --model para conferi-los com um modelo',
+    },
     "idx.chroma_path_empty": {
         "en": 'chroma: needs a folder after it: write chroma:DIR, the folder that holds chroma.sqlite3',
         "pt": 'chroma: precisa de uma pasta depois: escreva chroma:PASTA, a pasta que contém chroma.sqlite3',

@@ -38,6 +38,9 @@ if TYPE_CHECKING:  # the analysis imports the pipeline: loaded only when an inde
 CLI_MAX_CHUNKS = 200_000
 LIMIT_VARIABLE = "RAGVIZ_INDEX_MAX_CHUNKS"
 MODES = ("auto", "memory", "database")
+INDEX_MODEL_HELP = ("check the stored vectors against this model (minilm-en, use-multilingual, "
+                    "a sentence-transformers id or path, or openai:<model>); without it no "
+                    "vector is checked")
 INDEX_HELP = "chroma:DIR, chroma+http://HOST:PORT, or a .jsonl, .csv or .parquet chunk export"
 
 
@@ -108,6 +111,8 @@ def add_index_parser(sub: Any, model_options: Callable[[argparse.ArgumentParser]
     parser.add_argument("--collection", help="only this collection")
     add_timeout_option(parser)
     model_options(parser)
+    option = next(a for a in parser._actions if "--model" in a.option_strings)
+    option.help = INDEX_MODEL_HELP  # no model, no check: not the other commands' default
     parser.set_defaults(handler=lambda args: cmd_index(args, emit, model(args, False)))
 
 
@@ -268,11 +273,18 @@ def summary(loaded: LoadedIndex, embedder: Any, lang: str = "en") -> dict[str, A
         np.zeros((len(texts), 1), dtype=np.float32), texts)
     out["duplicate_groups"], out["duplicate_chunks"] = duplicate_count(groups)
     out["near_duplicates_searched"] = stored is not None and near_searched(len(texts))
+    out["model"] = None if embedder is None else embedder.name
     if embedder is not None and stored is not None:
-        check_dimension(stored, embedder)
+        try:
+            check_dimension(stored, embedder)
+        except IndexInputError:  # this collection is flagged; the listing goes on
+            out["vector_check"] = say("dimension_in_collection", lang, name=loaded.name,
+                                      stored=int(stored.shape[1]), model=embedder.name,
+                                      dimension=embedder.dimension)
+            return out
         fresh = embedder.encode_documents(texts)
         share = float(np.mean(np.sum(stored * fresh, axis=1) < MISMATCH_COSINE))
-        out["model"], out["vector_mismatch_share"] = embedder.name, round(share, 6)
+        out["vector_mismatch_share"] = round(share, 6)
     return out
 
 
@@ -295,6 +307,10 @@ def summary_text(item: dict[str, Any], lang: str = "en") -> str:
     if "vector_mismatch_share" in item:
         lines.append(f"  vector mismatch with {item['model']}: "
                      f"{item['vector_mismatch_share']:.0%} of the chunks")
+    elif "vector_check" in item:
+        lines.append(f"  {item['vector_check']}")
+    elif item.get("model") is None and item["dimension"] is not None:
+        lines.append("  " + say("vectors_not_checked", lang))
     return "\n".join(lines)
 
 
