@@ -106,6 +106,21 @@ def test_plain_encoded_bomb_refused_on_its_footer(tmp_path: Path) -> None:
     assert grown < MEMORY_BOUND_MB
 
 
+def test_vectors_that_unpack_to_gigabytes_refused_on_the_footer(tmp_path: Path) -> None:
+    """150 rows of a million zeros each (600 MB as float32) in a few kilobytes."""
+    dimension, rows = 1_000_000, 150
+    values = pa.array(np.zeros(rows * dimension, dtype=np.float32))
+    offsets = pa.array(np.arange(0, rows * dimension + 1, dimension, dtype=np.int32))
+    path = tmp_path / "vectors.parquet"
+    pq.write_table(pa.table({"text": ["a"] * rows,
+                             "vector": pa.ListArray.from_arrays(offsets, values)}),
+                   path, compression="zstd")
+    assert path.stat().st_size < 100_000
+    grown, said = read_in_child(path)
+    assert said.startswith("vectors.parquet unpacks to more text or vectors than ragviz reads")
+    assert grown < MEMORY_BOUND_MB
+
+
 def test_millions_of_rows_refused_on_the_footer_not_decoded(tmp_path: Path) -> None:
     path = tmp_path / "rows.parquet"
     pq.write_table(pa.table({"text": pa.array(["a"] * 1_000_000)}), path, compression="zstd")

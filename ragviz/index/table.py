@@ -86,9 +86,9 @@ def _read_csv(path: str, budget: ReadBudget) -> LoadedIndex:
     chunks: list[IndexChunk] = []
     with Path(path).open("rb") as handle:
         refuse_other_encodings(handle.read(4096), budget.name)
-        handle.seek(0)
-        lines = _Lines(handle, budget.name)
         csv.field_size_limit(max(csv.field_size_limit(), MAX_RECORD_BYTES))
+        _count_rows(handle, budget)
+        lines = _Lines(handle, budget.name)
         rows = csv.reader(lines)
         header = _next_row(rows, lines, budget.name)
         if header is None:
@@ -103,6 +103,21 @@ def _read_csv(path: str, budget: ReadBudget) -> LoadedIndex:
             budget.record()
             budget.keep(partial(_csv_chunk, header, cells, lines, number, budget), chunks)
     return budget.loaded(chunks)
+
+
+def _count_rows(handle: IO[bytes], budget: ReadBudget) -> None:
+    """Refuse a file of more rows than the chunk limit before a row is made a chunk (the C
+    parser counts them in a fraction of the time); the handle is left at the start."""
+    handle.seek(0)
+    rows = 0
+    try:
+        for cells in csv.reader(_Lines(handle, budget.name)):
+            rows += any(cells)
+            if rows > budget.max_chunks + 1:  # (the header is a row)
+                raise budget.too_many()
+    except csv.Error:
+        pass  # said with its line by the reading that follows
+    handle.seek(0)
 
 
 def _csv_chunk(header: list[str], cells: list[str], lines: _Lines, number: int,
@@ -242,10 +257,14 @@ def _check_dimension(vectors: pa.Array, budget: ReadBudget) -> None:
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    if pa.types.is_list(vectors.type) or pa.types.is_large_list(vectors.type):
+    if pa.types.is_fixed_size_list(vectors.type):
+        longest = vectors.type.list_size
+    elif pa.types.is_list(vectors.type) or pa.types.is_large_list(vectors.type):
         longest = pc.max(pc.list_value_length(vectors)).as_py() or 0
-        if longest > MAX_DIMENSION:
-            raise IndexLimitError(key="idx.table_too_big", name=budget.name)
+    else:
+        return
+    if longest > MAX_DIMENSION:
+        raise IndexLimitError(key="idx.table_too_big", name=budget.name)
 
 
 def _cell_vector(cell: Any, where: Phrase) -> Any:
