@@ -51,3 +51,30 @@ def test_without_a_model_the_help_and_the_output_say_no_vector_is_checked(
     assert main(["index", f"chroma:{two_models}"]) == 0
     out = capsys.readouterr().out
     assert out.count("stored vectors not checked: give --model") == 3
+
+
+def test_a_file_past_the_limit_is_advised_what_a_file_can_do(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 37, item 15: a JSONL past the limit was told "ragviz eval --index lets the
+    database retrieve", and eval then refused it (a file cannot retrieve)."""
+    from tests.index_fixtures import QUESTIONS, write_jsonl
+
+    monkeypatch.setenv("RAGVIZ_INDEX_MAX_CHUNKS", "3")
+    big = tmp_path / "big.jsonl"
+    write_jsonl(big, [{"text": f"chunk {n}"} for n in range(5)])
+    for args in (["index", str(big)], ["eval", "--index", str(big), "--questions",
+                                          str(QUESTIONS)]):
+        main(args)  # the file reader may refuse it while reading, or the listing say so
+        captured = capsys.readouterr()
+        said = captured.out + captured.err
+        assert "big.jsonl" in said and "Chroma" in said, said
+        assert "ragviz eval --index lets the database retrieve" not in said
+
+
+def test_a_chroma_collection_past_the_limit_is_still_told_the_database_mode(
+        two_models: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("RAGVIZ_INDEX_MAX_CHUNKS", "3")
+    assert main(["index", f"chroma:{two_models}", "--collection", "a_minilm"]) == 0
+    assert "ragviz eval --index lets the database retrieve" in capsys.readouterr().out

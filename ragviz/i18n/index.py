@@ -69,6 +69,14 @@ INDEX: dict[str, dict[str, str]] = {
         "en": 'stored vectors not checked: give --model to check them against a model',
         "pt": 'vetores guardados não conferidos: informe --model para conferi-los com um modelo',
     },
+    "idx.too_large_file": {
+        "en": '{name} holds {count} chunks; ragviz loads at most {limit}, and a file is read whole (only a Chroma index can retrieve by itself): load the chunks into a Chroma collection and give chroma:DIR, or raise {variable} on a machine with the memory',
+        "pt": '{name} tem {count} chunks; o ragviz carrega no máximo {limit}, e um arquivo é lido inteiro (só um índice Chroma recupera sozinho): carregue os chunks numa coleção Chroma e informe chroma:PASTA, ou aumente {variable} numa máquina com memória',
+    },
+    "idx.not_loaded_file": {
+        "en": '{name}: {count} chunks, dimension {dimension}; past the {limit} ragviz loads, and a file is read whole (only a Chroma index can retrieve by itself): load the chunks into a Chroma collection, or raise {variable} on a machine with the memory',
+        "pt": '{name}: {count} chunks, dimensão {dimension}; acima dos {limit} que o ragviz carrega, e um arquivo é lido inteiro (só um índice Chroma recupera sozinho): carregue os chunks numa coleção Chroma, ou aumente {variable} numa máquina com memória',
+    },
     "idx.chroma_path_empty": {
         "en": 'chroma: needs a folder after it: write chroma:DIR, the folder that holds chroma.sqlite3',
         "pt": 'chroma: precisa de uma pasta depois: escreva chroma:PASTA, a pasta que contém chroma.sqlite3',

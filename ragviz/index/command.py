@@ -120,19 +120,23 @@ def load(reader: IndexReader, collection: str | None, lang: str = "en") -> Loade
     """One collection of an index, refused past the CLI's in-memory limit (a database is
     asked its count first, so a huge collection is never read)."""
     limit = memory_limit()
+    retrieves = isinstance(reader, RetrievingIndex)
     if isinstance(reader, RetrievingIndex):
         info = reader.info(collection)
         if info.count > limit:
-            raise _too_large(info.name, info.count, limit)
+            raise _too_large(info.name, info.count, limit, retrieves)
     loaded = reader.read(collection)
     if len(loaded.chunks) > limit:
-        raise _too_large(loaded.name, len(loaded.chunks), limit)
+        raise _too_large(loaded.name, len(loaded.chunks), limit, retrieves)
     return loaded
 
 
-def _too_large(name: str, count: int, limit: int) -> IndexInputError:
-    return IndexInputError(key="index.too_large", name=name, count=f"{count:,}",
-                           limit=f"{limit:,}")
+def _too_large(name: str, count: int, limit: int, retrieves: bool) -> IndexInputError:
+    """Past the limit: a store that retrieves is told the database mode; a file (read
+    whole, it cannot retrieve) is told what it can do."""
+    return IndexInputError(key="index.too_large" if retrieves else "idx.too_large_file",
+                           name=name, count=f"{count:,}", limit=f"{limit:,}",
+                           variable=LIMIT_VARIABLE)
 
 
 @dataclass(frozen=True)
@@ -293,9 +297,10 @@ def summary_text(item: dict[str, Any], lang: str = "en") -> str:
     if item["empty"]:
         return t("index.empty_collection", lang, name=item["collection"])
     if not item["loaded"]:
-        return t("index.not_loaded", lang, name=item["collection"],
-                 count=f"{item['count']:,}", dimension=item["dimension"] or "—",
-                 limit=f"{memory_limit():,}")
+        key = "index.not_loaded" if item["retrieves"] else "idx.not_loaded_file"
+        return t(key, lang, name=item["collection"], count=f"{item['count']:,}",
+                 dimension=item["dimension"] or "—", limit=f"{memory_limit():,}",
+                 variable=LIMIT_VARIABLE)
     sizes = item["chunk_chars"]
     count = f"{item['count']:,} chunk" + ("" if item["count"] == 1 else "s")
     lines = [*item["problems"], f"{item['collection']}: {count}, dimension "
@@ -340,8 +345,9 @@ def _item(reader: IndexReader, info: CollectionInfo, embedder: Any,
           lang: str) -> dict[str, Any]:
     """``summary`` of one collection; only its count and dimension when it is empty or past
     the in-memory limit."""
+    retrieves = isinstance(reader, RetrievingIndex)  # whether the database mode can read it
     if info.count == 0 or info.count > memory_limit():
         return {"collection": info.name, "count": info.count, "dimension": info.dimension,
-                "empty": info.count == 0, "loaded": False}
+                "empty": info.count == 0, "loaded": False, "retrieves": retrieves}
     return {**summary(load(reader, info.name, lang), embedder, lang), "empty": False,
-            "loaded": True}
+            "loaded": True, "retrieves": retrieves}
