@@ -405,8 +405,8 @@ def test_database_mode_checks_the_vectors_it_hands_on(
     assert 0 < len(checked) < len(data["chunk_list"])
     assert sum("vector-mismatch" in c["labels"] for c in checked) > len(checked) / 2
     assert not any(c["labels"] for c in data["chunk_list"] if c["vector_agreement"] is None)
-    (warning,) = data["warnings"]
-    assert "another model" in warning
+    no_sources, warning = data["warnings"]  # no --sources: said first (issue 36 item 3)
+    assert "No source file was given" in no_sources and "another model" in warning
 
 
 def test_a_folder_whose_database_is_broken_is_one_sentence_every_time(tmp_path: Path) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import dataclass
 from typing import Any
 
 from ragviz.chunking import (
@@ -23,10 +24,10 @@ from ragviz.cli.reading import (
     _read_corpus,
     _reason,
 )
+from ragviz.cli.retrieval_options import retrieval_settings, scorer_spec
 from ragviz.embedding.models import Embedder, load_embedder
 from ragviz.embedding.openai_api import REQUEST_TIMEOUT_S
-from ragviz.evaluation.measures import metric_names
-from ragviz.evaluation.results import Analysis, RetrievalSettings
+from ragviz.evaluation.results import Analysis, Coverage, RetrievalSettings
 from ragviz.i18n import t
 from ragviz.inputs.corpus import Corpus
 from ragviz.inputs.questions import LabelledQuestion
@@ -83,7 +84,8 @@ def cmd_search(args: argparse.Namespace) -> None:
         lines: list[str] = []
         for outcome in analysis.outcomes:
             lines.append(outcome.question.question)
-            digits = score_digits(outcome.decision.scores, args.floor, outcome.decision.top_k)
+            digits = score_digits(outcome.decision.scores, outcome.decision.floor,
+                                  outcome.decision.top_k)
             for hit in outcome.decision.hits:
                 score = decimal(hit.score, digits, args.lang)
                 chunk = analysis.chunks[hit.index]
@@ -103,40 +105,58 @@ def _inputs(args: argparse.Namespace) -> tuple[Corpus, Embedder, RetrievalSettin
         sys.stderr.write(t("cli.connecting", CLI_LANG.get(),
                            seconds=f"{REQUEST_TIMEOUT_S:g}") + "\n")
     embedder = load_embedder(name)
-    return corpus, embedder, RetrievalSettings(args.top_k, args.floor, scorer=args.scorer)
+    return corpus, embedder, retrieval_settings(args)
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """What every analysis of one command shares: the corpus, the model, the settings and
+    the questions evaluated (those whose excerpts lie in the corpus), with their coverage."""
+
+    corpus: Corpus
+    embedder: Embedder
+    settings: RetrievalSettings
+    questions: list[LabelledQuestion]
+    coverage: Coverage
+
+
+def _prepared(args: argparse.Namespace, questions: list[LabelledQuestion]) -> Prepared:
+    corpus, embedder, settings = _inputs(args)
+    kept, coverage = _resolved(questions, corpus)
+    return Prepared(corpus, embedder, settings, kept, coverage)
+
+
+def _analysed(args: argparse.Namespace, prepared: Prepared, prefix: str = "") -> Analysis:
+    """One configuration (``prefix`` "b_" reads configuration B's options) analysed."""
+    from ragviz.evaluation.pipeline import analyse
+
+    settings = prepared.settings
+    if prefix and scorer_spec(args, prefix) != scorer_spec(args):  # compare's B
+        settings = retrieval_settings(args, prefix)
+    return analyse(prepared.corpus, _config(args, prefix), prepared.embedder,
+                   prepared.questions, settings, progress=_progress(prepared.embedder))
 
 
 def _run_analysis(
     args: argparse.Namespace, questions: list[LabelledQuestion], prefix: str = ""
 ) -> Analysis:
-    """One configuration (``prefix`` "b_" reads configuration B's options) analysed."""
-    return _analysed_with(args, questions, prefix)[0]
+    return _analysed(args, _prepared(args, questions), prefix)
 
 
-def _analysed_with(args: argparse.Namespace, questions: list[LabelledQuestion],
-                   prefix: str = "") -> tuple[Analysis, Embedder]:
-    """The analysis and the model that made it (the report's map places questions with it)."""
-    from ragviz.evaluation.pipeline import analyse
-
-    corpus, embedder, settings = _inputs(args)
-    questions = _resolved(questions, corpus)
-    return analyse(corpus, _config(args, prefix), embedder, questions, settings,
-                   progress=_progress(embedder)), embedder
-
-
-def _resolved(questions: list[LabelledQuestion], corpus: Corpus) -> list[LabelledQuestion]:
-    """The questions whose labelled excerpts lie in the corpus; a sentence on stderr for each
-    row left out (the others are evaluated)."""
+def _resolved(questions: list[LabelledQuestion], corpus: Corpus
+              ) -> tuple[list[LabelledQuestion], Coverage]:
+    """The questions whose labelled excerpts lie in the corpus, and which were left out
+    and why (said grouped by every output; on stderr when none is left to evaluate)."""
     from ragviz.evaluation.excerpts import resolve_questions
-    from ragviz.present.presentation import left_out_text
+    from ragviz.present.presentation import coverage_sentences
 
     kept, left_out = resolve_questions(questions, corpus)
-    for left in left_out:
-        sys.stderr.write(terminal_safe(f"ragviz: {left_out_text(left, CLI_LANG.get())}",
-                                       keep="") + "\n")
+    coverage = Coverage(len(questions), tuple(left_out))
     if questions and not kept:
+        for sentence in coverage_sentences(coverage, CLI_LANG.get()):
+            sys.stderr.write(terminal_safe(f"ragviz: {sentence}", keep="") + "\n")
         raise UserError(key="cli.no_excerpt_in_corpus")
-    return kept
+    return kept, coverage
 
 
 def cmd_eval(args: argparse.Namespace) -> None:
@@ -144,39 +164,75 @@ def cmd_eval(args: argparse.Namespace) -> None:
         answerable_refused,
         diagnosis_text,
         label_name,
-        metric_label,
-        share,
         token_text,
     )
 
     index_run = _index_run(args)  # None without --index
-    analysis = index_run.result.analysis if index_run else _run_analysis(args, _labelled(args))
+    if index_run:
+        analysis, coverage = index_run.result.analysis, index_run.result.coverage
+    else:
+        prepared = _prepared(args, _labelled(args))
+        analysis, coverage = _analysed(args, prepared), prepared.coverage
     payload = analysis.eval_dict(lambda diagnosis: diagnosis_text(diagnosis, args.lang))
     rows = payload["questions"]
     notes = index_run.decorate(payload) if index_run else []
-
-    def fmt(value: float | None) -> str:
-        return "n/a" if value is None else share(value, args.lang)
+    covered = output.with_coverage(payload, coverage, args.lang)
+    stale, denominator = _index_facts(index_run, payload, args.lang)
 
     def text() -> str:
         m = analysis.metrics
         files = f" from {len(analysis.corpus.sources)} files" if analysis.corpus.multi_file else ""
         lines = [*notes,
             f"{payload['chunker']} on {analysis.model}: {len(analysis.chunks)} chunks{files}",
-            "  ".join([*(f"{metric_label(name, args.lang, short=True, k=analysis.top_k)} "
-                         f"{fmt(m.values.get(name))}" for name in metric_names()),
-                       *filter(None, [answerable_refused(m, args.lang)])]),
-        ]
-        for row, outcome in zip(rows, analysis.outcomes, strict=True):
+            "  ".join(filter(None, [output.metrics_line(m, args.lang, analysis.top_k),
+                                    answerable_refused(m, args.lang)])),
+            *covered, *denominator]
+        for number, (row, outcome) in enumerate(zip(rows, analysis.outcomes, strict=True)):
             names = ", ".join(label_name(label, args.lang) for label in row["labels"])
             lines.append(f"[{names or 'unlabelled'}] {row['question']}")
             if outcome.tokens is not None:
                 lines.append(f"    {token_text(outcome.tokens, args.lang)}")
             if row["explanation"]:
                 lines.append(f"    {row['explanation']}")
+            lines += [f"    {sentence}" for sentence in stale.get(number, [])]
         return "\n".join(lines) + "\n"
 
     _emit(args, payload, text)
+
+
+def _index_facts(index_run: Any, payload: dict[str, Any], lang: str
+                 ) -> tuple[dict[int, list[str]], list[str]]:
+    """``eval --index``: per question, the stale chunks in its top_k or holding its answer
+    (also ``stale_chunks`` in its JSON row), and over whom the token metrics' means are."""
+    if index_run is None:
+        return {}, []
+    from ragviz.index.messages import say
+    from ragviz.index.placement import STALE_SUFFIX
+    from ragviz.present.presentation import chunk_list
+
+    result = index_run.result
+    stale: dict[int, list[str]] = {}
+    for number, (row, outcome) in enumerate(zip(payload["questions"], result.analysis.outcomes,
+                                                strict=True)):
+        held = outcome.diagnosis.holding_chunks if outcome.diagnosis else ()
+        chunks = sorted(i for i in {*(h.index for h in outcome.decision.hits), *held}
+                        if result.placed.stale[i] is not None)
+        row["stale_chunks"] = chunks
+        for file in dict.fromkeys(result.placed.stale[i] for i in chunks):
+            mine = [i for i in chunks if result.placed.stale[i] == file]
+            stale.setdefault(number, []).append(
+                say("stale_answer", lang, chunks=chunk_list(mine, lang), file=file))
+    scored = [o for o in result.analysis.outcomes
+              if o.question.is_answerable is True and o.question.expected]
+    measured = sum(o.tokens is not None for o in scored)
+    payload["token_metrics_over"] = measured
+    if result.by_text or measured == len(scored):
+        return stale, []
+    stale_only = sum(1 for o in scored if o.tokens is None and o.diagnosis is not None
+                     and o.diagnosis.answer_span is not None
+                     and o.diagnosis.answer_span.source.endswith(STALE_SUFFIX))
+    return stale, [say("token_denominator", lang, n=measured, evaluated=len(scored),
+                       missing=len(scored) - measured, stale=stale_only)]
 
 
 def _index_run(args: argparse.Namespace) -> Any:
@@ -195,7 +251,7 @@ def _index_run(args: argparse.Namespace) -> Any:
     sources = _read_corpus(args.sources) if args.sources else None
     embedder = load_embedder(_model_name(args))
     return run_index_eval(args, reader, questions, embedder, sources,
-                          RetrievalSettings(top_k=args.top_k, floor=args.floor),
+                          retrieval_settings(args),
                           _progress(embedder))
 
 
@@ -235,8 +291,10 @@ def cmd_report(args: argparse.Namespace) -> None:
     from ragviz.projection.space import static_maps
 
     out = _writable(args.html)  # before the analysis, so a bad path costs no model run
-    analysis, embedder = _analysed_with(args, _labelled(args))
-    html = render_report([analysis], lang=args.lang, maps=static_maps([analysis], [embedder]))
+    prepared = _prepared(args, _labelled(args))
+    analysis, embedder = _analysed(args, prepared), prepared.embedder
+    html = render_report([analysis], lang=args.lang, maps=static_maps([analysis], [embedder]),
+                         coverage=prepared.coverage)
     try:
         out.write_text(html, encoding="utf-8")
     except OSError as error:

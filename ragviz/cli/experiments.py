@@ -7,40 +7,31 @@ from __future__ import annotations
 import argparse
 
 from ragviz.chunking.registry import default_grid
-from ragviz.cli.commands import _inputs, _run_analysis
-from ragviz.cli.output import _emit, _progress
+from ragviz.cli.commands import _analysed, _prepared
+from ragviz.cli.output import _emit, _progress, metrics_line, with_coverage
 from ragviz.cli.reading import _config, _labelled
 from ragviz.evaluation.experiments import compare, sweep
-from ragviz.evaluation.measures import metric_names
-from ragviz.evaluation.results import Metrics, SweepResult
-
-
-def _metrics_line(metrics: Metrics, lang: str, top_k: int) -> str:
-    """Every registered metric in one line, as ``eval`` prints them."""
-    from ragviz.present.presentation import metric_label, share
-
-    def shown(value: float | None) -> str:
-        return "n/a" if value is None else share(value, lang)
-
-    return "  ".join(f"{metric_label(name, lang, short=True, k=top_k)} "
-                     f"{shown(metrics.values.get(name))}" for name in metric_names())
+from ragviz.evaluation.results import SweepResult
 
 
 def cmd_compare(args: argparse.Namespace) -> None:
-    """Configuration A (``--chunker`` ...) against B (``--b-chunker`` ...), one model."""
+    """Configuration A (``--chunker`` ...) against B (``--b-chunker`` ...), one model, on
+    the same evaluated questions (the corpus read and the questions checked once)."""
     _config(args, "b_")  # B's options checked before any model work
-    questions = _labelled(args)
-    a = _run_analysis(args, questions)
-    b = _run_analysis(args, questions, prefix="b_")
+    prepared = _prepared(args, _labelled(args))
+    a = _analysed(args, prepared)
+    b = _analysed(args, prepared, prefix="b_")
     result = compare(a, b)
     payload = {"model": a.model, "top_k": a.top_k, "floor": a.floor, **result.to_dict()}
+    notes = with_coverage(payload, prepared.coverage, args.lang)
 
     def text() -> str:
         from ragviz.present.presentation import label_name
 
-        lines = [f"A {result.label_a}: {_metrics_line(result.metrics_a, args.lang, a.top_k)}",
-                 f"B {result.label_b}: {_metrics_line(result.metrics_b, args.lang, a.top_k)}",
-                 f"{len(result.flips)} of {len(questions)} questions change from A to B"]
+        lines = [f"A {result.label_a}: {metrics_line(result.metrics_a, args.lang, a.top_k)}",
+                 f"B {result.label_b}: {metrics_line(result.metrics_b, args.lang, a.top_k)}",
+                 f"{len(result.flips)} of {prepared.coverage.evaluated} questions change "
+                 "from A to B", *notes]
         for flip in result.flips:
             before = label_name(flip.label_a, args.lang) if flip.label_a else "-"
             after = label_name(flip.label_b, args.lang) if flip.label_b else "-"
@@ -51,23 +42,25 @@ def cmd_compare(args: argparse.Namespace) -> None:
 
 
 def cmd_sweep(args: argparse.Namespace) -> None:
-    """The app's sweep grid on this corpus (or the chunkers named), and the best row."""
-    questions = _labelled(args)
-    corpus, embedder, settings = _inputs(args)
+    """The app's sweep grid on this corpus (or the chunkers named), and the best row; the
+    questions left out (an excerpt not in the corpus) are out of every row, as in eval."""
+    prepared = _prepared(args, _labelled(args))
+    corpus, embedder, settings = prepared.corpus, prepared.embedder, prepared.settings
     grid = default_grid(corpus.total_chars, args.chunkers)
-    result: SweepResult = sweep(corpus, questions, embedder, grid, settings,
+    result: SweepResult = sweep(corpus, prepared.questions, embedder, grid, settings,
                                 progress=_progress(embedder))
     best = result.best(args.metric)
     payload = {"model": embedder.name, "top_k": settings.top_k, "floor": settings.floor,
                "metric": args.metric, "best": best.to_dict(), **result.to_dict()}
+    notes = with_coverage(payload, prepared.coverage, args.lang)
 
     def text() -> str:
         lines = [f"{len(result.rows)} configurations on {embedder.name}; best by "
-                 f"{args.metric}: {best.config.label()}"]
+                 f"{args.metric}: {best.config.label()}", *notes]
         for row in result.rows:
             mark = "*" if row is best else " "
             lines.append(f"{mark} {row.config.label()}: {row.chunks} chunks  "
-                         f"{_metrics_line(row.metrics, args.lang, settings.top_k)}")
+                         f"{metrics_line(row.metrics, args.lang, settings.top_k)}")
         return "\n".join(lines) + "\n"
 
     _emit(args, payload, text)

@@ -17,6 +17,8 @@ from ragviz.chunking import Chunk
 from ragviz.cli.reading import CLI_LANG, UserError
 from ragviz.embedding.base import Progress
 from ragviz.embedding.models import Embedder
+from ragviz.evaluation.measures import metric_names
+from ragviz.evaluation.results import Coverage, Metrics
 from ragviz.i18n import grouped, t
 from ragviz.inputs.corpus import Corpus
 from ragviz.present.safe_text import visible_controls as terminal_safe
@@ -75,3 +77,26 @@ def _writable(path: str) -> Path:
     if not os.access(folder, os.W_OK):
         raise UserError(key="cli.html_read_only", path=path, folder=folder)
     return out
+
+
+def metrics_line(metrics: Metrics, lang: str, top_k: int) -> str:
+    """Every registered metric in one line ("n/a": no evaluated question counts for it),
+    as eval, compare and sweep print them."""
+    from ragviz.present.presentation import metric_label, share
+
+    def shown(value: float | None) -> str:
+        return "n/a" if value is None else share(value, lang)
+
+    return "  ".join(f"{metric_label(name, lang, short=True, k=top_k)} "
+                     f"{shown(metrics.values.get(name))}" for name in metric_names())
+
+
+def with_coverage(payload: dict[str, Any], coverage: Coverage, lang: str) -> list[str]:
+    """Adds how many questions were evaluated of how many given, and why the others were
+    left out (``warnings``, first), to a command's JSON; returns the same as text lines."""
+    from ragviz.present.presentation import coverage_line, coverage_sentences
+
+    said = coverage_sentences(coverage, lang)
+    payload.update(coverage.to_dict())
+    payload["warnings"] = [*said, *payload.get("warnings", [])]
+    return [coverage_line(coverage, lang), *said]

@@ -20,7 +20,7 @@ from ragviz.chunking import Chunk, ChunkerConfig, ChunkingResult
 from ragviz.chunking.registry import axes
 from ragviz.evaluation.calibration import Calibration
 from ragviz.evaluation.diagnosis import OK, Diagnosis
-from ragviz.evaluation.excerpts import TokenScores
+from ragviz.evaluation.excerpts import LeftOut, TokenScores
 from ragviz.evaluation.measures import METRICS, get_metric, metric_names
 from ragviz.inputs.corpus import Corpus, Source
 from ragviz.inputs.questions import LabelledQuestion
@@ -88,6 +88,36 @@ class Metrics:
             "labels": dict(self.labels),
             "std": {name: self.std.get(name) for name in metric_names()},
         }
+
+
+# Why a question was left out, in the order the sentences list them (``Unfound.kind``).
+LEFT_OUT_KINDS = ("no-file", "offsets", "text")
+
+
+@dataclass(frozen=True)
+class Coverage:
+    """Which of the questions given were evaluated: every mean, count and flip is over the
+    ``evaluated`` ones; ``left_out`` says which were not and why (``LeftOut``)."""
+
+    given: int
+    left_out: tuple[LeftOut, ...] = ()
+
+    @property
+    def evaluated(self) -> int:
+        return self.given - len(self.left_out)
+
+    def groups(self) -> dict[str, tuple[LeftOut, ...]]:
+        """The rows left out by why (``LEFT_OUT_KINDS`` order), empty kinds dropped."""
+        out = {kind: tuple(r for r in self.left_out if r.why.kind == kind)
+               for kind in LEFT_OUT_KINDS}
+        return {kind: rows for kind, rows in out.items() if rows}
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"questions_given": self.given, "questions_evaluated": self.evaluated,
+                "left_out": {kind: len(rows) for kind, rows in self.groups().items()},
+                "left_out_rows": [{"line": r.line, "question": r.question, "excerpt": r.excerpt,
+                                   "why": r.why.kind, "source": r.why.source}
+                                  for r in self.left_out]}
 
 
 @dataclass(frozen=True)
@@ -341,7 +371,7 @@ class Analysis:
 
     def _head(self) -> dict[str, Any]:
         return {"model": self.model, "chunker": self.config.label(), "top_k": self.top_k,
-                "floor": self.floor}
+                "floor": self.floor, "scorer": self.settings.scorer}
 
     def search_dict(self) -> dict[str, Any]:
         """``ragviz search --json``: every chunk and, per question, its scores and hits."""
@@ -367,8 +397,7 @@ class Analysis:
             "model": self.model,
             "top_k": self.top_k,
             "floor": self.floor,
-            # named only when it is not cosine, so output written before scorers reads the same
-            **({} if self.settings.scorer == DEFAULT_SCORER else {"scorer": self.settings.scorer}),
+            "scorer": self.settings.scorer,
             "chunks": [chunk.to_dict() for chunk in self.chunks],
             "sources": [source.to_dict() for source in self.corpus.sources],
             "chunk_tokens": list(self.chunk_tokens),

@@ -178,8 +178,8 @@ INDEX: dict[str, dict[str, str]] = {
         "pt": '{address!r} não é um endereço de servidor: escreva host:porta, por exemplo localhost:8000.',
     },
     "idx.host_refused": {
-        "en": 'This app reaches only the Chroma servers that the environment variable {env} names (now: {allowed}), so a shared app cannot be used as a way into its network.',
-        "pt": 'Este app só acessa os servidores Chroma que a variável de ambiente {env} nomeia (agora: {allowed}), para que um app compartilhado não sirva de passagem para a rede dele.',
+        "en": 'This app reaches only the Chroma servers its administrator names in the environment variable {env}, and {address} is not one of them: ask the administrator to add it (a shared app must not be a way into its network).',
+        "pt": 'Este app só acessa os servidores Chroma que o administrador nomeia na variável de ambiente {env}, e {address} não é um deles: peça ao administrador que o inclua (um app compartilhado não pode servir de passagem para a rede dele).',
     },
     "idx.none": {
         "en": 'none',

@@ -5,6 +5,7 @@ from __future__ import annotations
 REPORT: dict[str, dict[str, str]] = {
     # --- HTML report (ragviz.present.report) ---------------------------------------------------
     "report.title": {"en": "ragviz report", "pt": "Relatório do ragviz"},
+    "report.evaluated_of": {"en": "{evaluated} evaluated of {given}", "pt": "{evaluated} avaliadas de {given}"},
     "report.meta": {
         "en": "Model {model} · {chars} characters · {questions} questions · top_k {top_k} · floor {floor}",
         "pt": "Modelo {model} · {chars} caracteres · {questions} perguntas · top_k {top_k} · piso {floor}",
@@ -99,6 +100,7 @@ REPORT: dict[str, dict[str, str]] = {
     "cli.whole_number": {"en": "give a whole number from {low} to {high}, got {got}", "pt": "dê um número inteiro de {low} a {high}; veio {got}"},
     "cli.whole_number_digits": {"en": "give a whole number from {low} to {high}, got a {digits}-digit number", "pt": "dê um número inteiro de {low} a {high}; veio um número de {digits} dígitos"},
     "cli.number_between": {"en": "give a number from {low} to {high}, got {got}", "pt": "dê um número de {low} a {high}; veio {got}"},
+    "cli.not_a_number": {"en": "give a number, got {got}", "pt": "dê um número; veio {got}"},
     "cli.number_not_negative": {"en": "give a number, zero or more, got {got}", "pt": "dê um número, zero ou mais; veio {got}"},
     "cli.invalid_int": {"en": "invalid int value: {got}", "pt": "não é um número inteiro: {got}"},
     "cli.invalid_float": {"en": "invalid float value: {got}", "pt": "não é um número: {got}"},

@@ -7,22 +7,24 @@ from __future__ import annotations
 
 import math
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from ragviz.chunking import ChunkerConfig, ChunkingResult
 from ragviz.embedding.base import Progress
 from ragviz.embedding.models import Embedder
-from ragviz.evaluation.pipeline import analyse_chunked, encode_questions
-from ragviz.evaluation.results import Analysis, RetrievalSettings
+from ragviz.evaluation.excerpts import resolve_questions
+from ragviz.evaluation.metrics import compute_metrics, outcome_calibration
+from ragviz.evaluation.pipeline import analyse_chunked, encode_questions, rescore
+from ragviz.evaluation.results import Analysis, Coverage, QuestionOutcome, RetrievalSettings
 from ragviz.index import messages
 from ragviz.index.base import IndexInputError, LoadedIndex, Vector
 from ragviz.index.duplicates import duplicate_groups
 from ragviz.index.messages import say
 from ragviz.index.placement import Placed, place
 from ragviz.inputs.corpus import Corpus
-from ragviz.inputs.questions import LabelledQuestion
+from ragviz.inputs.questions import LabelledQuestion, Reference
 
 STALE_CHUNK = "stale-chunk"
 VECTOR_MISMATCH = "vector-mismatch"
@@ -42,6 +44,14 @@ class IndexAnalysis:
     # not checked, when the database retrieved and only the chunks in a top_k were checked)
     groups: tuple[int, ...]  # duplicate group per chunk, -1 when it has no copy
     stored: bool  # False: the index had no vectors, the model's own were used
+    # the questions given and those left out (an excerpt not in the source files given)
+    coverage: Coverage = field(default_factory=lambda: Coverage(0))
+
+    @property
+    def by_text(self) -> bool:
+        """No source file was given: excerpts are placed by their text inside the chunks'
+        own texts, and the token metrics (offsets into files) are left out."""
+        return not self.placed.given
 
     def chunk_labels(self, index: int) -> tuple[str, ...]:
         labels = []
@@ -59,11 +69,13 @@ class IndexAnalysis:
         return sum(a < MISMATCH_COSINE for a in checked) / len(checked)
 
     def warnings(self, lang: str = "en") -> tuple[str, ...]:
-        """The sentence at the top of the page when most vectors do not match."""
-        if self.mismatch_share <= 0.5:
-            return ()
-        share = f"{self.mismatch_share:.0%}"
-        return (say("mismatch_warning", lang, share=share, model=self.analysis.model),)
+        """The sentences at the top of the page: most vectors do not match; no source file
+        was given (what hit@k and MRR then mean, and why the token metrics are left out)."""
+        said = [say("no_sources", lang)] if self.by_text and self.analysis.outcomes else []
+        if self.mismatch_share > 0.5:
+            share = f"{self.mismatch_share:.0%}"
+            said.append(say("mismatch_warning", lang, share=share, model=self.analysis.model))
+        return tuple(said)
 
 
 def stored_matrix(index: LoadedIndex) -> Vector | None:
@@ -104,14 +116,79 @@ def analyse_index(index: LoadedIndex, embedder: Embedder,
     if stored is not None:
         check_dimension(stored, embedder)
     placed = place(index.chunks, sources, fallback=index.name)
+    # plain eval's rule: an excerpt must lie in the source files given (offsets that slice
+    # the file to its content, a file that is there); without files, excerpts are text
+    kept, left_out = resolve_questions(questions, sources) if sources else (list(questions), [])
     texts = [c.text for c in index.chunks]
     vectors, agreement = _checked(stored, texts, embedder, progress, check)
     groups = duplicate_groups(vectors, texts)
-    analysis = analyse_chunked(placed.corpus, INDEX_CONFIG, embedder, questions,
+    analysis = analyse_chunked(placed.corpus, INDEX_CONFIG, embedder, kept,
                                ChunkingResult(placed.chunks), vectors,
-                               encode_questions(embedder, questions),
+                               encode_questions(embedder, kept),
                                settings or RetrievalSettings(), groups)
-    return IndexAnalysis(analysis, index, placed, agreement, groups, stored is not None)
+    analysis = on_real_files(analysis, placed)
+    return IndexAnalysis(analysis, index, placed, agreement, groups, stored is not None,
+                         Coverage(len(questions), tuple(left_out)))
+
+
+def on_real_files(analysis: Analysis, placed: Placed) -> Analysis:
+    """The analysis with no number computed on a stand-in text: without source files, a
+    chunk holds an answer when the answer (or one excerpt) is inside its own text; token
+    metrics, offsets into files, are only kept for excerpts placed in a real file."""
+    standins = {s.name for s in placed.corpus.sources} - set(placed.real)
+    if not standins:
+        return analysis
+    pinned = [_pin_by_text(o, analysis) if not placed.given or _on_standin(o, standins)
+              else o.question for o in analysis.outcomes]
+    rescored = rescore(replace(analysis, outcomes=tuple(
+        replace(o, question=q) for o, q in zip(analysis.outcomes, pinned, strict=True))),
+        analysis.settings)
+    outcomes = tuple(_real_tokens(replace(new, question=old.question), placed, standins)
+                     for new, old in zip(rescored.outcomes, analysis.outcomes, strict=True))
+    return replace(analysis, outcomes=outcomes, metrics=compute_metrics(outcomes),
+                   calibration=outcome_calibration(outcomes))
+
+
+def _expected_texts(question: LabelledQuestion) -> list[str]:
+    if question.answer.strip():
+        return [question.answer.strip()]
+    return [r.content.strip() for r in question.references if r.content.strip()]
+
+
+def _pin_by_text(outcome: QuestionOutcome, analysis: Analysis) -> LabelledQuestion:
+    """The question as the diagnosis should see it without source files: its expected
+    text pinned inside the best-ranked chunk whose own text holds it (any excerpt), else
+    its excerpts as text only (their offsets point into files not given)."""
+    question = outcome.question
+    if question.is_answerable is not True or not question.expected:
+        return question
+    found = [(outcome.decision.rank_of(i), i, text)
+             for i, chunk in enumerate(analysis.chunks)
+             for text in _expected_texts(question) if text in chunk.text]
+    if not found:
+        return replace(question, references=tuple(
+            replace(r, start=None, end=None) for r in question.references))
+    _, index, text = min(found, key=lambda item: (item[0], item[1]))
+    chunk = analysis.chunks[index]
+    start = chunk.start + chunk.text.find(text)
+    return replace(question, answer="", answerable=True,
+                   references=(Reference(text, start, start + len(text), chunk.source),))
+
+
+def _on_standin(outcome: QuestionOutcome, standins: set[str]) -> bool:
+    """The diagnosis found the answer only in a stand-in text (a stale chunk's, or a chunk
+    of a file not given), where its first occurrence need not be the best chunk's."""
+    span = None if outcome.diagnosis is None else outcome.diagnosis.answer_span
+    return span is not None and span.source in standins
+
+
+def _real_tokens(outcome: QuestionOutcome, placed: Placed,
+                 standins: set[str]) -> QuestionOutcome:
+    """Token metrics only when source files were given and the expected excerpt lies in
+    one of them (an answer found only in a stale chunk's text has no place in a file)."""
+    if outcome.tokens is None or (placed.given and not _on_standin(outcome, standins)):
+        return outcome
+    return replace(outcome, tokens=None)
 
 
 def _checked(stored: Vector | None, texts: Sequence[str], embedder: Embedder,

@@ -4,7 +4,8 @@ overlapping or repeated passage is matched after the previous chunk, not at its 
 occurrence). A chunk whose text is not in its source is stale: the file changed after
 indexing. A chunk with no source to sit in is placed in a stand-in text made of its
 collection's chunks, so the diagnosis can still find answers inside it; its offsets are
-then reported as unknown."""
+then reported as unknown, and no token metric is computed on a stand-in
+(``ragviz.index.analysis.on_real_files``)."""
 
 from __future__ import annotations
 
@@ -31,6 +32,18 @@ class Placed:
     chunks: tuple[Chunk, ...]
     known: tuple[bool, ...]
     stale: tuple[str | None, ...]
+    real: tuple[str, ...] = ()  # the names of the source files given
+
+    @property
+    def given(self) -> bool:
+        """Whether any source file was given (else every chunk sits in a stand-in)."""
+        return bool(self.real)
+
+    @property
+    def unplaced_reason(self) -> str:
+        """Why chunks have no place in a file: ``no-sources`` (none was given; whatever
+        offsets the metadata holds cannot be checked) or ``not-in-sources``."""
+        return "not-in-sources" if self.given else "no-sources"
 
 
 def place(index_chunks: Sequence[IndexChunk], sources: Corpus | None,
@@ -60,7 +73,7 @@ def place(index_chunks: Sequence[IndexChunk], sources: Corpus | None,
                   for i, (c, (name, start)) in enumerate(zip(index_chunks, spots, strict=True)))
     corpus = Corpus(tuple(sources.sources if sources else ())
                     + tuple(Source(k, _JOIN.join(p)) for k, p in standins.items()))
-    return Placed(corpus, built, tuple(n in real for n, _ in spots), tuple(stale))
+    return Placed(corpus, built, tuple(n in real for n, _ in spots), tuple(stale), tuple(real))
 
 
 def _match(source: str, real: dict[str, str]) -> str | None:

@@ -38,8 +38,8 @@ from ragviz.evaluation.diagnosis import (
 )
 from ragviz.evaluation.excerpts import LeftOut, TokenScores, Unfound
 from ragviz.evaluation.measures import get_metric
-from ragviz.evaluation.results import Metrics, QuestionOutcome, WhyFailed
-from ragviz.i18n import STRINGS, count, t
+from ragviz.evaluation.results import Coverage, Metrics, QuestionOutcome, WhyFailed
+from ragviz.i18n import STRINGS, count, grouped, t
 from ragviz.i18n import decimal as decimal  # re-exported: the display rule's numbers
 from ragviz.index.analysis import INDEX_CONFIG
 from ragviz.index.messages import say
@@ -205,6 +205,8 @@ def question_digits(decision: Decision, diagnosis: Diagnosis | None = None) -> i
 def decision_text(decision: Decision, language: str = "en", digits: int | None = None) -> str:
     """The outcome in words: "context: chunks 3, 4" or "refused: best score 0.17 is under
     the floor 0.21"."""
+    if decision.nothing_matched:
+        return t("outcome.nothing_matched", language)
     if decision.refused:
         digits = question_digits(decision) if digits is None else digits
         best = decimal(decision.best_score, digits, language) if decision.ranked else "—"
@@ -353,6 +355,30 @@ def left_out_text(left: LeftOut, language: str = "en", row: bool = False) -> str
     where = (t("excerpt.line", language, line=left.line) if left.line
              else t("excerpt.question", language, question=repr(left.question)))
     return t("excerpt.left_out", language, where=where, n=left.excerpt, why=why)
+
+
+def coverage_line(coverage: Coverage, language: str = "en") -> str:
+    """How many of the questions given were evaluated: every number is over those."""
+    return t("coverage.evaluated", language, evaluated=grouped(coverage.evaluated, language),
+             given=grouped(coverage.given, language))
+
+
+def coverage_sentences(coverage: Coverage, language: str = "en") -> list[str]:
+    """Why the questions not evaluated were left out, one sentence per reason (a reason
+    with one question names its row, as ``left_out_text``)."""
+    said: list[str] = []
+    for kind, rows in coverage.groups().items():
+        if len(rows) == 1:
+            said.append(left_out_text(rows[0], language))
+            continue
+        first = rows[0]
+        where = (t("excerpt.line", language, line=first.line) if first.line
+                 else t("excerpt.question", language, question=repr(first.question)))
+        names = list(dict.fromkeys(repr(r.why.source) for r in rows))
+        files = ", ".join(names[:5]) + (", …" if len(names) > 5 else "")
+        said.append(t(f"coverage.{kind}", language, n=grouped(len(rows), language),
+                      where=where, files=files))
+    return said
 
 
 def prompt_text(outcome: QuestionOutcome, chunks: Sequence[Chunk],

@@ -19,14 +19,16 @@ from markupsafe import Markup
 
 from ragviz.evaluation.calibration import Calibration
 from ragviz.evaluation.measures import metric_names
-from ragviz.evaluation.results import Analysis, Comparison, Metrics, QuestionOutcome
-from ragviz.i18n import t
+from ragviz.evaluation.results import Analysis, Comparison, Coverage, Metrics, QuestionOutcome
+from ragviz.i18n import grouped, t
 from ragviz.present.map_svg import map_svg
 from ragviz.present.palette import FLOOR, HIT, OTHER, UNDER_FLOOR
 from ragviz.present.presentation import (
     answerable_refused,
     calibration_message,
     config_text,
+    coverage_line,
+    coverage_sentences,
     decimal,
     format_score,
     label_name,
@@ -219,11 +221,13 @@ def render_report(
     lang: str = "en",
     title: str | None = None,
     maps: Sequence[SpaceMap] = (),
+    coverage: Coverage | None = None,
 ) -> str:
     """The whole report: metrics, the document with its chunks, the map of the embedding
     space (``maps``, see ``ragviz.projection.space.static_maps``), every question's bars,
     diagnosis and prompt (past ``DRAWN_QUESTIONS``, a table of every question and the worst
-    drawn in full), calibration, and (for two configurations) the flips."""
+    drawn in full), calibration, and (for two configurations) the flips. ``coverage`` says
+    how many of the questions given were evaluated and why the others were left out."""
     if not analyses:
         raise ValueError("a report needs at least one analysis")
     first = analyses[0]
@@ -234,13 +238,17 @@ def render_report(
         model=_per_side([a.model for a in analyses]),
         chars=f"{first.corpus.total_chars:,}" if first.corpus.multi_file
         else len(first.document),
-        questions=len(first.outcomes),
+        questions=len(first.outcomes) if coverage is None
+        else t("report.evaluated_of", lang, evaluated=grouped(coverage.evaluated, lang),
+               given=grouped(coverage.given, lang)),
         top_k=first.top_k,
         floor=_per_side(numbers([a.floor for a in analyses], lang)),
     )
     page = {
         "html_lang": "pt-BR" if lang == "pt" else "en", "csp": Markup(CSP),
         "style": Markup(STYLE), "heading": heading, "meta": meta,
+        "coverage": [] if coverage is None else [coverage_line(coverage, lang),
+                                                 *coverage_sentences(coverage, lang)],
         "metrics_title": t("report.metrics", lang),
         "sides": _sides(analyses, lang),
         "flips": None if comparison is None else _flips_html(comparison, lang),

@@ -86,8 +86,9 @@ def labels_panel(frame: Frame) -> None:
     rows = label_rows(view, language)
     with st.expander(say("labels_title", language), expanded=bool(rows)):
         unplaced = view.result.placed.known.count(False)
-        if unplaced:
-            st.caption(say("no_offsets", language, n=f"{unplaced:,}"))
+        if unplaced:  # the true reason: no source file given, or not found in those given
+            key = "no_offsets" if view.result.placed.given else "no_sources_placed"
+            st.caption(say(key, language, n=f"{unplaced:,}"))
         if not rows:
             st.caption(say("labels_none", language))
             return
