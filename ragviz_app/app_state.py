@@ -104,13 +104,16 @@ def semantic_modes(chunker: str) -> tuple[str, ...]:
 COSINE = CosineScorer.scale
 
 
-def floor_range(scores: Iterable[float], scale: ScoreScale = COSINE) -> tuple[float, float]:
+def floor_range(scores: Iterable[float], scale: ScoreScale = COSINE,
+                highest: float | None = None) -> tuple[float, float]:
     """Floor slider bounds on the scorer's scale: from its baseline (0 for cosine) to its
-    top, extended below the baseline only when the model gives scores under it."""
+    top (past it on an unbounded scale when ``highest`` is higher), extended below the
+    baseline only when the model gives scores under it."""
     lowest = min(scores, default=scale.baseline)
+    top = scale.top(highest)
     if lowest >= scale.baseline:
-        return scale.baseline, scale.high
-    return max(scale.low, math.floor(lowest * 10) / 10), scale.high
+        return scale.baseline, top
+    return max(scale.low, math.floor(lowest * 10) / 10), top
 
 
 def questions_frame(questions: Sequence[LabelledQuestion]) -> pd.DataFrame:
@@ -427,9 +430,9 @@ def document_chars(document: str | Corpus) -> int:
     return len(document) if isinstance(document, str) else document.total_chars
 
 
-def slider_floor(value: float) -> float:
-    """A calibrated floor as the floor slider can hold it (0.01 steps)."""
-    return round(float(value), 2)
+def slider_floor(value: float, scale: ScoreScale = COSINE) -> float:
+    """A calibrated floor as the floor slider can hold it (the scale's decimals)."""
+    return scale.snap(value)
 
 
 @dataclass(frozen=True)

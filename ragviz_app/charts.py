@@ -212,7 +212,8 @@ def _bars_parts(
     start = scale.baseline  # the scorer's scale gives the domain: 0..1 for cosine
     lowest = min([start, *([] if floor is None else [float(floor)]),
                   *(row["score"] for row in rows)])
-    domain = (round(lowest - 0.02, 2) if lowest < start else start, scale.high)
+    highest = max((row["score"] for row in rows), default=None)
+    domain = (round(lowest - 0.02, 2) if lowest < start else start, scale.top(highest))
     shape = BarsShape(tuple(row["chunk"] for row in rows), domain, title, description or title,
                       lang, large, floor is not None, with_answer, keyed, scale.label)
     floor_text = "" if floor is None else format_score(floor, lang)  # as the slider writes it

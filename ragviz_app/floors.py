@@ -6,7 +6,7 @@ model each floor was set on, so a floor left over from another model says so.
 from __future__ import annotations
 
 from ragviz_app import app_state as state
-from ragviz_app.common import SIDES, ss
+from ragviz_app.common import SIDES, scale_of, ss
 from ragviz_app.models import side_models
 
 SHARED = "floor"
@@ -43,7 +43,7 @@ def record(key: str, model: str) -> None:
 def set_floor(value: float, side: str = "b") -> None:
     """Apply a floor (a suggestion, a recalibration) to ``side``'s floor, on its model."""
     key = floor_key(side)
-    ss[key] = state.slider_floor(value)
+    ss[key] = state.slider_floor(value, scale_of(None))
     record(key, side_models()[side])
 
 

@@ -103,7 +103,9 @@ def config_widgets(side: str, n_chars: int) -> ChunkerConfig:
     columns = st.columns(max(1, len(shown)))
     for column, spec in zip(columns, shown, strict=False):
         key = f"{side}_{spec.name}"
-        ss[key] = spec.clamp(ss.get(key, spec.default))
+        fitted = spec.clamp(ss.get(key, spec.default))
+        if ss.get(key) != fitted:  # only a value moved into range is sent to the browser
+            ss[key] = fitted
         with column:
             if spec.integer:
                 st.slider(spec.label(lang()), int(spec.low), int(spec.high),
@@ -279,7 +281,8 @@ def first_floors(frame: Frame) -> None:
             continue
         analysis = frame.analyses[calibrating]
         calibrated = analysis.calibration if analysis is not None else None
-        ss[key] = state.slider_floor(calibrated.floor) if calibrated is not None else 0.0
+        ss[key] = state.slider_floor(calibrated.floor, scale_of(analysis)) \
+            if calibrated is not None else 0.0
         floors.record(key, frame.models[calibrating].name)
     for side in missing:
         current = frame.analyses[side]
@@ -316,14 +319,24 @@ def lowest_scores(analyses: Sequence[Analysis | None]) -> list[float]:
     return lows
 
 
+def highest_score(analyses: Sequence[Analysis | None]) -> float | None:
+    """The best finite score of any question: the top of an unbounded scale (BM25)."""
+    tops = [float(best) for analysis in analyses if analysis is not None
+            for outcome in analysis.outcomes
+            if np.isfinite(best := outcome.decision.best_score)]
+    return max(tops, default=None)
+
+
 def floor_controls(frame: Frame, side: str, key: str, per_side: bool) -> None:
     """One floor slider (its range fitted to the scores it judges), its suggested floor
     (measured on ``side``'s labels with the Calibration tab's cost weights) and, when the
     floor was set on another model, a warning and the measured floor to apply."""
     judged = [frame.analyses[s] for s in ((side,) if per_side else SIDES)]
     scale = scale_of(frame.analyses[side])
-    low, high = state.floor_range(lowest_scores(judged), scale)
-    ss[key] = min(max(float(ss[key]), low), high)
+    low, high = state.floor_range(lowest_scores(judged), scale, highest_score(judged))
+    fitted = min(max(float(ss[key]), low), high)
+    if not isinstance(ss[key], float) or fitted != ss[key]:  # only a floor it moved is sent
+        ss[key] = fitted
     model = frame.models[side].name
     label = tr("app.floor_side", side=side.upper(), model=model) if per_side else tr("app.floor")
     analysis = frame.analyses[side]
@@ -337,7 +350,7 @@ def floor_controls(frame: Frame, side: str, key: str, per_side: bool) -> None:
         "app.margin_b" if side == "b" else "app.margin_a",
         margin=presentation.format_score(suggestion.margin, lang()))
     slider_col, button_col = st.columns([2, 1.2])
-    slider_col.slider(label, low, high, step=scale.step, key=key, format="%.2f",
+    slider_col.slider(label, low, high, step=scale.step, key=key, format=f"%.{scale.digits}f",
                       help=tr("app.floor_help") + measured, on_change=floors.on_floor_moved,
                       args=(key, side))
     if suggestion is None:
@@ -351,7 +364,7 @@ def floor_controls(frame: Frame, side: str, key: str, per_side: bool) -> None:
                   key=f"recalibrate_{key}", on_click=set_floor, args=(suggestion.floor, side),
                   type="primary")
         return
-    if state.slider_floor(suggestion.floor) == state.slider_floor(float(ss[key])):
+    if state.slider_floor(suggestion.floor, scale) == state.slider_floor(float(ss[key]), scale):
         return  # the floor already is the suggestion: no button that would change nothing
     button_key = "apply_floor" if key == floors.SHARED else "apply_own_floor_b"
     button_col.button(tr("app.apply_floor_side", side=side.upper(), floor=shown),

@@ -155,7 +155,8 @@ def test_user_mistakes_are_one_sentence_on_stderr(
     ("args", "fragment"),
     [
         (["chunk", DOC, "--size", "abc"], "invalid int value"),
-        (["search", DOC, "--question", "x", "--floor", "nan"], "from -1 to 1"),
+        (["search", DOC, "--question", "x", "--floor", "nan"], "give a number, got 'nan'"),
+        (["search", DOC, "--question", "x", "--floor", "1.5"], "from -1 to 1"),
         (["search", DOC, "--question", "x", "--top-k", "0"], "from 1 to 10"),
         (["calibrate", DOC, "--questions", QUESTIONS, "--cost-false-answer", "nan"], "or more"),
         (["search", DOC, "--question", "q" * 501], "limit is 500"),

@@ -249,6 +249,8 @@ def _index_run(args: argparse.Namespace) -> Any:
     reader = open_index(args.index)  # a server that does not answer: before the model loads
     questions = _labelled(args)
     sources = _read_corpus(args.sources) if args.sources else None
+    if sources is not None:  # plain eval's checks, before the model loads (the analysis
+        _resolved(questions, sources)  # leaves the same rows out and says why)
     embedder = load_embedder(_model_name(args))
     return run_index_eval(args, reader, questions, embedder, sources,
                           retrieval_settings(args),

@@ -21,10 +21,12 @@ from ragviz.chunking.registry import (
     sweepable,
 )
 from ragviz.cli.app import DESCRIPTION, run_app
+from ragviz.cli.cache_command import add_cache_parser, cached_run
 from ragviz.cli.commands import cmd_calibrate, cmd_chunk, cmd_eval, cmd_report, cmd_search
 from ragviz.cli.experiments import cmd_compare, cmd_sweep
 from ragviz.cli.output import _emit
 from ragviz.cli.reading import _model
+from ragviz.cli.retrieval_options import FLOOR, FLOOR_HELP, add_scorer_options
 from ragviz.embedding.models import (
     BUNDLED_MODELS,
     DEFAULT_MODEL,
@@ -34,9 +36,8 @@ from ragviz.i18n import LANGUAGES, KeyedError, t
 from ragviz.index.command import add_eval_options, add_index_parser
 from ragviz.inputs.convert import ACCEPTED_SUFFIXES
 from ragviz.inputs.documents import InputError, shorten
-from ragviz.inputs.limits import FLOOR_RANGE, TOP_K_RANGE
+from ragviz.inputs.limits import TOP_K_RANGE
 from ragviz.present.safe_text import visible_controls as terminal_safe
-from ragviz.retrieval.scorers import DEFAULT_SCORER, scorer_names
 
 EXIT_USER_ERROR = 2
 
@@ -150,6 +151,8 @@ def _add_model_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--lang", choices=("en", "pt"), default="en", help="language of explanations"
     )
+    parser.add_argument("--no-cache", dest="no_cache", action="store_true",
+                        help="neither read nor write the embedding cache on disk")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -226,20 +229,9 @@ TOP_K = _whole_number(*TOP_K_RANGE)
 TOP_K_HELP = f"chunks given to the model, {TOP_K_RANGE[0]} to {TOP_K_RANGE[1]} (default 2)"
 
 
-FLOOR = _score(*FLOOR_RANGE)
-
-
-FLOOR_HELP = f"score floor, {FLOOR_RANGE[0]:g} to {FLOOR_RANGE[1]:g} (default -1: none)"
-
 
 PATHS_HELP = (f"files ({', '.join(ACCEPTED_SUFFIXES)}), folders, - for standard "
               "input, or sample:NAME for a bundled sample; several make one corpus")
-
-
-def _add_scorer_option(parser: argparse.ArgumentParser) -> None:
-    """``--scorer``, its choices read from the scorer registry when the parser is built."""
-    parser.add_argument("--scorer", choices=scorer_names(), default=DEFAULT_SCORER,
-                        help=f"how chunks are scored (default {DEFAULT_SCORER})")
 
 
 def _add_labelled_options(parser: argparse.ArgumentParser) -> None:
@@ -247,8 +239,8 @@ def _add_labelled_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("paths", nargs="+", metavar="path", help=PATHS_HELP)
     parser.add_argument("--questions", required=True, help=QUESTIONS_HELP)
     parser.add_argument("--top-k", dest="top_k", type=TOP_K, default=2, help=TOP_K_HELP)
-    parser.add_argument("--floor", type=FLOOR, default=-1.0, help=FLOOR_HELP)
-    _add_scorer_option(parser)
+    parser.add_argument("--floor", type=FLOOR, default=None, help=FLOOR_HELP)
+    add_scorer_options(parser)
 
 
 def _add_experiment_commands(sub: Any) -> None:
@@ -258,6 +250,7 @@ def _add_experiment_commands(sub: Any) -> None:
     _add_labelled_options(compare)
     _add_chunker_options(compare, default="fixed")
     _add_config_options(compare, side="b")
+    add_scorer_options(compare, prefix="b-")  # B's retrieval (default: A's)
     compare.set_defaults(handler=cmd_compare)
     sweep = sub.add_parser("sweep", help="the metrics of every chunker x size x overlap of "
                            "the app's sweep, and the best configuration")
@@ -301,8 +294,8 @@ def build_parser(lang: str = "en") -> argparse.ArgumentParser:
     search.add_argument("--question", action="append", help="a question (repeatable)")
     search.add_argument("--questions", help=QUESTIONS_HELP)
     search.add_argument("--top-k", dest="top_k", type=TOP_K, default=2, help=TOP_K_HELP)
-    search.add_argument("--floor", type=FLOOR, default=-1.0, help=FLOOR_HELP)
-    _add_scorer_option(search)
+    search.add_argument("--floor", type=FLOOR, default=None, help=FLOOR_HELP)
+    add_scorer_options(search)
     _add_chunker_options(search)
     search.set_defaults(handler=cmd_search)
 
@@ -321,8 +314,8 @@ def build_parser(lang: str = "en") -> argparse.ArgumentParser:
             "--questions", required=True, help=QUESTIONS_HELP
         )
         parser_.add_argument("--top-k", dest="top_k", type=TOP_K, default=2, help=TOP_K_HELP)
-        parser_.add_argument("--floor", type=FLOOR, default=-1.0, help=FLOOR_HELP)
-        _add_scorer_option(parser_)
+        parser_.add_argument("--floor", type=FLOOR, default=None, help=FLOOR_HELP)
+        add_scorer_options(parser_)
         _add_chunker_options(parser_)
         parser_.set_defaults(handler=handler)
     add_eval_options(evaluate)
@@ -334,4 +327,8 @@ def build_parser(lang: str = "en") -> argparse.ArgumentParser:
     # Listed for --help; main() hands `ragviz app ...` to run_app before argparse sees it.
     app = sub.add_parser("app", help="start the explorer (Streamlit)", description=DESCRIPTION)
     app.set_defaults(handler=lambda _args: sys.exit(run_app([])))
+    add_cache_parser(sub, parser_class)
+    for command in sub.choices.values():  # the disk cache as --no-cache says, in every command
+        if command.get_default("handler") is not None:
+            command.set_defaults(handler=cached_run(command.get_default("handler")))
     return parser

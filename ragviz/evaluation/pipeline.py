@@ -218,8 +218,9 @@ def _outcomes(
 ) -> tuple[QuestionOutcome, ...]:
     out: list[QuestionOutcome] = []
     table = ChunkTable.of(chunks)
+    no_match = get_scorer(settings.scorer).scale.no_match
     for question, scores in zip(questions, score_rows, strict=True):
-        decision = decide(scores, settings.top_k, settings.floor)
+        decision = decide(scores, settings.top_k, settings.floor, no_match)
         diagnosis = with_crowding(
             diagnose(corpus, chunks, decision, question, truncation, table), decision, groups)
         span = None if diagnosis is None else diagnosis.answer_span

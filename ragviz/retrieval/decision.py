@@ -50,6 +50,13 @@ class Decision:
     hits: tuple[Hit, ...]
     top_k: int
     floor: float
+    no_match: float | None = None  # the scorer's "shares nothing" score (BM25's 0)
+
+    @property
+    def nothing_matched(self) -> bool:
+        """Every chunk scores "shares nothing with the question" (a BM25 query whose words
+        are in no chunk): a refusal that no floor decided."""
+        return self.no_match is not None and self.ranked and self.best_score <= self.no_match
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Decision):
@@ -125,8 +132,11 @@ def rank(scores: Sequence[float] | Scores) -> Ranking:
     return np.argsort(-values, kind="stable")
 
 
-def decide(scores: Sequence[float] | Scores, top_k: int, floor: float) -> Decision:
-    """The top_k chunks whose score reaches the floor; none means the question is refused."""
+def decide(scores: Sequence[float] | Scores, top_k: int, floor: float,
+           no_match: float | None = None) -> Decision:
+    """The top_k chunks whose score reaches the floor; none means the question is refused.
+    A score at or under ``no_match`` (the scorer's "shares nothing", BM25's 0) never reaches
+    it, whatever the floor."""
     if isinstance(top_k, bool) or not isinstance(top_k, int) or top_k < 1:
         raise ValueError(f"top_k must be a whole number of at least 1, got {top_k}")
     if not math.isfinite(floor):
@@ -137,8 +147,9 @@ def decide(scores: Sequence[float] | Scores, top_k: int, floor: float) -> Decisi
     values = values.view()
     values.flags.writeable = False
     hits = tuple(Hit(int(i), float(values[i])) for i in top_indices(values, top_k).tolist()
-                 if values[i] >= floor)
-    return Decision(scores=values, hits=hits, top_k=top_k, floor=float(floor))
+                 if values[i] >= floor and (no_match is None or values[i] > no_match))
+    return Decision(scores=values, hits=hits, top_k=top_k, floor=float(floor),
+                    no_match=no_match)
 
 
 def excerpts(chunks: Sequence[Chunk], hits: Sequence[Hit]) -> list[str]:

@@ -9,7 +9,9 @@ and the app (a choice in the sidebar when more than one is registered) read this
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -30,17 +32,49 @@ DEFAULT_SCORER = "cosine"
 class ScoreScale:
     """Where a scorer's scores live: the floor's range and step, and the axis label (a
     catalog key of ``ragviz.i18n``, so the label is written in the reader's language; a
-    label the catalog does not hold is shown as written)."""
+    label the catalog does not hold is shown as written).
+
+    ``bounded`` False: ``high`` is only where the axis starts, scores may go past it (BM25
+    grows with the words a question shares with a chunk), so the top is read off the scores.
+    ``no_match``: a score at or under it means "shares nothing with the question" (BM25's
+    0): such a chunk is never handed on, whatever the floor, so a question with no known
+    word is refused instead of answered from a ranking of zeros."""
 
     low: float
     high: float
     step: float
     label: str
+    bounded: bool = True
+    no_match: float | None = None
 
     @property
     def baseline(self) -> float:
         """Where the floor slider and the bars start unless a score falls below it."""
         return max(0.0, self.low)
+
+    @property
+    def digits(self) -> int:
+        """Decimals a floor on this scale is written and kept with (0.01 steps: 2)."""
+        return max(0, -math.floor(math.log10(self.step) + 1e-9))
+
+    def snap(self, value: float) -> float:
+        """``value`` as the floor slider holds it (rounded to the step's decimals)."""
+        return round(float(value), self.digits)
+
+    def top(self, highest: float | None = None) -> float:
+        """The top of the floor's range and of the axis: ``high``, or past it when an
+        unbounded scale's best score (``highest``) is higher, rounded up to a whole step."""
+        if self.bounded or highest is None or not math.isfinite(highest) or highest <= self.high:
+            return self.high
+        return math.ceil(highest / self.step) * self.step
+
+    def check_floor(self, floor: float) -> float:
+        """``floor`` when it is a finite number on this scale, else InputError naming the range."""
+        if not math.isfinite(floor) or floor < self.low or (self.bounded and floor > self.high):
+            top = f"{self.high:g}" if self.bounded else "∞"
+            raise InputError(key="scorer.floor_range", floor=f"{floor:g}", low=f"{self.low:g}",
+                             high=top)
+        return floor
 
 
 class Scorer(Protocol):
@@ -85,21 +119,57 @@ class CosineScorer:
 
 
 SCORERS: dict[str, Scorer] = {}
+# Scorers that take options (``bm25(stopwords=en)``): made from the registered one's options.
+_CONFIGURED: dict[str, Scorer] = {}
+_SPEC = re.compile(r"(?P<name>[A-Za-z0-9_.-]+)(?:\((?P<options>[^()]*)\))?")
 
 
 def register_scorer(scorer: Scorer) -> Scorer:
     """Add a scorer under its name (a second one with the same name replaces the first)."""
     SCORERS[scorer.name] = scorer
+    _CONFIGURED.clear()
     return scorer
 
 
 def get_scorer(name: str) -> Scorer:
-    """The registered scorer ``name``, or ValueError naming the known ones."""
-    try:
+    """The registered scorer ``name`` (``NAME(option=value,...)`` for one with options), or
+    InputError naming the known ones or the option that is wrong."""
+    if name in SCORERS:
         return SCORERS[name]
-    except KeyError:
+    if name in _CONFIGURED:
+        return _CONFIGURED[name]
+    match = _SPEC.fullmatch(name.strip()) if isinstance(name, str) else None
+    base = SCORERS.get(match["name"]) if match else None
+    if match is None or base is None:
         known = ", ".join(sorted(SCORERS))
-        raise InputError(key="scorer.unknown", name=repr(name), known=known) from None
+        shown = match["name"] if match else name
+        raise InputError(key="scorer.unknown", name=repr(shown), known=known) from None
+    options = _options(name, match["options"] or "")
+    # a scorer with options has ``configured(options) -> Scorer``, whose name is the spec
+    make: Callable[[dict[str, str]], Scorer] | None = getattr(base, "configured", None)
+    if make is None:
+        if options:
+            raise InputError(key="scorer.no_options", name=repr(base.name))
+        return base
+    scorer = make(options)
+    _CONFIGURED[name] = scorer
+    return scorer
+
+
+def _options(spec: str, text: str) -> dict[str, str]:
+    options: dict[str, str] = {}
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        key, equals, value = part.partition("=")
+        if not equals or not key.strip() or not value.strip():
+            raise InputError(key="scorer.bad_option", option=repr(part), spec=repr(spec))
+        options[key.strip()] = value.strip()
+    return options
+
+
+def option_error(scorer: str, option: str, value: str, allowed: str) -> InputError:
+    """The one sentence for a scorer option that is unknown or out of range."""
+    return InputError(key="scorer.option_value", scorer=scorer, option=option,
+                      value=repr(value), allowed=allowed)
 
 
 def scorer_names() -> tuple[str, ...]:

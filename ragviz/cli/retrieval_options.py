@@ -1,0 +1,78 @@
+"""The retrieval options every command shares: ``--scorer`` with BM25's and hybrid's
+options folded into one scorer spec, and ``--floor`` checked on that scorer's scale."""
+
+from __future__ import annotations
+
+import argparse
+import math
+
+from ragviz.evaluation.results import RetrievalSettings
+from ragviz.inputs.documents import InputError, shorten
+from ragviz.retrieval.bm25 import LANGUAGES
+from ragviz.retrieval.hybrid import FUSIONS
+from ragviz.retrieval.scorers import DEFAULT_SCORER, get_scorer, scorer_names
+
+BM25_LANGUAGES = tuple(LANGUAGES)
+
+
+def FLOOR(raw: str) -> float:  # noqa: N802  (an argparse type, named like TOP_K)
+    """An argparse type for the floor: a finite number; its range is the scorer's scale,
+    checked once the scorer is known (``retrieval_settings``)."""
+    try:
+        value = float(raw) if len(raw) <= 100 else math.nan
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value):
+        raise InputError(key="cli.not_a_number", got=repr(shorten(raw)))
+    return value
+
+
+FLOOR_HELP = ("score floor on the scorer's scale (cosine -1 to 1, bm25 0 up); default: the "
+              "scale's bottom, no floor")
+
+
+def add_scorer_options(parser: argparse.ArgumentParser, prefix: str = "") -> None:
+    """``--scorer`` (its names read from the scorer registry when the parser is built) and
+    the options of BM25 and hybrid, which ``scorer_spec`` folds into one spec."""
+    dest = prefix.replace("-", "_")
+    parser.add_argument(f"--{prefix}scorer", dest=f"{dest}scorer",
+                        default=None if prefix else DEFAULT_SCORER,
+                        metavar="{" + ",".join(scorer_names()) + "}",
+                        help="how chunks are scored, with options as NAME(option=value,...) "
+                        f"(default {'A' + chr(39) + 's' if prefix else DEFAULT_SCORER})")
+    parser.add_argument(f"--{prefix}fusion", dest=f"{dest}fusion", choices=FUSIONS,
+                        help="hybrid: reciprocal rank fusion (rrf, default) or weighted")
+    parser.add_argument(f"--{prefix}alpha", dest=f"{dest}alpha", help="hybrid weighted: the "
+                        "dense ranking's weight, 0 to 1 (default 0.5)")
+    parser.add_argument(f"--{prefix}rrf-k", dest=f"{dest}rrf_k", help="hybrid rrf: k in "
+                        "1/(k + rank) (default 60)")
+    parser.add_argument(f"--{prefix}stopwords", dest=f"{dest}stopwords", choices=BM25_LANGUAGES,
+                        help="bm25 and hybrid: drop this language's stopwords (default none)")
+    parser.add_argument(f"--{prefix}stemmer", dest=f"{dest}stemmer", choices=BM25_LANGUAGES,
+                        help="bm25 and hybrid: stem words with this language's Snowball "
+                        "stemmer (default none)")
+
+
+def scorer_spec(args: argparse.Namespace, prefix: str = "") -> str:
+    """The scorer named by ``--scorer`` with the option flags folded in (``hybrid(alpha=0.3,
+    fusion=weighted)``); the spec is checked by ``get_scorer``."""
+    base = str(getattr(args, f"{prefix}scorer", None) or getattr(args, "scorer", None)
+               or DEFAULT_SCORER)
+    flags = {"fusion": "fusion", "alpha": "alpha", "k": "rrf_k", "stopwords": "stopwords",
+             "stemmer": "stemmer"}
+    extra = [f"{key}={value}" for key, dest in flags.items()
+             if (value := getattr(args, f"{prefix}{dest}", None)) is not None]
+    if not extra:
+        return base
+    inner = base[base.index("(") + 1:-1] if base.endswith(")") and "(" in base else ""
+    name = base.split("(", 1)[0]
+    return f"{name}({','.join(filter(None, [inner, *extra]))})"
+
+
+def retrieval_settings(args: argparse.Namespace, prefix: str = "") -> RetrievalSettings:
+    """top_k, the floor checked on the scorer's scale (its bottom when not given: no floor)
+    and the scorer, as one command's analyses share them."""
+    scorer = get_scorer(scorer_spec(args, prefix))
+    floor = getattr(args, "floor", None)
+    floor = scorer.scale.low if floor is None else scorer.scale.check_floor(floor)
+    return RetrievalSettings(args.top_k, floor, scorer=scorer.name)
