@@ -15,10 +15,12 @@ import io
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
+from ragviz.evaluation.results import Coverage
 from ragviz.i18n import count
 from ragviz.inputs.corpus import Corpus
 from ragviz.inputs.questions import LabelledQuestion
 from ragviz.present.exports import guard_cell
+from ragviz.present.presentation import coverage_line
 from ragviz_app import app_state as state
 from ragviz_app.common import lang, md, ss, tr
 from ragviz_app.session import (
@@ -47,10 +49,15 @@ def edited_questions(tab: DeltaGenerator, is_open: bool,
             table_tools()
             table_notes()
     questions, problems = state.checked_questions(in_use, lang())
+    given = len(questions)
     questions, left_out = state.placed_questions(questions, document)
     problems += state.left_out_sentences(left_out, lang(), isinstance(document, str))
+    # how many of the questions given are evaluated: the report says it too
+    ss["_question_coverage"] = Coverage(given, tuple(left_out))
     if is_open:
         with tab:
+            if left_out:
+                st.caption(coverage_line(ss["_question_coverage"], lang()))
             for problem in problems:
                 st.error(md(problem))
     return questions

@@ -53,6 +53,7 @@ def share_state(frame: Frame) -> Workspace | None:
     # Bound now: Streamlit calls the download callables after the run, when the session's
     # language is no longer at hand (the report came out in English from a pt page).
     now.update(workspace=workspace, ready=frame.ready(), language=lang(),
+               coverage=ss.get("_question_coverage"),
                embedders=[frame.models[side] for side in SIDES
                           if frame.analyses[side] is not None])
     return workspace
@@ -68,7 +69,8 @@ def share_panel(frame: Frame) -> None:
         ready = now["ready"]
         pair = compare(ready[0], ready[1]) if len(ready) == 2 else None
         return render_report(ready, pair, now["language"],
-                             maps=static_maps(ready, now["embedders"]))
+                             maps=static_maps(ready, now["embedders"]),
+                             coverage=now.get("coverage"))
 
     ready = bool(now.get("ready"))
     workspace_panel((lambda: now["workspace"].to_json()) if now.get("workspace") else None,
