@@ -234,8 +234,8 @@ INDEX: dict[str, dict[str, str]] = {
         "pt": '{n} chunks não têm lugar em um arquivo de origem porque nenhum arquivo de origem foi dado (sem ele, as posições nos metadados não podem ser conferidas): aparecem um depois do outro; dê os arquivos de que o índice foi feito para posicioná-los.',
     },
     "idx.no_sources": {
-        "en": 'No source file was given, so the excerpts\' offsets cannot be placed: recall, precision and IoU are left out, and hit@k and MRR count a chunk as holding the answer when the answer (or one of its excerpts) is inside that chunk\'s own text; give the files the index was built from (--sources) to measure them on the files.',
-        "pt": 'Nenhum arquivo de origem foi dado, então os offsets dos trechos não podem ser posicionados: recall, precisão e IoU ficam de fora, e hit@k e MRR contam um chunk como contendo a resposta quando a resposta (ou um dos seus trechos) está dentro do próprio texto do chunk; dê os arquivos de que o índice foi feito (--sources) para medi-los nos arquivos.',
+        "en": 'No source file was given, so the excerpts\' offsets cannot be placed: recall, precision and IoU are left out, and hit@k and MRR count a chunk as holding the answer when the answer (or one of its excerpts) is inside that chunk\'s own text; give the files the index was built from as its sources (--sources on the command line) to measure them on the files.',
+        "pt": 'Nenhum arquivo de origem foi dado, então os offsets dos trechos não podem ser posicionados: recall, precisão e IoU ficam de fora, e hit@k e MRR contam um chunk como contendo a resposta quando a resposta (ou um dos seus trechos) está dentro do próprio texto do chunk; dê os arquivos de que o índice foi feito como suas origens (--sources na linha de comando) para medi-los nos arquivos.',
     },
     "idx.stale_answer": {
         "en": 'Stale: {chunks} (in this question\'s top_k or holding its answer) no longer match {file}: the file changed after indexing; re-index it.',
