@@ -51,6 +51,17 @@ def add_scorer_options(parser: argparse.ArgumentParser, prefix: str = "") -> Non
     parser.add_argument(f"--{prefix}stemmer", dest=f"{dest}stemmer", choices=BM25_LANGUAGES,
                         help="bm25 and hybrid: stem words with this language's Snowball "
                         "stemmer (default none)")
+    parser.add_argument(f"--{prefix}rerank", dest=f"{dest}rerank", metavar="MODEL",
+                        help="rescore the first stage's top chunks: sentence-max (offline, the "
+                        "embedding model's best sentence), a CrossEncoder id or folder, or "
+                        "api:NAME with --rerank-base (key from RAGVIZ_RERANK_API_KEY)")
+    parser.add_argument(f"--{prefix}rerank-depth", dest=f"{dest}rerank_depth",
+                        help="how many first-stage chunks the reranker rescores (default 20)")
+    parser.add_argument(f"--{prefix}rerank-base", dest=f"{dest}rerank_base",
+                        help="the rerank API's base URL (POST {base}/rerank)")
+    parser.add_argument(f"--{prefix}rerank-format", dest=f"{dest}rerank_format",
+                        choices=("auto", "cohere", "tei"),
+                        help="the rerank API's format (default auto: what the server answers)")
 
 
 def scorer_spec(args: argparse.Namespace, prefix: str = "") -> str:
@@ -62,11 +73,18 @@ def scorer_spec(args: argparse.Namespace, prefix: str = "") -> str:
              "stemmer": "stemmer"}
     extra = [f"{key}={value}" for key, dest in flags.items()
              if (value := getattr(args, f"{prefix}{dest}", None)) is not None]
-    if not extra:
-        return base
-    inner = base[base.index("(") + 1:-1] if base.endswith(")") and "(" in base else ""
-    name = base.split("(", 1)[0]
-    return f"{name}({','.join(filter(None, [inner, *extra]))})"
+    spec = base
+    if extra:
+        inner = base[base.index("(") + 1:-1] if base.endswith(")") and "(" in base else ""
+        spec = f"{base.split('(', 1)[0]}({','.join(filter(None, [inner, *extra]))})"
+    model = getattr(args, f"{prefix}rerank", None)
+    if not model:
+        return spec
+    rerank = [model, *(f"{key}={value}" for key, dest in
+                       (("depth", "rerank_depth"), ("base", "rerank_base"),
+                        ("format", "rerank_format"))
+                       if (value := getattr(args, f"{prefix}{dest}", None)) is not None)]
+    return f"{spec}+rerank({','.join(rerank)})"
 
 
 def retrieval_settings(args: argparse.Namespace, prefix: str = "") -> RetrievalSettings:

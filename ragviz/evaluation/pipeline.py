@@ -24,7 +24,7 @@ from ragviz.evaluation.results import Analysis, QuestionOutcome, RetrievalSettin
 from ragviz.inputs.corpus import Corpus, as_corpus
 from ragviz.inputs.questions import LabelledQuestion
 from ragviz.retrieval.decision import decide
-from ragviz.retrieval.scorers import ScoreRow, get_scorer
+from ragviz.retrieval.scorers import ScoreRow, get_scorer, prepare
 
 Progress = Callable[[int, int], None]
 # Chunks of one configuration over the whole corpus (see README "Input limits" for how long
@@ -172,7 +172,7 @@ def analyse_chunked(
     chunks = chunking.chunks
     truncation = truncation_offsets(chunks, embedder)
     scorer = get_scorer(settings.scorer)
-    score_rows = scorer.score_rows(scorer.prepare(chunks, chunk_vectors),
+    score_rows = scorer.score_rows(prepare(scorer, chunks, chunk_vectors, embedder),
                                    [q.question for q in questions], query_vectors)
     outcomes = _outcomes(corpus, chunks, questions, score_rows, truncation, settings,
                          duplicate_groups)

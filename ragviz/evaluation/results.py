@@ -245,6 +245,11 @@ class WhyFailed:
         }
 
 
+def json_scores(scores: Any) -> list[float | None]:
+    """Scores as JSON writes them: 6 decimals, null for a chunk a reranker did not score."""
+    return [round(s, 6) if s == s else None for s in scores.tolist()]
+
+
 @dataclass(frozen=True)
 class QuestionOutcome:
     """What retrieval did with one question, and why."""
@@ -261,7 +266,7 @@ class QuestionOutcome:
             "refused": self.decision.refused,
             "best_score": round(self.decision.best_score, 6) if self.decision.ranked else None,
             "ranking": self.decision.ranking.tolist(),
-            "scores": [round(s, 6) for s in self.decision.scores.tolist()],
+            "scores": json_scores(self.decision.scores),
             "hits": [hit.to_dict() for hit in self.decision.hits],
             "diagnosis": None if self.diagnosis is None else self.diagnosis.to_dict(),
         }
@@ -270,7 +275,7 @@ class QuestionOutcome:
         """The question as ``ragviz search --json`` lists it (``hits`` carry their files)."""
         return {
             "question": self.question.question,
-            "scores": [round(s, 6) for s in self.decision.scores.tolist()],
+            "scores": json_scores(self.decision.scores),
             "hits": hits,
             "decision": "refused" if self.decision.refused else "context",
         }

@@ -121,6 +121,7 @@ class CosineScorer:
 SCORERS: dict[str, Scorer] = {}
 # Scorers that take options (``bm25(stopwords=en)``): made from the registered one's options.
 _CONFIGURED: dict[str, Scorer] = {}
+RERANK_MARK = "+rerank("  # FIRST+rerank(MODEL,depth=N): ragviz.retrieval.rerank
 _SPEC = re.compile(r"(?P<name>[A-Za-z0-9_.-]+)(?:\((?P<options>[^()]*)\))?")
 
 
@@ -138,6 +139,13 @@ def get_scorer(name: str) -> Scorer:
         return SCORERS[name]
     if name in _CONFIGURED:
         return _CONFIGURED[name]
+    first, marker, rest = name.partition(RERANK_MARK) if isinstance(name, str) else ("", "", "")
+    if marker and rest.endswith(")"):
+        from ragviz.retrieval.rerank import reranked
+
+        scorer: Scorer = reranked(get_scorer(first), rest[:-1])
+        _CONFIGURED[name] = scorer
+        return scorer
     match = _SPEC.fullmatch(name.strip()) if isinstance(name, str) else None
     base = SCORERS.get(match["name"]) if match else None
     if match is None or base is None:
@@ -151,9 +159,9 @@ def get_scorer(name: str) -> Scorer:
         if options:
             raise InputError(key="scorer.no_options", name=repr(base.name))
         return base
-    scorer = make(options)
-    _CONFIGURED[name] = scorer
-    return scorer
+    made = make(options)
+    _CONFIGURED[name] = made
+    return made
 
 
 def _options(spec: str, text: str) -> dict[str, str]:
@@ -170,6 +178,15 @@ def option_error(scorer: str, option: str, value: str, allowed: str) -> InputErr
     """The one sentence for a scorer option that is unknown or out of range."""
     return InputError(key="scorer.option_value", scorer=scorer, option=option,
                       value=repr(value), allowed=allowed)
+
+
+def prepare(scorer: Scorer, chunks: Sequence[Chunk], chunk_vectors: Vectors,
+            embedder: Any = None) -> Any:
+    """``scorer.prepare``, handing the embedding model to a scorer that uses it (a reranker
+    that embeds sentences)."""
+    if getattr(scorer, "uses_embedder", False):
+        return scorer.prepare(chunks, chunk_vectors, embedder=embedder)  # type: ignore[call-arg]
+    return scorer.prepare(chunks, chunk_vectors)
 
 
 def scorer_names() -> tuple[str, ...]:
