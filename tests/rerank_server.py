@@ -45,7 +45,7 @@ def _handler(state: RerankState) -> type[BaseHTTPRequestHandler]:
             self.end_headers()
             self.wfile.write(body)
 
-        def do_POST(self) -> None:  # noqa: N802
+        def do_POST(self) -> None:
             state.calls += 1
             body = json.loads(self.rfile.read(int(self.headers["Content-Length"])) or b"{}")
             state.bodies.append(body)
