@@ -91,3 +91,19 @@ def test_compare_json_and_the_report_say_it_too(
     assert f"{mine} evaluated of {given} questions" in page
     assert f"Evaluated {mine} of {given} questions" in page
     assert f"{given - mine} questions left out: their file is not in the corpus" in page
+
+
+def test_calibrate_says_it_too(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "mixed.csv"
+    path.write_text(
+        "question,answer,answerable,references,corpus_id\n"
+        'How long do refunds take?,,true,"[{""content"": ""Refunds for returned items go '
+        'back to the original payment method""}]",refunds\n'
+        "What is the wifi password?,,false,,\n"
+        'Where is my parcel?,,true,"[{""content"": ""Parcels travel""}]",nope\n',
+        encoding="utf-8")
+    data = run(capsys, "calibrate", FILES[0], "--questions", str(path))
+    assert (data["questions_given"], data["questions_evaluated"]) == (3, 2)
+    assert data["warnings"] == ["line 4: excerpt 1: no file 'nope' in the corpus; the row is "
+                                "left out."]
+    assert len(data["best_scores"]) == 2

@@ -261,7 +261,8 @@ def cmd_calibrate(args: argparse.Namespace) -> None:
     from ragviz.evaluation.calibration import calibrate_outcomes
     from ragviz.present.presentation import calibration_message
 
-    analysis = _run_analysis(args, _labelled(args))
+    prepared = _prepared(args, _labelled(args))
+    analysis = _analysed(args, prepared)
     if not {True, False} <= {o.question.is_answerable for o in analysis.outcomes}:
         raise UserError(key="cli.calibration_needs_both")
     calibration = calibrate_outcomes(
@@ -285,7 +286,9 @@ def cmd_calibrate(args: argparse.Namespace) -> None:
             if o.question.is_answerable is not None
         ],
     }
-    _emit(args, payload, lambda: calibration_message(calibration, args.lang) + "\n")
+    covered = output.with_coverage(payload, prepared.coverage, args.lang)
+    _emit(args, payload,
+          lambda: "\n".join([calibration_message(calibration, args.lang), *covered]) + "\n")
 
 
 def cmd_report(args: argparse.Namespace) -> None:
