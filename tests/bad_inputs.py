@@ -559,6 +559,16 @@ def parquet(columns: dict[str, object], dictionary_rows: int = 0) -> bytes:
     return out.getvalue()
 
 
+def parquet_twice() -> bytes:
+    """A Parquet file whose two columns are both named ``text``."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    out = io.BytesIO()
+    pq.write_table(pa.Table.from_arrays([pa.array(["a"]), pa.array(["b"])], names=["text", "text"]), out)
+    return out.getvalue()
+
+
 PARQUET_BOMB = parquet({"text": ["x" * 1_000_000]}, dictionary_rows=1_000)
 DEEP = "[" * 10_000 + "]" * 10_000
 BOMB_SAID = "bomb.parquet row 1 holds a chunk of 1,000,000 characters; ragviz reads chunks of at most 200,000: split it before exporting."
@@ -579,9 +589,39 @@ ROWS += (  # issue 37: hostile chunk exports (tests/test_index_hostile_files.py)
     Row("index", "a Latin-1 CSV export", cli("index l.csv", {"l.csv": "text\nPolítica\nDevolução\n".encode("latin-1")}), "exit 2 · ragviz index: l.csv holds no readable chunk: l.csv row 1 is not UTF-8 text; save the file as UTF-8"),
     Row("index", "a UTF-16 JSONL export", cli("index w.jsonl", {"w.jsonl": '{"text": "a"}\n'.encode("utf-16")}), "exit 2 · ragviz index: w.jsonl is not UTF-8 text (it looks like UTF-16 or UTF-32): save it as UTF-8 and load it again."),
     Row("index", "JSONL lines that are not UTF-8 among good ones", cli("index b.jsonl", {"b.jsonl": b'{"text": "a"}\n{"text": "caf\xe9"}\n{"text": "\xff"}\n'}, stdout_line=True), "exit 0 · stdout: b.jsonl line 2 is not UTF-8 text; save the file as UTF-8; 2 records could not be read and were left out (this is the first)"),
+    Row("index", "a .parquet file that is not Parquet", cli("index junk.parquet", {"junk.parquet": b"PAR1" + b"x" * 100 + b"PAR1"}), "exit 2 · ragviz index: junk.parquet cannot be read as Parquet (the file is damaged or not Parquet): export it again."),
+    Row("index", "a Parquet file with two columns named text", cli("index dup.parquet", {"dup.parquet": parquet_twice()}), "exit 2 · ragviz index: dup.parquet has two columns named text: keep one and export it again."),
     Row("index", "a CSV whose second row's vector holds NaN", cli("index c.csv", {"c.csv": b'text,vector\na,"[1, 0]"\nb,"[NaN, 1]"\n'}, stdout_line=True), "exit 0 · stdout: c.csv row 2: the stored vector holds NaN or infinite values; rebuild that chunk's vector; it was left out"),
 )
 
+
+def corrupt_chroma_zip() -> bytes:
+    """A zipped Chroma directory whose chroma.sqlite3 lost a table (issue 37, item 3)."""
+    import sqlite3
+    import tempfile
+
+    import chromadb
+    from chromadb.api.shared_system_client import SharedSystemClient
+
+    with tempfile.TemporaryDirectory() as folder:
+        chromadb.PersistentClient(path=folder).get_or_create_collection(
+            "faq", embedding_function=None).add(ids=["a"], documents=["a"], embeddings=[[1.0, 0.0]])
+        SharedSystemClient._identifier_to_refcount.pop(folder, None)
+        SharedSystemClient._identifier_to_system.pop(folder).stop()
+        with sqlite3.connect(Path(folder) / "chroma.sqlite3") as db:
+            db.execute("DROP TABLE embeddings")
+        db.close()
+        files = {path.relative_to(folder).as_posix(): path.read_bytes()
+                 for path in Path(folder).rglob("*") if path.is_file()}
+    return zipped({f"db/{name}": data for name, data in files.items()})
+
+
+ROWS += (  # issue 37: Chroma directories, zips and servers against hostile input
+    Row("index", "chroma: with an empty path", cli("index chroma:", {}), "exit 2 · ragviz index: chroma: needs a folder after it: write chroma:DIR, the folder that holds chroma.sqlite3"),
+    Row("index", "a 0-byte chroma.sqlite3 (read on a copy: it stays 0 bytes)", cli("index chroma:db", {"db/chroma.sqlite3": b""}), "exit 2 · ragviz index: chroma:db holds no collection"),
+    Row("index", "--timeout 0", cli("index chroma:db --timeout 0", {}), "exit 2 · ragviz index: argument --timeout: give a number of seconds from 0.1 to 3600, got '0' (see ragviz index --help)"),
+    Row("index", "app: a zipped Chroma directory whose database lost a table", IndexUpload("lost.zip", corrupt_chroma_zip), "error: lost.zip cannot be read as a Chroma directory (Error executing plan: Internal error: error returned from database: (code: 1) no such table: embeddings)"),
+)
 
 def _cell_text(text: str) -> str:
     lines = [terminal_safe(line, keep="").replace("|", "\\|") for line in text.split("\n")]

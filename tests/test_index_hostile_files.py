@@ -141,6 +141,13 @@ def test_parquet_text_column_of_numbers_or_bytes_is_named(tmp_path: Path) -> Non
     assert "holds binary, not text" in sentences(tmp_path / "bytes.parquet")[0]
 
 
+def test_parquet_with_a_column_twice_is_one_sentence(tmp_path: Path) -> None:
+    table = pa.Table.from_arrays([pa.array(["a"]), pa.array(["b"])], names=["text", "text"])
+    pq.write_table(table, tmp_path / "dup.parquet")
+    assert sentences(tmp_path / "dup.parquet") == [
+        "dup.parquet has two columns named text: keep one and export it again."]
+
+
 def test_damaged_parquet_is_one_sentence(tmp_path: Path) -> None:
     path = tmp_path / "bad.parquet"
     pq.write_table(pa.table({"text": ["a" * 100] * 100}), path)

@@ -369,6 +369,10 @@ INDEX: dict[str, dict[str, str]] = {
         "en": "The column {column} of {name} holds {kind}, not text: export the chunks' texts as strings.",
         "pt": 'A coluna {column} de {name} contém {kind}, não texto: exporte os textos dos chunks como strings.',
     },
+    "idx.column_twice": {
+        "en": '{name} has two columns named {column}: keep one and export it again.',
+        "pt": '{name} tem duas colunas chamadas {column}: mantenha uma e exporte de novo.',
+    },
     "idx.table_too_big": {
         "en": '{name} unpacks to more text or vectors than ragviz reads from one file: export fewer or shorter chunks.',
         "pt": '{name} se expande para mais texto ou vetores do que o ragviz lê de um arquivo: exporte menos chunks ou chunks mais curtos.',

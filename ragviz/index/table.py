@@ -199,6 +199,9 @@ def _parquet_file(path: str, budget: ReadBudget) -> tuple[pq.ParquetFile, list[s
 
     schema = pq.ParquetFile(path).schema_arrow
     columns = used_columns(schema.names, budget.name)
+    twice = next((c for c in columns if schema.names.count(c) > 1), None)
+    if twice is not None:
+        raise IndexInputError(key="idx.column_twice", name=budget.name, column=twice)
     _check_text_type(schema.field(columns[0]).type, columns[0], budget.name)
     file = pq.ParquetFile(path, read_dictionary=[columns[0]])
     meta = file.metadata
