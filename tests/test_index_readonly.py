@@ -25,6 +25,16 @@ def snapshot(folder: Path) -> dict[str, tuple[str, int, int]]:
         path.stat().st_mtime_ns) for path in sorted(folder.rglob("*")) if path.is_file()}
 
 
+def zip_folder(folder: Path) -> bytes:
+    """``folder`` zipped under ``db/``, as a user zips a Chroma directory to upload it."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for path in folder.rglob("*"):
+            if path.is_file():
+                archive.write(path, "db/" + path.relative_to(folder).as_posix())
+    return buffer.getvalue()
+
+
 @pytest.fixture(scope="module")
 def production(tmp_path_factory: pytest.TempPathFactory, use_model: Embedder) -> Path:
     """A Chroma directory as a user brings it: built, closed, and never opened by this
@@ -78,12 +88,7 @@ def test_the_apps_upload_reads_its_unpacked_folder_without_writing(
     from ragviz_app.index_source import read_upload
 
     monkeypatch.setattr(upload_store, "uploads_root", lambda: tmp_path / "uploads")
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w") as archive:
-        for path in production.rglob("*"):
-            if path.is_file():
-                archive.write(path, "db/" + path.relative_to(production).as_posix())
-    data = buffer.getvalue()
+    data = zip_folder(production)
     # the archive unpacked where the app keeps it (as its first upload does), then read
     unpacked = tmp_path / "uploads" / hashlib.sha256(data).hexdigest()[:24] / "chroma"
     unzip_chroma(data, "prod.zip", unpacked)

@@ -27,6 +27,7 @@ from typing import Any, TypeVar
 from ragviz.index import base
 from ragviz.index.base import CollectionInfo, IndexInputError, LoadedIndex
 from ragviz.index.messages import Sentence
+from ragviz.inputs.documents import shorten
 
 INSTALL_HINT = "reading a Chroma index needs chromadb: pip install 'ragviz[index]'"
 # A server that does not answer its heartbeat is reported within this many seconds.
@@ -266,7 +267,7 @@ class _Guard:
         reason = _reason(error)
         if self.copy:
             reason = reason.replace(self.copy, self.name)
-        reason = " ".join(reason.split())[:_REASON_CHARS].rstrip() or type(error).__name__
+        reason = shorten(" ".join(reason.split()), _REASON_CHARS) or type(error).__name__
         if self.server is None:
             return IndexInputError(Sentence("chroma_unreadable", path=self.name, reason=reason))
         if isinstance(error, _chromadb().errors.ChromaError):  # the server's own refusal
