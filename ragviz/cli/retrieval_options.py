@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import math
 
-from ragviz.evaluation.results import RetrievalSettings
+from ragviz.evaluation.results import MAX_EXPAND, RetrievalSettings
 from ragviz.inputs.documents import InputError, shorten
 from ragviz.retrieval.bm25 import LANGUAGES
 from ragviz.retrieval.hybrid import FUSIONS
@@ -25,6 +25,13 @@ def FLOOR(raw: str) -> float:  # noqa: N802  (an argparse type, named like TOP_K
     if not math.isfinite(value):
         raise InputError(key="cli.not_a_number", got=repr(shorten(raw)))
     return value
+
+
+def _expand(raw: str) -> int:
+    if not raw.isdigit() or int(raw) > MAX_EXPAND:
+        raise InputError(key="cli.number_between", low="0", high=str(MAX_EXPAND),
+                         got=repr(shorten(raw)))
+    return int(raw)
 
 
 FLOOR_HELP = ("score floor on the scorer's scale (cosine -1 to 1, bm25 0 up); default: the "
@@ -51,6 +58,11 @@ def add_scorer_options(parser: argparse.ArgumentParser, prefix: str = "") -> Non
     parser.add_argument(f"--{prefix}stemmer", dest=f"{dest}stemmer", choices=BM25_LANGUAGES,
                         help="bm25 and hybrid: stem words with this language's Snowball "
                         "stemmer (default none)")
+    if not prefix:
+        parser.add_argument("--expand", type=_expand, default=0, metavar="N",
+                            help=f"add the N chunks on each side of every hit (same file) to "
+                            f"the prompt, 0 to {MAX_EXPAND} (default 0): the fix for an answer "
+                            "split between chunks")
     parser.add_argument(f"--{prefix}rerank", dest=f"{dest}rerank", metavar="MODEL",
                         help="rescore the first stage's top chunks: sentence-max (offline, the "
                         "embedding model's best sentence), a CrossEncoder id or folder, or "
@@ -93,4 +105,5 @@ def retrieval_settings(args: argparse.Namespace, prefix: str = "") -> RetrievalS
     scorer = get_scorer(scorer_spec(args, prefix))
     floor = getattr(args, "floor", None)
     floor = scorer.scale.low if floor is None else scorer.scale.check_floor(floor)
-    return RetrievalSettings(args.top_k, floor, scorer=scorer.name)
+    return RetrievalSettings(args.top_k, floor, scorer=scorer.name,
+                             expand=getattr(args, "expand", None) or 0)

@@ -24,10 +24,13 @@ from ragviz.evaluation.excerpts import LeftOut, TokenScores
 from ragviz.evaluation.measures import METRICS, get_metric, metric_names
 from ragviz.inputs.corpus import Corpus, Source
 from ragviz.inputs.questions import LabelledQuestion
-from ragviz.retrieval.decision import Decision, Hit
+from ragviz.retrieval.decision import Decision, Hit, with_neighbours
 from ragviz.retrieval.scorers import DEFAULT_SCORER, get_scorer
 
 Vectors = npt.NDArray[np.float32]
+
+
+MAX_EXPAND = 5
 
 
 @dataclass(frozen=True)
@@ -38,10 +41,15 @@ class RetrievalSettings:
     top_k: int = 2
     floor: float = 0.0
     scorer: str = DEFAULT_SCORER
+    expand: int = 0  # chunks on each side of every hit added to the prompt (same file)
 
     def __post_init__(self) -> None:
         if isinstance(self.top_k, bool) or not isinstance(self.top_k, int) or self.top_k < 1:
             raise ValueError(f"top_k must be a whole number of at least 1, got {self.top_k}")
+        if isinstance(self.expand, bool) or not isinstance(self.expand, int) \
+                or not 0 <= self.expand <= MAX_EXPAND:
+            raise ValueError(f"expand must be a whole number from 0 to {MAX_EXPAND}, "
+                             f"got {self.expand}")
         if not math.isfinite(self.floor):
             raise ValueError(f"floor must be a finite number, got {self.floor}")
         object.__setattr__(self, "floor", float(self.floor))
@@ -376,7 +384,8 @@ class Analysis:
 
     def _head(self) -> dict[str, Any]:
         return {"model": self.model, "chunker": self.config.label(), "top_k": self.top_k,
-                "floor": self.floor, "scorer": self.settings.scorer}
+                "floor": self.floor, "scorer": self.settings.scorer,
+                **({"expand": self.settings.expand} if self.settings.expand else {})}
 
     def search_dict(self) -> dict[str, Any]:
         """``ragviz search --json``: every chunk and, per question, its scores and hits."""
@@ -389,6 +398,10 @@ class Analysis:
         diagnosis into the sentence (the caller's language: results hold no sentences)."""
         rows = [o.eval_dict(self._hits(o), explain(o.diagnosis) if o.diagnosis else "")
                 for o in self.outcomes]
+        if self.settings.expand:  # what --expand added to each prompt
+            for row, outcome in zip(rows, self.outcomes, strict=True):
+                row["expanded"] = list(with_neighbours(self.chunks, outcome.decision,
+                                                       self.settings.expand)[1])
         return {**self._head(), "chunks": len(self.chunks),
                 "chunk_list": [c.to_dict() for c in self.chunks],
                 "sources": [source.to_dict() for source in self.corpus.sources],

@@ -43,7 +43,7 @@ from ragviz.i18n import STRINGS, count, grouped, t
 from ragviz.i18n import decimal as decimal  # re-exported: the display rule's numbers
 from ragviz.index.analysis import INDEX_CONFIG
 from ragviz.index.messages import say
-from ragviz.retrieval.decision import Decision, build_prompt
+from ragviz.retrieval.decision import Decision, build_prompt, with_neighbours
 
 FEWEST_DIGITS = 2
 MOST_DIGITS = 6
@@ -382,10 +382,11 @@ def coverage_sentences(coverage: Coverage, language: str = "en") -> list[str]:
 
 
 def prompt_text(outcome: QuestionOutcome, chunks: Sequence[Chunk],
-                language: str = "en") -> str | None:
-    """The prompt the language model would get, with the instructions in ``language``;
-    None when retrieval refused (no model call)."""
-    return build_prompt(outcome.question.question, chunks, outcome.decision.hits, language)
+                language: str = "en", expand: int = 0) -> str | None:
+    """The prompt the language model would get, with the instructions in ``language`` and
+    the ``expand`` neighbours of every hit; None when retrieval refused (no model call)."""
+    hits, _added = with_neighbours(chunks, outcome.decision, expand)
+    return build_prompt(outcome.question.question, chunks, hits, language)
 
 
 # --- calibration and experiments ------------------------------------------------------

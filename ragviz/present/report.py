@@ -205,7 +205,8 @@ def _outcome_html(outcome: QuestionOutcome, analysis: Analysis, lang: str) -> Ma
     verdict, sentence = outcome_texts(outcome, lang)
     labels = [] if diagnosis is None else [
         {"ok": label == "ok", "name": label_name(label, lang)} for label in diagnosis.labels]
-    prompt = prompt_text(outcome, analysis.chunks, lang) or t("report.no_llm_call", lang)
+    prompt = prompt_text(outcome, analysis.chunks, lang, analysis.settings.expand) \
+        or t("report.no_llm_call", lang)
     return Markup(_macros().outcome({
         "labels": labels, "verdict": verdict,
         "css": "" if diagnosis is None else ("ok" if diagnosis.ok else "bad"),

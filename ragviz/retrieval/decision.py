@@ -156,13 +156,14 @@ def excerpts(chunks: Sequence[Chunk], hits: Sequence[Hit]) -> list[str]:
     """Text of the selected chunks in hit order, where text already given by an earlier hit
     (overlap between neighbours) is left out, so the prompt repeats nothing. A chunk with a
     ``context_prefix`` (a table's header) gets it in front, as it was embedded."""
-    covered: list[tuple[int, int]] = []
+    covered: dict[str, list[tuple[int, int]]] = {}  # per file: offsets are a file's own
     out: list[str] = []
     by_index = {c.index: c for c in chunks}
     for hit in hits:
         chunk = by_index[hit.index]
-        pieces = difference((chunk.start, chunk.end), covered)
-        covered.append((chunk.start, chunk.end))
+        seen = covered.setdefault(chunk.source, [])
+        pieces = difference((chunk.start, chunk.end), seen)
+        seen.append((chunk.start, chunk.end))
         text = " … ".join(
             chunk.text[a - chunk.start : b - chunk.start].strip() for a, b in pieces
         ).strip()
@@ -172,10 +173,35 @@ def excerpts(chunks: Sequence[Chunk], hits: Sequence[Hit]) -> list[str]:
     return out
 
 
+def with_neighbours(chunks: Sequence[Chunk], decision: Decision,
+                    expand: int) -> tuple[list[Hit], tuple[int, ...]]:
+    """The hits with the ``expand`` chunks on each side of every hit (same file, in the
+    file's order) around it, each chunk once: the fix for an answer split between two
+    chunks. Also the chunks added (not hits themselves), for the prompt preview to show."""
+    hits = list(decision.hits)
+    if expand <= 0 or not hits:
+        return hits, ()
+    files: dict[str, list[Chunk]] = {}
+    for chunk in sorted(chunks, key=lambda c: (c.source, c.start, c.end)):
+        files.setdefault(chunk.source, []).append(chunk)
+    place = {c.index: (group, n) for group in files.values() for n, c in enumerate(group)}
+    out: list[Hit] = []
+    seen: set[int] = set()
+    for hit in hits:
+        group, position = place[hit.index]
+        for chunk in group[max(0, position - expand): position + expand + 1]:
+            if chunk.index not in seen:
+                seen.add(chunk.index)
+                out.append(Hit(chunk.index, decision.score(chunk.index)))
+    hit_indices = {hit.index for hit in hits}
+    return out, tuple(h.index for h in out if h.index not in hit_indices)
+
+
 def build_prompt(
     question: str, chunks: Sequence[Chunk], hits: Sequence[Hit], language: str = "pt"
 ) -> str | None:
-    """The prompt the language model would receive, or None when retrieval refused."""
+    """The prompt the language model would receive, or None when retrieval refused (pass
+    ``with_neighbours``'s hits for an expanded context)."""
     if not hits:
         return None
     context = "\n\n".join(excerpts(chunks, hits))

@@ -125,7 +125,8 @@ def prompt_view(analysis: Analysis, position: int, side: str, large: bool) -> No
                          on_change="rerun")
     if not folded.open:
         return
-    prompt = presentation.prompt_text(analysis.outcomes[position], analysis.chunks, lang())
+    prompt = presentation.prompt_text(analysis.outcomes[position], analysis.chunks, lang(),
+                                      analysis.settings.expand)
     with folded:
         if prompt is None:
             st.write(tr("app.no_llm_call"))
