@@ -283,7 +283,8 @@ def _collection(reader: IndexReader, where: str) -> str | None:
     infos = known.get(where) or reader.collections()
     known.clear()
     known[where] = infos
-    shown = reader.where  # the upload's name or the server (``where`` is a memo key)
+    # an upload's ``where`` is a memo key (its name and digest): its sentences say the name
+    shown = reader.where if ss.get("index_from", "file") == "file" else where
     if not infos:
         raise IndexInputError(say_here("holds_no_collection", where=shown))
     by_name = {info.name: info for info in infos}

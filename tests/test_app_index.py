@@ -230,7 +230,8 @@ def test_a_server_is_refused_unless_the_variable_names_it(monkeypatch: pytest.Mo
     at.selectbox(key="lang").set_value("pt")
     rerun(at)
     (error,) = [shown(e.value) for e in at.error]
-    assert "Este app só acessa" in error and "chroma.internal:8000" in error
+    assert "Este app só acessa" in error and "10.0.0.5:8000" in error
+    assert "chroma.internal" not in error  # the allowed list is the admin's (issue 37, 21)
 
 
 def test_a_real_chroma_server_lists_collections_and_diagnoses(
