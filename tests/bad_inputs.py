@@ -591,6 +591,8 @@ ROWS += (  # issue 37: hostile chunk exports (tests/test_index_hostile_files.py)
     Row("index", "JSONL lines that are not UTF-8 among good ones", cli("index b.jsonl", {"b.jsonl": b'{"text": "a"}\n{"text": "caf\xe9"}\n{"text": "\xff"}\n'}, stdout_line=True), "exit 0 · stdout: b.jsonl line 2 is not UTF-8 text; save the file as UTF-8; 2 records could not be read and were left out (this is the first)"),
     Row("index", "a .parquet file that is not Parquet", cli("index junk.parquet", {"junk.parquet": b"PAR1" + b"x" * 100 + b"PAR1"}), "exit 2 · ragviz index: junk.parquet cannot be read as Parquet (the file is damaged or not Parquet): export it again."),
     Row("index", "a Parquet file with two columns named text", cli("index dup.parquet", {"dup.parquet": parquet_twice()}), "exit 2 · ragviz index: dup.parquet has two columns named text: keep one and export it again."),
+    Row("index", "a JSONL offset of 5,000 digits", cli("index o.jsonl", {"o.jsonl": b'{"text": "a"}\n{"text": "b", "metadata": {"start_index": ' + b"9" * 5_000 + b"}}\n"}, stdout_line=True), "exit 0 · stdout: o.jsonl line 2 holds a number of thousands of digits, which is no vector value or offset; it was left out"),
+    Row("index", "a CSV quote never closed (17 MB)", cli("index q.csv", {"q.csv": b'text\n"open\n' + (b"x" * 999 + b"\n") * 17_000}), "exit 2 · ragviz index: q.csv breaks the CSV format near line 2: export it again as CSV (comma-separated, quotes closed, lines ending in LF or CRLF)."),
     Row("index", "a CSV whose second row's vector holds NaN", cli("index c.csv", {"c.csv": b'text,vector\na,"[1, 0]"\nb,"[NaN, 1]"\n'}, stdout_line=True), "exit 0 · stdout: c.csv row 2: the stored vector holds NaN or infinite values; rebuild that chunk's vector; it was left out"),
 )
 

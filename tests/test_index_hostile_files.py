@@ -209,6 +209,35 @@ def test_json_nested_ten_thousand_deep_is_a_line_left_out(tmp_path: Path) -> Non
                                    "that record flat; it was left out"]
 
 
+def test_numbers_of_thousands_of_digits_are_records_left_out(tmp_path: Path) -> None:
+    digits = "9" * 5_000
+    line = f'{{"text": "b", "metadata": {{"start_index": {digits}}}}}'
+    path = jsonl(tmp_path / "n.jsonl", ['{"text": "a"}', line])
+    assert sentences(path) == ["n.jsonl line 2 holds a number of thousands of digits, which is "
+                               "no vector value or offset; it was left out"]
+    table = tmp_path / "n.csv"
+    table.write_text(f'text,vector\na,"[1]"\nb,"[{digits}]"\n', encoding="utf-8")
+    assert sentences(table) == ["n.csv row 2 holds a number of thousands of digits, which is "
+                                "no vector value or offset; it was left out"]
+
+
+def test_a_csv_with_lone_cr_line_ends_is_read(tmp_path: Path) -> None:
+    """Old Mac line ends, as pandas read them before the CSV was streamed."""
+    path = tmp_path / "cr.csv"
+    path.write_bytes(b'text,source\rone,a\r"two\rlines",b\r')
+    chunks = open_index(str(path)).read().chunks
+    assert [(c.text, c.source) for c in chunks] == [("one", "a"), ("two\rlines", "b")]
+
+
+def test_a_quote_never_closed_in_a_big_csv_is_one_sentence(tmp_path: Path) -> None:
+    """The quoted field runs to the end of 17 MB: refused past one record's limit."""
+    path = tmp_path / "q.csv"
+    path.write_bytes(b'text\n"open\n' + (b"x" * 999 + b"\n") * 17_000)
+    assert sentences(path) == ["q.csv breaks the CSV format near line 2: export it again as "
+                               "CSV (comma-separated, quotes closed, lines ending in LF or "
+                               "CRLF)."]
+
+
 def test_lone_surrogate_is_a_record_left_out_named(tmp_path: Path,
                                                    capsys: pytest.CaptureFixture[str]) -> None:
     path = jsonl(tmp_path / "s.jsonl", ['{"text": "a"}', '{"text": "bad \\ud800 text"}'])

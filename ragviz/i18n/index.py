@@ -238,12 +238,12 @@ INDEX: dict[str, dict[str, str]] = {
         "pt": 'Nenhum arquivo de origem foi dado, então os offsets dos trechos não podem ser posicionados: recall, precisão e IoU ficam de fora, e hit@k e MRR contam um chunk como contendo a resposta quando a resposta (ou um dos seus trechos) está dentro do próprio texto do chunk; dê os arquivos de que o índice foi feito como suas origens (--sources na linha de comando) para medi-los nos arquivos.',
     },
     "idx.stale_answer": {
-        "en": 'Stale: {chunks} (in this question\'s top_k or holding its answer) no longer match {file}: the file changed after indexing; re-index it.',
-        "pt": 'Desatualizado: {chunks} (no top_k desta pergunta ou com a sua resposta) não correspondem mais a {file}: o arquivo mudou depois da indexação; reindexe-o.',
+        "en": 'Stale: {file} changed after indexing, and the text of {chunks} (in this question\'s top_k or holding its answer) is no longer in it; re-index the file.',
+        "pt": 'Desatualizado: {file} mudou depois da indexação, e o texto de {chunks} (no top_k desta pergunta ou com a sua resposta) não está mais nele; reindexe o arquivo.',
     },
     "idx.token_denominator": {
-        "en": 'Recall, precision, IoU and precision Ω are means over the {n} of {evaluated} questions whose excerpts lie in the source files given; {missing} questions have none there ({stale} of them answered only by a stale chunk).',
-        "pt": 'Recall, precisão, IoU e precisão Ω são médias sobre as {n} de {evaluated} perguntas cujos trechos estão nos arquivos de origem dados; {missing} perguntas não têm nenhum ali ({stale} delas respondidas só por um chunk desatualizado).',
+        "en": 'Recall, precision, IoU and precision Ω are means over {n} of the {evaluated} questions: the others\' answers have no place in the source files given ({stale} of them held only by a stale chunk).',
+        "pt": 'Recall, precisão, IoU e precisão Ω são médias sobre {n} das {evaluated} perguntas: as respostas das outras não têm lugar nos arquivos de origem dados ({stale} delas só num chunk desatualizado).',
     },
     "idx.not_shared": {
         "en": 'An uploaded index cannot go into a link or a workspace: share the index file itself with the link (the link keeps the settings only).',
@@ -354,8 +354,8 @@ INDEX: dict[str, dict[str, str]] = {
         "pt": '{where} passa de {limit} bytes, o máximo que o ragviz lê como um registro: confira se o arquivo tem um registro por linha.',
     },
     "idx.csv_broken": {
-        "en": '{name} breaks the CSV format near line {line} (a quote never closed?): export it again as CSV.',
-        "pt": '{name} quebra o formato CSV perto da linha {line} (uma aspa sem fechar?): exporte-o de novo como CSV.',
+        "en": '{name} breaks the CSV format near line {line}: export it again as CSV (comma-separated, quotes closed, lines ending in LF or CRLF).',
+        "pt": '{name} quebra o formato CSV perto da linha {line}: exporte-o de novo como CSV (separado por vírgulas, aspas fechadas, linhas terminando em LF ou CRLF).',
     },
     "idx.cells_mismatch": {
         "en": '{where} has {n} cells where the header has {expected}',
@@ -372,6 +372,10 @@ INDEX: dict[str, dict[str, str]] = {
     "idx.column_twice": {
         "en": '{name} has two columns named {column}: keep one and export it again.',
         "pt": '{name} tem duas colunas chamadas {column}: mantenha uma e exporte de novo.',
+    },
+    "idx.number_too_long": {
+        "en": '{where} holds a number of thousands of digits, which is no vector value or offset',
+        "pt": '{where} contém um número de milhares de dígitos, que não é valor de vetor nem posição',
     },
     "idx.table_too_big": {
         "en": '{name} unpacks to more text or vectors than ragviz reads from one file: export fewer or shorter chunks.',

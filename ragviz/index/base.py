@@ -325,7 +325,7 @@ def readable(value: str, where: str | Phrase) -> str:
 
 
 def refuse_other_encodings(head: bytes, name: str) -> None:
-    """One sentence for a file that is not UTF-8 (UTF-16 or UTF-32: a byte-order mark or
-    NUL bytes in its first kilobytes), before any record is read."""
-    if head.startswith((b"\xff\xfe", b"\xfe\xff")) or b"\x00" in head:
+    """One sentence for a file that is not UTF-8 (UTF-16 or UTF-32: a byte-order mark, or
+    NUL bytes making an eighth of its first kilobytes), before any record is read."""
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")) or head.count(b"\x00") > len(head) // 8:
         raise IndexInputError(key="idx.not_utf8_file", name=name)

@@ -85,6 +85,8 @@ def parse_line(line: bytes, where: Phrase, budget: ReadBudget, first: bool) -> I
         raise IndexInputError(key="index.not_json", where=where, error=error.msg) from None
     except RecursionError:
         raise IndexInputError(key="idx.nested_too_deep", where=where) from None
+    except ValueError:  # an integer of more digits than Python converts
+        raise IndexInputError(key="idx.number_too_long", where=where) from None
     return parse_record(record, where, budget)
 
 

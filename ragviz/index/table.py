@@ -13,6 +13,7 @@ import csv
 import itertools
 import json
 import math
+import re
 from collections.abc import Iterator, Sequence
 from functools import partial
 from pathlib import Path
@@ -38,6 +39,7 @@ if TYPE_CHECKING:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
+_LONE_CR = re.compile(r"(?<=\r)(?!\n)")
 _TEXT = ("text", "page_content", "document", "chunk")
 _VECTOR = ("vector", "embedding", "embeddings")
 _OTHER = ("id", "source", "start", "end")
@@ -134,27 +136,32 @@ def _csv_chunk(header: list[str], cells: list[str], lines: _Lines, number: int,
 def _next_row(rows: Iterator[list[str]], lines: _Lines, name: str) -> list[str] | None:
     """The next row (None at the end), its lines' decoding noted in ``lines``."""
     lines.undecodable = False
+    begins = lines.number + 1  # the line the row begins on (where a quote was opened)
     try:
         return next(rows)
     except StopIteration:
         return None
     except csv.Error:
-        raise IndexInputError(key="idx.csv_broken", name=name, line=lines.number) from None
+        raise IndexInputError(key="idx.csv_broken", name=name, line=f"{begins:,}") from None
 
 
 class _Lines:
     """A CSV's lines decoded one by one, each bounded, so a row that is not UTF-8 is known
-    (``undecodable``) and left out while the others are read."""
+    (``undecodable``) and left out while the others are read; a lone CR ends a line too
+    (files written with old Mac line ends)."""
 
     def __init__(self, handle: IO[bytes], name: str) -> None:
         self.handle, self.name = handle, name
         self.number = 0
         self.undecodable = False
+        self.pending: list[str] = []
 
     def __iter__(self) -> _Lines:
         return self
 
     def __next__(self) -> str:
+        if self.pending:
+            return self.pending.pop()
         line = self.handle.readline(MAX_RECORD_BYTES + 1)
         if not line:
             raise StopIteration
@@ -164,10 +171,13 @@ class _Lines:
             raise IndexLimitError(key="idx.record_too_long", where=where,
                                   limit=f"{MAX_RECORD_BYTES:,}")
         try:
-            return line.decode("utf-8-sig" if self.number == 1 else "utf-8")
+            text = line.decode("utf-8-sig" if self.number == 1 else "utf-8")
         except UnicodeDecodeError:
             self.undecodable = True
-            return line.decode("utf-8", errors="replace")
+            text = line.decode("utf-8", errors="replace")
+        first, *rest = _LONE_CR.split(text)
+        self.pending = [part for part in reversed(rest) if part]
+        return first
 
 
 # Parquet: rows decoded at once (a batch's texts are counted before they are decoded), the
@@ -280,6 +290,8 @@ def _cell_vector(cell: Any, where: Phrase) -> Any:
             raise IndexInputError(key="index.vector_not_json", where=where) from None
         except RecursionError:
             raise IndexInputError(key="idx.nested_too_deep", where=where) from None
+        except ValueError:  # an integer of more digits than Python converts
+            raise IndexInputError(key="idx.number_too_long", where=where) from None
     return cell
 
 
