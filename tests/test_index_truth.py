@@ -145,10 +145,29 @@ def test_a_stale_chunk_is_said_in_the_text_with_the_token_metrics_denominator(
     args = ["eval", "--index", str(index), "--questions", str(asked), "--sources",
             str(tmp_path / "doc.txt")]
     out = text_of(capsys, *args)
-    assert "Stale: chunk #0 (in this question's top_k" in out and "after indexing" in out, out
-    assert "means over the 1 of 2 questions" in out and "1 of them answered only by a stale " \
-        "chunk" in out, out
+    assert "Stale: doc.txt changed after indexing, and the text of chunk #0 (in this " \
+        "question's top_k or holding its answer) is no longer in it" in out, out
+    assert "means over 1 of the 2 questions" in out and "(1 of them held only by a stale " \
+        "chunk)" in out, out
     data = run(capsys, *args)
     assert [q["stale_chunks"] for q in data["questions"]] == [[0], [0]]
     assert data["questions"][0]["labels"] == ["ok"] and data["questions"][0]["recall"] == 1.0
     assert data["questions"][1]["recall"] is None and data["token_metrics_over"] == 1
+
+
+def test_an_excerpt_held_only_by_a_stale_chunk_is_that_chunks_not_split(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, minilm_model: Embedder) -> None:
+    """The file changed around the excerpt (which is still in it): no placed chunk holds
+    it, the stale chunk's own text does. Before: "straddles chunks #0 and #0"."""
+    index = export(tmp_path, minilm_model)
+    (tmp_path / "doc.txt").write_text(TEXT.replace("Cats are", "Dogs are"), encoding="utf-8")
+    excerpt = "small pets that like to sleep in the sun"
+    start = TEXT.index(excerpt)
+    asked = questions(tmp_path, [[{"content": excerpt, "start_index": start,
+                                   "end_index": start + len(excerpt)}]])
+    data = run(capsys, "eval", "--index", str(index), "--questions", str(asked), "--sources",
+               str(tmp_path / "doc.txt"))
+    (row,) = data["questions"]
+    assert row["labels"] == ["outranked"] and row["diagnosis"]["holding_chunks"] == [0]
+    assert row["stale_chunks"] == [0] and row["recall"] is None
+    assert data["metrics"]["mrr"] == 0.5 and data["token_metrics_over"] == 0

@@ -14,6 +14,7 @@ import numpy as np
 from ragviz.chunking import ChunkerConfig, ChunkingResult
 from ragviz.embedding.base import Progress
 from ragviz.embedding.models import Embedder
+from ragviz.evaluation.diagnosis import OUTRANKED, OUTRANKED_BY_OTHER_DOCUMENT
 from ragviz.evaluation.excerpts import resolve_questions
 from ragviz.evaluation.metrics import compute_metrics, outcome_calibration
 from ragviz.evaluation.pipeline import analyse_chunked, encode_questions, rescore
@@ -22,7 +23,7 @@ from ragviz.index import messages
 from ragviz.index.base import IndexInputError, LoadedIndex, Vector
 from ragviz.index.duplicates import duplicate_groups
 from ragviz.index.messages import say
-from ragviz.index.placement import Placed, place
+from ragviz.index.placement import STALE_SUFFIX, Placed, place
 from ragviz.inputs.corpus import Corpus
 from ragviz.inputs.questions import LabelledQuestion, Reference
 
@@ -139,11 +140,13 @@ def on_real_files(analysis: Analysis, placed: Placed) -> Analysis:
     if not standins:
         return analysis
     pinned = [_pin_by_text(o, analysis) if not placed.given or _on_standin(o, standins)
-              else o.question for o in analysis.outcomes]
+              or _only_stale_holds(o, analysis, placed) else o.question
+              for o in analysis.outcomes]
     rescored = rescore(replace(analysis, outcomes=tuple(
         replace(o, question=q) for o, q in zip(analysis.outcomes, pinned, strict=True))),
         analysis.settings)
-    outcomes = tuple(_real_tokens(replace(new, question=old.question), placed, standins)
+    outcomes = tuple(_same_file(_real_tokens(replace(new, question=old.question), placed,
+                                             standins))
                      for new, old in zip(rescored.outcomes, analysis.outcomes, strict=True))
     return replace(analysis, outcomes=outcomes, metrics=compute_metrics(outcomes),
                    calibration=outcome_calibration(outcomes))
@@ -180,6 +183,32 @@ def _on_standin(outcome: QuestionOutcome, standins: set[str]) -> bool:
     of a file not given), where its first occurrence need not be the best chunk's."""
     span = None if outcome.diagnosis is None else outcome.diagnosis.answer_span
     return span is not None and span.source in standins
+
+
+def _only_stale_holds(outcome: QuestionOutcome, analysis: Analysis, placed: Placed) -> bool:
+    """No chunk placed in the files holds the answer, and a stale chunk's own text does
+    (the file changed around it): the answer's chunk is that stale one, said so."""
+    diagnosis = outcome.diagnosis
+    if diagnosis is None or diagnosis.holding_chunks or not outcome.question.expected:
+        return False
+    texts = _expected_texts(outcome.question)
+    return any(placed.stale[i] is not None and any(t in chunk.text for t in texts)
+               for i, chunk in enumerate(analysis.chunks))
+
+
+def _same_file(outcome: QuestionOutcome) -> QuestionOutcome:
+    """A stale chunk outranked by a chunk of its own file is ``outranked``, not by another
+    document: its stand-in text ("file (as indexed)") is the same file as indexed."""
+    diagnosis = outcome.diagnosis
+    beaten = None if diagnosis is None else diagnosis.outranked
+    if diagnosis is None or beaten is None or not beaten.other_document or \
+            beaten.source.removesuffix(STALE_SUFFIX) != beaten.winner_source.removesuffix(
+                STALE_SUFFIX):
+        return outcome
+    labels = tuple(OUTRANKED if label == OUTRANKED_BY_OTHER_DOCUMENT else label
+                   for label in diagnosis.labels)
+    return replace(outcome, diagnosis=replace(
+        diagnosis, labels=labels, outranked=replace(beaten, source=beaten.winner_source)))
 
 
 def _real_tokens(outcome: QuestionOutcome, placed: Placed,
