@@ -21,6 +21,7 @@ from ragviz.evaluation.diagnosis import (
     diagnose,
     label_counts,
     with_crowding,
+    with_first_stage,
 )
 from ragviz.inputs.corpus import Corpus, Source
 from ragviz.inputs.questions import LabelledQuestion, Reference
@@ -248,6 +249,14 @@ def test_the_same_words_in_the_other_file_are_not_the_answer() -> None:
     assert result.holding_chunks == (3,)
 
 
+def reranked_out() -> Diagnosis:
+    """The first stage had the answer's chunk #1 first; a reranker put it second, top_k 1."""
+    result = with_first_stage(run(SENTENCE_CUTS, [0.2, 0.6, 0.9], top_k=1),
+                              decide([0.2, 0.9, 0.3], 1, 0.4))
+    assert result is not None
+    return result
+
+
 def test_every_label_has_a_diagnosis_case_above() -> None:
     built = {
         run(SENTENCE_CUTS, [0.3, 0.8, 0.1]).primary,
@@ -259,6 +268,7 @@ def test_every_label_has_a_diagnosis_case_above() -> None:
         run(SENTENCE_CUTS, [0.3, 0.8, 0.1], question=LabelledQuestion("?", "xyz")).primary,
         run_two_files([0.3, 0.6, 0.1, 0.9]).primary,
         crowded([0.3, 0.8, 0.75], (-1, 1, 1)).labels[-1],
+        reranked_out().primary,
     }
     assert built == set(LABELS)
 

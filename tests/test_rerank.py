@@ -167,3 +167,28 @@ def test_rerank_options_are_checked() -> None:
         with pytest.raises(InputError) as refused:
             get_scorer(spec)
         assert says in str(refused.value), str(refused.value)
+
+
+def test_reranked_out_when_the_reranker_pushes_the_answer_out_of_the_top_k() -> None:
+    from ragviz.chunking.base import make_chunk
+    from ragviz.evaluation.diagnosis import OUTRANKED, RERANKED_OUT, diagnose, with_first_stage
+    from ragviz.present.presentation import diagnosis_sentences
+    from ragviz.retrieval.decision import decide
+
+    text = "Refunds take seven days. Wifi is on the board. Lunch at noon. Parking is free."
+    cuts = [(0, 24), (25, 46), (47, 61), (62, len(text))]
+    chunks = [make_chunk(text, i, a, b) for i, (a, b) in enumerate(cuts)]
+    question = LabelledQuestion("How long do refunds take?", "seven days")
+    first = decide(np.array([0.9, 0.5, 0.4, 0.1]), top_k=2, floor=-1.0)  # answer's #0 first
+    final = decide(np.array([0.2, 0.8, 0.7, np.nan]), top_k=2, floor=-1.0)  # now third
+    diagnosis = with_first_stage(diagnose(text, chunks, final, question, [None] * 4), first)
+    assert diagnosis is not None
+    assert diagnosis.labels[:2] == (RERANKED_OUT, OUTRANKED)
+    assert (diagnosis.first_rank, diagnosis.answer_rank) == (1, 3)
+    assert "the reranker moved it to 3, out of the top_k" in diagnosis_sentences(diagnosis)[0]
+    kept = with_first_stage(diagnose(text, chunks, decide(np.array([0.9, 0.8, 0.1, np.nan]),
+                                                          2, -1.0), question, [None] * 4),
+                            decide(np.array([0.6, 0.9, 0.4, 0.5]), 2, -1.0))
+    assert kept is not None and kept.labels == ("ok",) and kept.first_rank == 2
+    assert diagnosis_sentences(kept)[-1] == \
+        "The reranker moved the answer's chunk from rank 2 to rank 1."

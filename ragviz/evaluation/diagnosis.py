@@ -32,6 +32,7 @@ BELOW_FLOOR = "below-floor"
 FALSE_CONTEXT = "false-context"
 ANSWER_NOT_IN_DOCUMENT = "answer-not-in-document"
 DUPLICATE_CROWDING = "duplicate-crowding"
+RERANKED_OUT = "reranked-out"
 
 LABELS: tuple[str, ...] = (
     OK,
@@ -43,6 +44,7 @@ LABELS: tuple[str, ...] = (
     FALSE_CONTEXT,
     ANSWER_NOT_IN_DOCUMENT,
     DUPLICATE_CROWDING,
+    RERANKED_OUT,
 )
 
 _ABOUT_WORDS = 8
@@ -110,6 +112,7 @@ class Diagnosis:
     answer_score: float | None = None  # the score of the best chunk holding the answer
     top_k: int = 0  # the top_k the decision used
     crowding: tuple[int, ...] = ()  # copies of one passage sharing the top_k (duplicate-crowding)
+    first_rank: int | None = None  # the answer's chunk's rank before a reranker (None: none)
 
     @property
     def floor_gap(self) -> float | None:
@@ -144,6 +147,7 @@ class Diagnosis:
             "answer_score": self.answer_score,
             "top_k": self.top_k,
             "duplicate_crowding": list(self.crowding),
+            **({} if self.first_rank is None else {"first_rank": self.first_rank}),
         }
 
 
@@ -322,6 +326,20 @@ def _outranked(table: ChunkTable, decision: Decision, rank: int,
     return Outranked(best_holding, rank, decision.score(best_holding), winner,
                      decision.score(winner), about(by_index[winner]),
                      by_index[best_holding].source, by_index[winner].source)
+
+
+def with_first_stage(diagnosis: Diagnosis | None, first: Decision | None) -> Diagnosis | None:
+    """``diagnosis`` with where the answer's chunk ranked before a reranker (``first``: the
+    first stage's decision), and ``reranked-out`` leading when the first stage had it in
+    the top_k and the reranker pushed it out; unchanged without a reranker."""
+    if diagnosis is None or first is None or not diagnosis.holding_chunks:
+        return diagnosis
+    first_rank = min(first.rank_of(i) for i in diagnosis.holding_chunks)
+    labels = diagnosis.labels
+    pushed_out = first_rank <= diagnosis.top_k and (diagnosis.answer_rank or 0) > diagnosis.top_k
+    if pushed_out and labels[0] in (OUTRANKED, OUTRANKED_BY_OTHER_DOCUMENT):
+        labels = (RERANKED_OUT, *labels)
+    return replace(diagnosis, labels=labels, first_rank=first_rank)
 
 
 def crowding(top: Sequence[int], groups: Sequence[int]) -> tuple[int, ...]:

@@ -17,7 +17,7 @@ import numpy as np
 from ragviz.chunking import Chunk, ChunkerConfig, ChunkingResult, chunk_corpus
 from ragviz.embedding.models import Embedder
 from ragviz.evaluation.chunk_table import ChunkTable
-from ragviz.evaluation.diagnosis import diagnose, with_crowding
+from ragviz.evaluation.diagnosis import diagnose, with_crowding, with_first_stage
 from ragviz.evaluation.excerpts import question_excerpts, token_scores
 from ragviz.evaluation.metrics import compute_metrics, outcome_calibration
 from ragviz.evaluation.results import Analysis, QuestionOutcome, RetrievalSettings, Vectors
@@ -172,10 +172,13 @@ def analyse_chunked(
     chunks = chunking.chunks
     truncation = truncation_offsets(chunks, embedder)
     scorer = get_scorer(settings.scorer)
-    score_rows = scorer.score_rows(prepare(scorer, chunks, chunk_vectors, embedder),
-                                   [q.question for q in questions], query_vectors)
+    prepared = prepare(scorer, chunks, chunk_vectors, embedder)
+    texts = [q.question for q in questions]
+    score_rows = scorer.score_rows(prepared, texts, query_vectors)
+    first_rows = scorer.first_rows(prepared, texts, query_vectors) \
+        if hasattr(scorer, "first_rows") else None  # a reranked scorer's first stage
     outcomes = _outcomes(corpus, chunks, questions, score_rows, truncation, settings,
-                         duplicate_groups)
+                         duplicate_groups, first_rows)
     return Analysis(
         document=corpus.sources[0].text if corpus.sources else "",
         config=config,
@@ -201,8 +204,10 @@ def rescore(analysis: Analysis, settings: RetrievalSettings) -> Analysis:
                          f"analyse again for {settings.scorer!r}")
     score_rows = [outcome.decision.scores for outcome in analysis.outcomes]
     questions = [outcome.question for outcome in analysis.outcomes]
+    first_rows = [o.first_stage for o in analysis.outcomes] \
+        if any(o.first_stage is not None for o in analysis.outcomes) else None
     outcomes = _outcomes(analysis.corpus, analysis.chunks, questions, score_rows,
-                         analysis.truncation, settings, analysis.duplicate_groups)
+                         analysis.truncation, settings, analysis.duplicate_groups, first_rows)
     return replace(analysis, settings=settings, outcomes=outcomes,
                    metrics=compute_metrics(outcomes), calibration=outcome_calibration(outcomes))
 
@@ -215,16 +220,21 @@ def _outcomes(
     truncation: Sequence[int | None],
     settings: RetrievalSettings,
     groups: tuple[int, ...] = (),
+    first_rows: Sequence[ScoreRow | None] | None = None,
 ) -> tuple[QuestionOutcome, ...]:
     out: list[QuestionOutcome] = []
     table = ChunkTable.of(chunks)
     no_match = get_scorer(settings.scorer).scale.no_match
-    for question, scores in zip(questions, score_rows, strict=True):
+    firsts = list(first_rows) if first_rows is not None else [None] * len(questions)
+    for question, scores, first in zip(questions, score_rows, firsts, strict=True):
         decision = decide(scores, settings.top_k, settings.floor, no_match)
-        diagnosis = with_crowding(
-            diagnose(corpus, chunks, decision, question, truncation, table), decision, groups)
+        first_stage = None if first is None else decide(first, settings.top_k, settings.floor)
+        diagnosis = with_first_stage(with_crowding(
+            diagnose(corpus, chunks, decision, question, truncation, table), decision, groups),
+            first_stage)
         span = None if diagnosis is None else diagnosis.answer_span
         tokens = token_scores(question_excerpts(corpus, question, span),
                               [hit.index for hit in decision.hits], table)
-        out.append(QuestionOutcome(question, decision, diagnosis, tokens))
+        out.append(QuestionOutcome(question, decision, diagnosis, tokens,
+                                   None if first_stage is None else first_stage.scores))
     return tuple(out)

@@ -24,7 +24,7 @@ from ragviz.evaluation.excerpts import LeftOut, TokenScores
 from ragviz.evaluation.measures import METRICS, get_metric, metric_names
 from ragviz.inputs.corpus import Corpus, Source
 from ragviz.inputs.questions import LabelledQuestion
-from ragviz.retrieval.decision import Decision, Hit, with_neighbours
+from ragviz.retrieval.decision import Decision, Hit, Scores, with_neighbours
 from ragviz.retrieval.scorers import DEFAULT_SCORER, get_scorer
 
 Vectors = npt.NDArray[np.float32]
@@ -266,6 +266,7 @@ class QuestionOutcome:
     decision: Decision
     diagnosis: Diagnosis | None  # None for unlabelled questions
     tokens: TokenScores | None = None  # None when the question expects no excerpt
+    first_stage: Scores | None = None  # a reranked scorer's first-stage scores
 
     def to_dict(self) -> dict[str, Any]:
         return {

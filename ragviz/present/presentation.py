@@ -33,6 +33,7 @@ from ragviz.evaluation.diagnosis import (
     OK,
     OUTRANKED,
     OUTRANKED_BY_OTHER_DOCUMENT,
+    RERANKED_OUT,
     UNANSWERABLE,
     Diagnosis,
 )
@@ -267,6 +268,10 @@ def _label_sentence(diagnosis: Diagnosis, label: str, digits: int, language: str
         return t("diagnosis.answer_truncated", language, answer=diagnosis.answer,
                  chunks=_in_file(chunk_list(diagnosis.holding_chunks, language), source,
                                  diagnosis))
+    if label == RERANKED_OUT:
+        chunk = diagnosis.outranked.chunk if diagnosis.outranked else diagnosis.best_chunk
+        return t("diagnosis.reranked_out", language, chunk=chunk_name(chunk or 0),
+                 first=diagnosis.first_rank, rank=diagnosis.answer_rank, top_k=diagnosis.top_k)
     if label == DUPLICATE_CROWDING:
         return t("diagnosis.duplicate_crowding", language,
                  chunks=chunk_list(diagnosis.crowding, language),
@@ -307,8 +312,14 @@ def diagnosis_sentences(
         if diagnosis.best_score is not None:
             values.append(diagnosis.best_score)
         digits = distinct_digits(values + _diagnosis_numbers(diagnosis))
-    return tuple(_label_sentence(diagnosis, label, digits, language)
+    said = tuple(_label_sentence(diagnosis, label, digits, language)
                  for label in diagnosis.labels)
+    moved = diagnosis.first_rank is not None and diagnosis.answer_rank is not None \
+        and diagnosis.first_rank != diagnosis.answer_rank and RERANKED_OUT not in diagnosis.labels
+    if moved:
+        said += (t("diagnosis.reranked_moved", language, first=diagnosis.first_rank,
+                   rank=diagnosis.answer_rank),)
+    return said
 
 
 def diagnosis_text(diagnosis: Diagnosis, language: str = "en", digits: int | None = None) -> str:
