@@ -11,7 +11,7 @@ from ragviz.chunking import (
     chunk_corpus,
     get_spec,
 )
-from ragviz.cli import output
+from ragviz.cli import llm_options, output
 from ragviz.cli.output import _emit, _progress, _where, _writable
 from ragviz.cli.reading import (
     CLI_LANG,
@@ -75,14 +75,16 @@ def cmd_search(args: argparse.Namespace) -> None:
     questions = _questions(args)
     if not questions:
         raise UserError(key="cli.no_question")
+    asker = llm_options.make_asker(args)  # its options checked before any model work
     analysis = _run_analysis(args, questions)
     payload = analysis.search_dict()
+    answers, summary = llm_options.answer_into(asker, analysis, payload, args.lang)
 
     def text() -> str:
         from ragviz.present.presentation import decimal, decision_text, score_digits
 
-        lines: list[str] = []
-        for outcome in analysis.outcomes:
+        lines: list[str] = [*summary]
+        for number, outcome in enumerate(analysis.outcomes):
             lines.append(outcome.question.question)
             digits = score_digits(outcome.decision.scores, outcome.decision.floor,
                                   outcome.decision.top_k)
@@ -92,6 +94,7 @@ def cmd_search(args: argparse.Namespace) -> None:
                 lines.append(f" {score} {_where(chunk, analysis.corpus)}{chunk.text!r}")
             if outcome.decision.refused:
                 lines.append(f" {decision_text(outcome.decision, args.lang)}")
+            lines += llm_options.lines_for(answers, number, args.lang)
         return "\n".join(lines) + "\n"
 
     _emit(args, payload, text)
@@ -167,6 +170,7 @@ def cmd_eval(args: argparse.Namespace) -> None:
         token_text,
     )
 
+    asker = llm_options.make_asker(args)  # its options checked before any model work
     index_run = _index_run(args)  # None without --index
     if index_run:
         analysis, coverage = index_run.result.analysis, index_run.result.coverage
@@ -178,6 +182,7 @@ def cmd_eval(args: argparse.Namespace) -> None:
     notes = index_run.decorate(payload) if index_run else []
     covered = output.with_coverage(payload, coverage, args.lang)
     stale, denominator = _index_facts(index_run, payload, args.lang)
+    answers, summary = llm_options.answer_into(asker, analysis, payload, args.lang)
 
     def text() -> str:
         m = analysis.metrics
@@ -186,7 +191,7 @@ def cmd_eval(args: argparse.Namespace) -> None:
             f"{payload['chunker']} on {analysis.model}: {len(analysis.chunks)} chunks{files}",
             "  ".join(filter(None, [output.metrics_line(m, args.lang, analysis.top_k),
                                     answerable_refused(m, args.lang)])),
-            *covered, *denominator]
+            *covered, *denominator, *summary]
         for number, (row, outcome) in enumerate(zip(rows, analysis.outcomes, strict=True)):
             names = ", ".join(label_name(label, args.lang) for label in row["labels"])
             lines.append(f"[{names or 'unlabelled'}] {row['question']}")
@@ -195,6 +200,7 @@ def cmd_eval(args: argparse.Namespace) -> None:
             if row["explanation"]:
                 lines.append(f"    {row['explanation']}")
             lines += [f"    {sentence}" for sentence in stale.get(number, [])]
+            lines += llm_options.lines_for(answers, number, args.lang)
         return "\n".join(lines) + "\n"
 
     _emit(args, payload, text)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 
 from ragviz.chunking.registry import default_grid
+from ragviz.cli import llm_options
 from ragviz.cli.commands import _analysed, _prepared
 from ragviz.cli.output import _emit, _progress, metrics_line, with_coverage
 from ragviz.cli.reading import _config, _labelled
@@ -18,12 +19,14 @@ def cmd_compare(args: argparse.Namespace) -> None:
     """Configuration A (``--chunker`` ...) against B (``--b-chunker`` ...), one model, on
     the same evaluated questions (the corpus read and the questions checked once)."""
     _config(args, "b_")  # B's options checked before any model work
+    asker = llm_options.make_asker(args)
     prepared = _prepared(args, _labelled(args))
     a = _analysed(args, prepared)
     b = _analysed(args, prepared, prefix="b_")
     result = compare(a, b)
     payload = {"model": a.model, "top_k": a.top_k, "floor": a.floor, **result.to_dict()}
     notes = with_coverage(payload, prepared.coverage, args.lang)
+    notes += llm_options.compare_into(asker, a, b, payload, args.lang)
 
     def text() -> str:
         from ragviz.present.presentation import label_name

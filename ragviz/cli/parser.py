@@ -24,6 +24,7 @@ from ragviz.cli.app import DESCRIPTION, run_app
 from ragviz.cli.cache_command import add_cache_parser, cached_run
 from ragviz.cli.commands import cmd_calibrate, cmd_chunk, cmd_eval, cmd_report, cmd_search
 from ragviz.cli.experiments import cmd_compare, cmd_sweep
+from ragviz.cli.llm_options import add_llm_options
 from ragviz.cli.output import _emit
 from ragviz.cli.reading import _model
 from ragviz.cli.retrieval_options import FLOOR, FLOOR_HELP, add_scorer_options
@@ -251,6 +252,7 @@ def _add_experiment_commands(sub: Any) -> None:
     _add_chunker_options(compare, default="fixed")
     _add_config_options(compare, side="b")
     add_scorer_options(compare, prefix="b-")  # B's retrieval (default: A's)
+    add_llm_options(compare)
     compare.set_defaults(handler=cmd_compare)
     sweep = sub.add_parser("sweep", help="the metrics of every chunker x size x overlap of "
                            "the app's sweep, and the best configuration")
@@ -297,6 +299,7 @@ def build_parser(lang: str = "en") -> argparse.ArgumentParser:
     search.add_argument("--floor", type=FLOOR, default=None, help=FLOOR_HELP)
     add_scorer_options(search)
     _add_chunker_options(search)
+    add_llm_options(search)
     search.set_defaults(handler=cmd_search)
 
     evaluate = sub.add_parser("eval", help="metrics and a diagnosis for labelled questions")
@@ -319,6 +322,7 @@ def build_parser(lang: str = "en") -> argparse.ArgumentParser:
         _add_chunker_options(parser_)
         parser_.set_defaults(handler=handler)
     add_eval_options(evaluate)
+    add_llm_options(evaluate)
     add_index_parser(sub, _add_model_options, _emit, _model)
     calibrate.add_argument("--cost-false-refusal", type=_cost, default=1.0, help=COST_HELP)
     calibrate.add_argument("--cost-false-answer", type=_cost, default=1.0, help=COST_HELP)

@@ -17,22 +17,26 @@ import os
 import re
 from collections.abc import Iterator
 from typing import Any
-from urllib.parse import urlsplit
 
 import numpy as np
 
 from ragviz.embedding.base import Embedder, EmbeddingCache, Kind, ModelLoadError, Span, Vectors
-from ragviz.inputs.documents import shorten
+from ragviz.openai_common import (
+    DEFAULT_API_BASE,
+    NO_KEY,
+    connection_reason,
+    make_client,
+    retryable,
+    server_message,
+)
+from ragviz.openai_common import check_api_base as check_api_base  # re-exported
 
 OPENAI_PREFIX = "openai:"
-DEFAULT_API_BASE = "https://api.openai.com/v1"
 MAX_INPUTS_PER_REQUEST = 128
 MAX_CHARS_PER_REQUEST = 200_000  # ~50,000 tokens; OpenAI allows 300,000 tokens per request
-CONNECT_TIMEOUT_S = 5.0
 REQUEST_TIMEOUT_S = 60.0
 RETRIES = 4  # after the first try; the client waits 0.5, 1, 2, 4 s (or as Retry-After says)
 PROBE_RETRIES = 1  # the load's probe: a wrong URL or a stopped server is named at once
-_NO_KEY = "no-key"  # local servers (Ollama, TEI) ignore the key but the client needs one
 _TOKEN_ESTIMATE = re.compile(r"\w+|[^\w\s]")
 _MODEL_MISSING = re.compile(r"model.*(not (be )?found|does not exist|unknown|not exist)|"
                             r"(unknown|invalid) model|model_not_found", re.IGNORECASE)
@@ -54,37 +58,6 @@ def parse_openai_name(name: str) -> tuple[str, str | None]:
     if not at:
         return rest, None
     return model.strip(), check_api_base(base)
-
-
-def check_api_base(base: str) -> str:
-    """``base`` without its trailing slash when it is ``http(s)://host[:port][/path]``;
-    else ModelLoadError naming it (credentials blanked out)."""
-    text = base.strip().rstrip("/")
-    shown = shorten(_without_credentials(text), 80)
-    try:
-        parts = urlsplit(text)
-        parts.port  # noqa: B018  (raises ValueError on a port that is not a number)
-    except ValueError:
-        parts = None
-    if parts is None or parts.scheme.lower() not in ("http", "https") or not parts.hostname \
-            or not text.lower().startswith(("http://", "https://")):
-        raise ModelLoadError(key="api.base_scheme", url=repr(shown))
-    if parts.username is not None or parts.password is not None:
-        raise ModelLoadError(key="api.base_credentials", url=repr(shown))
-    if parts.query or parts.fragment:
-        raise ModelLoadError(key="api.base_query", url=repr(shown))
-    return text
-
-
-def _without_credentials(url: str) -> str:
-    """``url`` with anything between ``://`` and an ``@`` of its host part replaced by ``***``."""
-    scheme, sep, rest = url.partition("://")
-    if not sep:
-        return url
-    host, slash, path = rest.partition("/")
-    if "@" in host:
-        host = "***@" + host.rpartition("@")[2]
-    return f"{scheme}{sep}{host}{slash}{path}"
 
 
 def openai_name(model: str, api_base: str | None) -> str:
@@ -126,7 +99,7 @@ class OpenAIEmbedder(Embedder):
         self.disk_identity = f"api {base} {model}"
         self.timeout_s = timeout_s
         self.retries = retries
-        self._client = _client(base, key or _NO_KEY, timeout_s, retries)
+        self._client = make_client(base, key or NO_KEY, timeout_s, retries)
         self._dimension = 0
         probe = self._client.with_options(max_retries=min(retries, PROBE_RETRIES))
         self._dimension = int(self._request(["dimension probe"], probe).shape[1])  # fails fast
@@ -211,7 +184,7 @@ class OpenAIEmbedder(Embedder):
             )
         if isinstance(error, openai.APIConnectionError):
             return EmbeddingAPIError(f"cannot reach the embedding API at {base}: "
-                                     f"{_connection_reason(error)}")
+                                     f"{connection_reason(error)}")
         if not isinstance(error, openai.APIStatusError):
             return self._not_an_api()
         status = error.status_code
@@ -231,7 +204,7 @@ class OpenAIEmbedder(Embedder):
                 f"no OpenAI embeddings API at {base} (HTTP {status} on {base}/embeddings); "
                 "check the base URL (it usually ends in /v1)"
             )
-        if _retryable(status):
+        if retryable(status):
             return EmbeddingAPIError(f"the embedding API at {base} kept failing (HTTP {status}) "
                                      f"after {self.retries} retries; try again later")
         detail = f": {said}" if said else ""
@@ -240,42 +213,7 @@ class OpenAIEmbedder(Embedder):
 
     def _server_message(self, error: Any) -> str:
         """The error text the server sent, the key blanked out, cut to one line."""
-        body = getattr(error, "body", None)
-        message = body.get("message", "") if isinstance(body, dict) else ""
-        text = str(message or body or "")
-        key = str(getattr(self._client, "api_key", "") or "")
-        if key and key != _NO_KEY:
-            text = text.replace(key, "***")
-        return " ".join(text.split())[:200]
-
-
-def _client(base: str, key: str, timeout_s: float, retries: int) -> Any:
-    try:
-        import openai
-    except ImportError as error:
-        raise ModelLoadError(key="api.needs_package") from error
-    timeout = openai.Timeout(timeout_s, connect=min(CONNECT_TIMEOUT_S, timeout_s))
-    return openai.OpenAI(api_key=key, base_url=base, timeout=timeout, max_retries=retries)
-
-
-def _retryable(status: int) -> bool:
-    return status == 429 or status >= 500
-
-
-def _connection_reason(error: BaseException) -> str:
-    chain: list[str] = []
-    current: BaseException | None = error
-    while current is not None and len(chain) < 8:
-        chain.append(f"{type(current).__name__} {current}")
-        current = current.__cause__ or current.__context__
-    text = " ".join(chain).lower()
-    if "name or service not known" in text or "nodename nor servname" in text or (
-        "gaierror" in text or "name resolution" in text
-    ):
-        return "the host name does not resolve"
-    if "refused" in text:
-        return "the connection was refused (is the server running on that port?)"
-    return "the connection failed"
+        return server_message(error, self._client)
 
 
 def _embedding(value: Any) -> list[float]:

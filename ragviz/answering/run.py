@@ -1,0 +1,162 @@
+"""Every question of an analysis asked in turn: the floor's refusals are not asked (no call,
+no cost), a failed call is one sentence for that question and the others keep their answers;
+answers are cached by (model, prompt), so a prompt two configurations share is asked once."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ragviz.answering.chat import ChatAnswer, ChatModel, LLMError
+from ragviz.answering.prompt import BuiltPrompt, TokenCounter, build_llm_prompt
+from ragviz.answering.verdict import (
+    CORRECT,
+    FAILED,
+    REFUSAL_PHRASES,
+    REFUSED_BY_LLM,
+    VERDICTS,
+    SentChunk,
+    judge,
+    normalise,
+)
+from ragviz.evaluation.results import Analysis, QuestionOutcome
+from ragviz.i18n import say
+
+Progress = Callable[[int, int], None]
+
+
+@dataclass(frozen=True)
+class LLMResult:
+    """One question's answer and verdict (``answer`` None: not asked, or the call failed)."""
+
+    verdict: str
+    answer: str | None = None
+    chunk: int | None = None
+    reply: ChatAnswer | None = None
+    prompt: BuiltPrompt | None = None
+    error: LLMError | None = None
+
+    def to_dict(self, lang: str = "en") -> dict[str, Any]:
+        reply = self.reply
+        return {"answer": self.answer, "verdict": self.verdict, "chunk": self.chunk,
+                "tokens": reply.tokens() if reply else None,
+                "latency_s": round(reply.latency_s, 3) if reply else None,
+                "error": say(self.error, lang) if self.error else None,
+                "prompt": None if self.prompt is None else self.prompt.to_dict()}
+
+
+@dataclass(frozen=True)
+class LLMMetrics:
+    """Answer accuracy (correct answers over answerable questions), the model's own refusal
+    precision and recall (over the questions asked), calls and tokens."""
+
+    answer_accuracy: float | None
+    refusal_precision: float | None
+    refusal_recall: float | None
+    calls: int
+    failures: int
+    prompt_tokens: int
+    completion_tokens: int
+    verdicts: dict[str, int]
+
+    def to_dict(self) -> dict[str, Any]:
+        rounded = {name: None if value is None else round(value, 6) for name, value in (
+            ("answer_accuracy", self.answer_accuracy),
+            ("refusal_precision", self.refusal_precision),
+            ("refusal_recall", self.refusal_recall))}
+        return {**rounded, "calls": self.calls, "failures": self.failures,
+                "prompt_tokens": self.prompt_tokens,
+                "completion_tokens": self.completion_tokens, "verdicts": self.verdicts}
+
+
+@dataclass
+class Asker:
+    """The model, the template and the budget one command asks with; ``calls`` counts the
+    requests really made (a cached prompt costs none)."""
+
+    model: ChatModel
+    template: str
+    counter: TokenCounter
+    budget: int | None = None
+    phrases: tuple[str, ...] = REFUSAL_PHRASES
+    calls: int = 0
+    cache: dict[tuple[str, str], ChatAnswer | LLMError] = field(default_factory=dict)
+
+    def ask(self, prompt: str, on_text: Callable[[str], None] | None = None
+            ) -> ChatAnswer | LLMError:
+        key = (self.model.name, prompt)
+        if key not in self.cache:
+            self.calls += 1
+            try:
+                self.cache[key] = self.model.ask(prompt, on_text)
+            except LLMError as error:
+                return error  # not cached: asking again may work
+        return self.cache[key]
+
+
+def answer_all(analysis: Analysis, asker: Asker, progress: Progress | None = None
+               ) -> list[LLMResult]:
+    """One result per outcome of ``analysis``, in order."""
+    results: list[LLMResult] = []
+    total = len(analysis.outcomes)
+    for number, outcome in enumerate(analysis.outcomes, 1):
+        results.append(answer_one(analysis, outcome, asker))
+        if progress is not None:
+            progress(number, total)
+    return results
+
+
+def answer_one(analysis: Analysis, outcome: QuestionOutcome, asker: Asker,
+               on_text: Callable[[str], None] | None = None) -> LLMResult:
+    question = outcome.question
+    built = build_llm_prompt(question.question, analysis.chunks, outcome.decision.hits,
+                             asker.template, asker.counter, asker.budget)
+    if built is None:
+        return LLMResult(judge(None, question.is_answerable, question.expected, ())[0])
+    reply = asker.ask(built.text, on_text)
+    if isinstance(reply, LLMError):
+        return LLMResult(FAILED, prompt=built, error=reply)
+    sent = _sent_chunks(analysis, outcome)
+    verdict, chunk = judge(reply.text, question.is_answerable, question.expected, sent,
+                           asker.phrases)
+    return LLMResult(verdict, reply.text, chunk, reply, built)
+
+
+def _sent_chunks(analysis: Analysis, outcome: QuestionOutcome) -> list[SentChunk]:
+    """The chunks the prompt carried, each marked when it holds the expected answer (the
+    diagnosis's holding chunks and the chunks a split answer straddles, or its text
+    holding the answer's)."""
+    diagnosis = outcome.diagnosis  # a chunk holding part of a split answer is not "wrong"
+    holding = {*diagnosis.holding_chunks, *diagnosis.split_between} if diagnosis else set()
+    expected = normalise(outcome.question.expected)
+    out: list[SentChunk] = []
+    for hit in outcome.decision.hits:
+        chunk = analysis.chunks[hit.index]
+        holds = hit.index in holding or bool(expected and expected in normalise(chunk.text))
+        out.append(SentChunk(hit.index, chunk.text, holds))
+    return out
+
+
+def llm_metrics(outcomes: Iterable[QuestionOutcome], results: Iterable[LLMResult], calls: int
+                ) -> LLMMetrics:
+    """The metrics of one configuration's answers (``calls``: requests really made)."""
+    pairs = list(zip(outcomes, results, strict=True))
+    answerable = [r for o, r in pairs if o.question.is_answerable is True]
+    asked = [(o, r) for o, r in pairs if r.answer is not None]
+    refused = [o for o, r in asked if r.verdict == REFUSED_BY_LLM]
+    unanswerable = [o for o, _ in asked if o.question.is_answerable is False]
+    right = sum(1 for o in refused if o.question.is_answerable is False)
+    counts = Counter(r.verdict for _, r in pairs)
+    replies = [r.reply for _, r in pairs if r.reply is not None]
+    return LLMMetrics(
+        answer_accuracy=(sum(r.verdict == CORRECT for r in answerable) / len(answerable)
+                         if answerable else None),
+        refusal_precision=right / len(refused) if refused else None,
+        refusal_recall=right / len(unanswerable) if unanswerable else None,
+        calls=calls,
+        failures=counts.get(FAILED, 0),
+        prompt_tokens=sum(r.prompt_tokens or 0 for r in replies),
+        completion_tokens=sum(r.completion_tokens or 0 for r in replies),
+        verdicts={v: counts[v] for v in VERDICTS if counts.get(v)})
