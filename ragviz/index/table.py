@@ -182,7 +182,7 @@ class _Lines:
 
 # Parquet: rows decoded at once (a batch's texts are counted before they are decoded), the
 # longest vector read, and the bytes the columns used may unpack to, said by the footer.
-_BATCH_ROWS = 64
+_BATCH_ROWS = 1_024
 MAX_DIMENSION = 16_384
 _MAX_UNPACKED_BYTES = 4 * MAX_INDEX_CHARS + MAX_VECTOR_BYTES
 
@@ -260,10 +260,43 @@ def _parquet_batch(batch: pa.RecordBatch, budget: ReadBudget,
     for name in batch.schema.names[1:]:
         if name in _VECTOR:
             _check_dimension(batch.column(name), budget)
-    for row in batch.to_pylist():
+    for row in _batch_rows(batch):
         budget.record()
         where = Phrase("index.row", {"name": budget.name, "row": budget.records})
         budget.keep(partial(row_chunk, row, budget.records, where, budget), chunks)
+
+
+def _batch_rows(batch: pa.RecordBatch) -> list[dict[str, Any]]:
+    """The batch's rows as dicts, a vector column given as rows of one array when it can be
+    (a list of Python floats per row costs more than the rest of the reading)."""
+    vector = next((name for name in batch.schema.names if name in _VECTOR), None)
+    if vector is None:
+        rows: list[dict[str, Any]] = batch.to_pylist()
+        return rows
+    rows = batch.drop_columns([vector]).to_pylist()
+    column = batch.column(vector)
+    matrix = _as_matrix(column)
+    for row, value in zip(rows, column.to_pylist() if matrix is None else matrix, strict=True):
+        row[vector] = value
+    return rows
+
+
+def _as_matrix(column: pa.Array) -> Any:
+    """The vectors as the rows of one numpy array when every row holds a list of the same
+    length, else None."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    kind = column.type
+    if column.null_count or not (pa.types.is_list(kind) or pa.types.is_large_list(kind)
+                                 or pa.types.is_fixed_size_list(kind)):
+        return None
+    lengths = pc.list_value_length(column)
+    dimension = pc.min(lengths).as_py()
+    if not dimension or dimension != pc.max(lengths).as_py():
+        return None
+    flat = pc.list_flatten(column).to_numpy(zero_copy_only=False)
+    return flat.reshape(len(column), dimension)
 
 
 def _check_dimension(vectors: pa.Array, budget: ReadBudget) -> None:
