@@ -11,7 +11,7 @@ from ragviz.chunking import (
     chunk_corpus,
     get_spec,
 )
-from ragviz.cli import llm_options, output
+from ragviz.cli import llm_options, output, study_options
 from ragviz.cli.output import _emit, _progress, _where, _writable
 from ragviz.cli.reading import (
     CLI_LANG,
@@ -172,12 +172,15 @@ def cmd_eval(args: argparse.Namespace) -> None:
 
     asker = llm_options.make_asker(args)  # its options checked before any model work
     index_run = _index_run(args)  # None without --index
+    embedder = None
     if index_run:
         analysis, coverage = index_run.result.analysis, index_run.result.coverage
     else:
         prepared = _prepared(args, _labelled(args))
-        analysis, coverage = _analysed(args, prepared), prepared.coverage
+        analysis, coverage, embedder = _analysed(args, prepared), prepared.coverage, \
+            prepared.embedder
     payload = analysis.eval_dict(lambda diagnosis: diagnosis_text(diagnosis, args.lang))
+    others, study_table = study_options.study_into(args, analysis, embedder, payload)
     rows = payload["questions"]
     notes = index_run.decorate(payload) if index_run else []
     covered = output.with_coverage(payload, coverage, args.lang)
@@ -188,10 +191,11 @@ def cmd_eval(args: argparse.Namespace) -> None:
         m = analysis.metrics
         files = f" from {len(analysis.corpus.sources)} files" if analysis.corpus.multi_file else ""
         lines = [*notes,
-            f"{payload['chunker']} on {analysis.model}: {len(analysis.chunks)} chunks{files}",
+            f"{payload['chunker']} on {analysis.model}, scored by {payload['scorer']}: "
+            f"{len(analysis.chunks)} chunks{files}",
             "  ".join(filter(None, [output.metrics_line(m, args.lang, analysis.top_k),
                                     answerable_refused(m, args.lang)])),
-            *covered, *denominator, *summary]
+            *covered, *denominator, *summary, *study_table]
         for number, (row, outcome) in enumerate(zip(rows, analysis.outcomes, strict=True)):
             names = ", ".join(label_name(label, args.lang) for label in row["labels"])
             lines.append(f"[{names or 'unlabelled'}] {row['question']}")
@@ -201,6 +205,7 @@ def cmd_eval(args: argparse.Namespace) -> None:
                 lines.append(f"    {row['explanation']}")
             lines += [f"    {sentence}" for sentence in stale.get(number, [])]
             lines += llm_options.lines_for(answers, number, args.lang)
+            lines += others.get(number, [])
         return "\n".join(lines) + "\n"
 
     _emit(args, payload, text)

@@ -87,8 +87,9 @@ def metrics_line(metrics: Metrics, lang: str, top_k: int) -> str:
     def shown(value: float | None) -> str:
         return "n/a" if value is None else share(value, lang)
 
+    names = [n for n in metric_names() if not (n == "hit_at_k" and top_k == 1)]  # = hit@1
     return "  ".join(f"{metric_label(name, lang, short=True, k=top_k)} "
-                     f"{shown(metrics.values.get(name))}" for name in metric_names())
+                     f"{shown(metrics.values.get(name))}" for name in names)
 
 
 def with_coverage(payload: dict[str, Any], coverage: Coverage, lang: str) -> list[str]:

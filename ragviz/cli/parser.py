@@ -28,6 +28,7 @@ from ragviz.cli.llm_options import add_llm_options
 from ragviz.cli.output import _emit
 from ragviz.cli.reading import _model
 from ragviz.cli.retrieval_options import FLOOR, FLOOR_HELP, add_scorer_options
+from ragviz.cli.study_options import add_study_option
 from ragviz.embedding.models import (
     BUNDLED_MODELS,
     DEFAULT_MODEL,
@@ -322,6 +323,7 @@ def build_parser(lang: str = "en") -> argparse.ArgumentParser:
         _add_chunker_options(parser_)
         parser_.set_defaults(handler=handler)
     add_eval_options(evaluate)
+    add_study_option(evaluate)
     add_llm_options(evaluate)
     add_index_parser(sub, _add_model_options, _emit, _model)
     calibrate.add_argument("--cost-false-refusal", type=_cost, default=1.0, help=COST_HELP)
