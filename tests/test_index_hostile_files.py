@@ -266,6 +266,13 @@ def test_vectors_normalised_in_float64_keep_their_direction_without_warnings() -
         as_vector([float("inf"), 1.0], "inf")
 
 
+def test_a_vector_of_a_million_values_is_a_record_left_out(tmp_path: Path) -> None:
+    path = jsonl(tmp_path / "w.jsonl", ['{"text": "a", "embedding": [1.0, 0.0]}',
+                                        json.dumps({"text": "b", "embedding": [0.5] * 1_000_000})])
+    assert sentences(path) == ["w.jsonl line 2: the vector has 1,000,000 values; ragviz reads "
+                               "vectors of at most 16,384; it was left out"]
+
+
 def test_an_underflowing_vector_is_scored_not_nan(tmp_path: Path) -> None:
     from ragviz.index.analysis import stored_matrix
 

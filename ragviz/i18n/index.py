@@ -377,6 +377,10 @@ INDEX: dict[str, dict[str, str]] = {
         "en": '{where} holds a number of thousands of digits, which is no vector value or offset',
         "pt": '{where} contém um número de milhares de dígitos, que não é valor de vetor nem posição',
     },
+    "idx.vector_too_long": {
+        "en": '{where}: the vector has {n} values; ragviz reads vectors of at most {limit}',
+        "pt": '{where}: o vetor tem {n} valores; o ragviz lê vetores de no máximo {limit}',
+    },
     "idx.table_too_big": {
         "en": '{name} unpacks to more text or vectors than ragviz reads from one file: export fewer or shorter chunks.',
         "pt": '{name} se expande para mais texto ou vetores do que o ragviz lê de um arquivo: exporte menos chunks ou chunks mais curtos.',

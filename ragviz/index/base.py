@@ -30,6 +30,7 @@ MAX_CHUNK_CHARS = MAX_DOCUMENT_CHARS
 MAX_INDEX_CHARS = 5 * MAX_CORPUS_CHARS
 MAX_VECTOR_BYTES = 200_000 * 512 * 4
 MAX_RECORD_BYTES = 16_000_000
+MAX_DIMENSION = 16_384  # values in one stored vector (models write up to a few thousand)
 PROGRESS_EVERY = 10_000  # records between two progress calls
 
 
@@ -193,6 +194,9 @@ def as_vector(raw: Any, where: str | Phrase) -> Vector | None:
         wide = np.asarray(raw, dtype=np.float64).reshape(-1)
     except (TypeError, ValueError, OverflowError, RecursionError) as error:
         raise IndexInputError(key="index.vector_not_numbers", where=where) from error
+    if wide.size > MAX_DIMENSION:
+        raise IndexInputError(key="idx.vector_too_long", where=where, n=f"{wide.size:,}",
+                              limit=f"{MAX_DIMENSION:,}")
     if not np.all(np.isfinite(wide)):
         raise IndexInputError(key="index.vector_not_finite", where=where)
     peak = float(np.max(np.abs(wide)))

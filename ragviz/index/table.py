@@ -21,6 +21,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from ragviz.i18n import Phrase
 from ragviz.index.base import (
+    MAX_DIMENSION,
     MAX_INDEX_CHARS,
     MAX_RECORD_BYTES,
     MAX_VECTOR_BYTES,
@@ -183,7 +184,6 @@ class _Lines:
 # Parquet: rows decoded at once (a batch's texts are counted before they are decoded), the
 # longest vector read, and the bytes the columns used may unpack to, said by the footer.
 _BATCH_ROWS = 1_024
-MAX_DIMENSION = 16_384
 _MAX_UNPACKED_BYTES = 4 * MAX_INDEX_CHARS + MAX_VECTOR_BYTES
 
 
