@@ -26,6 +26,7 @@ from ragviz.index.messages import say
 from ragviz.index.placement import STALE_SUFFIX, Placed, place
 from ragviz.inputs.corpus import Corpus
 from ragviz.inputs.questions import LabelledQuestion, Reference
+from ragviz.retrieval.scorers import get_scorer
 
 STALE_CHUNK = "stale-chunk"
 VECTOR_MISMATCH = "vector-mismatch"
@@ -149,7 +150,8 @@ def on_real_files(analysis: Analysis, placed: Placed) -> Analysis:
                                              standins))
                      for new, old in zip(rescored.outcomes, analysis.outcomes, strict=True))
     return replace(analysis, outcomes=outcomes, metrics=compute_metrics(outcomes),
-                   calibration=outcome_calibration(outcomes))
+                   calibration=outcome_calibration(
+                       outcomes, get_scorer(analysis.settings.scorer).scale))
 
 
 def _expected_texts(question: LabelledQuestion) -> list[str]:
@@ -165,13 +167,14 @@ def _pin_by_text(outcome: QuestionOutcome, analysis: Analysis) -> LabelledQuesti
     question = outcome.question
     if question.is_answerable is not True or not question.expected:
         return question
-    found = [(outcome.decision.rank_of(i), i, text)
-             for i, chunk in enumerate(analysis.chunks)
-             for text in _expected_texts(question) if text in chunk.text]
-    if not found:
+    texts = _expected_texts(question)
+    # in rank order, so the first chunk holding a text is the best-ranked one
+    found = next(((int(i), t) for i in outcome.decision.ranking for t in texts
+                  if t in analysis.chunks[int(i)].text), None)
+    if found is None:
         return replace(question, references=tuple(
             replace(r, start=None, end=None) for r in question.references))
-    _, index, text = min(found, key=lambda item: (item[0], item[1]))
+    index, text = found
     chunk = analysis.chunks[index]
     start = chunk.start + chunk.text.find(text)
     return replace(question, answer="", answerable=True,
