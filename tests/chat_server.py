@@ -187,7 +187,7 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("Transfer-Encoding", "chunked")
         self.end_headers()
         pieces = re.findall(r"\S+\s*", text) or [""]
-        events = [{"choices": [{"index": 0, "delta": {"content": piece},
+        events: list[dict[str, Any]] = [{"choices": [{"index": 0, "delta": {"content": piece},
                                 "finish_reason": None}]} for piece in pieces]
         if cut:  # half the words, then the connection drops mid-body
             for event in events[: max(1, len(events) // 2)]:

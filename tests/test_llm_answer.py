@@ -39,9 +39,15 @@ from ragviz.answering.verdict import (
     judge,
     normalise,
 )
+from ragviz.chunking import ChunkerConfig
 from ragviz.chunking.base import Chunk
 from ragviz.cli import command as cli
+from ragviz.embedding.base import Embedder
+from ragviz.evaluation.pipeline import analyse
+from ragviz.evaluation.results import RetrievalSettings
 from ragviz.inputs.documents import InputError
+from ragviz.inputs.questions import parse_questions_csv
+from ragviz.present.presentation import prompt_text
 from ragviz.retrieval.decision import Hit
 from tests.test_openai_embedder import AS_FROM_A_TERMINAL
 
@@ -159,6 +165,28 @@ def test_the_budget_cuts_the_context_and_says_where() -> None:
 def test_the_counter_says_which_it_is() -> None:
     name = token_counter("gpt-4o-mini").name
     assert name in ("o200k_base", "cl100k_base", ESTIMATE)  # tiktoken's file may be offline
+
+
+@pytest.mark.parametrize("expand", [0, 1])
+def test_the_llm_gets_exactly_the_previews_prompt(use_model: Embedder, expand: int) -> None:
+    """The default template, the overlap removed, the neighbours of --expand, the floor's
+    refusal: the same text the app's prompt preview shows."""
+    from ragviz.answering.prompt import default_template
+    from ragviz.answering.run import sent_hits
+
+    text = (ROOT / "sample_docs" / "politica_reembolso.txt").read_text(encoding="utf-8")
+    questions = parse_questions_csv(
+        (ROOT / "sample_docs" / "politica_reembolso.csv").read_text(encoding="utf-8"))
+    config = ChunkerConfig("sentence", {"max_chars": 220, "overlap_sentences": 1})
+    analysis = analyse(text, config, use_model, questions,
+                       RetrievalSettings(2, 0.19, expand=expand))
+    counter = token_counter()
+    for outcome in analysis.outcomes:
+        built = build_llm_prompt(outcome.question.question, analysis.chunks,
+                                 sent_hits(analysis, outcome), default_template("pt"), counter)
+        preview = prompt_text(outcome, analysis.chunks, "pt", expand)
+        assert (built.text if built else None) == preview
+    assert any(o.decision.refused for o in analysis.outcomes)
 
 
 # --- the article's story end to end ------------------------------------------------------------

@@ -23,6 +23,7 @@ from ragviz.answering.verdict import (
 )
 from ragviz.evaluation.results import Analysis, QuestionOutcome
 from ragviz.i18n import say
+from ragviz.retrieval.decision import Hit, with_neighbours
 
 Progress = Callable[[int, int], None]
 
@@ -111,20 +112,28 @@ def answer_all(analysis: Analysis, asker: Asker, progress: Progress | None = Non
 def answer_one(analysis: Analysis, outcome: QuestionOutcome, asker: Asker,
                on_text: Callable[[str], None] | None = None) -> LLMResult:
     question = outcome.question
-    built = build_llm_prompt(question.question, analysis.chunks, outcome.decision.hits,
-                             asker.template, asker.counter, asker.budget)
+    hits = sent_hits(analysis, outcome)
+    built = build_llm_prompt(question.question, analysis.chunks, hits, asker.template,
+                             asker.counter, asker.budget)
     if built is None:
         return LLMResult(judge(None, question.is_answerable, question.expected, ())[0])
     reply = asker.ask(built.text, on_text)
     if isinstance(reply, LLMError):
         return LLMResult(FAILED, prompt=built, error=reply)
-    sent = _sent_chunks(analysis, outcome)
+    sent = _sent_chunks(analysis, outcome, hits)
     verdict, chunk = judge(reply.text, question.is_answerable, question.expected, sent,
                            asker.phrases)
     return LLMResult(verdict, reply.text, chunk, reply, built)
 
 
-def _sent_chunks(analysis: Analysis, outcome: QuestionOutcome) -> list[SentChunk]:
+def sent_hits(analysis: Analysis, outcome: QuestionOutcome) -> list[Hit]:
+    """The chunks the prompt carries: the hits and their ``expand`` neighbours, as the
+    preview's prompt (``presentation.prompt_text``) has them."""
+    return with_neighbours(analysis.chunks, outcome.decision, analysis.settings.expand)[0]
+
+
+def _sent_chunks(analysis: Analysis, outcome: QuestionOutcome, hits: list[Hit]
+                 ) -> list[SentChunk]:
     """The chunks the prompt carried, each marked when it holds the expected answer (the
     diagnosis's holding chunks and the chunks a split answer straddles, or its text
     holding the answer's)."""
@@ -132,7 +141,7 @@ def _sent_chunks(analysis: Analysis, outcome: QuestionOutcome) -> list[SentChunk
     holding = {*diagnosis.holding_chunks, *diagnosis.split_between} if diagnosis else set()
     expected = normalise(outcome.question.expected)
     out: list[SentChunk] = []
-    for hit in outcome.decision.hits:
+    for hit in hits:
         chunk = analysis.chunks[hit.index]
         holds = hit.index in holding or bool(expected and expected in normalise(chunk.text))
         out.append(SentChunk(hit.index, chunk.text, holds))
