@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ragviz.embedding.models import Embedder
 from tests.index_fixtures import DOC, SOURCE, fixed_120
-from tests.test_app import page_text
+from tests.test_app import page_text, rerun
 from tests.test_app_index import index_app
 
 
@@ -35,3 +35,16 @@ def test_with_sources_neither_sentence(use_model: Embedder) -> None:
     text = page_text(at)
     assert "no source file was given" not in text.lower()
     assert "have no place in a source file" not in text
+
+
+def test_an_edited_source_says_the_chunk_has_no_place_in_the_files_given(
+        use_model: Embedder) -> None:
+    name, data = offsets_export(use_model)
+    at = index_app((name, data), sources=False)
+    chunk = fixed_120(DOC.read_text(encoding="utf-8"))[1].text
+    edited = DOC.read_text(encoding="utf-8").replace(chunk[20:60], "texto novo")
+    at.file_uploader(key="index_sources").set_value([(SOURCE, edited.encode(), "text/plain")])
+    rerun(at)
+    text = page_text(at)
+    assert "1 chunk has no place in the source files given" in text
+    assert "no source given" not in text and "No source file was given" not in text

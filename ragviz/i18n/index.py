@@ -225,9 +225,17 @@ INDEX: dict[str, dict[str, str]] = {
         "en": 'No stale chunk, no vector mismatch, no duplicate crowding.',
         "pt": 'Nenhum chunk desatualizado, nenhum vetor divergente, nenhuma cópia ocupando o top_k.',
     },
+    "idx.no_offsets.one": {
+        "en": '{n} chunk has no place in the source files given (its file is not among them, or it changed after indexing: stale-chunk): it is shown after the others; give every file the index was built from, as it is now indexed.',
+        "pt": '{n} chunk não tem lugar nos arquivos de origem dados (o arquivo dele não está entre eles, ou mudou depois da indexação: stale-chunk): aparece depois dos outros; dê todos os arquivos de que o índice foi feito, como estão indexados agora.',
+    },
+    "idx.no_sources_placed.one": {
+        "en": '{n} chunk has no place in a source file because no source file was given (the offsets in its metadata cannot be checked without it); give the files the index was built from to place it.',
+        "pt": '{n} chunk não tem lugar em um arquivo de origem porque nenhum arquivo de origem foi dado (sem ele, as posições nos metadados não podem ser conferidas); dê os arquivos de que o índice foi feito para posicioná-lo.',
+    },
     "idx.no_offsets": {
-        "en": '{n} chunks have no place in a source file (no offsets in the metadata and no source given): they are shown one after another.',
-        "pt": '{n} chunks não têm lugar em um arquivo de origem (sem posições nos metadados e sem a origem): aparecem um depois do outro.',
+        "en": '{n} chunks have no place in the source files given (their file is not among them, or it changed after indexing: stale-chunk): they are shown one after another; give every file the index was built from, as it is now indexed.',
+        "pt": '{n} chunks não têm lugar nos arquivos de origem dados (o arquivo deles não está entre eles, ou mudou depois da indexação: stale-chunk): aparecem um depois do outro; dê todos os arquivos de que o índice foi feito, como estão indexados agora.',
     },
     "idx.no_sources_placed": {
         "en": '{n} chunks have no place in a source file because no source file was given (the offsets in their metadata cannot be checked without it): they are shown one after another; give the files the index was built from to place them.',
