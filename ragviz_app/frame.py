@@ -27,7 +27,17 @@ from ragviz.inputs.questions import LabelledQuestion
 from ragviz.present import presentation
 from ragviz_app import app_state as state
 from ragviz_app import background, floors
-from ragviz_app.common import SIDES, lang, md, retrieval, scale_of, scorer_name, ss, tr
+from ragviz_app.common import (
+    SIDES,
+    fit_slider,
+    lang,
+    md,
+    retrieval,
+    scale_of,
+    scorer_name,
+    ss,
+    tr,
+)
 from ragviz_app.session import moved_import, set_floor
 
 # The fragment that draws everything top_k and the floor change (ragviz_app/retrieval_part.py).
@@ -103,9 +113,7 @@ def config_widgets(side: str, n_chars: int) -> ChunkerConfig:
     columns = st.columns(max(1, len(shown)))
     for column, spec in zip(columns, shown, strict=False):
         key = f"{side}_{spec.name}"
-        fitted = spec.clamp(ss.get(key, spec.default))
-        if ss.get(key) != fitted:  # only a value moved into range is sent to the browser
-            ss[key] = fitted
+        fit_slider(key, (spec.low, spec.high, spec.step), spec.clamp(ss.get(key, spec.default)))
         with column:
             if spec.integer:
                 st.slider(spec.label(lang()), int(spec.low), int(spec.high),
@@ -334,14 +342,12 @@ def floor_controls(frame: Frame, side: str, key: str, per_side: bool) -> None:
     judged = [frame.analyses[s] for s in ((side,) if per_side else SIDES)]
     scale = scale_of(frame.analyses[side])
     low, high = state.floor_range(lowest_scores(judged), scale, highest_score(judged))
-    fitted = min(max(float(ss[key]), low), high)
-    if not isinstance(ss[key], float) or fitted != ss[key]:  # only a floor it moved is sent
-        ss[key] = fitted
+    fit_slider(key, (low, high, scale.step), min(max(float(ss[key]), low), high))
     model = frame.models[side].name
     label = tr("app.floor_side", side=side.upper(), model=model) if per_side else tr("app.floor")
     analysis = frame.analyses[side]
     suggestion = (
-        calibrate_outcomes(analysis.outcomes, ss.cost_refusal, ss.cost_answer)
+        calibrate_outcomes(analysis.outcomes, ss.cost_refusal, ss.cost_answer, scale)
         if analysis is not None and analysis.calibration is not None else None
     )
     # where the suggestion was measured goes in the floor's tooltip: as a caption under the

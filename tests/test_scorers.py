@@ -5,6 +5,7 @@ app without either being touched."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -139,3 +140,54 @@ def test_the_score_chart_takes_its_domain_and_axis_label_from_the_scale(
     x = next(layer["encoding"]["x"] for layer in spec["layer"]
              if layer["encoding"].get("x", {}).get("field") == "score")
     assert x["title"] == "words in common"
+
+
+class FortyPoints:
+    """A toy scorer on 0..40: ten points per question word a chunk holds."""
+
+    name = "toy-forty"
+    scale = ScoreScale(low=0.0, high=40.0, step=0.5, label="test.toy_axis")
+
+    def prepare(self, chunks: Sequence[Chunk], chunk_vectors: Vectors) -> list[set[str]]:
+        return [set(c.text.lower().replace(".", " ").split()) for c in chunks]
+
+    def score_rows(self, prepared: list[set[str]], questions: Sequence[str],
+                   query_vectors: Vectors) -> list[tuple[float, ...]]:
+        return [tuple(float(min(40, 10 * len(words & set(q.lower().strip("?").split()))))
+                      for words in prepared) for q in questions]
+
+
+@pytest.fixture
+def forty(monkeypatch: pytest.MonkeyPatch) -> Iterator[FortyPoints]:
+    monkeypatch.setitem(STRINGS, "test.toy_axis", {"en": "points", "pt": "pontos"})
+    scorer = FortyPoints()
+    register_scorer(scorer)
+    yield scorer
+    del SCORERS[scorer.name]
+
+
+def test_a_scorer_on_0_to_40_works_through_the_cli_calibration_and_report(
+    forty: FortyPoints, capsys: pytest.CaptureFixture[str], tmp_path: Any,
+) -> None:
+    document = tmp_path / "doc.txt"
+    document.write_text(TEXT, encoding="utf-8")
+    questions = tmp_path / "q.csv"
+    questions.write_text("question,answer,answerable\n"
+                         "How many days do refunds take?,ten days,true\n"
+                         "Where is the office wifi password?,on the board,true\n"
+                         "Is there free parking?,,false\n", encoding="utf-8")
+    common = [str(document), "--questions", str(questions), "--scorer", forty.name,
+              "--chunker", "fixed", "--size", "30", "--overlap", "0"]
+    assert main(["calibrate", *common, "--json"]) == 0
+    calibration = json.loads(capsys.readouterr().out)
+    assert calibration["separable"] and 0 < calibration["floor"] < 40
+    assert calibration["floor"] == round(calibration["floor"], 1)  # the scale's decimals
+    assert main(["eval", *common, "--floor", "25", "--json"]) == 0  # off cosine's scale
+    evaluated = json.loads(capsys.readouterr().out)
+    assert evaluated["floor"] == 25.0 and evaluated["scorer"] == forty.name
+    assert main(["eval", *common, "--floor", "41"]) == 2
+    assert "give a number from 0 to 40" in capsys.readouterr().err
+    report = tmp_path / "report.html"
+    assert main(["report", *common, "--floor", "25", "--html", str(report)]) == 0
+    html = report.read_text(encoding="utf-8")
+    assert "floor 25.00" in html and not re.search(r"\bnan\b", html, re.IGNORECASE)

@@ -271,14 +271,15 @@ def _index_run(args: argparse.Namespace) -> Any:
 def cmd_calibrate(args: argparse.Namespace) -> None:
     from ragviz.evaluation.calibration import calibrate_outcomes
     from ragviz.present.presentation import calibration_message
+    from ragviz.retrieval.scorers import get_scorer
 
     prepared = _prepared(args, _labelled(args))
     analysis = _analysed(args, prepared)
     if not {True, False} <= {o.question.is_answerable for o in analysis.outcomes}:
         raise UserError(key="cli.calibration_needs_both")
     calibration = calibrate_outcomes(
-        analysis.outcomes, args.cost_false_refusal, args.cost_false_answer
-    )
+        analysis.outcomes, args.cost_false_refusal, args.cost_false_answer,
+        get_scorer(analysis.settings.scorer).scale)
     payload = {
         "model": analysis.model,
         "chunker": analysis.config.label(),

@@ -17,6 +17,7 @@ from typing import Any, Protocol
 
 from ragviz.inputs.questions import LabelledQuestion
 from ragviz.retrieval.decision import Decision
+from ragviz.retrieval.scorers import CosineScorer, ScoreScale
 
 
 class ScoredQuestion(Protocol):
@@ -29,8 +30,17 @@ class ScoredQuestion(Protocol):
     @property
     def decision(self) -> Decision: ...
 
-# How far beyond the lowest / highest score the curve's end points sit.
+# How far beyond the lowest / highest score the curve's end points sit, as a share of half
+# a bounded scale (0.05 on cosine's -1..1) or of the scores' spread on an open one.
 END_PAD = 0.05
+COSINE_SCALE = CosineScorer.scale
+
+
+def end_pad(scores: Sequence[float], scale: ScoreScale = COSINE_SCALE) -> float:
+    """How far past the lowest and highest score the curve and the cheapest run reach."""
+    if scale.bounded:
+        return END_PAD * (scale.high - scale.low) / 2
+    return END_PAD * max(max(scores) - min(scores), 10 * scale.step)
 
 
 @dataclass(frozen=True)
@@ -95,8 +105,10 @@ def calibrate(
     unanswerable_best: Sequence[float],
     cost_false_refusal: float = 1.0,
     cost_false_answer: float = 1.0,
+    scale: ScoreScale = COSINE_SCALE,
 ) -> Calibration:
-    """The floor from the best score of each answerable and each unanswerable question."""
+    """The floor from the best score of each answerable and each unanswerable question, on
+    the scorer's ``scale`` (its decimals, how far the curve reaches past the scores)."""
     if not answerable_best or not unanswerable_best:
         raise ValueError(
             "calibration needs at least one answerable and one unanswerable labelled question, "
@@ -116,10 +128,12 @@ def calibrate(
 
     scores = sorted(set(answerable + unanswerable))
     separable = lowest > highest
-    floor = _separating_floor(lowest, highest) if separable else _cheapest_floor(scores, cost)
+    pad = end_pad(scores, scale)
+    floor = _separating_floor(lowest, highest, scale.digits) if separable \
+        else _cheapest_floor(scores, cost, pad, scale.digits)
     curve = tuple(
         FloorPoint(f, *count_errors(answerable, unanswerable, f), cost(f))
-        for f in _candidates(scores)
+        for f in _candidates(scores, pad)
     )
     refusals, answers = count_errors(answerable, unanswerable, floor)
     return Calibration(
@@ -136,21 +150,22 @@ def calibrate(
     )
 
 
-def _separating_floor(lowest: float, highest: float) -> float:
-    """The midpoint, rounded to two decimals when the rounded value still separates."""
+def _separating_floor(lowest: float, highest: float, digits: int = 2) -> float:
+    """The midpoint, rounded to the scale's decimals when the rounded value still separates."""
     middle = (lowest + highest) / 2
-    rounded = round(middle, 2)
+    rounded = round(middle, digits)
     return rounded if highest < rounded <= lowest else middle
 
 
-def _candidates(scores: Sequence[float]) -> list[float]:
+def _candidates(scores: Sequence[float], pad: float = END_PAD) -> list[float]:
     """Every distinct score, the midpoints between neighbours, and one point past each end."""
-    points = [scores[0] - END_PAD, scores[-1] + END_PAD, *scores]
+    points = [scores[0] - pad, scores[-1] + pad, *scores]
     points += [(a + b) / 2 for a, b in pairwise(scores)]
     return sorted(set(points))
 
 
-def _cheapest_floor(scores: Sequence[float], cost: Callable[[float], float]) -> float:
+def _cheapest_floor(scores: Sequence[float], cost: Callable[[float], float],
+                    pad: float = END_PAD, digits: int = 2) -> float:
     """The middle of the widest run of floors with the least cost.
 
     Between two neighbouring scores the cost is constant: region k holds the floors in
@@ -158,7 +173,7 @@ def _cheapest_floor(scores: Sequence[float], cost: Callable[[float], float]) -> 
     the highest. Adjacent cheapest regions merge into one run; the widest run wins (the
     lowest on a tie) and the floor is put in its middle, away from any score.
     """
-    bounds = [scores[0] - 2 * END_PAD, *scores, scores[-1] + 2 * END_PAD]
+    bounds = [scores[0] - 2 * pad, *scores, scores[-1] + 2 * pad]
     # Region k is (bounds[k], bounds[k+1]]; any floor inside it has the same cost.
     costs = [cost((bounds[k] + bounds[k + 1]) / 2) for k in range(len(bounds) - 1)]
     least = min(costs)
@@ -172,7 +187,7 @@ def _cheapest_floor(scores: Sequence[float], cost: Callable[[float], float]) -> 
             runs.append((k, k))
     first, last = max(runs, key=lambda run: (bounds[run[1] + 1] - bounds[run[0]], -run[0]))
     middle = (bounds[first] + bounds[last + 1]) / 2
-    rounded = round(middle, 2)  # what a 0.01-step slider can hold, when it costs the same
+    rounded = round(middle, digits)  # what the floor slider can hold, when it costs the same
     return rounded if bounds[first] < rounded <= bounds[last + 1] else middle
 
 
@@ -180,8 +195,9 @@ def calibrate_outcomes(
     outcomes: Sequence[ScoredQuestion],
     cost_false_refusal: float = 1.0,
     cost_false_answer: float = 1.0,
+    scale: ScoreScale = COSINE_SCALE,
 ) -> Calibration:
     """Calibrate from the pipeline's outcomes (unlabelled questions are skipped)."""
     answerable = [o.decision.best_score for o in outcomes if o.question.is_answerable is True]
     unanswerable = [o.decision.best_score for o in outcomes if o.question.is_answerable is False]
-    return calibrate(answerable, unanswerable, cost_false_refusal, cost_false_answer)
+    return calibrate(answerable, unanswerable, cost_false_refusal, cost_false_answer, scale)

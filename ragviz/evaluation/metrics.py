@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ragviz.evaluation.calibration import Calibration, calibrate_outcomes
+from ragviz.evaluation.calibration import COSINE_SCALE, Calibration, calibrate_outcomes
 from ragviz.evaluation.diagnosis import label_counts
 from ragviz.evaluation.measures import METRICS, std
 from ragviz.evaluation.results import Metrics, QuestionOutcome
+from ragviz.retrieval.scorers import ScoreScale
 
 
 def compute_metrics(outcomes: Sequence[QuestionOutcome]) -> Metrics:
@@ -34,10 +35,11 @@ def compute_metrics(outcomes: Sequence[QuestionOutcome]) -> Metrics:
     )
 
 
-def outcome_calibration(outcomes: Sequence[QuestionOutcome]) -> Calibration | None:
-    """The floor calibrated from the scored labelled questions, or None unless both
-    answerable and unanswerable ones exist."""
+def outcome_calibration(outcomes: Sequence[QuestionOutcome],
+                        scale: ScoreScale = COSINE_SCALE) -> Calibration | None:
+    """The floor calibrated from the scored labelled questions on the scorer's ``scale``,
+    or None unless both answerable and unanswerable ones exist."""
     labels = {o.question.is_answerable for o in outcomes if o.decision.ranked}
     if True not in labels or False not in labels:
         return None
-    return calibrate_outcomes([o for o in outcomes if o.decision.ranked])
+    return calibrate_outcomes([o for o in outcomes if o.decision.ranked], scale=scale)

@@ -190,7 +190,7 @@ def analyse_chunked(
         truncation=truncation,
         outcomes=outcomes,
         metrics=compute_metrics(outcomes),
-        calibration=outcome_calibration(outcomes),
+        calibration=outcome_calibration(outcomes, scorer.scale),
         corpus=corpus,
         duplicate_groups=duplicate_groups,
     )
@@ -209,7 +209,8 @@ def rescore(analysis: Analysis, settings: RetrievalSettings) -> Analysis:
     outcomes = _outcomes(analysis.corpus, analysis.chunks, questions, score_rows,
                          analysis.truncation, settings, analysis.duplicate_groups, first_rows)
     return replace(analysis, settings=settings, outcomes=outcomes,
-                   metrics=compute_metrics(outcomes), calibration=outcome_calibration(outcomes))
+                   metrics=compute_metrics(outcomes),
+                   calibration=outcome_calibration(outcomes, get_scorer(settings.scorer).scale))
 
 
 def _outcomes(

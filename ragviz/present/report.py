@@ -9,6 +9,7 @@ the charts' macros).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from functools import lru_cache
 from importlib import resources
@@ -42,6 +43,7 @@ from ragviz.present.presentation import (
 )
 from ragviz.present.render import highlight_document, legend
 from ragviz.projection.space import SpaceMap
+from ragviz.retrieval.scorers import get_scorer
 
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
 
@@ -111,11 +113,14 @@ def score_svg(outcome: QuestionOutcome, analysis: Analysis, lang: str = "en") ->
     the floor as a red line labelled with its value."""
     decision = outcome.decision
     scores: list[float] = decision.scores.tolist()
-    ranking: list[int] = decision.ranking[:MAX_BARS].tolist()
-    if not scores:
+    # a chunk a reranker did not score (NaN) has no bar; the axis is the scorer's scale
+    ranking: list[int] = [i for i in decision.ranking[:MAX_BARS].tolist()
+                          if math.isfinite(scores[i])]
+    if not ranking:
         return Markup("")
-    low = min(0.0, min(scores), analysis.floor)
-    high = max(1.0, max(scores))
+    finite = [scores[i] for i in ranking]
+    low = min(0.0, min(finite), analysis.floor)
+    high = get_scorer(analysis.settings.scorer).scale.top(max(finite))
     span = high - low or 1.0
     multi = analysis.corpus.multi_file
     label_width = _LABEL_WIDTH + (_FILE_LABEL_WIDTH if multi else 0)
@@ -170,10 +175,11 @@ def bars_key(lang: str = "en") -> Markup:
 
 
 def calibration_svg(
-    outcomes: Sequence[QuestionOutcome], calibration: Calibration, lang: str = "en"
+    outcomes: Sequence[QuestionOutcome], calibration: Calibration, lang: str = "en",
+    scorer: str = "cosine",
 ) -> Markup:
-    """The best score of every labelled question on one axis, answerable above,
-    unanswerable below, with the suggested floor as a line."""
+    """The best score of every labelled question on one axis (the scorer's scale),
+    answerable above, unanswerable below, with the suggested floor as a line."""
     width, left, right = 640, 130, 20
     points = [
         (o.decision.best_score, o.question.is_answerable, o.question.question)
@@ -181,7 +187,8 @@ def calibration_svg(
         if o.question.is_answerable is not None and o.decision.ranked
     ]
     values = [p[0] for p in points] + [calibration.floor]
-    low, high = min(0.0, *values), max(1.0, *values)
+    scale = get_scorer(scorer).scale
+    low, high = min(scale.baseline, *values), scale.top(max(values))
 
     def x(value: float) -> float:
         return left + (value - low) / (high - low) * (width - left - right)
@@ -366,7 +373,7 @@ def _calibrations(analyses: Sequence[Analysis], lang: str) -> list[dict[str, Any
             "message": t("report.no_calibration", lang) if calibration is None
             else calibration_message(calibration, lang),
             "svg": "" if calibration is None
-            else calibration_svg(analysis.outcomes, calibration, lang),
+            else calibration_svg(analysis.outcomes, calibration, lang, analysis.settings.scorer),
         })
     return out
 

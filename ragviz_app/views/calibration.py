@@ -9,7 +9,7 @@ from ragviz.evaluation.calibration import Calibration, calibrate_outcomes
 from ragviz.evaluation.results import Analysis
 from ragviz.present import presentation
 from ragviz_app import charts
-from ragviz_app.common import lang, side_by_side, ss, tr
+from ragviz_app.common import lang, scale_of, side_by_side, ss, tr
 from ragviz_app.frame import Frame
 from ragviz_app.session import set_floor
 
@@ -29,7 +29,8 @@ def calibration_view(analysis: Analysis, side: str) -> None:
     if analysis.calibration is None:
         st.info(tr("app.calibration_needs"))
         return
-    calibration: Calibration = calibrate_outcomes(labelled, ss.cost_refusal, ss.cost_answer)
+    calibration: Calibration = calibrate_outcomes(labelled, ss.cost_refusal, ss.cost_answer,
+                                                  scale_of(analysis))
     first, second = st.columns(2)
     first.metric(tr("app.suggested_floor"), presentation.format_score(calibration.floor, lang()))
     second.metric(tr("app.margin"), presentation.format_score(calibration.margin, lang()))
