@@ -33,6 +33,7 @@ RUNS: dict[str, tuple[list[str], bool]] = {
     "index_load": (["index_load.py"], False),
     "index_server": (["index_server.py"], False),
     "chunker_peers": (["chunker_peers.py"], False),
+    "retrieval_scorers": (["retrieval_scorers.py"], False),
     "slider_precompute": (["slider_precompute.py"], False),
     "eval_scale": (["eval_scale.py"], False),
     "app_index": (["app_index.py"], False),
