@@ -311,18 +311,24 @@ def open_server(host: str, port: int, timeout: float = REQUEST_TIMEOUT_S) -> Chr
 def _heartbeat(host: str, port: int, seconds: float, guard: _Guard) -> None:
     import httpx
 
-    url = f"http://{host}:{port}/api/v2/heartbeat"
     try:
-        with httpx.stream("GET", url, timeout=seconds, follow_redirects=False) as response:
-            if response.is_redirect:
-                raise guard.sentence(_RedirectError(response.status_code))
-            body = _head(response, 4_096)
+        status, body = _ask(host, port, "/api/v2/heartbeat", seconds, guard)
     except (httpx.HTTPError, httpx.InvalidURL, OSError) as error:
         raise IndexInputError(Sentence("server_silent", host=host, port=port,
                                        reason=_reason(error))) from None
-    if response.status_code != 200 or b"nanosecond heartbeat" not in body:
-        raise IndexInputError(Sentence("server_not_chroma", where=guard.server,
-                                       status=response.status_code))
+    if status != 200 or b"nanosecond heartbeat" not in body:
+        raise IndexInputError(Sentence("server_not_chroma", where=guard.server, status=status))
+
+
+def _ask(host: str, port: int, path: str, seconds: float, guard: _Guard) -> tuple[int, bytes]:
+    """One GET of ragviz's own (status and the body's first bytes); a redirect refused."""
+    import httpx
+
+    url = f"http://{host}:{port}{path}"
+    with httpx.stream("GET", url, timeout=seconds, follow_redirects=False) as response:
+        if response.is_redirect:
+            raise guard.sentence(_RedirectError(response.status_code))
+        return response.status_code, _head(response, 4_096)
 
 
 def _head(response: Any, limit: int) -> bytes:
@@ -354,6 +360,15 @@ def _connect(host: str, port: int, guard: _Guard) -> Any:
     if worker.is_alive():
         raise guard.sentence(TimeoutError())
     if "error" in made:
+        # Chroma's client words a redirect as an empty error: ask as it did, to say so
+        # (a redirect is refused by ``_ask`` in its sentence; anything else is the error's)
+        try:
+            _ask(host, port, "/api/v2/auth/identity", min(guard.timeout, SERVER_TIMEOUT_S),
+                 guard)
+        except IndexInputError:
+            raise
+        except Exception:  # the first error says it
+            pass
         raise guard.sentence(made["error"])
     _bound(made["client"], guard.timeout)
     return made["client"]
