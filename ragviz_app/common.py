@@ -28,6 +28,23 @@ def tr(key: str, **values: object) -> str:
     return t(key, lang(), **values)
 
 
+SLIDER_SHAPES = "_slider_shapes"  # slider key -> the (min, max, step) it was last drawn with
+
+
+def fit_slider(key: str, shape: tuple[float, float, float], fitted: Any) -> None:
+    """Before drawing the slider ``key`` with ``shape`` (min, max, step): put ``fitted``
+    (its value moved into that range) into the session only when the slider is new to the
+    browser (another shape: Streamlit then makes a new widget, which would start at its
+    minimum) or the value had to move. Never otherwise: a value put there is sent to the
+    browser with the slider, over any newer one the user set while this run was going on
+    (a top_k or floor moved during a long full run was set back: issue 36.6)."""
+    shapes: dict[str, tuple[float, float, float]] = ss.setdefault(SLIDER_SHAPES, {})
+    current = ss.get(key)
+    if shapes.get(key) != shape or current != fitted or type(current) is not type(fitted):
+        ss[key] = fitted
+    shapes[key] = shape
+
+
 def scorer_name() -> str:
     """The scorer the sidebar chose (the default until it offers a choice)."""
     name = ss.get("scorer", DEFAULT_SCORER)

@@ -64,7 +64,12 @@ overflow-wrap:anywhere}
 def main() -> None:
     """One run of the script: the page, then the libraries and the models loaded so far
     taken out of the garbage collector's full passes (``heap``: a step waited for them)."""
-    draw_page()
+    try:
+        draw_page()
+    except Exception:  # an error on the page: the inputs it did not draw are kept all the same
+        persist()
+        raise
+    persist()  # after drawing: a run never sends a widget back the value it started with
     heap.settle(loaded_keys())
 
 
@@ -75,7 +80,6 @@ def draw_page() -> None:
     st.html(LAYOUT_CSS)
     init_state()
     keep_typed_questions()  # before any callback-free redraw can drop the grid's edits
-    persist()
     choice, wanted = sidebar()
     models = load_models(wanted)
     if ss.walk_on:

@@ -7,10 +7,12 @@ reruns, model switches or errors.
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 import pandas as pd
 import streamlit as st
+from streamlit.errors import StreamlitAPIException
 
 from ragviz.chunking import ChunkerConfig, get_spec
 from ragviz.chunking.registry import param_names
@@ -336,11 +338,20 @@ def start_walkthrough() -> None:
 
 
 def persist() -> None:
-    """Re-bind every input to itself, so a widget hidden in this run (another document
-    source, another chunker) keeps what the user typed instead of being reset."""
+    """At the end of a full run, re-bind every input whose widget this run did not draw
+    (another document source, another chunker, a closed tab) to itself, so Streamlit keeps
+    what the user typed instead of dropping it with the widget.
+
+    A widget drawn in this run is left alone (Streamlit refuses the write, and it needs no
+    help). Re-binding every input at the start of the run, as before, made the run send
+    each slider back to the browser with the value it had when the run began: a top_k or
+    floor moved during a long full run (a fragment's move does not interrupt one) was set
+    back when that run drew it, and the browser's next message carried the old value to the
+    server (issue 36.6). The last value a user sets must win."""
     for key in PERSISTENT:
         if key in ss:
-            ss[key] = ss[key]
+            with contextlib.suppress(StreamlitAPIException):  # drawn in this run
+                ss[key] = ss[key]
 
 
 def set_floor(value: float, side: str = "b") -> None:
