@@ -44,6 +44,7 @@ from __future__ import annotations
 import argparse
 import ast
 import re
+import sys
 import sysconfig
 import time
 from collections.abc import Callable, Iterator
@@ -247,9 +248,25 @@ def main(argv: list[str] | None = None) -> None:
         compare_all(args)
 
 
+def long_files(smoke: bool) -> tuple[list[str], str]:
+    """Five files of 40,000 to 737,905 characters shaped as the research benchmark's (the
+    standard library's docstrings and pydoc's topics, ``tests/benchmark_corpus.py``), each
+    chunked whole (never cut at 100,000 characters), and the longest one again as a single
+    line (a file without paragraphs or line breaks, the recursive chunker's worst shape)."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from benchmark_corpus import benchmark_texts
+
+    texts = list(benchmark_texts().values())
+    texts.append(" ".join(texts[-1].split()))
+    if smoke:
+        texts = [text[:20_000] for text in texts]
+    return texts, "long files: the benchmark's five shapes (0.04-0.74 MB) and one 0.73 MB line"
+
+
 def compare_all(args: argparse.Namespace) -> None:
     repeated, source = corpus(args.mb)
-    for documents, about in (varied_corpus(args.mb), ([repeated], source)):
+    for documents, about in (long_files(args.smoke), varied_corpus(args.mb),
+                             ([repeated], source)):
         chars = sum(len(d) for d in documents)
         megabytes = sum(len(d.encode("utf-8")) for d in documents) / 1e6
         print(f"\n=== corpus {about}: {chars:,} characters ({megabytes:.2f} MB) in "

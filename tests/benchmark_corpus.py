@@ -37,10 +37,10 @@ def _docstrings() -> Iterator[str]:
     yield from (topics[name] for name in sorted(topics))
 
 
-def write_benchmark_corpus(folder: Path) -> dict[str, int]:
-    """The five files in ``folder``, each cut at a paragraph to its size; their lengths."""
+def benchmark_texts() -> dict[str, str]:
+    """The five files' texts by name, each cut to its size (no text repeated across them)."""
     texts = _docstrings()
-    lengths: dict[str, int] = {}
+    out: dict[str, str] = {}
     for name, size in SIZES.items():
         parts: list[str] = []
         total = 0
@@ -49,7 +49,14 @@ def write_benchmark_corpus(folder: Path) -> dict[str, int]:
             total += len(doc) + 2
             if total >= size:
                 break
-        text = "\n\n".join(parts)[:size]
+        out[name] = "\n\n".join(parts)[:size]
+    return out
+
+
+def write_benchmark_corpus(folder: Path) -> dict[str, int]:
+    """The five files in ``folder``; their lengths."""
+    lengths: dict[str, int] = {}
+    for name, text in benchmark_texts().items():
         (folder / name).write_text(text, encoding="utf-8")
         lengths[name] = len(text)
     return lengths
