@@ -65,6 +65,11 @@ REFUND = "Qual o prazo do reembolso?"
 @pytest.fixture(scope="module")
 def base() -> Iterator[str]:
     """The chat server on a free port of 127.0.0.1, stopped after the module."""
+    yield from serve()
+
+
+def serve() -> Iterator[str]:
+    """Start the chat server, yield its base URL, stop it."""
     proc = subprocess.Popen([sys.executable, str(SERVER), "--key", KEY, "--model", MODEL],
                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     try:

@@ -15,6 +15,7 @@ from ragviz_app import app_state as state
 from ragviz_app import charts
 from ragviz_app.common import lang, md, scale_of, side_by_side, tr
 from ragviz_app.frame import Frame
+from ragviz_app.views import llm_view
 
 
 def questions_tab(frame: Frame) -> None:
@@ -27,6 +28,7 @@ def questions_tab(frame: Frame) -> None:
     shown = {(position, side): question_shown(current, position, side)
              for position in positions for side, current in frame.analyses.items()
              if current is not None and position < len(current.outcomes)}
+    asker = llm_view.llm_panel(frame, positions)  # "Ask the LLM", never on a slider step
     st.html(render.bars_key(lang()))  # one key for every chart below (they have none)
     for position in positions:
         question = frame.questions[position]
@@ -40,6 +42,8 @@ def questions_tab(frame: Frame) -> None:
         for side, current in side_by_side(frame.analyses, titled=False):
             if (position, side) in shown and current is not None:
                 draw_question(shown[position, side], current)
+                llm_view.answer_slot(asker, current, position)
+    llm_view.finish()
 
 
 MANY_QUESTIONS = 20  # above this, a picker and one question's charts, not a pair per question

@@ -1,0 +1,186 @@
+"""The questions tab's "Ask the LLM": settings (model, base URL, key, template, budget), one
+button that asks every shown question of A and B (never a slider step: it costs money and
+time), each answer streamed under its question with its verdict, a progress bar and a cancel.
+
+Answers are kept in the session by (model, prompt) — the prompt holds the template — so a
+rerun, a slider step back or the other side's identical prompt asks nothing again. The key is
+a password field of the session (else the server's RAGVIZ_LLM_API_KEY / OPENAI_API_KEY); it is
+in no link, workspace or cache key.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import streamlit as st
+
+from ragviz.answering.chat import ChatAnswer, ChatModel, LLMError, parse_llm_name
+from ragviz.answering.prompt import (
+    build_llm_prompt,
+    check_template,
+    default_template,
+    token_counter,
+)
+from ragviz.answering.run import Asker, LLMResult, answer_one, sent_hits
+from ragviz.answering.verdict import FAILED, NOT_ASKED, WRONG_CHUNK
+from ragviz.evaluation.results import Analysis
+from ragviz.i18n import KeyedError, say
+from ragviz_app.common import lang, md, ss, tr
+from ragviz_app.frame import Frame
+
+ASKING = "llm_asking"
+CACHE = "llm_answers"
+FAILED_NOW = "llm_failed"  # the last failure per (model, prompt): said, never cached
+PROGRESS = "_llm_progress"
+_OK = ("correct",)
+
+
+@dataclass
+class _Progress:
+    done: int
+    total: int
+    bar: Any
+
+
+def _asker() -> Asker | None:
+    """The asker the settings describe, or None (no model, or a sentence said why)."""
+    name = str(ss.get("llm_model") or "").strip()
+    if not name:
+        return None
+    template = str(ss.get("llm_template") or "") or default_template(lang())
+    try:
+        model = ChatModel(parse_llm_name(name), str(ss.get("llm_base") or "").strip() or None,
+                          str(ss.get("llm_api_key") or "").strip() or None,
+                          max_tokens=ss.get("llm_max_tokens") or None)
+        check_template(template)
+    except KeyedError as error:
+        st.error(error.localized(lang()))
+        return None
+    cache: dict[tuple[str, str], ChatAnswer | LLMError] = ss.setdefault(CACHE, {})
+    return Asker(model, template, token_counter(model.model), ss.get("llm_budget") or None,
+                 cache=cache)
+
+
+def _settings() -> None:
+    with st.expander(tr("llm.app.settings"), expanded=not ss.get("llm_model")):
+        left, right = st.columns(2)
+        left.text_input(tr("llm.app.model"), key="llm_model", placeholder="openai:llama3.2")
+        right.text_input(tr("llm.app.base"), key="llm_base",
+                         placeholder="http://localhost:11434/v1")
+        left.text_input(tr("llm.app.key"), key="llm_api_key", type="password",
+                        autocomplete="off", help=tr("llm.app.key_help"))
+        right.number_input(tr("llm.app.max_tokens"), key="llm_max_tokens", min_value=1,
+                           max_value=100_000, value=None, step=1)
+        right.number_input(tr("llm.app.budget"), key="llm_budget", min_value=1,
+                           max_value=1_000_000, value=None, step=1)
+        if "llm_template" not in ss:
+            ss["llm_template"] = default_template(lang())
+        left.text_area(tr("llm.app.template"), key="llm_template", height=180)
+
+
+def llm_panel(frame: Frame, positions: list[int]) -> Asker | None:
+    """The settings, and Ask (or Cancel while asking) with the progress bar; the asker."""
+    _settings()
+    asker = _asker()
+    if asker is None:
+        if not str(ss.get("llm_model") or "").strip():
+            st.info(tr("llm.app.none"))
+        ss[ASKING] = False
+        return None
+    todo = sum(1 for position in positions for current in frame.analyses.values()
+               if current is not None and position < len(current.outcomes)
+               and _pending(asker, current, position))
+    if ss.get(ASKING) and todo:
+        st.button(tr("llm.app.cancel"), key="llm_cancel", on_click=_stop)
+        ss[PROGRESS] = _Progress(0, todo, st.progress(0.0, tr("llm.app.progress", done=0,
+                                                                total=todo)))
+    else:
+        ss[ASKING] = False
+        st.button(tr("llm.app.ask", n=todo), key="llm_ask", on_click=_start,
+                  disabled=not todo, type="primary")
+    return asker
+
+
+def _start() -> None:
+    ss[ASKING] = True
+
+
+def _stop() -> None:
+    ss[ASKING] = False
+
+
+def _prompt(asker: Asker, analysis: Analysis, position: int) -> str | None:
+    """The prompt the question sends (None: the floor refused, nothing is sent)."""
+    outcome = analysis.outcomes[position]
+    built = build_llm_prompt(outcome.question.question, analysis.chunks,
+                             sent_hits(analysis, outcome), asker.template, asker.counter,
+                             asker.budget)
+    return None if built is None else built.text
+
+
+def _pending(asker: Asker, analysis: Analysis, position: int) -> bool:
+    """The question has a prompt whose answer is not kept yet."""
+    prompt = _prompt(asker, analysis, position)
+    return prompt is not None and not isinstance(asker.cache.get((asker.model.name, prompt)),
+                                                 ChatAnswer)
+
+
+def answer_slot(asker: Asker | None, analysis: Analysis, position: int) -> None:
+    """The answer of one question under one configuration: kept, asked now (streamed)
+    while asking, or nothing yet."""
+    if asker is None:
+        return
+    outcome = analysis.outcomes[position]
+    pending = _pending(asker, analysis, position)
+    asking = bool(ss.get(ASKING)) and pending
+    failures: dict[tuple[str, str], LLMError] = ss.setdefault(FAILED_NOW, {})
+    if pending and not asking:
+        error = failures.get((asker.model.name, _prompt(asker, analysis, position) or ""))
+        if error is not None:
+            st.markdown(f"**LLM** · :red[{md(error.localized(lang()))}]")
+        return
+    place = st.empty()
+    pieces: list[str] = []
+
+    def show(piece: str) -> None:
+        pieces.append(piece)
+        place.markdown(f"**LLM** · {md(''.join(pieces))}")
+
+    result = answer_one(analysis, outcome, asker, show if asking else None)
+    if asking:
+        _advance()
+    if result.error is not None and result.prompt is not None:
+        failures[asker.model.name, result.prompt.text] = result.error
+    place.markdown(_said(result))
+
+
+def _said(result: LLMResult) -> str:
+    """The verdict in its colour, and the answer (or the failure's sentence)."""
+    if result.verdict == FAILED:
+        return f"**LLM** · :red[{md(say(result.error, lang()))}]"
+    if result.verdict == WRONG_CHUNK:
+        verdict = tr(f"llm.verdict.{WRONG_CHUNK}", chunk=f"#{result.chunk}")
+    else:
+        verdict = tr(f"llm.verdict.{result.verdict}")
+    colour = "green" if result.verdict in _OK else "gray" if result.verdict == NOT_ASKED \
+        else "red"
+    answer = f" — {md(result.answer)}" if result.answer is not None else ""
+    return f"**LLM** · :{colour}[{md(verdict)}]{answer}"
+
+
+def _advance() -> None:
+    progress = ss.get(PROGRESS)
+    if not isinstance(progress, _Progress):
+        return
+    progress.done += 1
+    progress.bar.progress(min(1.0, progress.done / progress.total),
+                          tr("llm.app.progress", done=progress.done, total=progress.total))
+
+
+def finish() -> None:
+    """After the questions were drawn: asking is over (every pending one was asked)."""
+    if ss.get(ASKING):
+        ss[ASKING] = False
+        ss.pop(PROGRESS, None)
+        st.rerun()  # the button reads "Ask" again, the count of pending answers at 0
