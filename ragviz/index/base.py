@@ -6,6 +6,7 @@ diagnosis is about the chunks production retrieves, not about ones ragviz would 
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,6 +18,17 @@ import numpy.typing as npt
 from ragviz.i18n import Phrase
 from ragviz.inputs.corpus import MAX_CORPUS_CHARS
 from ragviz.inputs.documents import MAX_DOCUMENT_CHARS, InputError
+
+# Chunks ragviz loads into memory from one collection in the CLI; past it, the database
+# retrieves (``ragviz.index.database``). The variable lowers it (tests, small machines).
+CLI_MAX_CHUNKS = 200_000
+LIMIT_VARIABLE = "RAGVIZ_INDEX_MAX_CHUNKS"
+
+
+def memory_limit() -> int:
+    """The in-memory limit: ``CLI_MAX_CHUNKS``, or lower through ``LIMIT_VARIABLE``."""
+    value = os.environ.get(LIMIT_VARIABLE, "")
+    return int(value) if value.isdigit() else CLI_MAX_CHUNKS
 
 Vector = npt.NDArray[np.float32]
 Progress = Callable[[int], None]  # told the records read so far
@@ -131,8 +143,6 @@ class FileReader:
     def read(self, collection: str | None = None) -> LoadedIndex:
         if self._loaded is None:
             if self.max_chunks is None:
-                from ragviz.index.command import memory_limit  # (the command imports this)
-
                 self.max_chunks = memory_limit()
             budget = ReadBudget(Path(self.path).name, self.max_chunks, progress=self.progress)
             self._loaded = self._read(budget)

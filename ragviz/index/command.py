@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import math
-import os
 import sys
 import time
 from collections.abc import Callable
@@ -17,11 +16,14 @@ import numpy as np
 from ragviz.i18n import count, decimal, grouped, t
 from ragviz.i18n import say as i18n_say
 from ragviz.index.base import (
+    CLI_MAX_CHUNKS,
+    LIMIT_VARIABLE,
     CollectionInfo,
     IndexInputError,
     IndexReader,
     LoadedIndex,
     RetrievingIndex,
+    memory_limit,
 )
 from ragviz.index.chroma import REQUEST_TIMEOUT_S
 from ragviz.index.duplicates import duplicate_count, duplicate_groups, near_searched
@@ -33,10 +35,6 @@ if TYPE_CHECKING:  # the analysis imports the pipeline: loaded only when an inde
     from ragviz.index.analysis import IndexAnalysis
     from ragviz.index.database import DatabaseAnalysis
 
-# Chunks ragviz loads into memory from one collection in the CLI; past it, the database
-# retrieves (``ragviz.index.database``). The variable lowers it (tests, small machines).
-CLI_MAX_CHUNKS = 200_000
-LIMIT_VARIABLE = "RAGVIZ_INDEX_MAX_CHUNKS"
 MODES = ("auto", "memory", "database")
 INDEX_MODEL_HELP = ("check the stored vectors against this model (minilm-en, use-multilingual, "
                     "a sentence-transformers id or path, or openai:<model>); without it no "
@@ -91,12 +89,6 @@ def _timeout(text: str) -> float:
         raise InputError(key="idx.timeout_range", high=f"{MAX_TIMEOUT_S:g}",
                          got=repr(text[:20]))
     return value
-
-
-def memory_limit() -> int:
-    """The in-memory limit: ``CLI_MAX_CHUNKS``, or lower through ``LIMIT_VARIABLE``."""
-    value = os.environ.get(LIMIT_VARIABLE, "")
-    return int(value) if value.isdigit() else CLI_MAX_CHUNKS
 
 
 Emit = Callable[[argparse.Namespace, dict[str, Any], Callable[[], str]], None]

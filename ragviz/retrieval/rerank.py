@@ -33,6 +33,7 @@ from ragviz.retrieval.scorers import (
     ScoreScale,
     Vectors,
     option_error,
+    register_stage,
 )
 
 DEPTH = 20
@@ -179,3 +180,6 @@ def _depth(text: str) -> int:
     if not text.isdigit() or not 1 <= int(text) <= MAX_DEPTH:
         raise option_error("rerank", "depth", text, f"1 to {MAX_DEPTH}")
     return int(text)
+
+
+register_stage("rerank", reranked)

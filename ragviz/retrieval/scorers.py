@@ -121,7 +121,9 @@ class CosineScorer:
 SCORERS: dict[str, Scorer] = {}
 # Scorers that take options (``bm25(stopwords=en)``): made from the registered one's options.
 _CONFIGURED: dict[str, Scorer] = {}
-RERANK_MARK = "+rerank("  # FIRST+rerank(MODEL,depth=N): ragviz.retrieval.rerank
+# Stages written after a scorer in a spec (``FIRST+rerank(MODEL,depth=N)``): their mark and
+# what makes the staged scorer from the first one and the options (``register_stage``).
+_STAGES: dict[str, Callable[[Scorer, str], Scorer]] = {}
 _SPEC = re.compile(r"(?P<name>[A-Za-z0-9_.-]+)(?:\((?P<options>[^()]*)\))?")
 
 
@@ -139,13 +141,12 @@ def get_scorer(name: str) -> Scorer:
         return SCORERS[name]
     if name in _CONFIGURED:
         return _CONFIGURED[name]
-    first, marker, rest = name.partition(RERANK_MARK) if isinstance(name, str) else ("", "", "")
-    if marker and rest.endswith(")"):
-        from ragviz.retrieval.rerank import reranked
-
-        scorer: Scorer = reranked(get_scorer(first), rest[:-1])
-        _CONFIGURED[name] = scorer
-        return scorer
+    for mark, compose in _STAGES.items():  # FIRST+stage(OPTIONS): a stage after a scorer
+        first, marker, rest = name.partition(mark) if isinstance(name, str) else ("", "", "")
+        if marker and rest.endswith(")"):
+            scorer: Scorer = compose(get_scorer(first), rest[:-1])
+            _CONFIGURED[name] = scorer
+            return scorer
     match = _SPEC.fullmatch(name.strip()) if isinstance(name, str) else None
     base = SCORERS.get(match["name"]) if match else None
     if match is None or base is None:
@@ -172,6 +173,12 @@ def _options(spec: str, text: str) -> dict[str, str]:
             raise InputError(key="scorer.bad_option", option=repr(part), spec=repr(spec))
         options[key.strip()] = value.strip()
     return options
+
+
+def register_stage(name: str, compose: Callable[[Scorer, str], Scorer]) -> None:
+    """Let a spec write ``FIRST+NAME(OPTIONS)``: ``compose(first, options)`` makes it."""
+    _STAGES[f"+{name}("] = compose
+    _CONFIGURED.clear()
 
 
 def option_error(scorer: str, option: str, value: str, allowed: str) -> InputError:
