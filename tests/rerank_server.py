@@ -5,6 +5,7 @@ the order). ``fault`` makes every answer wrong in one way; ``calls`` counts the 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import threading
@@ -43,7 +44,8 @@ def _handler(state: RerankState) -> type[BaseHTTPRequestHandler]:
             for key, value in (extra or {}).items():
                 self.send_header(key, value)
             self.end_headers()
-            self.wfile.write(body)
+            with contextlib.suppress(BrokenPipeError, ConnectionResetError):  # a client gave up
+                self.wfile.write(body)
 
         def do_POST(self) -> None:
             state.calls += 1

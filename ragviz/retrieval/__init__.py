@@ -6,4 +6,4 @@ the prompt a model would receive.
 """
 
 # The scorers beyond cosine register themselves on import (one line each).
-from ragviz.retrieval import bm25, hybrid  # noqa: F401
+from ragviz.retrieval import bm25, hybrid, rerank  # noqa: F401
