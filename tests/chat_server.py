@@ -13,7 +13,8 @@ the first).
 ``POST /control/fault`` queues the next N answers' fault: ``status`` (an HTTP status, with
 ``retry-after`` in seconds), ``slow`` (answer after ``seconds``), ``cut`` (the stream stops
 halfway), ``empty`` (no choice), ``filter`` (finish_reason content_filter, no text),
-``filter400`` (Azure's 400 with code content_filter), ``html`` (a web page).
+``filter400`` (Azure's 400 with code content_filter), ``html`` (a web page), ``drip`` (the
+stream sends a word every ``seconds``).
 ``GET /control/stats`` gives ``calls`` and the request ``bodies``; ``POST /control/reset``.
 
 Run: ``python tests/chat_server.py --key KEY --model NAME``; prints ``PORT <n>`` once it listens.
@@ -156,7 +157,8 @@ class _Handler(BaseHTTPRequestHandler):
                  "total_tokens": len(prompt.split()) + len(text.split())}
         if body.get("stream"):
             self._stream(text, finish, usage, cut=kind == "cut",
-                         with_usage=bool((body.get("stream_options") or {}).get("include_usage")))
+                         with_usage=bool((body.get("stream_options") or {}).get("include_usage")),
+                         drip=float(fault.get("seconds", 0)) if kind == "drip" else 0.0)
             return
         choices = [] if kind == "empty" else [{"index": 0, "finish_reason": finish, "message": {
             "role": "assistant", "content": text}}]
@@ -181,7 +183,7 @@ class _Handler(BaseHTTPRequestHandler):
         return True
 
     def _stream(self, text: str, finish: str, usage: dict[str, int], *, cut: bool,
-                with_usage: bool) -> None:
+                with_usage: bool, drip: float = 0.0) -> None:
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream")
         self.send_header("Transfer-Encoding", "chunked")
@@ -200,6 +202,9 @@ class _Handler(BaseHTTPRequestHandler):
             events.append({"choices": [], "usage": usage})
         for event in events:
             self._event(event)
+            if drip:  # a word at a time, as a slow model writes
+                self.wfile.flush()
+                time.sleep(drip)
         self._write(b"data: [DONE]\n\n")
         self.wfile.write(b"0\r\n\r\n")
 

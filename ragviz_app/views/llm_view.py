@@ -36,6 +36,23 @@ PROGRESS = "_llm_progress"
 _OK = ("correct",)
 
 
+class _CancelledError(Exception):
+    """The user acted while an answer streamed: asking stops, the answers so far stay."""
+
+
+def _interrupted() -> bool:
+    """A rerun is waiting (Cancel, or any other widget). A click inside the fragment this
+    tab runs in does not stop a running script (Streamlit queues fragment reruns), so the
+    loop looks for it itself, between answers and between an answer's words."""
+    try:
+        from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+        requests = getattr(get_script_run_ctx(), "script_requests", None)
+        return getattr(getattr(requests, "_state", None), "name", "") in ("RERUN", "STOP")
+    except Exception:  # a Streamlit without these internals: Cancel waits for the run
+        return False
+
+
 @dataclass
 class _Progress:
     done: int
@@ -133,6 +150,8 @@ def answer_slot(asker: Asker | None, analysis: Analysis, position: int) -> None:
         return
     outcome = analysis.outcomes[position]
     pending = _pending(asker, analysis, position)
+    if ss.get(ASKING) and _interrupted():
+        ss[ASKING] = False
     asking = bool(ss.get(ASKING)) and pending
     failures: dict[tuple[str, str], LLMError] = ss.setdefault(FAILED_NOW, {})
     if pending and not asking:
@@ -144,10 +163,17 @@ def answer_slot(asker: Asker | None, analysis: Analysis, position: int) -> None:
     pieces: list[str] = []
 
     def show(piece: str) -> None:
+        if _interrupted():
+            raise _CancelledError
         pieces.append(piece)
         place.markdown(f"**LLM** · {md(''.join(pieces))}")
 
-    result = answer_one(analysis, outcome, asker, show if asking else None)
+    try:
+        result = answer_one(analysis, outcome, asker, show if asking else None)
+    except _CancelledError:
+        ss[ASKING] = False
+        place.empty()
+        return
     if asking:
         _advance()
     if result.error is not None and result.prompt is not None:

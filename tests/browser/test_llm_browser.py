@@ -1,0 +1,51 @@
+"""Issue 34 in the browser: "Ask the LLM" streams each answer into the page word by word under
+its question, with progress, and Cancel stops the asking; the answers so far stay."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.conftest import AppPage
+from tests.test_llm_answer import KEY, MODEL, _calls, _control, serve
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def base() -> Iterator[str]:
+    yield from serve()
+
+
+def test_answers_stream_into_the_page_and_cancel_stops_asking(app: AppPage, base: str) -> None:
+    app.open(tab=None)
+    app.wait_rendered(doc_tab=False)
+    page = app.page
+    expect(page.get_by_text("ollama serve", exact=False).first).to_be_visible()
+    for label, value in (("API key (kept in this session only)", KEY),
+                         ("Base URL of an OpenAI-compatible chat API", base),
+                         ("Chat model (openai:MODEL)", f"openai:{MODEL}")):
+        field = page.locator(f'input[aria-label="{label}"]')
+        field.fill(value)
+        expect(field).to_have_value(value)
+        field.press("Enter")
+        app.wait_idle()
+    _control(base, "/control/fault", {"kind": "drip", "times": 20, "seconds": 0.3})
+    before = _calls(base)
+    page.get_by_role("button", name=re.compile(r"^Ask the LLM \(9 prompts")).click()
+    expect(page.get_by_text("Asking: 0 of 9 prompts answered")).to_be_visible(timeout=30_000)
+    streaming = page.get_by_text(re.compile(r"^LLM · até"))  # the first answer, word by word
+    expect(streaming.first).to_be_visible(timeout=30_000)
+    expect(page.get_by_text("Asking: 1 of 9 prompts answered")).to_be_visible(timeout=30_000)
+    page.get_by_role("button", name=re.compile(r"^Cancel")).click()
+    ask = page.get_by_role("button", name=re.compile(r"^Ask the LLM \(\d prompts"))
+    expect(ask).to_be_visible(timeout=30_000)
+    left = int(re.findall(r"\((\d) prompts", ask.inner_text())[0])
+    assert 0 < left < 9  # some answered, the rest not asked
+    assert _calls(base) - before < 9
+    expect(page.get_by_text("answered from the wrong chunk", exact=False).first).to_be_visible()
+    _control(base, "/control/fault", {"kind": "drip", "times": 0})
+    app.assert_no_exception()
