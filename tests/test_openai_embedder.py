@@ -189,6 +189,16 @@ def test_retries_are_bounded(api_base: str) -> None:
                        "retries; try again later")
 
 
+def test_a_failing_first_request_says_the_retries_it_made(api_base: str) -> None:
+    """Issue 37, low 24: loading probes the API with one retry; the sentence said 4."""
+    _control(api_base, "/control/fail", {"status": 503, "times": 5})
+    try:
+        message = _error(lambda: _embedder(api_base, retries=4))
+    finally:
+        _control(api_base, "/control/fail", {"status": 503, "times": 0})
+    assert message.endswith("kept failing (HTTP 503) after 1 retry; try again later")
+
+
 def test_cli_writes_the_key_nowhere(
     api_base: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],

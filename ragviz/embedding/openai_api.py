@@ -101,8 +101,10 @@ class OpenAIEmbedder(Embedder):
         self.retries = retries
         self._client = make_client(base, key or NO_KEY, timeout_s, retries)
         self._dimension = 0
-        probe = self._client.with_options(max_retries=min(retries, PROBE_RETRIES))
-        self._dimension = int(self._request(["dimension probe"], probe).shape[1])  # fails fast
+        probe_retries = min(retries, PROBE_RETRIES)
+        probe = self._client.with_options(max_retries=probe_retries)
+        self._dimension = int(self._request(["dimension probe"], probe,
+                                            probe_retries).shape[1])  # fails fast
 
     def __repr__(self) -> str:
         return f"OpenAIEmbedder({self.name!r})"
@@ -121,9 +123,11 @@ class OpenAIEmbedder(Embedder):
             return np.zeros((0, self._dimension), dtype=np.float32)
         return np.concatenate(rows).astype(np.float32, copy=False)
 
-    def _request(self, batch: list[str], client: Any = None) -> Vectors:
+    def _request(self, batch: list[str], client: Any = None,
+                 retries: int | None = None) -> Vectors:
         """One request; the official client retries 408, 429 and 5xx answers and lost
-        connections with exponential backoff, honouring the server's Retry-After."""
+        connections with exponential backoff, honouring the server's Retry-After (``retries``:
+        how many ``client`` makes, for the message)."""
         import openai
 
         try:
@@ -131,7 +135,7 @@ class OpenAIEmbedder(Embedder):
                 model=self.model, input=batch, encoding_format="float"
             )
         except openai.OpenAIError as error:
-            raise self._explain(error) from None
+            raise self._explain(error, self.retries if retries is None else retries) from None
         return self._vectors(response, len(batch))
 
     def _vectors(self, response: Any, expected: int) -> Vectors:
@@ -173,7 +177,7 @@ class OpenAIEmbedder(Embedder):
             "check the base URL (it usually ends in /v1)"
         )
 
-    def _explain(self, error: Exception) -> EmbeddingAPIError:
+    def _explain(self, error: Exception, retries: int) -> EmbeddingAPIError:
         """One sentence for what went wrong; the server's words only where they help."""
         import openai
 
@@ -205,8 +209,9 @@ class OpenAIEmbedder(Embedder):
                 "check the base URL (it usually ends in /v1)"
             )
         if retryable(status):
+            tries = f"after {retries} retries" if retries != 1 else "after 1 retry"
             return EmbeddingAPIError(f"the embedding API at {base} kept failing (HTTP {status}) "
-                                     f"after {self.retries} retries; try again later")
+                                     f"{tries}; try again later")
         detail = f": {said}" if said else ""
         return EmbeddingAPIError(f"the embedding API at {base} rejected the request "
                                  f"(HTTP {status}){detail}")
