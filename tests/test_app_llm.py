@@ -8,6 +8,7 @@ from collections.abc import Iterator
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from ragviz_app.views.questions import prompt_key
 from tests.test_app import rerun, run_app
 from tests.test_llm_answer import KEY, MODEL, _calls, _control, serve
 
@@ -71,3 +72,17 @@ def test_a_failed_call_is_one_sentence_and_the_others_answer(app: AppTest, base:
     assert len(failed) == 1 and KEY not in "\n".join(said)
     assert sum(line.startswith("**LLM** · :green[correct]") for line in said) >= 4
     assert "llm_ask" in [button.key for button in app.button]  # the failed one: ask again
+
+
+def test_the_preview_shows_the_edited_template_and_the_budgets_cut(app: AppTest) -> None:
+    app.session_state[prompt_key("b", 0)] = True
+    rerun(app)
+    assert app.code[0].value.startswith("Answer using ONLY the excerpts below.")
+    app.text_area(key="llm_template").input("Be brief.\nExcerpts:\n{context}\n\nQ: {question}")
+    app.number_input(key="llm_budget").set_value(5)
+    rerun(app)
+    shown = app.code[0].value
+    assert shown.startswith("Be brief.\nExcerpts:\n") and shown.endswith("Q: Qual o prazo do "
+                                                                        "reembolso?")
+    assert len(shown.split("\n")[2].split()) <= 5  # the context: five tokens at most
+    assert any("The context was cut to 5 tokens" in c.value for c in app.caption)

@@ -549,6 +549,7 @@ CORE: dict[str, dict[str, str]] = {
     "llm.app.ask": {"en": "Ask the LLM ({n} prompts not answered yet)", "pt": "Perguntar ao LLM ({n} prompts ainda sem resposta)"},
     "llm.app.cancel": {"en": "Cancel (the answers so far are kept)", "pt": "Cancelar (as respostas até aqui ficam)"},
     "llm.app.progress": {"en": "Asking: {done} of {total} prompts answered", "pt": "Perguntando: {done} de {total} prompts respondidos"},
+    "llm.app.cut": {"en": "The context was cut to {budget} tokens ({counter}): its first {kept} characters are sent.", "pt": "O contexto foi cortado em {budget} tokens ({counter}): seus primeiros {kept} caracteres são enviados."},
     "llm.asking": {"en": "asking {model}: {done} of {total} questions", "pt": "perguntando a {model}: {done} de {total} perguntas"},
     # --- production indexes (ragviz.index) -----------------------------------------------------
     "index.vector_not_numbers": {"en": "{where}: the vector is not a list of numbers", "pt": "{where}: o vetor não é uma lista de números"},

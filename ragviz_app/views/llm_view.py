@@ -25,7 +25,7 @@ from ragviz.answering.prompt import (
 from ragviz.answering.run import Asker, LLMResult, answer_one, sent_hits
 from ragviz.answering.verdict import FAILED, NOT_ASKED, WRONG_CHUNK
 from ragviz.evaluation.results import Analysis
-from ragviz.i18n import KeyedError, say
+from ragviz.i18n import LANGUAGES, KeyedError, say
 from ragviz_app.common import lang, md, ss, tr
 from ragviz_app.frame import Frame
 
@@ -60,12 +60,43 @@ class _Progress:
     bar: Any
 
 
+def _template() -> str:
+    """The template typed, or the article's in the page's language (also after the language
+    changed under the untouched template of the other one)."""
+    typed = str(ss.get("llm_template") or "")
+    if not typed.strip() or typed in (default_template(code) for code in LANGUAGES):
+        return default_template(lang())
+    return typed
+
+
+def preview(analysis: Analysis, position: int) -> tuple[str, str] | None:
+    """The prompt the preview shows when the template was edited or a budget is set (None:
+    the article's, as ``presentation.prompt_text`` makes it), with the budget's cut said."""
+    template, budget = _template(), ss.get("llm_budget") or None
+    if template == default_template(lang()) and budget is None:
+        return None
+    try:
+        check_template(template)
+    except KeyedError:
+        return None
+    model = str(ss.get("llm_model") or "").strip().removeprefix("openai:")
+    outcome = analysis.outcomes[position]
+    built = build_llm_prompt(outcome.question.question, analysis.chunks,
+                             sent_hits(analysis, outcome), template, token_counter(model),
+                             budget)
+    if built is None:
+        return None
+    cut = "" if built.cut_at is None else tr("llm.app.cut", budget=budget,
+                                             kept=f"{built.cut_at:,}", counter=built.counter)
+    return built.text, cut
+
+
 def _asker() -> Asker | None:
     """The asker the settings describe, or None (no model, or a sentence said why)."""
     name = str(ss.get("llm_model") or "").strip()
     if not name:
         return None
-    template = str(ss.get("llm_template") or "") or default_template(lang())
+    template = _template()
     try:
         model = ChatModel(parse_llm_name(name), str(ss.get("llm_base") or "").strip() or None,
                           str(ss.get("llm_api_key") or "").strip() or None,

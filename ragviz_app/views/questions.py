@@ -129,13 +129,16 @@ def prompt_view(analysis: Analysis, position: int, side: str, large: bool) -> No
                          on_change="rerun")
     if not folded.open:
         return
-    prompt = presentation.prompt_text(analysis.outcomes[position], analysis.chunks, lang(),
-                                      analysis.settings.expand)
+    edited = llm_view.preview(analysis, position)  # the LLM's template or budget, if set
+    prompt = edited[0] if edited else presentation.prompt_text(
+        analysis.outcomes[position], analysis.chunks, lang(), analysis.settings.expand)
     with folded:
         if prompt is None:
             st.write(tr("app.no_llm_call"))
         else:
             st.code(prompt, language=None, wrap_lines=True)
+        if edited and edited[1]:
+            st.caption(edited[1])
 
 
 def prompt_key(side: str, position: int, large: bool = False) -> str:
