@@ -319,7 +319,8 @@ SEARCH = "search doc.txt --question prazo"
 CHUNK_JSON = "chunk doc.txt --json --chunker fixed --size 40"
 NOTE = "ragviz: note: doc.txt is not UTF-8; read it as"
 BINARY = "looks binary, not text: give a text file in UTF-8 or UTF-16."
-FLOOR = "argument --floor: give a number from -1 to 1, got"
+FLOOR = "argument --floor: give a number, got"
+OFF_SCALE = "is off this scorer's scale: give a number from -1 to 1"
 TOP_K = "argument --top-k: give a whole number from 1 to 10, got"
 SEE = "(see ragviz search --help)"
 LIMITS = "a question may have 500 characters, an answer 2,000"
@@ -413,8 +414,11 @@ ROWS: tuple[Row, ...] = (
     Row("questions", "a Latin-1 file via the CLI", cli(EVAL, {"doc.txt": b"", "q.csv": (HEADER + "Qual é?,,não\n").encode("latin-1")}), "exit 2 · ragviz: note: q.csv is not UTF-8; read it as Windows-1252; check accented letters\nragviz eval: The document doc.txt is empty: give a text file that holds some text."),
     Row("workspace", "a 5,001-digit integer", WorkspaceFile(b'{"format": "ragviz-workspace", "version": ' + HUGE.encode() + b"}"), "error: the workspace file has a value ragviz cannot read: a number with 5,001 digits is far too large"),
     # --- options -------------------------------------------------------------------------------
-    Row("options", "--floor 2", cli(SEARCH + " --floor 2"), f"exit 2 · ragviz search: {FLOOR} '2' {SEE}"),
-    Row("options", "--floor -1.5", cli(SEARCH + " --floor -1.5"), f"exit 2 · ragviz search: {FLOOR} '-1.5' {SEE}"),
+    Row("options", "--floor 2", cli(SEARCH + " --floor 2"), f"exit 2 · ragviz search: the floor 2 {OFF_SCALE}"),
+    Row("options", "--floor -1.5", cli(SEARCH + " --floor -1.5"), f"exit 2 · ragviz search: the floor -1.5 {OFF_SCALE}"),
+    Row("options", "--floor -0.5 with bm25 (0 up)", cli(SEARCH + " --scorer bm25 --floor -0.5"), "exit 2 · ragviz search: the floor -0.5 is off this scorer's scale: give a number from 0 to ∞"),
+    Row("options", "an unknown scorer option", cli(SEARCH + " --scorer hybrid(alpha=2)"), "exit 2 · ragviz search: the hybrid scorer's option alpha cannot be '2': choose 0 to 1"),
+    Row("options", "--size for a chunker that takes max-chars", cli("chunk doc.txt --chunker sentence --size 40"), "exit 2 · ragviz chunk: sentence does not take --size: its options are --max-chars, --overlap-sentences"),
     Row("options", "--floor abc", cli(SEARCH + " --floor abc"), f"exit 2 · ragviz search: {FLOOR} 'abc' {SEE}"),
     Row("options", "--floor nan", cli(SEARCH + " --floor nan"), f"exit 2 · ragviz search: {FLOOR} 'nan' {SEE}"),
     Row("options", "--floor inf", cli(SEARCH + " --floor inf"), f"exit 2 · ragviz search: {FLOOR} 'inf' {SEE}"),

@@ -157,12 +157,15 @@ def _config(args: argparse.Namespace, prefix: str = "") -> ChunkerConfig:
     """The chunker options given, the chunker's spec defaults for the rest, checked
     (``prefix`` "b_": configuration B's options of ``ragviz compare``)."""
     spec = get_spec(getattr(args, f"{prefix}chunker"))
-    values: dict[str, Any] = {}
-    for name in param_names():
-        value = getattr(args, f"{prefix}{name}")
-        if value is not None and name in spec.names:  # another chunker's option is ignored
-            values[name] = value
-    return check_config(ChunkerConfig.create(spec.name, **values))
+    given = {name: value for name in param_names()
+             if (value := getattr(args, f"{prefix}{name}")) is not None}
+    foreign = [name for name in given if name not in spec.names]
+    if foreign:  # another chunker's option: never ignored without a word
+        flag = "--" + prefix.replace("_", "-")
+        raise UserError(key="cli.option_not_for_chunker", chunker=spec.name,
+                        options=", ".join(flag + n.replace("_", "-") for n in foreign),
+                        takes=", ".join(flag + n.replace("_", "-") for n in spec.names))
+    return check_config(ChunkerConfig.create(spec.name, **given))
 
 
 def _sample(name: str) -> Sample:
