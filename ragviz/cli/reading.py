@@ -9,7 +9,6 @@ import sys
 from collections.abc import Sequence
 from contextvars import ContextVar
 from pathlib import Path
-from typing import Any
 
 from ragviz.chunking import (
     ChunkerConfig,
