@@ -44,6 +44,7 @@ from ragviz.i18n import STRINGS, count, grouped, t
 from ragviz.i18n import decimal as decimal  # re-exported: the display rule's numbers
 from ragviz.index.analysis import INDEX_CONFIG
 from ragviz.index.messages import say
+from ragviz.inputs.documents import shorten
 from ragviz.retrieval.decision import Decision, build_prompt, with_neighbours
 
 FEWEST_DIGITS = 2
@@ -351,7 +352,8 @@ def unfound_text(why: Unfound, language: str = "en") -> str:
     if why.kind == "no-file":
         return t("excerpt.no_file", language, file=repr(why.source))
     if why.kind == "offsets":
-        return t("excerpt.offsets", language, start=why.start, end=why.end,
+        return t("excerpt.offsets", language, start=shorten(str(why.start), 20),
+                 end=shorten(str(why.end), 20),  # a 4,000-digit offset is not echoed whole
                  file=why.source or t("excerpt.the_file", language))
     return t("excerpt.text", language)
 
