@@ -80,3 +80,32 @@ def test_uploads_past_the_limit_do_not_pile_up(tmp_path: Path,
             os.utime(folder, (old, old))
     assert len(list(root.iterdir())) == 3
     assert not first.exists()
+
+
+def test_the_store_is_bounded_in_bytes_whenever_folders_were_used(tmp_path: Path) -> None:
+    """Issue 37 item 11: five recent uploads of 200 MB each filled 953 MB in 4 s."""
+    now = time.time()
+    made = folders(tmp_path, 5, now)
+    for age, folder in enumerate(made):  # all used within the last minute, each 3 MB
+        (folder / "data.bin").write_bytes(b"x" * 3_000_000)
+        os.utime(folder, (now - age, now - age))
+    assert upload_store.prune(tmp_path, keep=24, now=now) == []  # count and age keep all
+    removed = upload_store.shrink(tmp_path, 10_000_000)
+    assert sorted(removed) == sorted(made[3:])  # the two least recently used
+    assert sum(upload_store.folder_bytes(f) for f in tmp_path.iterdir()) <= 10_000_000
+
+
+def test_a_new_upload_shrinks_the_store_to_its_size(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    monkeypatch.setenv(upload_store.MAX_BYTES_ENV, "2")  # 2 MB
+    root = tmp_path / upload_store.ROOT_NAME
+    for n in range(4):
+        folder = root / f"old{n}"
+        folder.mkdir(parents=True)
+        (folder / "data.bin").write_bytes(b"x" * 1_000_000)
+    source = tmp_path / "export.jsonl"
+    write_jsonl(source, [{"text": "Rule: pay by card.", "metadata": {"file_name": "a.txt"}}])
+    index_source.upload_reader(source.name, source.read_bytes())
+    assert sum(upload_store.folder_bytes(f) for f in root.iterdir()) <= 2_000_000
+
