@@ -26,7 +26,7 @@ def cmd_compare(args: argparse.Namespace) -> None:
     result = compare(a, b)
     payload = {"model": a.model, "top_k": a.top_k, "floor": a.floor, **result.to_dict()}
     notes = with_coverage(payload, prepared.coverage, args.lang)
-    notes += llm_options.compare_into(asker, a, b, payload, args.lang)
+    answers = llm_options.compare_into(asker, a, b, payload, args.lang)  # none without --llm
 
     def text() -> str:
         from ragviz.present.presentation import label_name
@@ -39,7 +39,7 @@ def cmd_compare(args: argparse.Namespace) -> None:
             before = label_name(flip.label_a, args.lang) if flip.label_a else "-"
             after = label_name(flip.label_b, args.lang) if flip.label_b else "-"
             lines.append(f"  [{flip.direction}] {flip.question.question}: {before} -> {after}")
-        return "\n".join(lines) + "\n"
+        return "\n".join([*lines, *answers]) + "\n"
 
     _emit(args, payload, text)
 
