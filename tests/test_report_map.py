@@ -49,3 +49,18 @@ def test_a_report_without_maps_has_no_map_section(use_model: Embedder, seed_doc:
                                                   ) -> None:
     html = render_report([analyse(seed_doc, DEFAULT_CONFIG_A, use_model, seed_questions)])
     assert "Map of the embedding space" not in html
+
+
+def test_many_questions_are_marks_past_the_labelled_ones(use_model: Embedder,
+                                                         seed_doc: str) -> None:
+    """Issue 37 item 25: 5,000 questions' diamonds, labels and lines were a black blob."""
+    from ragviz.present.map_svg import MAX_LABELLED
+
+    questions = [LabelledQuestion(f"Qual o prazo número {n}?", "7 dias úteis", True)
+                 for n in range(MAX_LABELLED + 70)]
+    analysis = analyse(seed_doc, DEFAULT_CONFIG_A, use_model, questions)
+    svg = str(map_svg(static_maps([analysis], [use_model])[0]))
+    assert svg.count("<path") == MAX_LABELLED  # labelled diamonds
+    assert f"Q{MAX_LABELLED}</text>" in svg and f"Q{MAX_LABELLED + 1}</text>" not in svg
+    assert svg.count("<line") <= MAX_LABELLED * (analysis.top_k + 2)
+    assert "the other 70 are the small dots" in svg

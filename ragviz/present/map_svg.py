@@ -20,6 +20,7 @@ LINK_COLOURS = {CONTEXT: HIT, UNDER: UNDER_FLOOR, ANSWER: ANSWERABLE}
 LINK_DASH = {ANSWER: "6 4"}  # the answer's line is dashed: it is where retrieval should go
 SIDE_COLOURS = {"a": "#7c3aed", "b": "#db2777"}  # violet A, pink B: apart from the lines
 QUESTION_COLOUR = "#111827"
+MAX_LABELLED = 30  # questions drawn labelled, with their lines; the rest as small marks
 WIDTH, HEIGHT, PAD = 640, 420, 28
 
 
@@ -61,7 +62,10 @@ def map_svg(drawn: SpaceMap, lang: str = "en") -> Markup:
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" '
              f'role="img" aria-label="{escape(drawn.method.upper())}">',
              f'<rect width="{WIDTH}" height="{HEIGHT}" fill="#ffffff" stroke="#e5e7eb"/>']
+    labelled = {q.position for q in drawn.questions[:MAX_LABELLED]}
     for link in drawn.links:
+        if link.question not in labelled:  # 5,000 questions' lines were a black blob
+            continue
         (x1, y1), (x2, y2) = at(link.x1, link.y1), at(link.x2, link.y2)
         dash = f' stroke-dasharray="{LINK_DASH[link.kind]}"' if link.kind in LINK_DASH else ""
         parts.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" '
@@ -76,7 +80,11 @@ def map_svg(drawn: SpaceMap, lang: str = "en") -> Markup:
         parts.append(f'{shape} fill="{SIDE_COLOURS.get(point.side, "#6b7280")}" '
                      f'fill-opacity=".6"><title>{title}</title>'
                      f'{"</circle>" if point.side == "a" else "</rect>"}')
-    for question in drawn.questions:
+    for question in drawn.questions[MAX_LABELLED:]:  # past the labelled ones: a small mark
+        x, y = at(question.x, question.y)
+        parts.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="2" fill="{QUESTION_COLOUR}" '
+                     f'fill-opacity=".5"><title>{escape(question.text)}</title></circle>')
+    for question in drawn.questions[:MAX_LABELLED]:
         x, y = at(question.x, question.y)
         parts.append(f'<path d="M{x:.1f} {y - 9:.1f} L{x + 9:.1f} {y:.1f} L{x:.1f} {y + 9:.1f} '
                      f'L{x - 9:.1f} {y:.1f} Z" fill="{QUESTION_COLOUR}"><title>'
@@ -84,4 +92,8 @@ def map_svg(drawn: SpaceMap, lang: str = "en") -> Markup:
                      f'<text x="{x + 11:.1f}" y="{y + 5:.1f}" font-size="14" font-weight="bold">'
                      f'Q{question.position + 1}</text>')
     parts.append("</svg>")
-    return Markup("".join(parts) + map_key(lang))
+    more = len(drawn.questions) - MAX_LABELLED
+    note = "" if more <= 0 else (
+        f'<p style="margin:4px 0;color:#4b5563;font-size:13px">'
+        f'{escape(t("map.more_questions", lang, shown=MAX_LABELLED, more=f"{more:,}"))}</p>')
+    return Markup("".join(parts) + note + map_key(lang))
