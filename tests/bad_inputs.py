@@ -630,6 +630,14 @@ ROWS += (  # issue 37: Chroma directories, zips and servers against hostile inpu
     Row("index", "app: a zipped Chroma directory whose database lost a table", IndexUpload("lost.zip", corrupt_chroma_zip), "error: lost.zip cannot be read as a Chroma directory (Error executing plan: Internal error: error returned from database: (code: 1) no such table: embeddings)"),
 )
 
+ROWS += (  # issue 34: the LLM's answer (a bad option is refused before any model work)
+    Row("llm", "--llm without openai:", cli("search doc.txt --question prazo --llm gpt-4o"), "exit 2 · ragviz search: --llm takes openai:MODEL (e.g. openai:gpt-4o-mini, or openai:llama3.2 with --llm-base http://localhost:11434/v1), got 'gpt-4o'"),
+    Row("llm", "--llm-base without http://", cli("search doc.txt --question prazo --llm openai:m --llm-base 127.0.0.1:11434/v1"), "exit 2 · ragviz search: the API base URL '127.0.0.1:11434/v1' must start with http:// or https:// and name a host (e.g. http://localhost:11434/v1); nothing was sent"),
+    Row("llm", "--max-tokens without --llm", cli("search doc.txt --question prazo --max-tokens 10"), "exit 2 · ragviz search: these options need --llm openai:MODEL: --max-tokens; add --llm or leave them out"),
+    Row("llm", "--max-tokens 0", cli("search doc.txt --question prazo --llm openai:m --max-tokens 0"), "exit 2 · ragviz search: argument --max-tokens: give a whole number from 1 to 9999999, got '0' (see ragviz search --help)"),
+    Row("llm", "a prompt template without {context}", cli("search doc.txt --question prazo --llm openai:m --llm-base http://127.0.0.1:9/v1 --prompt-template t.txt", {"doc.txt": DOC, "t.txt": "Só {question}".encode()}), "exit 2 · ragviz search: the prompt template lacks {context}; put {context} where the excerpts go and {question} where the question goes"),
+)
+
 def _cell_text(text: str) -> str:
     lines = [terminal_safe(line, keep="").replace("|", "\\|") for line in text.split("\n")]
     return "<br>".join(lines)

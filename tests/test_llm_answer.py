@@ -275,7 +275,7 @@ def test_a_template_without_its_fields_is_one_sentence(
 
 def test_llm_options_without_llm_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["search", *SAMPLE, "--max-tokens", "10"]) == 2
-    assert "--max-tokens only apply with --llm" in capsys.readouterr().err
+    assert "these options need --llm openai:MODEL: --max-tokens;" in capsys.readouterr().err
 
 
 def test_openai_without_a_key_is_refused_before_any_work(
