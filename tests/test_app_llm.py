@@ -86,3 +86,21 @@ def test_the_preview_shows_the_edited_template_and_the_budgets_cut(app: AppTest)
                                                                         "reembolso?")
     assert len(shown.split("\n")[2].split()) <= 5  # the context: five tokens at most
     assert any("The context was cut to 5 tokens" in c.value for c in app.caption)
+
+
+def test_the_key_typed_in_the_page_is_used_and_shown_nowhere(
+        monkeypatch: pytest.MonkeyPatch, base: str) -> None:
+    monkeypatch.delenv("RAGVIZ_LLM_API_KEY", raising=False)
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    at = run_app("questions")
+    at.text_input(key="llm_model").input(f"openai:{MODEL}")
+    at.text_input(key="llm_base").input(base)
+    at.text_input(key="llm_api_key").input(KEY)
+    rerun(at)
+    at.button(key="llm_ask").click()
+    rerun(at)
+    said = [m for m in _markdown(at) if m.startswith("**LLM**")]
+    assert any(line.startswith("**LLM** · :green[correct]") for line in said)
+    shown = [*(m.value for m in at.markdown), *(c.value for c in at.code),
+             *(c.value for c in at.caption), str(dict(at.query_params))]
+    assert all(KEY not in text for text in shown)
