@@ -33,7 +33,17 @@ def _where(chunk: Chunk, corpus: Corpus) -> str:
 
 
 def _emit(args: argparse.Namespace, payload: dict[str, Any], text: Callable[[], str]) -> None:
-    if args.json:
+    shape = getattr(args, "format", None)
+    if shape in ("md", "csv"):
+        from ragviz.cli.tables import csv_text, markdown, tables
+
+        titled = tables(args.command, payload)
+        if not titled:
+            raise UserError(key="cli.no_table", command=args.command)
+        written = markdown(titled) if shape == "md" else csv_text(titled)
+        sys.stdout.write(terminal_safe(written, keep="\n"))
+        return
+    if args.json or shape == "json":
         # json escapes C0 controls itself; DEL, C1 and bidi marks become \\u escapes here
         dumped = json.dumps(payload, ensure_ascii=False, indent=2)
         sys.stdout.write(_JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", dumped) + "\n")

@@ -150,6 +150,9 @@ def _add_model_options(parser: argparse.ArgumentParser) -> None:
         "(default OPENAI_BASE_URL or https://api.openai.com/v1)",
     )
     parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.add_argument("--format", choices=("text", "json", "md", "csv"), default="text",
+                        help="text (default), json (as --json), or the tables of eval, "
+                        "compare and sweep as Markdown or CSV")
     parser.add_argument(
         "--lang", choices=("en", "pt"), default="en", help="language of explanations"
     )

@@ -106,6 +106,7 @@ REPORT: dict[str, dict[str, str]] = {
     "study.no_chunk": {"en": "{scorer}: no chunk holds the answer", "pt": "{scorer}: nenhum chunk contém a resposta"},
     "cli.option_not_for_chunker": {"en": "{chunker} does not take {options}: its options are {takes}", "pt": "{chunker} não aceita {options}: as opções dele são {takes}"},
     "map.more_questions": {"en": "The first {shown} questions are labelled, with their lines; the other {more} are the small dots.", "pt": "As primeiras {shown} perguntas têm rótulo e linhas; as outras {more} são os pontos pequenos."},
+    "cli.no_table": {"en": "ragviz {command} has no table: --format md and csv are for eval, compare and sweep", "pt": "ragviz {command} não tem tabela: --format md e csv são para eval, compare e sweep"},
     "cli.not_a_number": {"en": "give a number, got {got}", "pt": "dê um número; veio {got}"},
     "cli.number_not_negative": {"en": "give a number, zero or more, got {got}", "pt": "dê um número, zero ou mais; veio {got}"},
     "cli.invalid_int": {"en": "invalid int value: {got}", "pt": "não é um número inteiro: {got}"},

@@ -1,0 +1,114 @@
+"""``--format md|csv``: the numbers a benchmark user pastes into a paper or a spreadsheet,
+made from the same payload ``--json`` prints. ``eval``: every metric as mean ± std, the
+metrics per file of the corpus (the benchmark's ``corpus_id``) and one row per question;
+``compare``: each metric for A and B; ``sweep``: one row per configuration. CSV cells that
+a spreadsheet would run as a formula are guarded (OWASP), as every CSV of ragviz is."""
+
+from __future__ import annotations
+
+import csv
+import io
+import statistics
+from collections.abc import Sequence
+from typing import Any
+
+from ragviz.present.exports import guard_cell
+
+Table = tuple[list[str], list[list[Any]]]
+PER_QUESTION = ("recall", "precision", "iou")
+
+
+def tables(command: str, payload: dict[str, Any]) -> list[tuple[str, Table]]:
+    """The titled tables of one command's payload (none for a command without tables)."""
+    if command == "eval":
+        return [("metrics", _summary(payload["metrics"])),
+                ("per file", _per_file(payload["questions"], payload.get("top_k", 1))),
+                ("questions", _questions(payload["questions"]))]
+    if command == "compare":
+        names = sorted(set(payload["metrics_a"]) & set(payload["metrics_b"]) - {"labels", "std"})
+        return [("metrics", (["metric", "A", "B"],
+                             [[n, payload["metrics_a"][n], payload["metrics_b"][n]]
+                              for n in names]))]
+    if command == "sweep":
+        rows = payload.get("rows", [])
+        header = list(rows[0]) if rows else ["config"]
+        return [("configurations", (header, [[row.get(k) for k in header] for row in rows]))]
+    return []
+
+
+def _summary(metrics: dict[str, Any]) -> Table:
+    std = metrics.get("std", {})
+    rows = [[name, value, std.get(name)] for name, value in metrics.items()
+            if name not in ("labels", "std") and not isinstance(value, dict)]
+    return ["metric", "mean", "std"], rows
+
+
+def _hit(question: dict[str, Any], k: int) -> float | None:
+    rank = (question.get("diagnosis") or {}).get("answer_rank", None)
+    if not question.get("answerable"):
+        return None
+    return 1.0 if rank is not None and rank <= k else 0.0
+
+
+def _per_file(questions: Sequence[dict[str, Any]], top_k: int) -> Table:
+    """hit@1, hit@k and the token measures averaged over each file's questions (a question
+    counts for every file its excerpts, or its answer, lie in)."""
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for question in questions:
+        files = {r.get("source", "") for r in question.get("references", [])}
+        span = (question.get("diagnosis") or {}).get("answer_span") or {}
+        for name in files or {span.get("source", "")}:
+            groups.setdefault(name, []).append(question)
+    header = ["file", "questions", "hit_at_1", f"hit_at_{top_k}", *PER_QUESTION]
+    rows = []
+    for name in sorted(groups):
+        group = groups[name]
+        rows.append([name, len(group), _mean([_hit(q, 1) for q in group]),
+                     _mean([_hit(q, top_k) for q in group]),
+                     *[_mean([q.get(m) for q in group]) for m in PER_QUESTION]])
+    return header, rows
+
+
+def _mean(values: Sequence[float | None]) -> float | None:
+    known = [v for v in values if v is not None]
+    return statistics.fmean(known) if known else None
+
+
+def _questions(questions: Sequence[dict[str, Any]]) -> Table:
+    header = ["question", "labels", "answer_rank", *PER_QUESTION]
+    return header, [[q["question"], " ".join(q.get("labels", [])),
+                     (q.get("diagnosis") or {}).get("answer_rank"),
+                     *[q.get(m) for m in PER_QUESTION]] for q in questions]
+
+
+def _shown(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        return f"{value:.4f}"
+    return str(value)
+
+
+def markdown(titled: Sequence[tuple[str, Table]]) -> str:
+    """Each table under a heading, cells with ``|`` and line breaks escaped."""
+    out: list[str] = []
+    for title, (header, rows) in titled:
+        out += [f"### {title}", "", "| " + " | ".join(header) + " |",
+                "|" + "|".join("---" for _ in header) + "|"]
+        for row in rows:
+            cells = (_shown(v).replace("|", "\\|").replace("\n", " ") for v in row)
+            out.append("| " + " | ".join(cells) + " |")
+        out.append("")
+    return "\n".join(out)
+
+
+def csv_text(titled: Sequence[tuple[str, Table]]) -> str:
+    """The command's main table as CSV (eval: one row per question; the metrics summary and
+    the per-file table are in ``--format md``)."""
+    header, rows = titled[-1][1]
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(header)
+    for row in rows:
+        writer.writerow([guard_cell(_shown(v), isinstance(v, int | float)) for v in row])
+    return buffer.getvalue()
