@@ -362,3 +362,14 @@ def test_an_api_model_is_stored_by_base_url_and_model_never_by_key(
             (f"api {api_base} {API_MODEL}", f"openai:{API_MODEL}@{api_base}")]
     stored = b"".join(path.read_bytes() for path in tmp_path.iterdir() if path.is_file())
     assert API_KEY.encode() not in stored and b"sk-test" not in stored
+
+
+def test_a_limit_that_is_not_a_number_is_one_warning_and_the_default(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setenv("RAGVIZ_CACHE_MB", "lots")
+    monkeypatch.setattr(disk_cache, "_WARNED", set())
+    with caplog.at_level(logging.WARNING, logger="ragviz.cache"):
+        assert disk_cache.limit_bytes() == disk_cache.limit_bytes() == 1_000_000_000
+    messages = [record.getMessage() for record in caplog.records]
+    assert len(messages) == 1 and "RAGVIZ_CACHE_MB is 'lots'" in messages[0]
