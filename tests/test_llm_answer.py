@@ -194,6 +194,27 @@ def test_the_llm_gets_exactly_the_previews_prompt(use_model: Embedder, expand: i
     assert any(o.decision.refused for o in analysis.outcomes)
 
 
+def test_a_tokenizer_file_that_never_arrives_falls_back_to_the_estimate(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """tiktoken downloads its file with no timeout: a network that drops packets would hang
+    the command; the load is waited for a bounded time, then words are counted (said)."""
+    import threading
+
+    import tiktoken
+
+    from ragviz.answering import prompt
+
+    never = threading.Event()
+    monkeypatch.setattr(tiktoken, "get_encoding", lambda name: never.wait())
+    monkeypatch.setattr(prompt, "LOAD_WAIT_S", 0.2)
+    prompt._encoding.cache_clear()
+    try:
+        assert token_counter("some-model").name == ESTIMATE
+    finally:
+        never.set()
+        prompt._encoding.cache_clear()
+
+
 # --- the article's story end to end ------------------------------------------------------------
 
 def test_fixed_120_answers_the_refund_question_from_the_boleto_chunk(

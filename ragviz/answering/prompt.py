@@ -10,6 +10,7 @@ and punctuation marks are counted instead, and :attr:`TokenCounter.name` says wh
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -78,14 +79,26 @@ def _encoding_for(model: str) -> str:
         return ""
 
 
+LOAD_WAIT_S = 5.0  # tiktoken downloads an encoding's file once, without a timeout of its own
+
+
 @cache
 def _encoding(name: str) -> Any:
-    """tiktoken's encoding, or None (not installed, or its file not downloadable here)."""
-    try:
-        import tiktoken
-        return tiktoken.get_encoding(name)
-    except Exception:  # tiktoken fetches its file: any network failure
-        return None
+    """tiktoken's encoding, or None (not installed, or its file not fetched within
+    ``LOAD_WAIT_S``: a network that drops packets must not hang the command)."""
+    found: list[Any] = []
+
+    def load() -> None:
+        try:
+            import tiktoken
+            found.append(tiktoken.get_encoding(name))
+        except Exception:  # tiktoken fetches its file: any network failure
+            return
+
+    worker = threading.Thread(target=load, name="tiktoken-load", daemon=True)
+    worker.start()
+    worker.join(LOAD_WAIT_S)
+    return found[0] if found else None
 
 
 @dataclass(frozen=True)
