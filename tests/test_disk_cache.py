@@ -373,3 +373,20 @@ def test_a_limit_that_is_not_a_number_is_one_warning_and_the_default(
         assert disk_cache.limit_bytes() == disk_cache.limit_bytes() == 1_000_000_000
     messages = [record.getMessage() for record in caplog.records]
     assert len(messages) == 1 and "RAGVIZ_CACHE_MB is 'lots'" in messages[0]
+
+
+def test_a_model_folder_is_known_by_its_files_not_its_path(tmp_path: Path) -> None:
+    from ragviz.embedding.models import folder_identity
+
+    one, two = tmp_path / "one", tmp_path / "two"
+    for folder in (one, two):
+        (folder / "1_Pooling").mkdir(parents=True)
+        (folder / "model.safetensors").write_bytes(bytes(range(256)) * 64)
+        (folder / "1_Pooling" / "config.json").write_text('{"pooling_mode_mean_tokens": true}')
+    first = folder_identity(one)
+    assert first is not None and first.startswith("folder blake2b:")
+    assert folder_identity(two) == first and str(one) not in first  # a copy is the same model
+    weights = bytearray((two / "model.safetensors").read_bytes())
+    weights[1000] ^= 1
+    (two / "model.safetensors").write_bytes(bytes(weights))
+    assert folder_identity(two) != first  # other weights, other vectors
