@@ -401,3 +401,23 @@ def test_ctrl_c_while_the_model_answers_is_one_line(base: str) -> None:
         proc.kill()
     assert proc.returncode == 130, (out[-500:], err[-2000:])
     assert err.strip() == "ragviz eval: interrupted"
+
+
+def test_the_csv_carries_each_answer_and_its_verdict(
+        base: str, capsys: pytest.CaptureFixture[str]) -> None:
+    import csv
+    import io
+
+    assert cli.main(["eval", *SAMPLE, *FIXED, "--lang", "pt", "--format", "csv", "--llm",
+                     f"openai:{MODEL}", "--llm-base", base]) == 0
+    text = capsys.readouterr().out
+    rows = list(csv.reader(io.StringIO(text)))
+    header = next(r for r in rows if "llm_verdict" in r)
+    refund = next(r for r in rows if r and r[0] == REFUND)
+    named = dict(zip(header, refund, strict=False))
+    assert (named["llm_verdict"], named["llm_chunk"]) == (WRONG_CHUNK, "1")
+    assert "três dias úteis" in named["llm_answer"]
+    assert KEY not in text
+    assert cli.main(["eval", *SAMPLE, *FIXED, "--format", "md", "--llm", f"openai:{MODEL}",
+                     "--llm-base", base]) == 0
+    assert "| answer_accuracy | 0.2500 |" in capsys.readouterr().out

@@ -23,7 +23,7 @@ def tables(command: str, payload: dict[str, Any]) -> list[tuple[str, Table]]:
     if command == "eval":
         return [("metrics", _summary(payload["metrics"])),
                 ("per file", _per_file(payload["questions"], payload.get("top_k", 1))),
-                ("questions", _questions(payload["questions"]))]
+                *_llm(payload), ("questions", _questions(payload["questions"]))]
     if command == "compare":
         names = sorted(set(payload["metrics_a"]) & set(payload["metrics_b"]) - {"labels", "std"})
         return [("metrics", (["metric", "A", "B"],
@@ -76,9 +76,25 @@ def _mean(values: Sequence[float | None]) -> float | None:
 
 def _questions(questions: Sequence[dict[str, Any]]) -> Table:
     header = ["question", "labels", "answer_rank", *PER_QUESTION]
-    return header, [[q["question"], " ".join(q.get("labels", [])),
-                     (q.get("diagnosis") or {}).get("answer_rank"),
-                     *[q.get(m) for m in PER_QUESTION]] for q in questions]
+    llm = any("llm" in q for q in questions)  # --llm: each answer, its verdict and chunk
+    return header + (list(LLM_COLUMNS) if llm else []), [
+        [q["question"], " ".join(q.get("labels", [])),
+         (q.get("diagnosis") or {}).get("answer_rank"), *[q.get(m) for m in PER_QUESTION],
+         *([(q.get("llm") or {}).get(c.removeprefix("llm_")) for c in LLM_COLUMNS]
+           if llm else [])] for q in questions]
+
+
+LLM_COLUMNS = ("llm_verdict", "llm_chunk", "llm_answer", "llm_error")
+
+
+def _llm(payload: dict[str, Any]) -> list[tuple[str, Table]]:
+    """--llm: the answers' metrics (accuracy, the model's refusal precision and recall,
+    calls, tokens) as one table."""
+    metrics = (payload.get("llm") or {}).get("metrics")
+    if not metrics:
+        return []
+    return [("llm", (["metric", "value"], [[name, value] for name, value in metrics.items()
+                                          if name != "verdicts"]))]
 
 
 def _shown(value: Any) -> str:
