@@ -9,7 +9,7 @@ from typing import Any
 
 import streamlit as st
 
-from ragviz.evaluation.results import Analysis, RetrievalSettings
+from ragviz.evaluation.results import MAX_EXPAND, Analysis, RetrievalSettings
 from ragviz.i18n import LANGUAGES, t
 from ragviz.present.safe_text import visible_controls
 from ragviz.retrieval.scorers import DEFAULT_SCORER, SCORERS, ScoreScale, get_scorer
@@ -45,20 +45,32 @@ def fit_slider(key: str, shape: tuple[float, float, float], fitted: Any) -> None
     shapes[key] = shape
 
 
-def scorer_name() -> str:
-    """The scorer the sidebar chose (the default until it offers a choice)."""
-    name = ss.get("scorer", DEFAULT_SCORER)
-    return name if name in SCORERS else DEFAULT_SCORER
+NO_RERANK = "—"  # no rerank stage (a sign, not a word: the same in every language)
+RERANKERS = (NO_RERANK, "sentence-max")  # what the app offers (links: APP_RERANKERS)
 
 
-def retrieval(top_k: int, floor: float) -> RetrievalSettings:
-    """This session's retrieval settings for a top_k and a floor."""
-    return RetrievalSettings(top_k, floor, scorer_name())
+def scorer_name(side: str = "a") -> str:
+    """The scorer spec configuration ``side`` ranks with: its scorer (B: A's until B picks
+    one) and, when chosen, the rerank stage."""
+    name = ss.get(f"{side}_scorer") or ss.get("a_scorer", DEFAULT_SCORER)
+    name = name if name in SCORERS else DEFAULT_SCORER
+    rerank = ss.get(f"{side}_rerank", NO_RERANK)
+    return f"{name}+rerank({rerank})" if rerank in RERANKERS[1:] else name
 
 
-def scale_of(analysis: Analysis | None) -> ScoreScale:
-    """The score scale of the scorer behind ``analysis`` (the chosen one when None)."""
-    return get_scorer(analysis.settings.scorer if analysis else scorer_name()).scale
+def expand_of(side: str = "a") -> int:
+    value = ss.get(f"{side}_expand", 0)
+    return value if isinstance(value, int) and 0 <= value <= MAX_EXPAND else 0
+
+
+def retrieval(top_k: int, floor: float, side: str = "a") -> RetrievalSettings:
+    """Configuration ``side``'s retrieval settings for a top_k and a floor."""
+    return RetrievalSettings(top_k, floor, scorer_name(side), expand_of(side))
+
+
+def scale_of(analysis: Analysis | None, side: str = "a") -> ScoreScale:
+    """The score scale of the scorer behind ``analysis`` (``side``'s chosen one when None)."""
+    return get_scorer(analysis.settings.scorer if analysis else scorer_name(side)).scale
 
 
 # Widget formatters bind the language when they are made: Streamlit may call a formatter

@@ -1,12 +1,13 @@
-"""The score floor per model: one floor while A and B use the same model, one per side
-when they differ (a floor calibrated on one model is meaningless on another), and the
-model each floor was set on, so a floor left over from another model says so.
+"""The score floor per model and scale: one floor while A and B use the same model and
+scorer scale, one per side when they differ (a floor calibrated on one model, or on cosine's
+scale, is meaningless on another), and the model each floor was set on, so a floor left over
+from another model says so.
 """
 
 from __future__ import annotations
 
 from ragviz_app import app_state as state
-from ragviz_app.common import SIDES, scale_of, ss
+from ragviz_app.common import SIDES, scale_of, scorer_name, ss
 from ragviz_app.models import side_models
 
 SHARED = "floor"
@@ -15,9 +16,10 @@ _SET_ON = "_floor_model"  # floor key -> the model the floor was set on
 
 
 def separate() -> bool:
-    """True when A and B use different models, so each needs its own floor."""
+    """True when A and B use different models or scorers (another scale, or scores spread
+    otherwise: a reranker's best sentence), so each needs its own floor."""
     models = side_models()
-    return models["a"] != models["b"]
+    return models["a"] != models["b"] or scorer_name("a") != scorer_name("b")
 
 
 def floor_key(side: str) -> str:
@@ -43,7 +45,7 @@ def record(key: str, model: str) -> None:
 def set_floor(value: float, side: str = "b") -> None:
     """Apply a floor (a suggestion, a recalibration) to ``side``'s floor, on its model."""
     key = floor_key(side)
-    ss[key] = state.slider_floor(value, scale_of(None))
+    ss[key] = state.slider_floor(value, scale_of(None, side))
     record(key, side_models()[side])
 
 

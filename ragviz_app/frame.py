@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -19,16 +19,20 @@ from ragviz.embedding.models import Embedder, ModelLoadError
 from ragviz.evaluation.calibration import calibrate_outcomes
 from ragviz.evaluation.measures import metric_names
 from ragviz.evaluation.pipeline import analyse, chunk_document, rescore
-from ragviz.evaluation.results import Analysis, Metrics
+from ragviz.evaluation.results import MAX_EXPAND, Analysis, Metrics, RetrievalSettings
 from ragviz.i18n import say
 from ragviz.inputs.corpus import Corpus
 from ragviz.inputs.limits import TOP_K_RANGE
 from ragviz.inputs.questions import LabelledQuestion
 from ragviz.present import presentation
+from ragviz.retrieval.scorers import DEFAULT_SCORER, scorer_names
 from ragviz_app import app_state as state
 from ragviz_app import background, floors
 from ragviz_app.common import (
+    NO_RERANK,
+    RERANKERS,
     SIDES,
+    expand_of,
     fit_slider,
     lang,
     md,
@@ -129,7 +133,27 @@ def config_widgets(side: str, n_chars: int) -> ChunkerConfig:
     config = state.config_from_values(chunker, values, n_chars)
     if call_slot is not None:  # the call that runs: the sliders' values, fitted to the text
         call_slot.markdown(tr("app.peer_call", call=get_spec(chunker).call_text(config.params())))
+    retrieval_widgets(side)
     return config
+
+
+def retrieval_widgets(side: str) -> None:
+    """The side's scorer, reranker and prompt neighbours, folded under one line that says
+    what is chosen (A dense and B hybrid + rerank on the same questions, side by side)."""
+    for key, default in ((f"{side}_scorer", ss.get("a_scorer", DEFAULT_SCORER)),
+                         (f"{side}_rerank", NO_RERANK), (f"{side}_expand", 0)):
+        ss.setdefault(key, default)
+    expand = expand_of(side)
+    label = tr("app.retrieval_label", spec=scorer_name(side),
+               expand=tr("app.retrieval_expand", n=expand) if expand else "")
+    with st.expander(label, key=f"{side}_retrieval_fold"):
+        scorer, rerank, neighbours = st.columns(3)
+        scorer.selectbox(tr("app.scorer"), scorer_names(), key=f"{side}_scorer",
+                         help=tr("app.scorer_help"))
+        rerank.selectbox(tr("app.reranker"), RERANKERS, key=f"{side}_rerank",
+                         help=tr("app.reranker_help"))
+        neighbours.number_input(tr("app.expand"), 0, MAX_EXPAND, step=1, key=f"{side}_expand",
+                                help=tr("app.expand_help"))
 
 
 def _peer_notes(side: str, chunker: str) -> DeltaGenerator | None:
@@ -161,46 +185,53 @@ def _hidden(side: str, chunker: str, name: str) -> bool:
 
 
 def memo_key(document: str | Corpus, config: ChunkerConfig, model: Embedder,
-             questions: list[LabelledQuestion]) -> tuple[Any, ...]:
+             questions: list[LabelledQuestion], side: str = "a") -> tuple[Any, ...]:
     """What an analysis depends on apart from top_k and the floor (not the language:
     sentences are made from the facts at display time)."""
-    return (model.name, state.document_key(document), config, tuple(questions), scorer_name())
+    return (model.name, state.document_key(document), config, tuple(questions),
+            scorer_name(side), expand_of(side))
 
 
 def memoised(document: str | Corpus, config: ChunkerConfig, model: Embedder,
-             questions: list[LabelledQuestion], top_k: int, floor: float) -> Analysis | None:
+             questions: list[LabelledQuestion], top_k: int, floor: float,
+             side: str = "a") -> Analysis | None:
     """The analysis already made for these inputs, rescored when top_k or the floor moved
     (no chunking, no model call), or None."""
-    key = memo_key(document, config, model, questions)
+    key = memo_key(document, config, model, questions, side)
     memo: dict[Any, Analysis] = ss["_memo"]
     base = memo.get(key)
     if base is None or (base.top_k == top_k and base.floor == floor):
         return base
-    memo[key] = rescore(base, retrieval(top_k, floor))  # a rerun reuses the decisions
+    memo[key] = rescore(base, moved(base, top_k, floor))  # a rerun reuses the decisions
     return memo[key]
+
+
+def moved(analysis: Analysis, top_k: int, floor: float) -> RetrievalSettings:
+    """``analysis``'s own retrieval settings at another top_k and floor."""
+    return replace(analysis.settings, top_k=top_k, floor=floor)
 
 
 def run_analysis(
     document: str | Corpus, config: ChunkerConfig, model: Embedder,
     questions: list[LabelledQuestion], top_k: int, floor: float,
     chunking: ChunkingResult | None = None,
-    progress_slot: DeltaGenerator | None = None,
+    progress_slot: DeltaGenerator | None = None, side: str = "a",
 ) -> Analysis:
     """The memoised analysis, else chunk (unless ``chunking`` is given), embed with a
     progress bar (in ``progress_slot`` when given) and judge every question.
 
     The progress bar is drawn after every batch, and drawing is where Streamlit stops a
     run the user has left (a new slider move): the batches already embedded stay cached."""
-    found = memoised(document, config, model, questions, top_k, floor)
+    found = memoised(document, config, model, questions, top_k, floor, side)
     if found is not None:
         return found
     slot = progress_slot.empty() if progress_slot is not None else st.empty()
     with st.spinner(tr("app.embedding", config=config.label())):
-        base = analyse(document, config, model, questions, retrieval(top_k, floor),
+        base = analyse(document, config, model, questions, retrieval(top_k, floor, side),
                        _progress(slot), chunking)
     slot.empty()
     memo: dict[Any, Analysis] = ss["_memo"]
-    memo[memo_key(document, config, model, questions)] = base
+    memo[memo_key(document, config, model, questions, side)] = base
     while len(memo) > MEMO_SIZE:
         memo.pop(next(iter(memo)))
     return base
@@ -246,7 +277,7 @@ def compute(document: str | Corpus | None, models: dict[str, Embedder],
             assert config is not None
             with refusing(frame, side):
                 found = memoised(document, config, models[side], questions, top_k,
-                                 floors.floor_of(side))
+                                 floors.floor_of(side), side)
                 if found is None:
                     pending[side] = chunk_document(document, config, models[side])
                 frame.analyses[side] = found
@@ -259,7 +290,7 @@ def compute(document: str | Corpus | None, models: dict[str, Embedder],
             with refusing(frame, side):
                 frame.analyses[side] = run_analysis(
                     document, config, models[side], questions, top_k, floors.floor_of(side),
-                    chunking, slots.get(side))
+                    chunking, slots.get(side), side)
     first_floors(frame)
     return frame
 
@@ -296,7 +327,7 @@ def first_floors(frame: Frame) -> None:
         current = frame.analyses[side]
         if current is not None:
             frame.analyses[side] = rescore(
-                current, retrieval(frame.top_k, floors.floor_of(side)))
+                current, moved(current, frame.top_k, floors.floor_of(side)))
 
 
 def retrieval_controls(container: DeltaGenerator, frame: Frame) -> None:

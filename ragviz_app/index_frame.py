@@ -21,7 +21,7 @@ from ragviz.inputs.corpus import Corpus
 from ragviz.inputs.questions import LabelledQuestion
 from ragviz_app import background, floors
 from ragviz_app import frame as shared_frame
-from ragviz_app.common import SIDES, lang, md, retrieval, scorer_name, ss, tr
+from ragviz_app.common import SIDES, expand_of, lang, md, retrieval, scorer_name, ss, tr
 from ragviz_app.frame import Frame
 from ragviz_app.index_source import IndexChoice, error_text, say_here
 
@@ -88,10 +88,11 @@ def _side_b(frame: Frame, choice: IndexChoice, questions: list[LabelledQuestion]
     with shared_frame.refusing(frame, "b"):
         model = frame.models["b"]
         floor = floors.floor_of("b")
-        found = shared_frame.memoised(choice.sources, config, model, questions, top_k, floor)
+        found = shared_frame.memoised(choice.sources, config, model, questions, top_k, floor,
+                                      "b")
         frame.analyses["b"] = found or shared_frame.run_analysis(
             choice.sources, config, model, questions, top_k, floor,
-            chunk_document(choice.sources, config, model))
+            chunk_document(choice.sources, config, model), side="b")
 
 
 def index_analysis(choice: IndexChoice, model: Embedder, questions: list[LabelledQuestion],
@@ -99,7 +100,7 @@ def index_analysis(choice: IndexChoice, model: Embedder, questions: list[Labelle
     """The index's analysis for these inputs: from the session's memo when only top_k or
     the floor moved, else scored on the stored vectors (re-embedding the chunk texts to
     check them, with a progress bar)."""
-    key = ("index", choice.key, model.name, tuple(questions), scorer_name())
+    key = ("index", choice.key, model.name, tuple(questions), scorer_name(), expand_of())
     memo: dict[Any, Any] = ss["_memo"]
     found: IndexAnalysis | None = memo.get(key)
     if found is None:
@@ -110,8 +111,8 @@ def index_analysis(choice: IndexChoice, model: Embedder, questions: list[Labelle
         slot.empty()
         memo[key] = found
     elif found.analysis.top_k != top_k or found.analysis.floor != floor:
-        found = dataclasses.replace(found, analysis=rescore(found.analysis,
-                                                            retrieval(top_k, floor)))
+        found = dataclasses.replace(found, analysis=rescore(
+            found.analysis, shared_frame.moved(found.analysis, top_k, floor)))
         memo[key] = found
     return found
 

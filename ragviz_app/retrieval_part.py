@@ -42,7 +42,7 @@ from ragviz.evaluation.pipeline import rescore
 from ragviz.evaluation.results import Analysis
 from ragviz_app import background, floors
 from ragviz_app import frame as shared_frame
-from ragviz_app.common import SIDES, retrieval, ss, tr
+from ragviz_app.common import SIDES, ss, tr
 from ragviz_app.frame import RETRIEVAL_FRAGMENT, Frame
 from ragviz_app.models import side_models
 from ragviz_app.session import PERSISTENT, sync_url
@@ -64,7 +64,8 @@ OWN_KEYS = frozenset({
 })
 # What else the frame is computed from (the applied questions are compared by identity:
 # every change replaces the table).
-OTHER_INPUTS = ("lang", "walk_on", "scorer", "active_model", "questions_base", "_questions_doc")
+OTHER_INPUTS = ("lang", "walk_on", "active_model", "questions_base", "_questions_doc",
+                *(f"{side}_{name}" for side in SIDES for name in ("scorer", "rerank", "expand")))
 INPUTS_KEY = "_frame_inputs"
 
 
@@ -126,8 +127,9 @@ def rescored(frame: Frame) -> Frame:
             analyses[side] = current
             continue
         found = shared_frame.memoised(frame.document, config, frame.models[side],
-                                      frame.questions, top_k, floor)
-        analyses[side] = rescore(current, retrieval(top_k, floor)) if found is None else found
+                                      frame.questions, top_k, floor, side)
+        analyses[side] = rescore(current, shared_frame.moved(current, top_k, floor)) \
+            if found is None else found
     return replace(frame, analyses=analyses, top_k=top_k)
 
 

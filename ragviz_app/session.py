@@ -26,7 +26,7 @@ from ragviz.share.samples import get_sample
 from ragviz.share.workspace import Settings, Workspace
 from ragviz_app import app_state as state
 from ragviz_app import floors, walkthrough
-from ragviz_app.common import SIDES, lang, ss, tr
+from ragviz_app.common import NO_RERANK, SIDES, expand_of, lang, scorer_name, ss, tr
 from ragviz_app.models import put_model, side_models
 
 DEFAULTS = {"a": state.DEFAULT_A, "b": state.DEFAULT_B}
@@ -41,7 +41,8 @@ PERSISTENT = (
     "cost_refusal", "cost_answer", "sweep_metric",
     "why_question", "why_answer", "why_answerable", "why_side", "why_pick",
     "map_method", "map_colour", "map_lines",
-    *(f"{side}_{name}" for side in SIDES for name in ("chunker", *PARAM_KEYS)),
+    *(f"{side}_{name}" for side in SIDES
+      for name in ("chunker", *PARAM_KEYS, "scorer", "rerank", "expand")),
 )
 
 
@@ -113,14 +114,19 @@ def current_settings() -> Settings:
                for side in SIDES}
     models = side_models()
     own_b = models["b"] != models["a"]
+    own_floor = floors.separate()
     return Settings(
         config_a=configs["a"], config_b=configs["b"], top_k=int(ss.top_k),
         floor=float(ss.get("floor", 0.0)), model=models["a"], language=lang(),
         sample=ss.sample_name if ss.doc_source == "sample" else None,
         model_b=models["b"] if own_b else None,
-        floor_b=float(ss.get("floor_b", ss.get("floor", 0.0))) if own_b else None,
+        floor_b=float(ss.get("floor_b", ss.get("floor", 0.0))) if own_floor else None,
         floor_on=_set_elsewhere(floors.SHARED, models["a"]),
         floor_b_on=_set_elsewhere(floors.OWN_B, models["b"]) if own_b else None,
+        scorer=scorer_name("a"),
+        scorer_b=scorer_name("b") if scorer_name("b") != scorer_name("a") else None,
+        expand=expand_of("a"),
+        expand_b=expand_of("b") if expand_of("b") != expand_of("a") else None,
     )
 
 
@@ -152,8 +158,14 @@ def apply_settings(settings: Settings, with_sample: bool = True) -> None:
     ss.pop("floor_b", None)
     if settings.model_b is not None:
         put_model("b", settings.model_b)
+    if settings.model_b is not None or settings.floor_b is not None:
         ss.floor_b = state.slider_floor(settings.floor_of("b"))
-        floors.record(floors.OWN_B, settings.floor_b_on or settings.model_b)
+        floors.record(floors.OWN_B, settings.floor_b_on or settings.model_of("b"))
+    for side in SIDES:
+        name, _mark, rerank = settings.scorer_of(side).partition("+rerank(")
+        ss[f"{side}_scorer"] = name.split("(")[0]  # the app picks a scorer by its name
+        ss[f"{side}_rerank"] = rerank.removesuffix(")").split(",")[0] or NO_RERANK
+        ss[f"{side}_expand"] = settings.expand_of(side)
     if with_sample and settings.sample:
         ss.sample_name = settings.sample
 

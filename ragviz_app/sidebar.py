@@ -9,7 +9,6 @@ from ragviz.i18n import LANGUAGE_NAMES, LANGUAGES
 from ragviz.inputs.convert import MAX_BINARY_FILE_BYTES
 from ragviz.inputs.corpus import Corpus
 from ragviz.inputs.documents import MAX_DOCUMENT_CHARS, MAX_FILE_CHARS, MAX_UPLOAD_BYTES
-from ragviz.retrieval.scorers import scorer_names
 from ragviz.share.samples import get_sample, load_samples
 from ragviz_app import app_state as state
 from ragviz_app import index_source
@@ -37,15 +36,7 @@ def sidebar() -> tuple[state.DocumentChoice, dict[str, WantedModel]]:
             st.info(tr("app.url_note", note=md(note)), icon=":material/tune:")
         choice = document_inputs()
         model = model_inputs()
-        scorer_input()
     return choice, model
-
-
-def scorer_input() -> None:
-    """The scorer, offered once more than one is registered (cosine alone needs no choice)."""
-    names = scorer_names()
-    if len(names) > 1:
-        st.selectbox(tr("app.scorer"), names, key="scorer", help=tr("app.scorer_help"))
 
 
 def document_inputs() -> state.DocumentChoice:

@@ -245,6 +245,24 @@ APP: dict[str, dict[str, str]] = {
         "en": "How each chunk is scored against each question (the floor is on its scale).",
         "pt": "Como cada chunk é pontuado para cada pergunta (o piso fica na escala dele).",
     },
+    "app.retrieval_label": {"en": "Retrieval: {spec}{expand}", "pt": "Recuperação: {spec}{expand}"},
+    "app.retrieval_expand": {"en": " · {n} neighbours in the prompt", "pt": " · {n} vizinhos no prompt"},
+    "app.reranker": {"en": "Reranker", "pt": "Reranker"},
+    "app.reranker_help": {
+        "en": "sentence-max rescores the first stage's top 20 chunks by their best sentence "
+              "(same model, offline); the reranker's order decides top_k. A CrossEncoder or "
+              "a rerank API: ragviz eval --rerank.",
+        "pt": "sentence-max repontua os 20 primeiros chunks do primeiro estágio pela melhor "
+              "frase (mesmo modelo, offline); a ordem do reranker decide o top_k. Um "
+              "CrossEncoder ou uma API de rerank: ragviz eval --rerank.",
+    },
+    "app.expand": {"en": "Neighbours", "pt": "Vizinhos"},
+    "app.expand_help": {
+        "en": "Chunks on each side of every hit (same file) added to the prompt: the fix for "
+              "an answer split between chunks. Changes the prompt, not the ranking.",
+        "pt": "Chunks de cada lado de cada acerto (mesmo arquivo) somados ao prompt: a "
+              "correção para uma resposta dividida entre chunks. Muda o prompt, não o ranking.",
+    },
     "app.model_custom": {"en": "Other model", "pt": "Outro modelo"},
     "app.model_custom_caption": {
         "en": "any sentence-transformers id or local folder",

@@ -135,8 +135,9 @@ def test_the_app_draws_bm25_on_its_open_scale() -> None:
     from tests.test_app import charts, open_tab, rerun, run_app
 
     at = run_app("questions")
-    assert {"bm25", "hybrid"} <= set(at.selectbox(key="scorer").options)
-    at.selectbox(key="scorer").select("bm25")
+    assert {"bm25", "hybrid"} <= set(at.selectbox(key="a_scorer").options)
+    at.selectbox(key="a_scorer").select("bm25")
+    at.selectbox(key="b_scorer").select("bm25")
     at = open_tab(rerun(at), "questions")
     assert not at.exception
     floor = at.slider(key="floor")

@@ -111,9 +111,10 @@ def test_the_cli_offers_and_uses_a_registered_scorer(
 
 def test_the_app_offers_a_registered_scorer_and_draws_on_its_scale(toy: SharedWords) -> None:
     at = run_app("questions")
-    options = at.selectbox(key="scorer").options
+    options = at.selectbox(key="a_scorer").options
     assert options[0] == "cosine" and toy.name in options
-    at.selectbox(key="scorer").select(toy.name)
+    at.selectbox(key="a_scorer").select(toy.name)
+    at.selectbox(key="b_scorer").select(toy.name)
     at = open_tab(rerun(at), "questions")
     floor = at.slider(key="floor")
     assert (floor.min, floor.max, floor.step) == (0.0, 10.0, 0.5)

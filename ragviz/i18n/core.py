@@ -459,6 +459,8 @@ CORE: dict[str, dict[str, str]] = {
     # --- workspace files (ragviz.share.workspace) ----------------------------------------------
     "workspace.configuration": {"en": "configuration {name}: {error}", "pt": "configuração {name}: {error}"},
     "workspace.between": {"en": "{name} must be between {low} and {high}, got {got}", "pt": "{name} deve estar entre {low} e {high}; veio {got}"},
+    "workspace.scorer": {"en": "the scorer must be a name such as cosine, bm25 or hybrid, got {got}", "pt": "o scorer deve ser um nome como cosine, bm25 ou hybrid; veio {got}"},
+    "workspace.reranker": {"en": "the app reranks only with {allowed} (a CrossEncoder or a rerank API runs from the command line), got {got}", "pt": "o app reordena só com {allowed} (um CrossEncoder ou uma API de rerank rodam pela linha de comando); veio {got}"},
     "workspace.language": {"en": "language must be one of {known}, got {got}", "pt": "o idioma deve ser um de {known}; veio {got}"},
     "workspace.model_length": {"en": "model must be a name of 1 to {limit} characters", "pt": "o modelo deve ser um nome de 1 a {limit} caracteres"},
     "workspace.model_error": {"en": "model: {error}", "pt": "modelo: {error}"},

@@ -12,6 +12,7 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+import math
 import re
 import zlib
 from collections.abc import Callable, Mapping
@@ -25,14 +26,17 @@ from ragviz.i18n import Phrase, say, t
 from ragviz.inputs.documents import InputError, shown
 from ragviz.inputs.limits import DECIMAL_NUMBER, MAX_INT_DIGITS, WHOLE_NUMBER
 from ragviz.inputs.questions import LabelledQuestion
+from ragviz.retrieval.scorers import DEFAULT_SCORER, get_scorer
 from ragviz.share.samples import get_sample
 from ragviz.share.workspace import (
     MAX_WORKSPACE_BYTES,
     Settings,
     Workspace,
+    check_expand,
     check_floor,
     check_language,
     check_model,
+    check_scorer,
     check_top_k,
 )
 
@@ -76,6 +80,12 @@ def settings_to_query(settings: Settings) -> dict[str, str]:
         query["floor_on"] = settings.floor_on
     if settings.floor_b_on is not None:
         query["b_floor_on"] = settings.floor_b_on
+    for key, value, default in (("scorer", settings.scorer, DEFAULT_SCORER),
+                                ("b_scorer", settings.scorer_b, None),
+                                ("expand", settings.expand, 0),
+                                ("b_expand", settings.expand_b, None)):
+        if value is not None and value != default:
+            query[key] = str(value)
     query["lang"] = settings.language
     return query
 
@@ -240,10 +250,14 @@ def _import_query(query: Mapping[str, str], base: Settings) -> tuple[Settings, l
     if "model" in values:  # the floors of a link naming its model were set on it unless it says
         values.setdefault("floor_on", None)
         values.setdefault("floor_b_on", None)
+    base_settings = settings
     settings = Settings(**{f.name: values.get(f.name, getattr(settings, f.name))
                            for f in fields(Settings)})
-    if settings.model_b is None or settings.model_b == settings.model:  # one model: one floor
-        settings = replace(settings, model_b=None, floor_b=None, floor_b_on=None)
+    settings = _floors_on_their_scales(settings, base_settings, problems)
+    if settings.model_b == settings.model:
+        settings = replace(settings, model_b=None)
+    if settings.model_b is None and settings.scorer_b is None:  # one model, one scorer: one floor
+        settings = replace(settings, floor_b=None, floor_b_on=None)
     if settings.floor_on == settings.model:
         settings = replace(settings, floor_on=None)
     if settings.floor_b_on is not None and settings.floor_b_on == settings.model_b:
@@ -262,8 +276,13 @@ READERS: tuple[tuple[str, Callable[[str], Any]], ...] = (
     ("b_floor_on", check_model),
     ("lang", check_language),
     ("sample", lambda raw: _read_sample(raw)),
+    ("scorer", check_scorer),
+    ("b_scorer", check_scorer),
+    ("expand", lambda raw: _read_expand(raw)),
+    ("b_expand", lambda raw: _read_expand(raw)),
 )
-VALUE_NAMES = {"k": "top_k", "lang": "language", "b_floor_on": "floor_b_on"}
+VALUE_NAMES = {"k": "top_k", "lang": "language", "b_floor_on": "floor_b_on",
+               "b_scorer": "scorer_b", "b_expand": "expand_b"}
 
 
 def _read_values(query: Mapping[str, str], problems: list[Said]) -> dict[str, Any]:
@@ -315,9 +334,36 @@ def _read_top_k(raw: str) -> int:
 
 
 def _read_floor(raw: str) -> float:
-    if not DECIMAL.fullmatch(raw):
+    """A number; its range is the scorer's, checked with the other values (``checked``)."""
+    if not DECIMAL.fullmatch(raw) or not math.isfinite(float(raw)):
         raise InputError(key="link.not_number", got=shown(raw))
-    return check_floor(float(raw))
+    return float(raw)
+
+
+def _floors_on_their_scales(settings: Settings, base: Settings, problems: list[Said]) -> Settings:
+    """Each floor checked on its side's scorer's scale (read first as a number: the scorer
+    may come later in the link); one off its scale is named and the base's kept."""
+    for name, scorer in (("floor", settings.scorer), ("floor_b", settings.scorer_of("b"))):
+        value = getattr(settings, name)
+        if value is None:
+            continue
+        try:
+            check_floor(value, scorer)
+        except InputError as error:
+            problems.append(error)
+            kept = getattr(base, name)
+            try:
+                kept = kept if kept is None else check_floor(kept, scorer)
+            except InputError:
+                kept = get_scorer(scorer).scale.low
+            settings = replace(settings, **{name: kept})
+    return settings
+
+
+def _read_expand(raw: str) -> int:
+    if not raw.isdigit() or len(raw) > 2:
+        raise InputError(key="link.not_number", got=shown(raw))
+    return check_expand(int(raw))
 
 
 def _read_sample(raw: str) -> str:

@@ -20,6 +20,7 @@ from ragviz.chunking import ChunkerConfig, check_config, get_spec
 from ragviz.chunking.registry import OLD_FIELD_NAMES, param_kind
 from ragviz.embedding.models import BUNDLED_MODELS, ModelLoadError
 from ragviz.embedding.openai_api import OPENAI_PREFIX, parse_openai_name
+from ragviz.evaluation.results import MAX_EXPAND
 from ragviz.i18n import LANGUAGES, Phrase, phrase
 from ragviz.inputs.documents import (
     MAX_DOCUMENT_CHARS,
@@ -30,7 +31,6 @@ from ragviz.inputs.documents import (
     shown,
 )
 from ragviz.inputs.limits import (
-    FLOOR_RANGE,
     HUB_ID,
     MAX_MODEL_CHARS,
     MODELS_DIR_ENV,
@@ -38,6 +38,9 @@ from ragviz.inputs.limits import (
     in_models_dir,
 )
 from ragviz.inputs.questions import LabelledQuestion, check_question, references_from_json
+from ragviz.retrieval.scorers import DEFAULT_SCORER, get_scorer
+
+RERANK_STAGE = "+rerank("
 
 FORMAT = "ragviz-workspace"
 VERSION = 1
@@ -71,6 +74,20 @@ class Settings:
     # offers to recalibrate); None means "set on its own model", as in older files and links.
     floor_on: str | None = None
     floor_b_on: str | None = None
+    # Retrieval per configuration: A's scorer spec (``cosine``, ``bm25``, ``hybrid``, with
+    # ``+rerank(sentence-max)``) and how many neighbours join each hit in the prompt; B's
+    # None means "the same as A", as in files and links from before.
+    scorer: str = DEFAULT_SCORER
+    scorer_b: str | None = None
+    expand: int = 0
+    expand_b: int | None = None
+
+    def scorer_of(self, side: str) -> str:
+        """The scorer spec configuration ``side`` ranks with."""
+        return self.scorer_b if side == "b" and self.scorer_b is not None else self.scorer
+
+    def expand_of(self, side: str) -> int:
+        return self.expand_b if side == "b" and self.expand_b is not None else self.expand
 
     def model_of(self, side: str) -> str:
         """The model configuration ``side`` ("a" or "b") uses."""
@@ -88,12 +105,15 @@ class Settings:
             except ValueError as error:
                 raise InputError(key="workspace.configuration", name=name, error=error) from None
         check_top_k(self.top_k)
-        check_floor(self.floor)
+        for side in ("a", "b"):
+            check_scorer(self.scorer_of(side))
+            check_expand(self.expand_of(side))
+        check_floor(self.floor, self.scorer)
         check_model(self.model)
         if self.model_b is not None:
             check_model(self.model_b)
         if self.floor_b is not None:
-            check_floor(self.floor_b)
+            check_floor(self.floor_b, self.scorer_of("b"))
         for model in (self.floor_on, self.floor_b_on):
             if model is not None:
                 check_model(model)
@@ -114,11 +134,39 @@ def check_top_k(value: int) -> int:
     return value
 
 
-def check_floor(value: float) -> float:
-    """A finite floor inside FLOOR_RANGE, or InputError."""
-    low, high = FLOOR_RANGE
-    if not math.isfinite(value) or not low <= value <= high:
-        raise InputError(key="workspace.between", name="floor", low=f"{low:g}", high=f"{high:g}",
+def check_floor(value: float, scorer: str = DEFAULT_SCORER) -> float:
+    """A finite floor on the scorer's scale (cosine's: FLOOR_RANGE), or InputError."""
+    scale = get_scorer(scorer).scale
+    low, high = scale.low, scale.high
+    if not math.isfinite(value) or value < low or (scale.bounded and value > high):
+        top = f"{high:g}" if scale.bounded else "∞"
+        raise InputError(key="workspace.between", name="floor", low=f"{low:g}", high=top,
+                         got=shown(value))
+    return value
+
+
+# What a link or a workspace may ask of the app: the registered scorers, and a rerank stage
+# only with sentence-max (offline, the session's own model). A CrossEncoder would download
+# a model and a rerank API would send the questions to a host the link chose: the CLI does
+# those, on its user's own command.
+APP_RERANKERS = ("sentence-max",)
+
+
+def check_scorer(value: str) -> str:
+    """A scorer spec the app may run (see APP_RERANKERS), or InputError."""
+    if not isinstance(value, str) or not value.strip() or len(value) > MAX_MODEL_CHARS:
+        raise InputError(key="workspace.scorer", got=shown(value))
+    rest = value.partition(RERANK_STAGE)[2]
+    if rest and rest.removesuffix(")").split(",")[0] not in APP_RERANKERS:
+        raise InputError(key="workspace.reranker", got=shown(value),
+                         allowed=", ".join(APP_RERANKERS))
+    get_scorer(value)  # one sentence for an unknown scorer or option
+    return value
+
+
+def check_expand(value: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_EXPAND:
+        raise InputError(key="workspace.between", name="expand", low=0, high=MAX_EXPAND,
                          got=shown(value))
     return value
 
@@ -306,9 +354,13 @@ def _settings_to_dict(settings: Settings) -> dict[str, Any]:
         "language": settings.language,
         "sample": settings.sample,
     }
-    for name in ("model_b", "floor_b", "floor_on", "floor_b_on"):
+    for name in ("model_b", "floor_b", "floor_on", "floor_b_on", "scorer_b", "expand_b"):
         if getattr(settings, name) is not None:
             data[name] = getattr(settings, name)
+    if settings.scorer != DEFAULT_SCORER:
+        data["scorer"] = settings.scorer
+    if settings.expand:
+        data["expand"] = settings.expand
     return data
 
 
@@ -331,4 +383,11 @@ def _settings_from_dict(raw: Mapping[str, Any]) -> Settings:
         floor_on=_typed(raw, "floor_on", str, where) if raw.get("floor_on") is not None else None,
         floor_b_on=(_typed(raw, "floor_b_on", str, where)
                     if raw.get("floor_b_on") is not None else None),
+        scorer=_typed(raw, "scorer", str, where) if raw.get("scorer") is not None
+        else DEFAULT_SCORER,
+        scorer_b=_typed(raw, "scorer_b", str, where) if raw.get("scorer_b") is not None
+        else None,
+        expand=_typed(raw, "expand", int, where) if raw.get("expand") is not None else 0,
+        expand_b=_typed(raw, "expand_b", int, where) if raw.get("expand_b") is not None
+        else None,
     ).checked()

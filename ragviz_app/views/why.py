@@ -97,7 +97,7 @@ def diagnose(frame: Frame, document: str | Corpus, question: LabelledQuestion,
 
     result = why_failed(document, question, others, frame.model_of(ss.why_side), config,
                         default_grid(state.document_chars(document)),
-                        retrieval(frame.top_k, frame.floor_of(ss.why_side)),
+                        retrieval(frame.top_k, frame.floor_of(ss.why_side), ss.why_side),
                         progress=report)
     bar.empty()
     return result
