@@ -8,6 +8,7 @@ import json
 from typing import Any
 
 import pandas as pd
+import pytest
 from streamlit import dataframe_util
 from streamlit.testing.v1 import AppTest
 
@@ -179,3 +180,14 @@ def test_a_and_b_on_different_models_get_one_map_each() -> None:
                      for s in data["side"]}) for spec in specs]
     assert sides == [["a"], ["b"]]
     assert "different models" in " ".join(c.value for c in at.caption)
+
+
+@pytest.mark.parametrize(("method", "says"), [
+    (planar.PCA, "PCA keeps the two directions along which the chunks spread most"),
+    (planar.UMAP, "UMAP keeps who is near whom, not how far"),
+])
+def test_the_caption_says_what_the_projection_keeps(method: str, says: str) -> None:
+    """Issue 36 item 13: "near on the map means near for the model" was untrue under UMAP."""
+    at = open_map(method)
+    captions = " ".join(str(c.value) for c in at.caption)
+    assert says in captions and "Near on the map means near" not in captions

@@ -30,8 +30,8 @@ def map_tab(frame: Frame) -> None:
     spaces = frame_spaces(frame)
     if not spaces:
         return
-    st.caption(tr("map.caption"))
     method, colouring, question = _controls(frame)
+    st.caption(f'{tr("map.caption")} {tr(f"map.caption_{method}")}')  # what the method keeps
     if len(spaces) > 1:
         st.caption(tr("map.own_models"))
     for number, sides in enumerate(spaces):
