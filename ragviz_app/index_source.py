@@ -1,9 +1,12 @@
-"""The "Index" document source: a production index uploaded (a chunk export or a zipped
-Chroma directory) or read from a Chroma server the operator allowed, with the optional
-source files it was built from.
+"""The "Index" document source: a production index uploaded (a chunk export, or a zipped
+Chroma or Qdrant folder, recognised by its content) or read from a server the operator
+allowed (Chroma, Qdrant, Postgres with pgvector), with the optional source files it was
+built from.
 
-A server is reached only when ``RAGVIZ_CHROMA_HOSTS`` names it: a workshop app must not
-become a proxy into the network it runs in."""
+A server is reached only when the operator names it: ``RAGVIZ_INDEX_HOSTS`` per scheme
+(``qdrant+http://host:6333,postgresql://db.internal``), or, for Chroma, a bare ``host[:port]``
+there or in ``RAGVIZ_CHROMA_HOSTS``: a workshop app must not become a proxy into the network
+it runs in."""
 
 from __future__ import annotations
 
@@ -21,22 +24,24 @@ import streamlit as st
 from ragviz.i18n import say as i18n_say
 from ragviz.index import IndexInputError, IndexReader, LoadedIndex, open_index
 from ragviz.index.archive import unzip_chroma
-from ragviz.index.base import CollectionInfo
-from ragviz.index.chroma import open_persistent, open_server
+from ragviz.index.base import CollectionInfo, IndexLimitError
+from ragviz.index.chroma import open_server
 from ragviz.index.messages import Sentence, say
 from ragviz.index.placement import Placed, place
+from ragviz.index.stores import capabilities, detect, server_scheme
 from ragviz.inputs.corpus import Corpus, load_files
 from ragviz_app.app_state import DocumentChoice
 from ragviz_app.common import lang, md, ss
 from ragviz_app.upload_store import upload_folder
 
 HOSTS_ENV = "RAGVIZ_CHROMA_HOSTS"
+INDEX_HOSTS_ENV = "RAGVIZ_INDEX_HOSTS"
+CHROMA_SCHEME = "chroma+http://"
 # Chunks the app holds in memory; past it the database has to retrieve (h21b's
 # database-retrieval mode plugs in at ``over_limit``).
 APP_MAX_CHUNKS = 10_000
 _ADDRESS = re.compile(r"^(?:(?:chroma\+)?https?://)?(?P<host>[A-Za-z0-9_.\-]+|\[[0-9a-fA-F:]+\])"
                       r":(?P<port>\d{1,5})/?$")
-UPLOAD_SUFFIXES = (".jsonl", ".ndjson", ".csv", ".parquet", ".zip")
 _KEPT = 1  # loaded indexes kept in the session (the one in use)
 
 
@@ -60,9 +65,25 @@ def say_here(key: str, **values: object) -> str:
     return say(key, lang(), **values)
 
 
-def allowed_hosts() -> list[str]:
-    """The servers the operator allows (``host`` or ``host:port``), from the environment."""
-    return [h.strip().lower() for h in os.environ.get(HOSTS_ENV, "").split(",") if h.strip()]
+def allowed_hosts(scheme: str = CHROMA_SCHEME) -> list[str]:
+    """The servers of ``scheme`` the operator allows (``host`` or ``host:port``): the
+    entries of ``RAGVIZ_INDEX_HOSTS`` written with that scheme, and for Chroma the bare
+    entries there and every entry of ``RAGVIZ_CHROMA_HOSTS``."""
+    scheme = _same_scheme(scheme)
+    out = []
+    for entry in os.environ.get(INDEX_HOSTS_ENV, "").split(","):
+        given, sep, rest = entry.strip().lower().partition("://")
+        if not sep and entry.strip() and scheme == CHROMA_SCHEME:
+            out.append(entry.strip().lower())
+        elif sep and _same_scheme(f"{given}://") == scheme and rest.strip("/"):
+            out.append(rest.rstrip("/"))  # a Unix socket's folder keeps its leading /
+    if scheme == CHROMA_SCHEME:
+        out += [h.strip().lower() for h in os.environ.get(HOSTS_ENV, "").split(",") if h.strip()]
+    return out
+
+
+def _same_scheme(scheme: str) -> str:
+    return "postgresql://" if scheme == "postgres://" else scheme
 
 
 def host_allowed(host: str, port: int, allowed: list[str]) -> bool:
@@ -80,14 +101,41 @@ def parse_address(text: str) -> tuple[str, int] | None:
 
 
 def server_reader(text: str, language: str = "en") -> IndexReader:
-    """The Chroma server a typed address names, refused unless the operator allowed it."""
-    address = parse_address(text)
+    """The server a typed address names (``host:port`` is Chroma's; a scheme names the
+    store), refused unless the operator allowed it: never contacted otherwise."""
+    typed = text.strip()
+    scheme = server_scheme(typed)
+    if scheme is not None and scheme != CHROMA_SCHEME:
+        host, port = _server_address(typed, scheme, language)
+        if not host_allowed(host, port, allowed_hosts(scheme)):
+            raise IndexInputError(say("host_refused_store", language, env=INDEX_HOSTS_ENV,
+                                      address=f"{host}:{port}", scheme=_same_scheme(scheme)))
+        return open_index(typed, max_chunks=APP_MAX_CHUNKS)
+    address = parse_address(typed)
     if address is None:
-        raise IndexInputError(say("bad_address", language, address=text.strip()))
+        raise IndexInputError(say("bad_address", language, address=typed))
     if not host_allowed(*address, allowed_hosts()):  # the list itself is the admin's
         raise IndexInputError(say("host_refused", language, env=HOSTS_ENV,
                                   address=f"{address[0]}:{address[1]}"))
     return open_server(*address)
+
+
+def _server_address(typed: str, scheme: str, language: str) -> tuple[str, int]:
+    """The host and port a server spec reaches: a Postgres URI's (5432 by default, a Unix
+    socket's folder as its host), or an ``http`` address's."""
+    if _same_scheme(scheme) == "postgresql://":
+        from psycopg.conninfo import conninfo_to_dict
+
+        try:
+            parts = conninfo_to_dict(typed)
+            port = int(str(parts.get("port") or 5432).split(",")[0])
+        except Exception:
+            raise IndexInputError(say("bad_address", language, address=scheme)) from None
+        return str(parts.get("host") or "localhost").split(",")[0].lower(), port
+    address = parse_address(typed.removeprefix(scheme))
+    if address is None:
+        raise IndexInputError(say("bad_address", language, address=typed))
+    return address
 
 
 def upload_reader(name: str, data: bytes) -> IndexReader:
@@ -96,19 +144,29 @@ def upload_reader(name: str, data: bytes) -> IndexReader:
     digest = hashlib.sha256(data).hexdigest()[:24]
     folder = upload_folder(digest)
     safe_name = Path(name).name or "index"
-    suffix = Path(safe_name).suffix.lower()
-    if suffix not in UPLOAD_SUFFIXES:
-        raise IndexInputError(Sentence("not_index_file", name=safe_name))
-    if suffix == ".zip":
-        target = folder / "chroma"
+    if data.startswith(b"PK\x03\x04") or safe_name.lower().endswith(".zip"):
+        target = folder / "store"
         if not target.is_dir():
             _unzip_once(data, safe_name, target)
-        return open_persistent(str(target), shown=safe_name)
+        return _open_folder(target, safe_name)
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / safe_name
     if not path.is_file():
         path.write_bytes(data)
-    return open_index(str(path))
+    if detect(path) is None:
+        raise IndexInputError(Sentence("not_index_file", name=safe_name))
+    return open_index(str(path), max_chunks=APP_MAX_CHUNKS)
+
+
+def _open_folder(target: Path, shown: str) -> IndexReader:
+    """An unpacked store's folder, opened as the store its content is (named ``shown``)."""
+    from ragviz.index.chroma import open_persistent
+    from ragviz.index.qdrant import open_local
+
+    store = detect(target)
+    if store is not None and store.name == "qdrant":
+        return open_local(str(target), None, shown=shown)
+    return open_persistent(str(target), shown=shown)
 
 
 def _unzip_once(data: bytes, name: str, target: Path) -> None:
@@ -145,7 +203,19 @@ def checked_size(loaded: LoadedIndex, language: str = "en") -> LoadedIndex:
 
 def read_upload(name: str, data: bytes, language: str = "en") -> LoadedIndex:
     """An uploaded index's only collection, as the app loads it (the bad-input table)."""
-    return checked_size(upload_reader(name, data).read(), language)
+    return checked_size(read_within(upload_reader(name, data), None, language), language)
+
+
+def read_within(reader: IndexReader, collection: str | None, language: str) -> LoadedIndex:
+    """One collection; a file past the app's limit (its reader stops at ``APP_MAX_CHUNKS``
+    records kept) refused with the app's sentence, which says what to do instead."""
+    try:
+        return reader.read(collection)
+    except IndexLimitError as error:
+        if error.key != "idx.file_too_many":
+            raise
+        raise IndexInputError(say("too_many_read", language, name=error.values["name"],
+                                  limit=f"{APP_MAX_CHUNKS:,}")) from None
 
 
 def load(reader: IndexReader, where: str, collection: str | None) -> LoadedIndex:
@@ -154,7 +224,7 @@ def load(reader: IndexReader, where: str, collection: str | None) -> LoadedIndex
     found = cache.get((where, collection))
     if found is not None:
         return found
-    loaded = checked_size(reader.read(collection), lang())
+    loaded = checked_size(read_within(reader, collection, lang()), lang())
     while len(cache) >= _KEPT:
         cache.pop(next(iter(cache)))
     cache[(where, collection)] = loaded
@@ -275,16 +345,15 @@ def _kept_reader(key: str, make: Callable[[], IndexReader]) -> tuple[IndexReader
 def _collection(reader: IndexReader, where: str) -> str | None:
     """The collection to read ("" for a file's only one), or None when the picked one is
     over the app's limit (its sentence shown)."""
-    from ragviz.index.chroma import ChromaReader
-
-    if not isinstance(reader, ChromaReader):
+    store = capabilities(reader)
+    if store is None or not store.lists_collections:
         return ""
     known: dict[str, list[CollectionInfo]] = ss.setdefault("_index_collections", {})
     infos = known.get(where) or reader.collections()
     known.clear()
     known[where] = infos
     # an upload's ``where`` is a memo key (its name and digest): its sentences say the name
-    shown = reader.where if ss.get("index_from", "file") == "file" else where
+    shown = getattr(reader, "where", where) if ss.get("index_from", "file") == "file" else where
     if not infos:
         raise IndexInputError(say_here("holds_no_collection", where=shown))
     by_name = {info.name: info for info in infos}

@@ -40,7 +40,7 @@ def test_only_the_chroma_folder_is_unpacked_at_the_target(tmp_path: Path) -> Non
     ({"db/chroma.sqlite3": b"", "db/../../x": b""}, None, "'db/../../x' would land outside"),
     ({"C:/db/chroma.sqlite3": b""}, None, "'C:/db/chroma.sqlite3' would land outside"),
     ({"db/chroma.sqlite3": b""}, "db/link", "'db/link' would land outside"),
-    ({"db/notes.txt": b"x"}, None, "x.zip is not a zipped Chroma directory"),
+    ({"db/notes.txt": b"x"}, None, "x.zip is not a zipped Chroma or Qdrant folder"),
 ])
 def test_refused_archives_are_one_sentence(tmp_path: Path, members: dict[str, bytes],
                                            link: str | None, said: str) -> None:

@@ -254,10 +254,9 @@ def _index_run(args: argparse.Namespace) -> Any:
         return None
     if args.paths:
         raise UserError(key="cli.paths_with_index")
-    from ragviz.index.command import run_index_eval
-    from ragviz.index.open import open_index
+    from ragviz.index.command import open_from_args, run_index_eval
 
-    reader = open_index(args.index)  # a server that does not answer: before the model loads
+    reader = open_from_args(args, args.index)  # a server that does not answer: before the model
     questions = _labelled(args)
     sources = _read_corpus(args.sources) if args.sources else None
     if sources is not None:  # plain eval's checks, before the model loads (the analysis

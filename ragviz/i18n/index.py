@@ -110,16 +110,16 @@ INDEX: dict[str, dict[str, str]] = {
         "pt": '{name} foi recusado: a entrada {member!r} ficaria fora da pasta dele',
     },
     "idx.zip_not_chroma": {
-        "en": '{name} is not a zipped Chroma directory: no folder in it holds chroma.sqlite3',
-        "pt": '{name} não é um diretório do Chroma compactado: nenhuma pasta dele contém chroma.sqlite3',
+        "en": '{name} is not a zipped Chroma or Qdrant folder: no folder in it holds chroma.sqlite3 or meta.json',
+        "pt": '{name} não é uma pasta do Chroma ou do Qdrant compactada: nenhuma pasta dele contém chroma.sqlite3 ou meta.json',
     },
     "idx.zip_too_big": {
         "en": '{name} could not be read: it expands past {limit} bytes',
         "pt": 'Não foi possível ler {name}: descompactado, passa de {limit} bytes',
     },
     "idx.not_index_file": {
-        "en": '{name} is not an index file: upload a .jsonl, .csv or .parquet export, or a zipped Chroma directory',
-        "pt": '{name} não é um arquivo de índice: envie uma exportação .jsonl, .csv ou .parquet, ou um diretório do Chroma compactado',
+        "en": '{name} is not an index file: upload a .jsonl, .csv or .parquet export, or a zipped Chroma or Qdrant folder',
+        "pt": '{name} não é um arquivo de índice: envie uma exportação .jsonl, .csv ou .parquet, ou uma pasta do Chroma ou do Qdrant compactada',
     },
     "idx.source_index": {
         "en": 'Index',
@@ -392,5 +392,73 @@ INDEX: dict[str, dict[str, str]] = {
     "idx.table_too_big": {
         "en": '{name} unpacks to more text or vectors than ragviz reads from one file: export fewer or shorter chunks.',
         "pt": '{name} se expande para mais texto ou vetores do que o ragviz lê de um arquivo: exporte menos chunks ou chunks mais curtos.',
+    },
+    "idx.not_an_index": {
+        "en": '{spec} is not an index ragviz reads: give {forms}',
+        "pt": '{spec} não é um índice que o ragviz leia: dê {forms}',
+    },
+    "idx.pg_connect": {
+        "en": 'ragviz could not connect to {where} ({reason}): check the URI, that the server runs and that it lets this user in',
+        "pt": 'o ragviz não conseguiu se conectar a {where} ({reason}): confira a URI, se o servidor está no ar e se ele aceita este usuário',
+    },
+    "idx.pg_no_extension": {
+        "en": '{where} has no pgvector extension (no vector type): point --index at the database that holds the embeddings',
+        "pt": '{where} não tem a extensão pgvector (nenhum tipo vector): aponte --index para o banco que guarda os embeddings',
+    },
+    "idx.pg_timeout": {
+        "en": '{where} did not answer a query within {seconds} s: give it longer with --timeout, or ask a smaller collection',
+        "pt": '{where} não respondeu a uma consulta em {seconds} s: dê mais tempo com --timeout ou consulte uma coleção menor',
+    },
+    "idx.pg_error": {
+        "en": '{where} refused a query ({reason}): check that the table and its columns are as ragviz found them',
+        "pt": '{where} recusou uma consulta ({reason}): confira se a tabela e as colunas estão como o ragviz as encontrou',
+    },
+    "idx.pg_no_layout": {
+        "en": '{where} holds no LangChain (langchain_pg_embedding) or LlamaIndex (data_<name>) table: name the table with --table (its tables: {tables})',
+        "pt": '{where} não tem tabela do LangChain (langchain_pg_embedding) nem do LlamaIndex (data_<nome>): indique a tabela com --table (as tabelas: {tables})',
+    },
+    "idx.pg_no_table": {
+        "en": '{where} has no table {table}: name one of its tables with --table ({tables})',
+        "pt": '{where} não tem a tabela {table}: indique uma das tabelas com --table ({tables})',
+    },
+    "idx.pg_no_column": {
+        "en": 'the table {table} has no column {column}: name its column with {option} (its columns: {columns})',
+        "pt": 'a tabela {table} não tem a coluna {column}: indique a coluna com {option} (as colunas: {columns})',
+    },
+    "idx.pg_not_vector": {
+        "en": 'the column {column} of {table} is {type}, not a pgvector vector: name the vector column with --vector-column',
+        "pt": 'a coluna {column} de {table} é {type}, não um vector do pgvector: indique a coluna de vetores com --vector-column',
+    },
+    "idx.pg_null_vectors": {
+        "en": '{n} of the {total} rows of {name} have no embedding ({column} is NULL): embed them, or point --table at a view without them',
+        "pt": '{n} das {total} linhas de {name} não têm embedding ({column} é NULL): gere os embeddings ou aponte --table para uma view sem elas',
+    },
+    "idx.read_progress": {
+        "en": 'reading the index: {n} records',
+        "pt": 'lendo o índice: {n} registros',
+    },
+    "idx.qdrant_error": {
+        "en": '{where} could not be read ({reason}): check the path or the server and the collection',
+        "pt": 'não foi possível ler {where} ({reason}): confira o caminho ou o servidor e a coleção',
+    },
+    "idx.qdrant_vector_name": {
+        "en": 'the Qdrant collection {name} holds several named vectors: choose one with --vector-name ({names})',
+        "pt": 'a coleção Qdrant {name} tem vários vetores nomeados: escolha um com --vector-name ({names})',
+    },
+    "idx.not_qdrant_dir": {
+        "en": '{path} is not a Qdrant storage folder: it holds no meta.json and collection folder',
+        "pt": '{path} não é uma pasta de armazenamento do Qdrant: não contém meta.json e a pasta collection',
+    },
+    "idx.qdrant_address": {
+        "en": '{spec} is not a Qdrant server address: write qdrant+http://HOST:PORT',
+        "pt": '{spec} não é um endereço de servidor Qdrant: escreva qdrant+http://HOST:PORTA',
+    },
+    "idx.host_refused_store": {
+        "en": 'This app reaches only the servers its administrator names in the environment variable {env} (as {scheme}HOST:PORT), and {address} is not one of them: ask the administrator to add it (a shared app must not be a way into its network).',
+        "pt": 'Este app só acessa os servidores que o administrador nomeia na variável de ambiente {env} (como {scheme}HOST:PORTA), e {address} não é um deles: peça ao administrador que o inclua (um app compartilhado não pode servir de passagem para a rede dele).',
+    },
+    "idx.too_many_read": {
+        "en": '{name} holds more than {limit} chunks; the app loads at most {limit}: diagnose it with ragviz eval --index on the command line.',
+        "pt": '{name} tem mais de {limit} chunks; o app carrega no máximo {limit}: diagnostique-o com ragviz eval --index na linha de comando.',
     },
 }

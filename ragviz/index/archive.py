@@ -1,6 +1,7 @@
-"""A zipped Chroma directory (the way a folder travels through a browser upload), unpacked
+"""A zipped Chroma directory or Qdrant storage (a folder through a browser upload), unpacked
 safely: the corpus loader's limits on members and bytes, no name that leaves the folder
-(absolute, ``..``, a drive, a link), and only the folder that holds ``chroma.sqlite3``."""
+(absolute, ``..``, a drive, a link), and only the folder that holds ``chroma.sqlite3`` (or
+qdrant-client's ``meta.json``)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,9 @@ from ragviz.index.messages import Sentence
 from ragviz.inputs.corpus import MAX_ZIP_MEMBERS, MAX_ZIP_UNCOMPRESSED_BYTES
 
 MARKER = "chroma.sqlite3"
+# The file at the top of each store's folder that a zip may hold: Chroma's database,
+# qdrant-client's local-mode storage.
+MARKERS = (MARKER, "meta.json")
 _BROKEN = (zipfile.BadZipFile, OSError, NotImplementedError, ValueError, EOFError,
            UnicodeDecodeError, RuntimeError)
 
@@ -43,7 +47,7 @@ def _chroma_root(archive: zipfile.ZipFile, name: str) -> PurePosixPath:
         if not _safe(info):
             raise IndexInputError(Sentence("zip_unsafe_name", name=name, member=info.filename))
     roots = sorted((PurePosixPath(i.filename).parent for i in infos
-                    if PurePosixPath(i.filename).name == MARKER), key=lambda p: len(p.parts))
+                    if PurePosixPath(i.filename).name in MARKERS), key=lambda p: len(p.parts))
     if not roots:
         raise IndexInputError(Sentence("zip_not_chroma", name=name))
     return roots[0]

@@ -6,6 +6,7 @@ diagnosis is about the chunks production retrieves, not about ones ragviz would 
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -120,6 +121,25 @@ class RetrievingIndex(Protocol):
         ...
 
 
+class TwoSearches:
+    """A store whose own nearest-neighbour search (its approximate index, as production
+    asks it) and its exact search differ by one switch: ``_nearest``'s ``exact``."""
+
+    def nearest(self, collection: str, queries: Vector,
+                n_results: int) -> list[list[IndexChunk]]:
+        """The store's own search, as production asks it."""
+        return self._nearest(collection, queries, n_results, exact=False)
+
+    def exact_nearest(self, collection: str, queries: Vector,
+                      n_results: int) -> list[list[IndexChunk]]:
+        """The true nearest chunks (a flat scan)."""
+        return self._nearest(collection, queries, n_results, exact=True)
+
+    def _nearest(self, collection: str, queries: Vector, n_results: int,
+                 exact: bool) -> list[list[IndexChunk]]:
+        raise NotImplementedError
+
+
 def from_metadata(chunk_id: str, text: str, metadata: dict[str, Any], raw_vector: Any,
                   where: str | Phrase) -> IndexChunk:
     """A chunk whose source and offsets are read from its metadata (Chroma, JSONL)."""
@@ -156,6 +176,29 @@ class FileReader:
         loaded = self.read()
         dimension = next((len(c.vector) for c in loaded.chunks if c.vector is not None), None)
         return [CollectionInfo(loaded.name, len(loaded.chunks), dimension)]
+
+
+def flat_metadata(value: Any) -> dict[str, Any]:
+    """A stored metadata value as a dict (a dict, a JSON text, or nothing: {}), with the
+    offsets and source LlamaIndex keeps inside its ``_node_content`` JSON brought up."""
+    if isinstance(value, str) and value:
+        try:
+            value = json.loads(value)
+        except (ValueError, RecursionError):
+            return {}
+    if not isinstance(value, dict):
+        return {}
+    node = value.get("_node_content")
+    if isinstance(node, str):
+        try:
+            inner = json.loads(node)
+        except (ValueError, RecursionError):
+            inner = None
+        if isinstance(inner, dict):
+            lifted = {k: inner[k] for k in ("start_char_idx", "end_char_idx") if k in inner}
+            nested = inner.get("metadata")
+            value = {**lifted, **(nested if isinstance(nested, dict) else {}), **value}
+    return dict(value)
 
 
 def metadata_offsets(text: str, metadata: Mapping[str, Any]) -> tuple[int | None, int | None]:

@@ -27,13 +27,12 @@ from typing import Any, TypeVar
 from ragviz.index import base
 from ragviz.index.base import CollectionInfo, IndexInputError, LoadedIndex
 from ragviz.index.messages import Sentence
+from ragviz.index.stores import REQUEST_TIMEOUT_S, OpenOptions, Store, register
 from ragviz.inputs.documents import shorten
 
 INSTALL_HINT = "reading a Chroma index needs chromadb: pip install 'ragviz[index]'"
 # A server that does not answer its heartbeat is reported within this many seconds.
 SERVER_TIMEOUT_S = 5.0
-# Every later request to a server: at most this long (``--timeout`` sets it).
-REQUEST_TIMEOUT_S = 30.0
 _PAGE = 5_000  # rows per get(), so a large collection is not one huge response
 _REASON_CHARS = 160  # a library's reason quoted in a sentence at most
 T = TypeVar("T")
@@ -386,3 +385,27 @@ def _bound(client: Any, seconds: float) -> None:
 def _refuse_redirect(response: Any) -> None:
     if response.is_redirect:
         raise _RedirectError(response.status_code)
+
+
+# --- the registry entry ------------------------------------------------------------------
+
+_HTTP = re.compile(r"^chroma\+http://(?P<host>[^:/\s]+):(?P<port>\d{1,5})/?$")
+
+
+def _open(spec: str, options: OpenOptions) -> ChromaReader:
+    if spec.startswith("chroma+http://"):
+        match = _HTTP.match(spec)
+        if match is None:
+            raise IndexInputError(key="index.not_server_address", spec=repr(spec))
+        return open_server(match["host"], int(match["port"]), options.timeout)
+    return open_persistent(spec.removeprefix("chroma:"))
+
+
+def _is_chroma_dir(path: Path) -> bool:
+    return path.is_dir() and (path / "chroma.sqlite3").is_file()
+
+
+STORE = register(Store("chroma", _open, schemes=("chroma+http://", "chroma:"),
+                       server_schemes=("chroma+http://",), detect=_is_chroma_dir,
+                       can_retrieve=True, can_find_text=True, lists_collections=True,
+                       forms=("chroma:DIR", "chroma+http://HOST:PORT")))

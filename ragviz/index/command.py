@@ -25,10 +25,10 @@ from ragviz.index.base import (
     RetrievingIndex,
     memory_limit,
 )
-from ragviz.index.chroma import REQUEST_TIMEOUT_S
 from ragviz.index.duplicates import duplicate_count, duplicate_groups, near_searched
 from ragviz.index.messages import say
 from ragviz.index.open import open_index
+from ragviz.index.stores import REQUEST_TIMEOUT_S
 from ragviz.inputs.documents import InputError
 
 if TYPE_CHECKING:  # the analysis imports the pipeline: loaded only when an index is used
@@ -39,13 +39,24 @@ MODES = ("auto", "memory", "database")
 INDEX_MODEL_HELP = ("check the stored vectors against this model (minilm-en, use-multilingual, "
                     "a sentence-transformers id or path, or openai:<model>); without it no "
                     "vector is checked")
-INDEX_HELP = "chroma:DIR, chroma+http://HOST:PORT, or a .jsonl, .csv or .parquet chunk export"
+INDEX_HELP = ("chroma:DIR, chroma+http://HOST:PORT, postgresql://USER@HOST/DB, qdrant:DIR, "
+              "qdrant+http://HOST:PORT, or a .jsonl, .csv or .parquet chunk export")
+# The store-specific options: (flag, help); each reaches the store as ``OpenOptions.extra``.
+STORE_OPTIONS = (
+    ("--table", "Postgres: the table holding the chunks ([SCHEMA.]TABLE), when it is neither "
+     "LangChain's nor LlamaIndex's"),
+    ("--text-column", "Postgres --table: the column of the chunks' texts"),
+    ("--vector-column", "Postgres --table: the pgvector column of the embeddings"),
+    ("--id-column", "Postgres --table: the column of the chunks' ids"),
+    ("--metadata-column", "Postgres --table: the JSON column of the chunks' metadata"),
+    ("--vector-name", "Qdrant: the named vector to read (when the collection has several)"),
+)
 
 
 def add_eval_options(parser: argparse.ArgumentParser) -> None:
     """``--index``, ``--collection`` and ``--sources`` for ``ragviz eval``."""
     parser.add_argument("--index", help=f"diagnose a production index: {INDEX_HELP}")
-    parser.add_argument("--collection", help="the Chroma collection (when there are several)")
+    parser.add_argument("--collection", help="the collection (when the index holds several)")
     parser.add_argument("--sources", nargs="+", default=[], metavar="FILE",
                         help="the files the index was built from (to place and check chunks)")
     parser.add_argument("--index-mode", choices=MODES, default="auto",
@@ -55,12 +66,45 @@ def add_eval_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--margin", type=_margin, default=None, metavar="N",
                         help="database mode: chunks asked for past top_k (default 10)")
     add_timeout_option(parser)
+    add_store_options(parser)
+
+
+def add_store_options(parser: argparse.ArgumentParser) -> None:
+    for flag, text in STORE_OPTIONS:
+        parser.add_argument(flag, help=text)
+
+
+def store_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The store-specific options given (by their ``OpenOptions.extra`` names)."""
+    names = (flag.removeprefix("--").replace("-", "_") for flag, _ in STORE_OPTIONS)
+    return {name: getattr(args, name, None) for name in names}
+
+
+def open_from_args(args: argparse.Namespace, spec: str) -> IndexReader:
+    """The index ``spec`` with the command's timeout, store options and, on a terminal, a
+    progress line while a file is read."""
+    progress = reading_progress(getattr(args, "lang", "en")) if _terminal() else None
+    return open_index(spec, getattr(args, "timeout", REQUEST_TIMEOUT_S), progress=progress,
+                      **store_options(args))
+
+
+def _terminal() -> bool:
+    return sys.stderr.isatty()
+
+
+def reading_progress(lang: str) -> Callable[[int], None]:
+    """A line on stderr, rewritten as the records of an index are read."""
+    def show(records: int) -> None:
+        sys.stderr.write(say("read_progress", lang, n=grouped(records, lang)) + "\r")
+        sys.stderr.flush()
+
+    return show
 
 
 def add_timeout_option(parser: argparse.ArgumentParser) -> None:
     """``--timeout``: how long one request to a Chroma server may wait."""
     parser.add_argument("--timeout", type=_timeout, default=REQUEST_TIMEOUT_S, metavar="S",
-                        help="a Chroma server: seconds one request may wait before ragviz "
+                        help="a server or database: seconds one request may wait before ragviz "
                         f"stops (default {REQUEST_TIMEOUT_S:g}, up to {MAX_TIMEOUT_S:g})")
 
 
@@ -102,6 +146,7 @@ def add_index_parser(sub: Any, model_options: Callable[[argparse.ArgumentParser]
     parser.add_argument("path", help=INDEX_HELP)
     parser.add_argument("--collection", help="only this collection")
     add_timeout_option(parser)
+    add_store_options(parser)
     model_options(parser)
     option = next(a for a in parser._actions if "--model" in a.option_strings)
     option.help = INDEX_MODEL_HELP  # no model, no check: not the other commands' default
@@ -230,7 +275,7 @@ def database_progress(lang: str) -> Callable[[int, int], None]:
     started = time.monotonic()
 
     def show(done: int, total: int) -> None:
-        line = t("idx.database_progress", lang, done=grouped(done, lang),
+        line = say("database_progress", lang, done=grouped(done, lang),
                  total=grouped(total, lang), seconds=f"{time.monotonic() - started:.0f}")
         sys.stderr.write(line + ("\n" if done == total else "\r"))
         sys.stderr.flush()
@@ -314,7 +359,7 @@ def summary_text(item: dict[str, Any], lang: str = "en") -> str:
 def cmd_index(args: argparse.Namespace, emit: Emit, embedder: Any) -> None:
     """Print what the index holds (JSON with --json): every collection, an empty one or
     one past the in-memory limit said so in its line rather than stopping the listing."""
-    reader = open_index(args.path, getattr(args, "timeout", REQUEST_TIMEOUT_S))
+    reader = open_from_args(args, args.path)
     infos = reader.collections()
     if args.collection:
         infos = [_info(reader, infos, args.collection)]

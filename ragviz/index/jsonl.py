@@ -24,6 +24,7 @@ from ragviz.index.base import (
     readable,
     refuse_other_encodings,
 )
+from ragviz.index.stores import OpenOptions, Store, register
 
 
 class JsonlReader(FileReader):
@@ -113,3 +114,20 @@ def parse_record(record: Any, where: str | Phrase,
                           record.get("embedding"), where)
     readable(chunk.source, where)
     return chunk
+
+
+def _looks_like_jsonl(path: Path) -> bool:
+    """A file whose first non-blank byte opens a JSON object (not a CSV or Parquet name)."""
+    if not path.is_file() or path.suffix.lower() in (".csv", ".parquet"):
+        return False
+    with path.open("rb") as handle:
+        head = handle.read(4096).lstrip(b"\xef\xbb\xbf \t\r\n")
+    return head.startswith(b"{")
+
+
+def _open(spec: str, options: OpenOptions) -> JsonlReader:
+    return JsonlReader(spec, options.max_chunks, options.progress)
+
+
+STORE = register(Store("jsonl", _open, detect=_looks_like_jsonl, suffixes=(".jsonl", ".ndjson"),
+                       forms=("a .jsonl",)))

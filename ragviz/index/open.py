@@ -1,38 +1,22 @@
-"""From what the user typed to the store adapter that reads it (one line per store)."""
+"""From what the user typed to the store adapter that reads it: a lookup in the store
+registry (``ragviz.index.stores``), each store one module."""
 
 from __future__ import annotations
 
-import re
-from pathlib import Path
+from typing import Any
 
-from ragviz.index.base import IndexInputError, IndexReader
-from ragviz.index.chroma import REQUEST_TIMEOUT_S
-
-_HTTP = re.compile(r"^chroma\+http://(?P<host>[^:/\s]+):(?P<port>\d{1,5})/?$")
-TABLE_SUFFIXES = (".csv", ".parquet")
+from ragviz.index.base import IndexReader, Progress
+from ragviz.index.stores import REQUEST_TIMEOUT_S, OpenOptions, open_spec
 
 
-def open_index(spec: str, timeout: float = REQUEST_TIMEOUT_S) -> IndexReader:
-    """``chroma:DIR``, ``chroma+http://HOST:PORT``, ``FILE.jsonl|.csv|.parquet``, or a
-    folder (taken as a Chroma directory, opened on a copy); a server's requests wait at
-    most ``timeout`` seconds each."""
-    from ragviz.index import chroma, jsonl, table
-
-    if spec.startswith("chroma+http://"):
-        match = _HTTP.match(spec)
-        if match is None:
-            raise IndexInputError(key="index.not_server_address", spec=repr(spec))
-        return chroma.open_server(match["host"], int(match["port"]), timeout)
-    if spec.startswith("chroma:"):
-        return chroma.open_persistent(spec.removeprefix("chroma:"))
-    path = Path(spec)
-    suffix = path.suffix.lower()
-    if path.is_dir():
-        return chroma.open_persistent(spec)
-    if not path.is_file():
-        raise IndexInputError(key="index.missing", spec=spec)
-    if suffix in (".jsonl", ".ndjson"):
-        return jsonl.JsonlReader(spec)
-    if suffix in TABLE_SUFFIXES:
-        return table.TableReader(spec)
-    raise IndexInputError(key="index.not_an_index", spec=spec)
+def open_index(spec: str, timeout: float = REQUEST_TIMEOUT_S, max_chunks: int | None = None,
+               progress: Progress | None = None, **extra: Any) -> IndexReader:
+    """The reader of ``spec`` (``chroma:DIR``, ``chroma+http://HOST:PORT``,
+    ``postgresql://...``, ``qdrant:DIR``, ``qdrant+http://HOST:PORT``, a chunk export file, or
+    a folder recognised by its content); a server's or database's requests wait at most
+    ``timeout`` seconds each; a file reader loads at most ``max_chunks`` chunks (None: the
+    CLI's in-memory limit) and tells ``progress`` the records read; ``extra`` holds the
+    store-specific options (``table``, ``text_column``, ``vector_name``...), None ones dropped."""
+    options = OpenOptions(timeout, max_chunks, progress,
+                          {k: v for k, v in extra.items() if v is not None})
+    return open_spec(spec, options)

@@ -35,6 +35,7 @@ from ragviz.index.base import (
     readable,
     refuse_other_encodings,
 )
+from ragviz.index.stores import OpenOptions, Store, register
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -50,7 +51,7 @@ class TableReader(FileReader):
     """One CSV or Parquet file, seen as a single collection named after the file."""
 
     def _read(self, budget: ReadBudget) -> LoadedIndex:
-        if self.path.lower().endswith(".parquet"):
+        if self.path.lower().endswith(".parquet") or _looks_like_parquet(Path(self.path)):
             return _read_parquet(self.path, budget)
         return _read_csv(self.path, budget)
 
@@ -340,3 +341,20 @@ def _int(value: Any) -> int | None:
     except (TypeError, ValueError, OverflowError):
         return None
     return int(number) if math.isfinite(number) and number >= 0 else None
+
+
+def _looks_like_parquet(path: Path) -> bool:
+    """A file that starts with Parquet's magic bytes."""
+    if not path.is_file():
+        return False
+    with path.open("rb") as handle:
+        return handle.read(4) == b"PAR1"
+
+
+def _open(spec: str, options: OpenOptions) -> TableReader:
+    return TableReader(spec, options.max_chunks, options.progress)
+
+
+STORE = register(Store("table", _open, detect=_looks_like_parquet,
+                       suffixes=(".csv", ".parquet"),
+                       forms=(".csv or .parquet chunk export",)))

