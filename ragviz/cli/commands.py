@@ -25,6 +25,7 @@ from ragviz.cli.reading import (
     _reason,
 )
 from ragviz.cli.retrieval_options import retrieval_settings, scorer_spec
+from ragviz.cli.workspace_run import SIDES, workspace_runs
 from ragviz.embedding.models import Embedder, load_embedder
 from ragviz.embedding.openai_api import REQUEST_TIMEOUT_S
 from ragviz.evaluation.results import Analysis, Coverage, RetrievalSettings
@@ -171,9 +172,12 @@ def cmd_eval(args: argparse.Namespace) -> None:
     )
 
     asker = llm_options.make_asker(args)  # its options checked before any model work
-    index_run = _index_run(args)  # None without --index
+    index_run = None if args.workspace else _index_run(args)  # None without --index
     embedder = None
-    if index_run:
+    if args.workspace:
+        run = workspace_runs(args, (args.side,))[0]
+        analysis, coverage, embedder = run.analysis, run.coverage, run.embedder
+    elif index_run:
         analysis, coverage = index_run.result.analysis, index_run.result.coverage
     else:
         prepared = _prepared(args, _labelled(args))
@@ -307,10 +311,18 @@ def cmd_report(args: argparse.Namespace) -> None:
     from ragviz.projection.space import static_maps
 
     out = _writable(args.html)  # before the analysis, so a bad path costs no model run
-    prepared = _prepared(args, _labelled(args))
-    analysis, embedder = _analysed(args, prepared), prepared.embedder
-    html = render_report([analysis], lang=args.lang, maps=static_maps([analysis], [embedder]),
-                         coverage=prepared.coverage)
+    if args.workspace:  # both configurations, as the app's report draws them
+        runs = workspace_runs(args, SIDES)
+        analyses, embedders = [r.analysis for r in runs], [r.embedder for r in runs]
+        coverage = runs[0].coverage
+    else:
+        if not args.paths:
+            raise UserError(key="cli.no_paths")
+        prepared = _prepared(args, _labelled(args))
+        analyses, embedders = [_analysed(args, prepared)], [prepared.embedder]
+        coverage = prepared.coverage
+    html = render_report(analyses, lang=args.lang, maps=static_maps(analyses, embedders),
+                         coverage=coverage)
     try:
         out.write_text(html, encoding="utf-8")
     except OSError as error:

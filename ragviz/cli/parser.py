@@ -29,6 +29,7 @@ from ragviz.cli.output import _emit
 from ragviz.cli.reading import _model
 from ragviz.cli.retrieval_options import FLOOR, FLOOR_HELP, add_scorer_options
 from ragviz.cli.study_options import add_study_option
+from ragviz.cli.workspace_run import add_workspace_option
 from ragviz.embedding.models import (
     BUNDLED_MODELS,
     DEFAULT_MODEL,
@@ -314,11 +315,11 @@ def build_parser(lang: str = "en") -> argparse.ArgumentParser:
         (calibrate, cmd_calibrate),
         (report, cmd_report),
     ):
-        # eval may read a production index instead (--index): its paths are then --sources
-        parser_.add_argument("paths", nargs="*" if parser_ is evaluate else "+",
+        # eval may read a production index (--index) or a workspace (--workspace) instead
+        parser_.add_argument("paths", nargs="+" if parser_ is calibrate else "*",
                              metavar="path", help=PATHS_HELP)
         parser_.add_argument(
-            "--questions", required=True, help=QUESTIONS_HELP
+            "--questions", required=parser_ is calibrate, help=QUESTIONS_HELP
         )
         parser_.add_argument("--top-k", dest="top_k", type=TOP_K, default=2, help=TOP_K_HELP)
         parser_.add_argument("--floor", type=FLOOR, default=None, help=FLOOR_HELP)
@@ -327,6 +328,8 @@ def build_parser(lang: str = "en") -> argparse.ArgumentParser:
         parser_.set_defaults(handler=handler)
     add_eval_options(evaluate)
     add_study_option(evaluate)
+    add_workspace_option(evaluate, sides=True)
+    add_workspace_option(report, sides=False)
     add_llm_options(evaluate)
     add_index_parser(sub, _add_model_options, _emit, _model)
     calibrate.add_argument("--cost-false-refusal", type=_cost, default=1.0, help=COST_HELP)

@@ -68,6 +68,8 @@ REPORT: dict[str, dict[str, str]] = {
     "cli.on_stdin": {"en": "on standard input", "pt": "na entrada padrão"},
     "cli.what_document": {"en": "the document", "pt": "o documento"},
     "cli.what_questions": {"en": "the questions file", "pt": "o arquivo de perguntas"},
+    "cli.what_workspace": {"en": "the workspace file", "pt": "o arquivo de workspace"},
+    "cli.workspace_alone": {"en": "a workspace brings its document and questions: give --workspace without paths, --questions or --index", "pt": "um workspace traz seu documento e suas perguntas: dê --workspace sem caminhos, --questions ou --index"},
     "cli.is_folder": {"en": "{what} {name} is a folder; give a text file", "pt": "{what} {name} é uma pasta; dê um arquivo de texto"},
     "cli.missing": {"en": "{what} {name} does not exist", "pt": "{what} {name} não existe"},
     "cli.unreadable": {"en": "cannot read {what} {name}: {reason}", "pt": "não foi possível ler {what} {name}: {reason}"},

@@ -1,0 +1,65 @@
+"""``ragviz eval|report --workspace FILE``: an app session rerun in a terminal or CI, exactly
+as the app ran it (the exported document, questions, both configurations with their models,
+scorers, floors and top_k): a support agent's session attached to a ticket reproduces."""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass
+
+from ragviz.cli.reading import UserError, _read_bytes
+from ragviz.embedding.models import Embedder, load_embedder
+from ragviz.evaluation.results import Analysis, Coverage, RetrievalSettings
+from ragviz.inputs.corpus import Corpus, as_corpus
+from ragviz.share.workspace import Settings, Workspace
+
+SIDES = ("a", "b")
+
+
+@dataclass(frozen=True)
+class SideRun:
+    """One configuration of the workspace, analysed."""
+
+    side: str
+    analysis: Analysis
+    coverage: Coverage
+    embedder: Embedder
+
+
+def add_workspace_option(parser: argparse.ArgumentParser, sides: bool) -> None:
+    parser.add_argument("--workspace", metavar="FILE",
+                        help="rerun an app session from its exported workspace (document, "
+                        "questions, configurations, models, scorers, top_k and floors): "
+                        "give it instead of paths and --questions")
+    if sides:
+        parser.add_argument("--side", choices=SIDES, default="a",
+                            help="with --workspace: the configuration evaluated (default a)")
+
+
+def workspace_runs(args: argparse.Namespace, sides: tuple[str, ...]) -> list[SideRun]:
+    """The workspace's configurations ``sides``, analysed as the app analysed them."""
+    if args.paths or getattr(args, "questions", None) or getattr(args, "index", None):
+        raise UserError(key="cli.workspace_alone")
+    data = _read_bytes(args.workspace, "workspace")[0]
+    workspace = Workspace.from_json(data)
+    return [_run(args, workspace, side) for side in sides]
+
+
+def _run(args: argparse.Namespace, workspace: Workspace, side: str) -> SideRun:
+    from ragviz.cli.commands import _resolved
+    from ragviz.cli.output import _progress
+    from ragviz.evaluation.pipeline import analyse
+
+    settings: Settings = workspace.settings
+    embedder = load_embedder(settings.model_of(side))
+    kept, coverage = _resolved(list(workspace.questions), _corpus(workspace))
+    retrieval = RetrievalSettings(settings.top_k, settings.floor_of(side),
+                                  settings.scorer_of(side), settings.expand_of(side))
+    config = settings.config_a if side == "a" else settings.config_b
+    analysis = analyse(workspace.document, config, embedder, kept, retrieval,
+                       progress=_progress(embedder))
+    return SideRun(side, analysis, coverage, embedder)
+
+
+def _corpus(workspace: Workspace) -> Corpus:
+    return as_corpus(workspace.document)
