@@ -10,6 +10,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
+import pandas as pd
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
@@ -18,6 +19,7 @@ from ragviz.chunking.registry import PEERS_EXTRA, missing_peers
 from ragviz.embedding.models import Embedder, ModelLoadError
 from ragviz.evaluation.calibration import calibrate_outcomes
 from ragviz.evaluation.measures import metric_names
+from ragviz.evaluation.metrics import metrics_per_file
 from ragviz.evaluation.pipeline import analyse, chunk_document, rescore
 from ragviz.evaluation.results import MAX_EXPAND, Analysis, Metrics, RetrievalSettings
 from ragviz.i18n import say
@@ -437,6 +439,7 @@ def config_summaries(slots: dict[str, DeltaGenerator], frame: Frame) -> None:
                 # the first question's bars below the fold
                 st.caption(count, help=metrics_details(current.metrics))
                 metrics_panel(current.metrics, other.metrics if other and side == "b" else None)
+                token_panel(current, side)
 
 
 def pct(value: float | None) -> str:
@@ -462,6 +465,32 @@ def metrics_panel(metrics: Metrics, other: Metrics | None) -> None:
     if metrics.answerable:  # the floor's cost, next to what it refuses rightly
         st.caption(presentation.answerable_refused(metrics, lang()),
                    help=tr("app.answerable_refused_help"))
+
+
+TOKEN_METRICS = ("recall", "precision", "iou")
+
+
+def token_panel(analysis: Analysis, side: str) -> None:
+    """With labelled excerpts (the benchmark's questions): recall, precision and IoU as mean
+    ± std where the benchmark user looks, and folded under them the metrics per file of the
+    corpus (its ``corpus_id``)."""
+    metrics = analysis.metrics
+    if metrics.values.get("recall") is None:
+        return
+    for column, name in zip(st.columns(len(TOKEN_METRICS)), TOKEN_METRICS, strict=True):
+        spread = metrics.std.get(name)
+        shown = pct(metrics.values.get(name)) + (f" ± {spread:.0%}" if spread is not None else "")
+        column.metric(presentation.metric_label(name, lang(), short=True), shown)
+    if not analysis.corpus.multi_file:
+        return
+    per_file = metrics_per_file(analysis.outcomes)
+    with st.expander(tr("app.per_file", n=len(per_file)), key=f"{side}_per_file"):
+        names = ("hit_at_1", "mrr", *TOKEN_METRICS)
+        st.dataframe(pd.DataFrame(
+            [{tr("app.per_file_name"): name, tr("app.per_file_questions"): m.answerable,
+              **{presentation.metric_label(n, lang(), short=True): m.values.get(n)
+                 for n in names}} for name, m in per_file.items()]),
+            hide_index=True, use_container_width=True)
 
 
 def metrics_details(metrics: Metrics) -> str:

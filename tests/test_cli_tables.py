@@ -40,6 +40,7 @@ def test_eval_tables_hold_the_jsons_numbers(tmp_path: Path,
         recall = sum(q["recall"] for q in group) / len(group)
         assert f"| {name} | {len(group)} | {hit:.4f} |" in md
         assert f"| {recall:.4f} |" in md
+        assert payload["per_file"][name]["hit_at_1"] == pytest.approx(hit)
     rows = list(csv.DictReader(io.StringIO(_run([*common, "--format", "csv"], capsys))))
     assert [r["question"] for r in rows] == [q["question"] for q in payload["questions"]]
     assert [float(r["iou"]) for r in rows] == pytest.approx(

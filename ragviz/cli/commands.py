@@ -28,6 +28,7 @@ from ragviz.cli.retrieval_options import retrieval_settings, scorer_spec
 from ragviz.cli.workspace_run import SIDES, workspace_runs
 from ragviz.embedding.models import Embedder, load_embedder
 from ragviz.embedding.openai_api import REQUEST_TIMEOUT_S
+from ragviz.evaluation.metrics import metrics_per_file
 from ragviz.evaluation.results import Analysis, Coverage, RetrievalSettings
 from ragviz.i18n import t
 from ragviz.inputs.corpus import Corpus
@@ -184,6 +185,8 @@ def cmd_eval(args: argparse.Namespace) -> None:
         analysis, coverage, embedder = _analysed(args, prepared), prepared.coverage, \
             prepared.embedder
     payload = analysis.eval_dict(lambda diagnosis: diagnosis_text(diagnosis, args.lang))
+    payload["per_file"] = {name: m.to_dict() for name, m in
+                           metrics_per_file(analysis.outcomes).items()}
     others, study_table = study_options.study_into(args, analysis, embedder, payload)
     rows = payload["questions"]
     notes = index_run.decorate(payload) if index_run else []

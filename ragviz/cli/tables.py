@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import csv
 import io
-import statistics
 from collections.abc import Sequence
 from typing import Any
 
@@ -16,13 +15,14 @@ from ragviz.present.exports import guard_cell
 
 Table = tuple[list[str], list[list[Any]]]
 PER_QUESTION = ("recall", "precision", "iou")
+PER_FILE = ("hit_at_1", "hit_at_k", "mrr", *PER_QUESTION)
 
 
 def tables(command: str, payload: dict[str, Any]) -> list[tuple[str, Table]]:
     """The titled tables of one command's payload (none for a command without tables)."""
     if command == "eval":
         return [("metrics", _summary(payload["metrics"])),
-                ("per file", _per_file(payload["questions"], payload.get("top_k", 1))),
+                ("per file", _per_file(payload.get("per_file", {}))),
                 *_llm(payload), ("questions", _questions(payload["questions"]))]
     if command == "compare":
         names = sorted(set(payload["metrics_a"]) & set(payload["metrics_b"]) - {"labels", "std"})
@@ -43,35 +43,11 @@ def _summary(metrics: dict[str, Any]) -> Table:
     return ["metric", "mean", "std"], rows
 
 
-def _hit(question: dict[str, Any], k: int) -> float | None:
-    rank = (question.get("diagnosis") or {}).get("answer_rank", None)
-    if not question.get("answerable"):
-        return None
-    return 1.0 if rank is not None and rank <= k else 0.0
-
-
-def _per_file(questions: Sequence[dict[str, Any]], top_k: int) -> Table:
-    """hit@1, hit@k and the token measures averaged over each file's questions (a question
-    counts for every file its excerpts, or its answer, lie in)."""
-    groups: dict[str, list[dict[str, Any]]] = {}
-    for question in questions:
-        files = {r.get("source", "") for r in question.get("references", [])}
-        span = (question.get("diagnosis") or {}).get("answer_span") or {}
-        for name in files or {span.get("source", "")}:
-            groups.setdefault(name, []).append(question)
-    header = ["file", "questions", "hit_at_1", f"hit_at_{top_k}", *PER_QUESTION]
-    rows = []
-    for name in sorted(groups):
-        group = groups[name]
-        rows.append([name, len(group), _mean([_hit(q, 1) for q in group]),
-                     _mean([_hit(q, top_k) for q in group]),
-                     *[_mean([q.get(m) for q in group]) for m in PER_QUESTION]])
-    return header, rows
-
-
-def _mean(values: Sequence[float | None]) -> float | None:
-    known = [v for v in values if v is not None]
-    return statistics.fmean(known) if known else None
+def _per_file(per_file: dict[str, dict[str, Any]]) -> Table:
+    """Each file's metrics (``metrics_per_file``: the questions whose excerpts lie in it)."""
+    header = ["file", "questions", *PER_FILE]
+    return header, [[name, m.get("answerable"), *[m.get(k) for k in PER_FILE]]
+                    for name, m in per_file.items()]
 
 
 def _questions(questions: Sequence[dict[str, Any]]) -> Table:

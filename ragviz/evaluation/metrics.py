@@ -43,3 +43,23 @@ def outcome_calibration(outcomes: Sequence[QuestionOutcome],
     if True not in labels or False not in labels:
         return None
     return calibrate_outcomes([o for o in outcomes if o.decision.ranked], scale=scale)
+
+
+def outcome_files(outcome: QuestionOutcome) -> tuple[str, ...]:
+    """The files a question's expected excerpts (or its answer) lie in: the benchmark's
+    ``corpus_id``; () when it expects nothing located."""
+    names = dict.fromkeys(r.source for r in outcome.question.references if r.source)
+    span = outcome.diagnosis.answer_span if outcome.diagnosis is not None else None
+    if not names and span is not None:
+        names[span.source] = None
+    return tuple(names)
+
+
+def metrics_per_file(outcomes: Sequence[QuestionOutcome]) -> dict[str, Metrics]:
+    """Every registered metric over each file's questions, files in name order (a question
+    whose excerpts lie in two files counts for both)."""
+    groups: dict[str, list[QuestionOutcome]] = {}
+    for outcome in outcomes:
+        for name in outcome_files(outcome):
+            groups.setdefault(name, []).append(outcome)
+    return {name: compute_metrics(groups[name]) for name in sorted(groups)}
