@@ -31,6 +31,7 @@ RUNS: dict[str, tuple[list[str], bool]] = {
     "chunking_scaling": (["chunking_scaling.py"], False),
     "hostile_files": (["hostile_files.py"], False),
     "index_load": (["index_load.py"], False),
+    "index_pgvector": (["index_pgvector.py"], False),
     "index_server": (["index_server.py"], False),
     "chunker_peers": (["chunker_peers.py"], False),
     "retrieval_scorers": (["retrieval_scorers.py"], False),

@@ -270,7 +270,9 @@ def test_every_label_has_a_diagnosis_case_above() -> None:
         crowded([0.3, 0.8, 0.75], (-1, 1, 1)).labels[-1],
         reranked_out().primary,
     }
-    assert built == set(LABELS)
+    # ann-miss comes from a database's exact check, not from diagnose(): its case is a real
+    # HNSW index in tests/test_index_pgvector.py (test_ann_miss_on_a_real_hnsw_index...)
+    assert built | {"ann-miss"} == set(LABELS)
 
 
 def test_label_counts_count_every_label_and_skip_unlabelled() -> None:

@@ -161,3 +161,60 @@ def test_a_password_is_never_said(capsys: pytest.CaptureFixture[str]) -> None:
         err = fails(capsys, *command)
         assert "could not connect to the Postgres database alice@127.0.0.1:1/db" in err
         assert "hunter2" not in err
+
+
+def test_ann_miss_on_a_real_hnsw_index_with_a_low_ef_search(
+        capsys: pytest.CaptureFixture[str], server: str, use_model: Embedder) -> None:
+    """An HNSW index asked with hnsw.ef_search = 1 returns one row where top_k asks three
+    (pgvector#259): exact search (index scans off) ranks the others inside the top_k, so
+    ann-miss names them, with the index's recall@k and the setting to raise; the other
+    labels are those of the exact ranking (the collection loaded whole)."""
+    import numpy as np
+    import psycopg
+
+    texts, sources, starts = article_chunks()
+    vectors = use_model.encode_documents(texts)
+    uri = new_database(server, "hnsw")
+    langchain_tables(uri, "refunds", [f"c{i}" for i in range(len(texts))], texts, vectors,
+                     [{"source": s, "start_index": n} for s, n in zip(sources, starts,
+                                                                         strict=True)])
+    filler = np.random.default_rng(7).normal(size=(3_000, vectors.shape[1]))
+    with psycopg.connect(uri, autocommit=True) as conn:
+        collection = conn.execute("SELECT uuid FROM langchain_pg_collection").fetchone()[0]
+        with conn.cursor() as cursor:
+            cursor.executemany(
+                "INSERT INTO langchain_pg_embedding VALUES (%s, %s, %s::vector, %s, '{}')",
+                [(f"f{i}", collection, "[" + ",".join(map(str, v)) + "]", f"registro {i}")
+                 for i, v in enumerate(filler)])
+        conn.execute("ALTER TABLE langchain_pg_embedding ALTER COLUMN embedding "
+                     f"TYPE vector({vectors.shape[1]})")
+        conn.execute("CREATE INDEX ON langchain_pg_embedding USING hnsw "
+                     "(embedding vector_cosine_ops)")
+        conn.execute("ANALYZE langchain_pg_embedding")
+    low = uri + "&options=-c%20hnsw.ef_search%3D1"
+    args = ("--top-k", "3")
+    exact = evaluate(capsys, uri, "--index-mode", "memory", *args)
+    database = evaluate(capsys, low, "--index-mode", "database", *args)
+    check = database["index"]["exact_check"]
+    assert check["settings"] == "hnsw.ef_search (now 1)"
+    assert 0 < check["recall_at_k"] < 1 and check["questions_missed"] > 0
+    missed = [row for row in database["questions"] if "ann-miss" in row["labels"]]
+    assert len(missed) == check["questions_missed"]
+    for row, whole in zip(database["questions"], exact["questions"], strict=True):
+        assert [x for x in row["labels"] if x != "ann-miss"] == whole["labels"]
+        assert abs(row["best_score"] - whole["best_score"]) < 1e-4
+    ids = [c["id"] for c in database["chunk_list"]]
+    answers = [row for row in missed if row["diagnosis"]["ann_miss"]["chunk"] in
+               row["diagnosis"]["holding_chunks"]]
+    assert answers, "no question whose answer's chunk the index missed"
+    first = answers[0]["diagnosis"]["ann_miss"]
+    assert 1 <= first["exact_rank"] <= 3 and ids[first["chunk"]].startswith("c")
+    assert main_text(capsys, low, *args).count("raise hnsw.ef_search (now 1)") == len(missed)
+
+
+def main_text(capsys: pytest.CaptureFixture[str], index: str, *extra: str) -> str:
+    from ragviz.cli.command import main
+
+    assert main(["eval", "--index", index, "--questions", str(QUESTIONS), "--sources",
+                 str(DOC), "--index-mode", "database", *extra]) == 0
+    return capsys.readouterr().out

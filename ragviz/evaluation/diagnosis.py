@@ -33,6 +33,7 @@ FALSE_CONTEXT = "false-context"
 ANSWER_NOT_IN_DOCUMENT = "answer-not-in-document"
 DUPLICATE_CROWDING = "duplicate-crowding"
 RERANKED_OUT = "reranked-out"
+ANN_MISS = "ann-miss"  # the index's approximate search left out a true top_k chunk
 
 LABELS: tuple[str, ...] = (
     OK,
@@ -45,6 +46,7 @@ LABELS: tuple[str, ...] = (
     ANSWER_NOT_IN_DOCUMENT,
     DUPLICATE_CROWDING,
     RERANKED_OUT,
+    ANN_MISS,
 )
 
 _ABOUT_WORDS = 8
@@ -86,6 +88,21 @@ class Outranked:
 
 
 @dataclass(frozen=True)
+class AnnMiss:
+    """The database's own top_k left out ``chunk``, which exact search ranks ``rank``; the
+    index's recall@k over the questions and the settings that govern it (``ann-miss``)."""
+
+    chunk: int
+    rank: int
+    recall: float
+    settings: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"chunk": self.chunk, "exact_rank": self.rank, "recall_at_k": self.recall,
+                "settings": self.settings}
+
+
+@dataclass(frozen=True)
 class Diagnosis:
     """Labels (``labels[0]`` is the primary one; ``ok`` is followed by nothing but the
     ``duplicate-crowding`` note, which does not make an answer wrong) with the facts
@@ -113,6 +130,7 @@ class Diagnosis:
     top_k: int = 0  # the top_k the decision used
     crowding: tuple[int, ...] = ()  # copies of one passage sharing the top_k (duplicate-crowding)
     first_rank: int | None = None  # the answer's chunk's rank before a reranker (None: none)
+    ann_miss: AnnMiss | None = None  # the index's approximate search missed a top_k chunk
 
     @property
     def floor_gap(self) -> float | None:
@@ -148,6 +166,7 @@ class Diagnosis:
             "top_k": self.top_k,
             "duplicate_crowding": list(self.crowding),
             **({} if self.first_rank is None else {"first_rank": self.first_rank}),
+            **({} if self.ann_miss is None else {"ann_miss": self.ann_miss.to_dict()}),
         }
 
 

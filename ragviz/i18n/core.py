@@ -232,6 +232,7 @@ CORE: dict[str, dict[str, str]] = {
     "label.stale-chunk": {"en": "stale-chunk", "pt": "trecho-desatualizado"},
     "label.vector-mismatch": {"en": "vector-mismatch", "pt": "vetor-divergente"},
     "label.duplicate-crowding": {"en": "duplicate-crowding", "pt": "duplicatas-no-top-k"},
+    "label.ann-miss": {"en": "ann-miss", "pt": "falha-do-indice-aproximado"},
     "label.reranked-out": {"en": "reranked-out", "pt": "tirada-pelo-reranker"},
     "diagnosis.reranked_out": {"en": "The first stage ranked the answer's chunk {chunk} {first} (inside the top {top_k}); the reranker moved it to {rank}, out of the top_k.", "pt": "O primeiro estágio pôs o chunk da resposta {chunk} em {first} (dentro do top {top_k}); o reranker o moveu para {rank}, fora do top_k."},
     "diagnosis.reranked_moved": {"en": "The reranker moved the answer's chunk from rank {first} to rank {rank}.", "pt": "O reranker moveu o chunk da resposta da posição {first} para a posição {rank}."},
@@ -673,6 +674,7 @@ CORE: dict[str, dict[str, str]] = {
         "pt": "os {shown} melhores de {total} chunks",
     },
     # --- merged from issues 20-23 (evaluation, index database mode, peers, map) ---
+    'diagnosis.ann_miss': {"en": 'The index\'s approximate search left {chunk} out of its top {top_k}, where exact search ranks it {rank}; over these questions the index returned {recall} of the exact top-{top_k} chunks: raise {settings} so it searches wider (slower, closer to exact).', "pt": 'A busca aproximada do índice deixou {chunk} fora do top {top_k}, onde a busca exata o põe em {rank}º; nestas perguntas o índice devolveu {recall} dos trechos do top-{top_k} exato: aumente {settings} para ele buscar mais longe (mais lento, mais perto do exato).'},
     'diagnosis.duplicate_crowding': {"en": 'Copies of the same passage ({chunks}) take {places} places of the top {top_k}, crowding out other passages.', "pt": 'Cópias do mesmo trecho ({chunks}) ocupam {places} lugares do top {top_k}, tirando o lugar de outros trechos.'},
     'excerpt.text': {"en": "the excerpt's text is not in the corpus", "pt": 'o texto do trecho não está no corpus'},
     'excerpt.line': {"en": 'line {line}', "pt": 'linha {line}'},

@@ -24,6 +24,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
+import numpy as np
+
 from ragviz.index import base
 from ragviz.index.base import CollectionInfo, IndexInputError, LoadedIndex
 from ragviz.index.messages import Sentence
@@ -119,6 +121,46 @@ class ChromaReader:
                 where_document={"$contains": text}, limit=limit,
                 include=["documents", "metadatas", "embeddings"])
             return _chunks(page, collection)
+
+    def exact_nearest(self, collection: str, queries: base.Vector,
+                      n_results: int) -> list[list[base.IndexChunk]]:
+        """The true nearest chunks by cosine, by brute force: every stored vector fetched
+        page by page (only each query's best ``n_results`` kept), then those chunks read."""
+        if len(queries) == 0 or n_results == 0:
+            return []
+        best_ids = [np.empty(0, dtype=object) for _ in queries]
+        best_scores = [np.empty(0, dtype=np.float32) for _ in queries]
+        with self._guard():
+            handle = self._collection(collection)
+            offset = 0
+            while True:
+                page = handle.get(include=["embeddings"], limit=_PAGE, offset=offset)
+                ids = np.asarray(page["ids"], dtype=object)
+                if len(ids):
+                    matrix = np.asarray(page["embeddings"], dtype=np.float32)
+                    matrix /= np.maximum(np.linalg.norm(matrix, axis=1, keepdims=True), 1e-30)
+                    scores = np.asarray(queries, np.float32) @ matrix.T
+                    for q in range(len(queries)):
+                        pool_ids = np.concatenate([best_ids[q], ids])
+                        pool = np.concatenate([best_scores[q], scores[q]])
+                        keep = np.argsort(-pool, kind="stable")[:n_results]
+                        best_ids[q], best_scores[q] = pool_ids[keep], pool[keep]
+                if len(ids) < _PAGE:
+                    break
+                offset += _PAGE
+            wanted = sorted({str(i) for row in best_ids for i in row})
+            found = {c.id: c for c in _chunks(handle.get(
+                ids=wanted, include=["documents", "metadatas", "embeddings"]), collection)}
+        return [[found[str(i)] for i in row if str(i) in found] for row in best_ids]
+
+    def search_settings(self, collection: str) -> str:
+        """The setting that governs the recall of Chroma's HNSW search."""
+        with self._guard():
+            handle = self._collection(collection)
+        configuration = getattr(handle, "configuration", None) or {}
+        hnsw = configuration.get("hnsw") if isinstance(configuration, dict) else None
+        value = hnsw.get("ef_search") if isinstance(hnsw, dict) else None
+        return f"the collection's hnsw:search_ef (now {value if value is not None else 100})"
 
     def _only_collection(self) -> str:
         names = [c.name for c in self._client.list_collections()]

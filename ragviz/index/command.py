@@ -212,7 +212,8 @@ class IndexRun:
         past, excess = run.mrr_past_depth()
         return {"mode": "database", "count": run.count, "fetched": run.fetched,
                 "margin": run.margin, "memory_limit": memory_limit(), "depth": run.depth,
-                "answers_past_depth": past, "mrr_may_exceed_by": round(excess, 6)}
+                "answers_past_depth": past, "mrr_may_exceed_by": round(excess, 6),
+                **({} if run.ann is None else {"exact_check": run.ann.to_dict()})}
 
     def _mode_sentence(self, top_k: int) -> list[str]:
         run = self.database

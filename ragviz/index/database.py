@@ -3,6 +3,11 @@ what the database itself returns. For each question ragviz embeds the question, 
 store for its top_k plus a margin, and asks the store's text filter for the chunks holding
 the expected answer; the diagnosis then runs on those chunks only.
 
+The exact check (issue 35, item 4): where the store has an exact search (pgvector with index
+scans off, Qdrant's ``exact=True``, Chroma by brute force over its stored vectors), each
+question's true top_k is fetched too; a chunk it ranks inside top_k that the database's own
+top_k left out is ``ann-miss``, with the index's recall@k and the settings to raise.
+
 Why the labels match the in-memory mode: every question's true top (top_k + margin) is in
 the fetched set, and any other fetched chunk scores lower, so the fetched set ranks them in
 the same order. A chunk holding the answer but outside that top keeps its true score; its
@@ -19,17 +24,21 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any, TypeVar
 
+import numpy as np
+
 from ragviz.embedding.models import Embedder
 from ragviz.evaluation.answers import locate_in_corpus
+from ragviz.evaluation.diagnosis import ANN_MISS, AnnMiss
 from ragviz.evaluation.measures import answer_rank
+from ragviz.evaluation.metrics import compute_metrics
 from ragviz.evaluation.pipeline import Progress, encode_questions
 from ragviz.evaluation.results import QuestionOutcome, RetrievalSettings
 from ragviz.index.analysis import IndexAnalysis, analyse_index
-from ragviz.index.base import IndexChunk, IndexInputError, LoadedIndex, RetrievingIndex
+from ragviz.index.base import IndexChunk, IndexInputError, LoadedIndex, RetrievingIndex, Vector
 from ragviz.index.messages import Sentence
 from ragviz.inputs.corpus import Corpus
 from ragviz.inputs.questions import LabelledQuestion
@@ -37,6 +46,7 @@ from ragviz.inputs.questions import LabelledQuestion
 MARGIN = 10  # chunks fetched past top_k per question
 HOLDING_LIMIT = 20  # chunks holding one expected answer fetched at most
 QUERY_BATCH = 100  # question vectors sent in one query
+TIE = 1e-6  # a chunk scoring within this of the database's k-th is a tie, not a miss
 _SHORTEST_PIECE = 4  # characters of an answer's prefix or suffix searched for a split
 T = TypeVar("T")
 
@@ -52,6 +62,7 @@ class DatabaseAnalysis:
     margin: int
     database_seconds: float
     depth: int = 0  # each question's nearest chunks asked for: top_k + margin (or all)
+    ann: AnnSummary | None = None  # the exact check (None: the store has no exact search)
 
     def mrr_past_depth(self) -> tuple[int, float]:
         """How many ranked questions hold their answer past ``depth``, and by how much the
@@ -88,11 +99,14 @@ def analyse_in_database(reader: RetrievingIndex, collection: str | None, embedde
     queries = encode_questions(embedder, questions)
     shown: set[str] = set()  # the chunks some question's top_k hands on: their vectors checked
     wanted = min(settings.top_k + margin, info.count)
+    exact = _ExactCheck(reader, info.name, min(settings.top_k, info.count))
     for low in range(0, len(queries), QUERY_BATCH):
         batch = queries[low:low + QUERY_BATCH]
-        for row in probe.clock(partial(reader.nearest, info.name, batch, wanted)):
+        rows = probe.clock(partial(reader.nearest, info.name, batch, wanted))
+        for row in rows:
             fetched.update((c.id, c) for c in row)
             shown.update(c.id for c in row[:settings.top_k])
+        fetched.update((c.id, c) for c in exact.compare(batch, rows))
     for done, question in enumerate(questions, start=1):
         fetched.update((c.id, c) for c in holding_chunks(probe, question, sources))
         if progress is not None:
@@ -100,7 +114,89 @@ def analyse_in_database(reader: RetrievingIndex, collection: str | None, embedde
     chunks = tuple(sorted(fetched.values(), key=_order))
     result = analyse_index(LoadedIndex(info.name, chunks), embedder, questions, sources,
                            settings, check=[i for i, c in enumerate(chunks) if c.id in shown])
-    return DatabaseAnalysis(result, info.count, len(chunks), margin, probe.clock.seconds, wanted)
+    return DatabaseAnalysis(exact.label(result, questions), info.count, len(chunks), margin,
+                            probe.clock.seconds, wanted, exact.summary())
+
+
+@dataclass(frozen=True)
+class AnnSummary:
+    """The exact check over the questions: the index's recall@k (the share of the exact
+    top_k chunks the database's own top_k returned), the questions it missed a chunk for,
+    the settings that govern it, and the seconds the exact queries took."""
+
+    recall: float
+    missed: int
+    settings: str
+    seconds: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"recall_at_k": round(self.recall, 6), "questions_missed": self.missed,
+                "settings": self.settings, "exact_seconds": round(self.seconds, 3)}
+
+
+class _ExactCheck:
+    """The true top_k of every question (the store's exact search: a flat scan), compared
+    with what its own search returned: a chunk exact search ranks inside top_k and the
+    database's top_k left out (scoring above the database's k-th, so ties are no miss)."""
+
+    def __init__(self, reader: RetrievingIndex, name: str, top_k: int) -> None:
+        self.search = getattr(reader, "exact_nearest", None)
+        self.reader, self.name, self.top_k, self.clock = reader, name, top_k, _Clock()
+        self.missed: list[list[tuple[int, str]]] = []  # per question: (exact rank, id)
+
+    def compare(self, queries: Vector, rows: list[list[IndexChunk]]) -> list[IndexChunk]:
+        """The exact top_k of ``queries`` (to be fetched too), the misses recorded."""
+        if self.search is None or self.top_k == 0:
+            return []
+        exact = self.clock(partial(self.search, self.name, queries, self.top_k))
+        for query, found, true in zip(queries, rows, exact, strict=True):
+            given = found[:self.top_k]
+            floor = min((_score(query, c) for c in given), default=-2.0)
+            ids = {c.id for c in given}
+            self.missed.append([(rank, c.id) for rank, c in enumerate(true, start=1)
+                                if c.id not in ids and _score(query, c) > floor + TIE])
+        return [c for row in exact for c in row]
+
+    def summary(self) -> AnnSummary | None:
+        if self.search is None or not self.missed:
+            return None
+        lost = sum(len(m) for m in self.missed)
+        recall = 1.0 - lost / (self.top_k * len(self.missed))
+        return AnnSummary(recall, sum(bool(m) for m in self.missed), self.settings(),
+                          self.clock.seconds)
+
+    def settings(self) -> str:
+        tell = getattr(self.reader, "search_settings", None)
+        return str(tell(self.name)) if tell is not None else "the index's search breadth"
+
+    def label(self, result: IndexAnalysis,
+              questions: Sequence[LabelledQuestion]) -> IndexAnalysis:
+        """``result`` with ``ann-miss`` on each question whose database top_k left out a
+        chunk exact search ranks inside it (the answer's chunk named first when missed)."""
+        summary = self.summary()
+        if summary is None or not summary.missed:
+            return result
+        by_question = {q.question: m for q, m in zip(questions, self.missed, strict=True)}
+        position = {c.id: i for i, c in enumerate(result.index.chunks)}
+        outcomes = []
+        for outcome in result.analysis.outcomes:
+            missed = by_question.get(outcome.question.question, [])
+            found = outcome.diagnosis
+            if not missed or found is None:
+                outcomes.append(outcome)
+                continue
+            rank, chunk = next(((r, i) for r, i in missed
+                                if position[i] in found.holding_chunks), missed[0])
+            miss = AnnMiss(position[chunk], rank, summary.recall, summary.settings)
+            outcomes.append(replace(outcome, diagnosis=replace(
+                found, labels=(*found.labels, ANN_MISS), ann_miss=miss)))
+        analysis = replace(result.analysis, outcomes=tuple(outcomes),
+                           metrics=compute_metrics(outcomes))
+        return replace(result, analysis=analysis)
+
+
+def _score(query: Vector, chunk: IndexChunk) -> float:
+    return -2.0 if chunk.vector is None else float(np.dot(query, chunk.vector))
 
 
 class _Clock:

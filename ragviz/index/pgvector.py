@@ -226,19 +226,21 @@ class PgReader(base.TwoSearches):
             rows = conn.execute(q.containing(), (*q.params(), text, limit)).fetchall()
         return [c for c in (self._chunk(layout, r) for r in rows) if c]
 
-    def search_settings(self, collection: str) -> dict[str, str]:
-        """The index kinds on the vector column and the settings that govern their recall."""
+    def search_settings(self, collection: str) -> str:
+        """The settings that govern the recall of the vector column's approximate index
+        (``hnsw.ef_search``, ``ivfflat.probes``), each with its value in this session."""
         layout = self.layout(collection)
+        said = []
         with self._transaction() as conn:
-            kinds = [r[0] for r in conn.execute(
+            kinds = {str(r[0]) for r in conn.execute(
                 "SELECT am.amname FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid "
                 "JOIN pg_am am ON am.oid = c.relam WHERE i.indrelid = %s::regclass",
-                (f'"{layout.schema}"."{layout.table}"',)).fetchall()]
-            out = {"index": ", ".join(sorted(set(kinds) & {"hnsw", "ivfflat"})) or "none"}
-            for setting in ("hnsw.ef_search", "ivfflat.probes"):
-                with contextlib.suppress(Exception), conn.transaction():
-                    out[setting] = str(conn.execute(f"SHOW {setting}").fetchone()[0])
-        return out
+                (f'"{layout.schema}"."{layout.table}"',)).fetchall()}
+            for kind, setting in (("hnsw", "hnsw.ef_search"), ("ivfflat", "ivfflat.probes")):
+                if kind in kinds:
+                    value = conn.execute(f"SHOW {setting}").fetchone()[0]
+                    said.append(f"{setting} (now {value})")
+        return " and ".join(said) or "the index's search breadth"
 
 
 def scrub(error: BaseException, uri: str) -> str:

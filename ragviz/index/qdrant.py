@@ -170,13 +170,12 @@ class QdrantReader(base.TwoSearches):
                         found.setdefault(chunk.id, chunk)
         return list(found.values())[:limit]
 
-    def search_settings(self, collection: str) -> dict[str, str]:
+    def search_settings(self, collection: str) -> str:
+        """The setting that governs the recall of Qdrant's HNSW search."""
         with self._guard():
-            config = self.client.get_collection(collection).config
-            hnsw = getattr(config, "hnsw_config", None)
-        return {"index": "hnsw", "hnsw_ef": "the collection's default",
-                "m": str(getattr(hnsw, "m", "")), "ef_construct":
-                str(getattr(hnsw, "ef_construct", ""))}
+            hnsw = self.client.get_collection(collection).config.hnsw_config
+        return (f"hnsw_ef in the search parameters (or the collection's ef_construct, now "
+                f"{getattr(hnsw, 'ef_construct', '?')})")
 
 
 def payload_text(payload: dict[str, Any]) -> tuple[str, dict[str, Any]]:

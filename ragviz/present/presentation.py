@@ -23,6 +23,7 @@ import numpy.typing as npt
 from ragviz.chunking import Chunk, ChunkerConfig, specs
 from ragviz.evaluation.calibration import Calibration
 from ragviz.evaluation.diagnosis import (
+    ANN_MISS,
     ANSWER_NOT_IN_DOCUMENT,
     ANSWER_SPLIT,
     ANSWER_TRUNCATED,
@@ -273,6 +274,11 @@ def _label_sentence(diagnosis: Diagnosis, label: str, digits: int, language: str
         chunk = diagnosis.outranked.chunk if diagnosis.outranked else diagnosis.best_chunk
         return t("diagnosis.reranked_out", language, chunk=chunk_name(chunk or 0),
                  first=diagnosis.first_rank, rank=diagnosis.answer_rank, top_k=diagnosis.top_k)
+    if label == ANN_MISS and diagnosis.ann_miss is not None:
+        miss = diagnosis.ann_miss
+        return t("diagnosis.ann_miss", language, chunk=chunk_name(miss.chunk), rank=miss.rank,
+                 top_k=diagnosis.top_k, recall=decimal(miss.recall, 2, language),
+                 settings=miss.settings)
     if label == DUPLICATE_CROWDING:
         return t("diagnosis.duplicate_crowding", language,
                  chunks=chunk_list(diagnosis.crowding, language),
