@@ -475,15 +475,19 @@ def token_panel(analysis: Analysis, side: str) -> None:
     ± std where the benchmark user looks, and folded under them the metrics per file of the
     corpus (its ``corpus_id``)."""
     metrics = analysis.metrics
-    if metrics.values.get("recall") is None:
+    excerpts = any(o.question.references for o in analysis.outcomes)
+    if metrics.values.get("recall") is None or not excerpts:
         return
-    for column, name in zip(st.columns(len(TOKEN_METRICS)), TOKEN_METRICS, strict=True):
+    figures = []
+    for name in TOKEN_METRICS:
         spread = metrics.std.get(name)
-        shown = pct(metrics.values.get(name)) + (f" ± {spread:.0%}" if spread is not None else "")
-        column.metric(presentation.metric_label(name, lang(), short=True), shown)
+        figures.append(f"**{presentation.metric_label(name, lang(), short=True)}** "
+                       f"{pct(metrics.values.get(name))}"
+                       + (f" ± {spread:.0%}" if spread is not None else ""))
+    st.markdown(" · ".join(figures), help=tr("app.token_help"))
     if not analysis.corpus.multi_file:
         return
-    per_file = metrics_per_file(analysis.outcomes)
+    per_file = metrics_per_file(analysis.outcomes, analysis.corpus)
     with st.expander(tr("app.per_file", n=len(per_file)), key=f"{side}_per_file"):
         names = ("hit_at_1", "mrr", *TOKEN_METRICS)
         st.dataframe(pd.DataFrame(

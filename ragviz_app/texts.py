@@ -245,6 +245,7 @@ APP: dict[str, dict[str, str]] = {
         "en": "How each chunk is scored against each question (the floor is on its scale).",
         "pt": "Como cada chunk é pontuado para cada pergunta (o piso fica na escala dele).",
     },
+    "app.token_help": {"en": "Over the top_k chunks, in characters, as Chroma's chunking report defines them: recall is the share of the expected excerpts retrieved, precision the share of the retrieved text that is excerpt, IoU both at once; mean ± standard deviation over the questions.", "pt": "Sobre os chunks do top_k, em caracteres, como o relatório de chunking do Chroma os define: recall é a parte dos trechos esperados recuperada, precisão a parte do texto recuperado que é trecho, IoU as duas juntas; média ± desvio padrão sobre as perguntas."},
     "app.per_file": {"en": "Metrics per file ({n} files)", "pt": "Métricas por arquivo ({n} arquivos)"},
     "app.per_file_name": {"en": "file", "pt": "arquivo"},
     "app.per_file_questions": {"en": "questions", "pt": "perguntas"},

@@ -20,10 +20,10 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = "ragviz"
 # The stages in data-flow order: files -> text -> chunks -> vectors -> scores -> outcomes ->
 # the map's points (projection) -> sentences -> sharing -> the command line.
-STAGES = ("inputs", "chunking", "embedding", "retrieval", "evaluation", "index", "projection",
-          "present", "share", "cli")
+STAGES = ("inputs", "chunking", "embedding", "retrieval", "evaluation", "answering", "index",
+          "projection", "present", "share", "cli")
 SHARED = ("i18n", "cache")  # used by every stage that writes a sentence or keeps results
-MAX_TOP_LEVEL_PARTS = 12
+MAX_TOP_LEVEL_PARTS = 13  # the stages, i18n and cache: a new part is a new stage
 
 Graph = dict[str, set[str]]
 

@@ -1,7 +1,7 @@
 """One question's prompt sent to an OpenAI-compatible chat API (OpenAI, Azure OpenAI, Ollama,
 vLLM, llama.cpp's server, LM Studio) with the official ``openai`` client, temperature 0.
 
-The base URL follows the embedding API's rules (``ragviz.openai_common``); the key comes from
+The base URL follows the embedding API's rules (``ragviz.embedding.api_common``); the key comes from
 an argument, else ``RAGVIZ_LLM_API_KEY``, else ``OPENAI_API_KEY``, and lives only inside the
 client. Every fault becomes an :class:`LLMError`: one sentence by catalog key, never the key.
 """
@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ragviz.embedding.base import ModelLoadError
-from ragviz.openai_common import (
+from ragviz.embedding.api_common import (
     DEFAULT_API_BASE,
     NO_KEY,
     check_api_base,

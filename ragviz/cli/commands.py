@@ -12,7 +12,7 @@ from ragviz.chunking import (
     get_spec,
 )
 from ragviz.cli import llm_options, output, study_options
-from ragviz.cli.output import _emit, _progress, _where, _writable
+from ragviz.cli.output import _emit, _progress, _resolved, _where, _writable
 from ragviz.cli.reading import (
     CLI_LANG,
     UserError,
@@ -148,22 +148,6 @@ def _run_analysis(
     return _analysed(args, _prepared(args, questions), prefix)
 
 
-def _resolved(questions: list[LabelledQuestion], corpus: Corpus
-              ) -> tuple[list[LabelledQuestion], Coverage]:
-    """The questions whose labelled excerpts lie in the corpus, and which were left out
-    and why (said grouped by every output; on stderr when none is left to evaluate)."""
-    from ragviz.evaluation.excerpts import resolve_questions
-    from ragviz.present.presentation import coverage_sentences
-
-    kept, left_out = resolve_questions(questions, corpus)
-    coverage = Coverage(len(questions), tuple(left_out))
-    if questions and not kept:
-        for sentence in coverage_sentences(coverage, CLI_LANG.get()):
-            sys.stderr.write(terminal_safe(f"ragviz: {sentence}", keep="") + "\n")
-        raise UserError(key="cli.no_excerpt_in_corpus")
-    return kept, coverage
-
-
 def cmd_eval(args: argparse.Namespace) -> None:
     from ragviz.present.presentation import (
         answerable_refused,
@@ -186,7 +170,7 @@ def cmd_eval(args: argparse.Namespace) -> None:
             prepared.embedder
     payload = analysis.eval_dict(lambda diagnosis: diagnosis_text(diagnosis, args.lang))
     payload["per_file"] = {name: m.to_dict() for name, m in
-                           metrics_per_file(analysis.outcomes).items()}
+                           metrics_per_file(analysis.outcomes, analysis.corpus).items()}
     others, study_table = study_options.study_into(args, analysis, embedder, payload)
     rows = payload["questions"]
     notes = index_run.decorate(payload) if index_run else []

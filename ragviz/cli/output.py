@@ -21,6 +21,7 @@ from ragviz.evaluation.measures import metric_names
 from ragviz.evaluation.results import Coverage, Metrics
 from ragviz.i18n import grouped, t
 from ragviz.inputs.corpus import Corpus
+from ragviz.inputs.questions import LabelledQuestion
 from ragviz.present.safe_text import visible_controls as terminal_safe
 
 # Embedding, override and isolate marks: they reorder what the terminal shows (Trojan Source).
@@ -111,3 +112,19 @@ def with_coverage(payload: dict[str, Any], coverage: Coverage, lang: str) -> lis
     payload.update(coverage.to_dict())
     payload["warnings"] = [*said, *payload.get("warnings", [])]
     return [coverage_line(coverage, lang), *said]
+
+
+def _resolved(questions: list[LabelledQuestion], corpus: Corpus
+              ) -> tuple[list[LabelledQuestion], Coverage]:
+    """The questions whose labelled excerpts lie in the corpus, and which were left out
+    and why (said grouped by every output; on stderr when none is left to evaluate)."""
+    from ragviz.evaluation.excerpts import resolve_questions
+    from ragviz.present.presentation import coverage_sentences
+
+    kept, left_out = resolve_questions(questions, corpus)
+    coverage = Coverage(len(questions), tuple(left_out))
+    if questions and not kept:
+        for sentence in coverage_sentences(coverage, CLI_LANG.get()):
+            sys.stderr.write(terminal_safe(f"ragviz: {sentence}", keep="") + "\n")
+        raise UserError(key="cli.no_excerpt_in_corpus")
+    return kept, coverage

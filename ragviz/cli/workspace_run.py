@@ -46,8 +46,7 @@ def workspace_runs(args: argparse.Namespace, sides: tuple[str, ...]) -> list[Sid
 
 
 def _run(args: argparse.Namespace, workspace: Workspace, side: str) -> SideRun:
-    from ragviz.cli.commands import _resolved
-    from ragviz.cli.output import _progress
+    from ragviz.cli.output import _progress, _resolved
     from ragviz.evaluation.pipeline import analyse
 
     settings: Settings = workspace.settings

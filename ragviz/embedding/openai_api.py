@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from ragviz.embedding.base import Embedder, EmbeddingCache, Kind, ModelLoadError, Span, Vectors
-from ragviz.openai_common import (
+from ragviz.embedding.api_common import (
     DEFAULT_API_BASE,
     NO_KEY,
     connection_reason,
@@ -29,7 +29,7 @@ from ragviz.openai_common import (
     retryable,
     server_message,
 )
-from ragviz.openai_common import check_api_base as check_api_base  # re-exported
+from ragviz.embedding.api_common import check_api_base as check_api_base  # re-exported
 
 OPENAI_PREFIX = "openai:"
 MAX_INPUTS_PER_REQUEST = 128

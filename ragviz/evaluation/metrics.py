@@ -12,8 +12,10 @@ from collections.abc import Sequence
 
 from ragviz.evaluation.calibration import COSINE_SCALE, Calibration, calibrate_outcomes
 from ragviz.evaluation.diagnosis import label_counts
+from ragviz.evaluation.excerpts import source_for
 from ragviz.evaluation.measures import METRICS, std
 from ragviz.evaluation.results import Metrics, QuestionOutcome
+from ragviz.inputs.corpus import Corpus
 from ragviz.retrieval.scorers import ScoreScale
 
 
@@ -45,21 +47,24 @@ def outcome_calibration(outcomes: Sequence[QuestionOutcome],
     return calibrate_outcomes([o for o in outcomes if o.decision.ranked], scale=scale)
 
 
-def outcome_files(outcome: QuestionOutcome) -> tuple[str, ...]:
+def outcome_files(outcome: QuestionOutcome, corpus: Corpus | None = None) -> tuple[str, ...]:
     """The files a question's expected excerpts (or its answer) lie in: the benchmark's
-    ``corpus_id``; () when it expects nothing located."""
-    names = dict.fromkeys(r.source for r in outcome.question.references if r.source)
+    ``corpus_id``, named as ``corpus`` names its files; () when it expects nothing located."""
+    given = (r.source for r in outcome.question.references if r.source)
+    names = dict.fromkeys(
+        (source_for(corpus, name) or name) if corpus is not None else name for name in given)
     span = outcome.diagnosis.answer_span if outcome.diagnosis is not None else None
     if not names and span is not None:
         names[span.source] = None
     return tuple(names)
 
 
-def metrics_per_file(outcomes: Sequence[QuestionOutcome]) -> dict[str, Metrics]:
+def metrics_per_file(outcomes: Sequence[QuestionOutcome],
+                     corpus: Corpus | None = None) -> dict[str, Metrics]:
     """Every registered metric over each file's questions, files in name order (a question
     whose excerpts lie in two files counts for both)."""
     groups: dict[str, list[QuestionOutcome]] = {}
     for outcome in outcomes:
-        for name in outcome_files(outcome):
+        for name in outcome_files(outcome, corpus):
             groups.setdefault(name, []).append(outcome)
     return {name: compute_metrics(groups[name]) for name in sorted(groups)}

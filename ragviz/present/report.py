@@ -265,7 +265,8 @@ def render_report(
         **_question_sections(analyses, lang),
         "calibration_title": t("report.calibration", lang),
         "calibrations": _calibrations(analyses, lang),
-        "map_title": t("report.map", lang), "map_caption": f'{t("map.caption", lang)} {t("map.caption_pca", lang)}',
+        "map_title": t("report.map", lang),
+        "map_caption": f'{t("map.caption", lang)} {t("map.caption_pca", lang)}',
         "maps": [map_svg(drawn, lang) for drawn in maps],
     }
     return str(_macros().page(page))

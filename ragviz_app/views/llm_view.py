@@ -111,7 +111,8 @@ def _asker() -> Asker | None:
 
 
 def _settings() -> None:
-    with st.expander(tr("llm.app.settings"), expanded=not ss.get("llm_model")):
+    # folded: open on a first visit it pushed every question's bars below the fold
+    with st.expander(tr("llm.app.settings"), expanded=False):
         left, right = st.columns(2)
         left.text_input(tr("llm.app.model"), key="llm_model", placeholder="openai:llama3.2")
         right.text_input(tr("llm.app.base"), key="llm_base",
