@@ -106,6 +106,9 @@ def test_a_new_upload_shrinks_the_store_to_its_size(tmp_path: Path,
         (folder / "data.bin").write_bytes(b"x" * 1_000_000)
     source = tmp_path / "export.jsonl"
     write_jsonl(source, [{"text": "Rule: pay by card.", "metadata": {"file_name": "a.txt"}}])
-    index_source.upload_reader(source.name, source.read_bytes())
-    assert sum(upload_store.folder_bytes(f) for f in root.iterdir()) <= 2_000_000
+    data = source.read_bytes()
+    index_source.upload_reader(source.name, data)
+    # the old folders were cut to the bound before the new upload was written beside them
+    assert sum(upload_store.folder_bytes(f) for f in root.iterdir()) <= 2_000_000 + len(data)
+    assert len([f for f in root.iterdir() if f.name.startswith("old")]) == 2
 

@@ -318,9 +318,7 @@ def build_parser(lang: str = "en") -> argparse.ArgumentParser:
         # eval may read a production index (--index) or a workspace (--workspace) instead
         parser_.add_argument("paths", nargs="+" if parser_ is calibrate else "*",
                              metavar="path", help=PATHS_HELP)
-        parser_.add_argument(
-            "--questions", required=parser_ is calibrate, help=QUESTIONS_HELP
-        )
+        parser_.add_argument("--questions", required=parser_ is calibrate, help=QUESTIONS_HELP)
         parser_.add_argument("--top-k", dest="top_k", type=TOP_K, default=2, help=TOP_K_HELP)
         parser_.add_argument("--floor", type=FLOOR, default=None, help=FLOOR_HELP)
         add_scorer_options(parser_)
