@@ -22,9 +22,12 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(VENV)/bin/streamlit run streamlit_app.py --server.port $(PORT) --browser.gatherUsageStats false
 
+# The core and AppTest suites on both cores (pytest-xdist), then the browser tests alone: they
+# time what a page shows, and a second worker's load made them wait past their bounds.
 test: $(STAMP)
 	bash scripts/ensure_chromium.sh
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n 2 --ignore=tests/browser
+	$(PY) -m pytest -q tests/browser
 
 # No model, no browser (README, Contributing): RAGVIZ_FAST_TESTS=1 makes loading a model fail a
 # test (tests/conftest.py), so a file that needs one cannot stay in this list unnoticed.
