@@ -61,3 +61,37 @@ def test_servers_are_allowed_per_scheme(server: str, monkeypatch: pytest.MonkeyP
     assert [c.name for c in reader.collections()] == ["refunds"]
     with pytest.raises(IndexInputError, match=r"vectors\.corp:6333 is not one of them"):
         server_reader("qdrant+http://vectors.corp:6333")
+
+
+def test_a_zipped_qdrant_upload_gives_the_chroma_uploads_labels(tmp_path: Path,
+                                                                use_model: Embedder) -> None:
+    """The app on a Qdrant storage of two collections (the picker drawn for any store that
+    lists collections): the article's collection gives the labels of the same chunks in an
+    uploaded Chroma directory."""
+    from qdrant_client import QdrantClient
+    from qdrant_client.models import Distance, PointStruct, VectorParams
+
+    from tests.index_fixtures import DOC, chroma_collection, fixed_120
+    from tests.test_app import rerun
+    from tests.test_app_index import badges, index_app, zipped
+
+    texts = [c.text for c in fixed_120(DOC.read_text(encoding="utf-8"))]
+    vectors = use_model.encode_documents(texts)
+    chroma_collection(tmp_path / "chroma", "refunds", texts, vectors)
+    client = QdrantClient(path=str(tmp_path / "qdrant"))
+    plain = VectorParams(size=len(vectors[0]), distance=Distance.COSINE)
+    for name in ("another", "refunds"):
+        client.create_collection(name, vectors_config=plain)
+    client.upsert("another", [PointStruct(id=0, vector=list(map(float, vectors[0])),
+                                          payload={"page_content": "Outro texto."})])
+    client.upsert("refunds", [PointStruct(id=n, vector=list(map(float, v)), payload={
+        "page_content": t, "metadata": {"source": "politica_reembolso.txt"}})
+        for n, (t, v) in enumerate(zip(texts, vectors, strict=True))])
+    client.close()
+    chroma = index_app(("refunds.zip", zipped(tmp_path / "chroma")))
+    qdrant = index_app(("vectors.zip", zipped(tmp_path / "qdrant")))
+    options = qdrant.radio(key="index_collection").options
+    assert [o.split(" (")[0] for o in options] == ["another", "refunds"]
+    qdrant.radio(key="index_collection").set_value("refunds")
+    rerun(qdrant)
+    assert badges(chroma, "A") and badges(qdrant, "A") == badges(chroma, "A")

@@ -399,7 +399,7 @@ INDEX: dict[str, dict[str, str]] = {
     },
     "idx.pg_connect": {
         "en": 'ragviz could not connect to {where} ({reason}): check the URI, that the server runs and that it lets this user in',
-        "pt": 'o ragviz não conseguiu se conectar a {where} ({reason}): confira a URI, se o servidor está no ar e se ele aceita este usuário',
+        "pt": 'o ragviz não conseguiu se conectar com {where} ({reason}): confira a URI, se o servidor está no ar e se ele aceita este usuário',
     },
     "idx.pg_no_extension": {
         "en": '{where} has no pgvector extension (no vector type): point --index at the database that holds the embeddings',
@@ -460,5 +460,13 @@ INDEX: dict[str, dict[str, str]] = {
     "idx.too_many_read": {
         "en": '{name} holds more than {limit} chunks; the app loads at most {limit}: diagnose it with ragviz eval --index on the command line.',
         "pt": '{name} tem mais de {limit} chunks; o app carrega no máximo {limit}: diagnostique-o com ragviz eval --index na linha de comando.',
+    },
+    "idx.pg_where": {
+        "en": 'the Postgres database {target}',
+        "pt": 'o banco Postgres {target}',
+    },
+    "idx.qdrant_where": {
+        "en": 'the Qdrant server at {target}',
+        "pt": 'o servidor Qdrant em {target}',
     },
 }

@@ -66,11 +66,12 @@ def where_of(uri: str) -> str:
     try:
         parts = conninfo_to_dict(uri)
     except Exception:  # an unparsable URI is refused when connecting, said then
-        return "the Postgres database"
+        return Sentence("pg_where", target="").rstrip()
     host = str(parts.get("host") or "localhost")
     port = f":{parts['port']}" if parts.get("port") else ""
     user = f"{parts['user']}@" if parts.get("user") else ""
-    return f"the Postgres database {user}{host}{port}/{parts.get('dbname') or ''}".rstrip("/")
+    target = f"{user}{host}{port}/{parts.get('dbname') or ''}".rstrip("/")
+    return Sentence("pg_where", target=target)
 
 
 class PgReader(base.TwoSearches):

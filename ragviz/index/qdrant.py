@@ -233,7 +233,7 @@ def _open(spec: str, options: OpenOptions) -> QdrantReader:
         match = _HTTP.match(spec)
         if match is None:
             raise IndexInputError(Sentence("qdrant_address", spec=repr(spec)))
-        where = f"the Qdrant server at {match['host']}:{match['port']}"
+        where = Sentence("qdrant_where", target=f"{match['host']}:{match['port']}")
         client = _client_class()(host=match["host"], port=int(match["port"]), https=False,
                                  timeout=max(1, round(options.timeout)), prefer_grpc=False)
         return QdrantReader(client, where, vector_name)
