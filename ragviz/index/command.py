@@ -28,7 +28,7 @@ from ragviz.index.base import (
 from ragviz.index.duplicates import duplicate_count, duplicate_groups, near_searched
 from ragviz.index.messages import say
 from ragviz.index.open import open_index
-from ragviz.index.stores import REQUEST_TIMEOUT_S
+from ragviz.index.stores import REQUEST_TIMEOUT_S, forms
 from ragviz.inputs.documents import InputError
 
 if TYPE_CHECKING:  # the analysis imports the pipeline: loaded only when an index is used
@@ -39,8 +39,6 @@ MODES = ("auto", "memory", "database")
 INDEX_MODEL_HELP = ("check the stored vectors against this model (minilm-en, use-multilingual, "
                     "a sentence-transformers id or path, or openai:<model>); without it no "
                     "vector is checked")
-INDEX_HELP = ("chroma:DIR, chroma+http://HOST:PORT, postgresql://USER@HOST/DB, qdrant:DIR, "
-              "qdrant+http://HOST:PORT, or a .jsonl, .csv or .parquet chunk export")
 # The store-specific options: (flag, help); each reaches the store as ``OpenOptions.extra``.
 STORE_OPTIONS = (
     ("--table", "Postgres: the table holding the chunks ([SCHEMA.]TABLE), when it is neither "
@@ -55,7 +53,7 @@ STORE_OPTIONS = (
 
 def add_eval_options(parser: argparse.ArgumentParser) -> None:
     """``--index``, ``--collection`` and ``--sources`` for ``ragviz eval``."""
-    parser.add_argument("--index", help=f"diagnose a production index: {INDEX_HELP}")
+    parser.add_argument("--index", help=f"diagnose a production index: {forms()}")
     parser.add_argument("--collection", help="the collection (when the index holds several)")
     parser.add_argument("--sources", nargs="+", default=[], metavar="FILE",
                         help="the files the index was built from (to place and check chunks)")
@@ -143,7 +141,7 @@ def add_index_parser(sub: Any, model_options: Callable[[argparse.ArgumentParser]
     """``ragviz index PATH [--collection NAME] [--model M]``; the CLI hands in how it adds
     model options, prints, and loads a model (this module does not import the CLI)."""
     parser = sub.add_parser("index", help="what a production index holds")
-    parser.add_argument("path", help=INDEX_HELP)
+    parser.add_argument("path", help=forms())
     parser.add_argument("--collection", help="only this collection")
     add_timeout_option(parser)
     add_store_options(parser)
