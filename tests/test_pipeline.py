@@ -210,3 +210,23 @@ def test_analyse_takes_chunks_and_question_vectors_it_is_given(
     again = analyse(seed_doc, SENTENCE_220, use_model, seed_questions, RetrievalSettings(top_k=2),
                     chunking=sentence_seed.chunking, query_vectors=query_vectors)
     assert again.to_dict() == sentence_seed.to_dict()
+
+
+def test_no_floor_set_is_said_not_passed_at_the_scales_bottom() -> None:
+    """Issue 36, low: "passes the floor -1.00" when no floor was set."""
+    from ragviz.chunking import ChunkerConfig
+    from ragviz.embedding.models import load_embedder
+    from ragviz.evaluation.pipeline import analyse
+    from ragviz.evaluation.results import RetrievalSettings
+    from ragviz.inputs.questions import LabelledQuestion
+    from ragviz.present.presentation import diagnosis_text
+
+    text = "Refunds take ten days. The office wifi password is on the board."
+    questions = [LabelledQuestion("How long do refunds take?", "ten days"),
+                 LabelledQuestion("Is there parking?", "", answerable=False)]
+    unset = analyse(text, ChunkerConfig("fixed", size=30, overlap=0),
+                    load_embedder("use-multilingual"), questions, RetrievalSettings(1, -1.0))
+    said = [diagnosis_text(o.diagnosis) for o in unset.outcomes if o.diagnosis]
+    assert "ranks first with" in said[0] and "(no floor is set)" in said[0]
+    assert "no floor is set, so the language model gets context" in said[1]
+    assert not any("floor -1.00" in s for s in said)

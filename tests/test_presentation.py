@@ -145,3 +145,4 @@ def test_english_sentences_are_the_ones_the_cli_always_printed() -> None:
     said = diagnosis_text(outcome([0.2, 0.5, 0.1], 0.4).diagnosis)  # type: ignore[arg-type]
     assert said == ('Chunk #1 holds the answer "7 dias úteis", ranks first with 0.50 and '
                     "passes the floor 0.40.")
+

@@ -14,7 +14,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ragviz.embedding.base import ModelLoadError
 from ragviz.embedding.api_common import (
     DEFAULT_API_BASE,
     NO_KEY,
@@ -24,6 +23,7 @@ from ragviz.embedding.api_common import (
     retryable,
     server_message,
 )
+from ragviz.embedding.base import ModelLoadError
 
 LLM_PREFIX = "openai:"
 KEY_VARIABLES = ("RAGVIZ_LLM_API_KEY", "OPENAI_API_KEY")

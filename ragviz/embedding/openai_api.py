@@ -20,7 +20,6 @@ from typing import Any
 
 import numpy as np
 
-from ragviz.embedding.base import Embedder, EmbeddingCache, Kind, ModelLoadError, Span, Vectors
 from ragviz.embedding.api_common import (
     DEFAULT_API_BASE,
     NO_KEY,
@@ -30,6 +29,7 @@ from ragviz.embedding.api_common import (
     server_message,
 )
 from ragviz.embedding.api_common import check_api_base as check_api_base  # re-exported
+from ragviz.embedding.base import Embedder, EmbeddingCache, Kind, ModelLoadError, Span, Vectors
 
 OPENAI_PREFIX = "openai:"
 MAX_INPUTS_PER_REQUEST = 128

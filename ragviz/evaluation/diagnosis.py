@@ -130,6 +130,7 @@ class Diagnosis:
     top_k: int = 0  # the top_k the decision used
     crowding: tuple[int, ...] = ()  # copies of one passage sharing the top_k (duplicate-crowding)
     first_rank: int | None = None  # the answer's chunk's rank before a reranker (None: none)
+    floored: bool = True  # False: no floor was set (the floor is the scale's bottom)
     ann_miss: AnnMiss | None = None  # the index's approximate search missed a top_k chunk
 
     @property
@@ -249,6 +250,7 @@ def _best(decision: Decision, table: ChunkTable, files: int) -> dict[str, Any]:
         "best_chunk": best,
         "best_score": decision.best_score if best is not None else None,
         "floor": decision.floor,
+        "floored": decision.floored,
         "top_k": decision.top_k,
         "best_source": source,
         "files": files,

@@ -225,10 +225,11 @@ def _outcomes(
 ) -> tuple[QuestionOutcome, ...]:
     out: list[QuestionOutcome] = []
     table = ChunkTable.of(chunks)
-    no_match = get_scorer(settings.scorer).scale.no_match
+    scale = get_scorer(settings.scorer).scale
+    no_match, floored = scale.no_match, settings.floor > scale.low
     firsts = list(first_rows) if first_rows is not None else [None] * len(questions)
     for question, scores, first in zip(questions, score_rows, firsts, strict=True):
-        decision = decide(scores, settings.top_k, settings.floor, no_match)
+        decision = decide(scores, settings.top_k, settings.floor, no_match, floored)
         first_stage = None if first is None else decide(first, settings.top_k, settings.floor)
         diagnosis = with_first_stage(with_crowding(
             diagnose(corpus, chunks, decision, question, truncation, table), decision, groups),

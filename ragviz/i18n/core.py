@@ -57,6 +57,10 @@ CORE: dict[str, dict[str, str]] = {
     },
     # --- diagnosis (ragviz.evaluation.diagnosis) ---------------------------------------------------
     # Diagnosis, calibration and why-failed (ragviz.evaluation.diagnosis, .calibration, .evaluation).
+    "diagnosis.ok_answered_no_floor": {"en": 'Chunk {chunk} holds the answer "{answer}" and ranks first with {score} (no floor is set).', "pt": 'O chunk {chunk} contém a resposta "{answer}" e fica em primeiro com {score} (nenhum piso definido).'},
+    "diagnosis.ok_no_expected_answer_no_floor": {"en": "No expected answer is given and no floor is set: chunk {chunk} ranks first with {score}.", "pt": "Nenhuma resposta esperada foi dada e nenhum piso está definido: o chunk {chunk} fica em primeiro com {score}."},
+    "diagnosis.false_context_no_floor": {"en": "The document does not answer this, yet chunk {chunk} is handed on with {score}: no floor is set, so the language model gets context and may invent an answer.", "pt": "O documento não responde a isto, mas o chunk {chunk} é repassado com {score}: nenhum piso está definido, então o modelo de linguagem recebe contexto e pode inventar uma resposta."},
+    "diagnosis.false_context_files_no_floor": {"en": "No file answers this, yet chunk {chunk} is handed on with {score}: no floor is set, so the language model gets context and may invent an answer.", "pt": "Nenhum arquivo responde a isto, mas o chunk {chunk} é repassado com {score}: nenhum piso está definido, então o modelo de linguagem recebe contexto e pode inventar uma resposta."},
     "diagnosis.ok_answered": {
         "en": (
             'Chunk {chunk} holds the answer "{answer}", ranks first with {score} and passes '

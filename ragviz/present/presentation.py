@@ -239,17 +239,20 @@ def _ok_sentence(diagnosis: Diagnosis, best: dict[str, str], language: str) -> s
     if diagnosis.kind == UNANSWERABLE:
         files = "_files" if diagnosis.files > 1 else ""
         return t(f"diagnosis.ok_refused{files}", language, **best)
+    unfloored = "" if diagnosis.floored else "_no_floor"  # "passes the floor -1.00" said nothing
     if diagnosis.kind == NO_EXPECTED_ANSWER:
-        return t("diagnosis.ok_no_expected_answer", language, **best)
-    return t("diagnosis.ok_answered", language, answer=diagnosis.answer, **best)
+        return t(f"diagnosis.ok_no_expected_answer{unfloored}", language, **best)
+    return t(f"diagnosis.ok_answered{unfloored}", language, answer=diagnosis.answer, **best)
 
 
 def _label_sentence(diagnosis: Diagnosis, label: str, digits: int, language: str) -> str:
     best = _best_values(diagnosis, digits, language)
     if label == OK:
         return _ok_sentence(diagnosis, best, language)
-    if label == FALSE_CONTEXT and diagnosis.files > 1:
-        return t("diagnosis.false_context_files", language, **best)
+    if label == FALSE_CONTEXT:
+        files = "_files" if diagnosis.files > 1 else ""
+        unfloored = "" if diagnosis.floored else "_no_floor"
+        return t(f"diagnosis.false_context{files}{unfloored}", language, **best)
     if label == BELOW_FLOOR and diagnosis.floor_gap is not None and diagnosis.best_score \
             is not None and diagnosis.best_score >= diagnosis.floor:
         return _answer_below_floor(diagnosis, best, digits, language)

@@ -51,6 +51,7 @@ class Decision:
     top_k: int
     floor: float
     no_match: float | None = None  # the scorer's "shares nothing" score (BM25's 0)
+    floored: bool = True  # False: the floor is the scale's bottom, i.e. no floor was set
 
     @property
     def nothing_matched(self) -> bool:
@@ -133,7 +134,7 @@ def rank(scores: Sequence[float] | Scores) -> Ranking:
 
 
 def decide(scores: Sequence[float] | Scores, top_k: int, floor: float,
-           no_match: float | None = None) -> Decision:
+           no_match: float | None = None, floored: bool = True) -> Decision:
     """The top_k chunks whose score reaches the floor; none means the question is refused.
     A score at or under ``no_match`` (the scorer's "shares nothing", BM25's 0) never reaches
     it, whatever the floor."""
@@ -149,7 +150,7 @@ def decide(scores: Sequence[float] | Scores, top_k: int, floor: float,
     hits = tuple(Hit(int(i), float(values[i])) for i in top_indices(values, top_k).tolist()
                  if values[i] >= floor and (no_match is None or values[i] > no_match))
     return Decision(scores=values, hits=hits, top_k=top_k, floor=float(floor),
-                    no_match=no_match)
+                    no_match=no_match, floored=floored)
 
 
 def excerpts(chunks: Sequence[Chunk], hits: Sequence[Hit]) -> list[str]:
