@@ -95,3 +95,30 @@ def test_a_zipped_qdrant_upload_gives_the_chroma_uploads_labels(tmp_path: Path,
     qdrant.radio(key="index_collection").set_value("refunds")
     rerun(qdrant)
     assert badges(chroma, "A") and badges(qdrant, "A") == badges(chroma, "A")
+
+
+def test_an_allowed_postgres_server_gives_the_chroma_uploads_labels(
+        server: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        use_model: Embedder) -> None:
+    """The app's server field on a Postgres URI the operator allowed: the LangChain
+    collection of the article's chunks gives the labels of the same chunks uploaded as a
+    Chroma directory."""
+    from tests.index_fixtures import DOC, SOURCE, chroma_collection, fixed_120
+    from tests.test_app import rerun
+    from tests.test_app_index import badges, index_app, zipped
+
+    chunks = fixed_120(DOC.read_text(encoding="utf-8"))
+    texts = [c.text for c in chunks]
+    vectors = use_model.encode_documents(texts)
+    chroma_collection(tmp_path / "chroma", "refunds", texts, vectors)
+    uri = new_database(server, "appserver")
+    langchain_tables(uri, "refunds", [f"refunds-{i}" for i in range(len(texts))], texts,
+                     vectors, [{"source": SOURCE} for _ in texts])
+    monkeypatch.setenv(INDEX_HOSTS_ENV, f"postgresql://{uri.split('host=')[1]}")
+    chroma = index_app(("refunds.zip", zipped(tmp_path / "chroma")))
+    postgres_app = index_app(None)
+    postgres_app.radio(key="index_from").set_value("server")
+    rerun(postgres_app)
+    postgres_app.text_input(key="index_server").set_value(uri)
+    rerun(postgres_app)
+    assert badges(chroma, "A") and badges(postgres_app, "A") == badges(chroma, "A")
