@@ -18,7 +18,6 @@ from ragviz.chunking import CHUNKER_NAMES, ChunkerConfig, ChunkingResult, get_sp
 from ragviz.chunking.registry import PEERS_EXTRA, missing_peers
 from ragviz.embedding.models import Embedder, ModelLoadError
 from ragviz.evaluation.calibration import calibrate_outcomes
-from ragviz.evaluation.measures import metric_names
 from ragviz.evaluation.metrics import metrics_per_file
 from ragviz.evaluation.pipeline import analyse, chunk_document, rescore
 from ragviz.evaluation.results import MAX_EXPAND, Analysis, Metrics, RetrievalSettings
@@ -507,6 +506,6 @@ def metrics_details(metrics: Metrics) -> str:
     figures = [
         f"{presentation.metric_label(name, lang(), short=True, k=metrics.top_k)} "
         f"{presentation.metric_text(name, metrics.values.get(name), lang())}"
-        for name in metric_names() if name not in FEATURED
+        for name in presentation.shown_metrics(metrics.top_k) if name not in FEATURED
     ]
     return " · ".join([*figures, tr("app.metrics_labels", labels=labels or "–")])

@@ -140,3 +140,11 @@ def test_a_report_of_many_questions_is_a_table_and_the_worst_drawn(
     assert f"the {MAX_BARS} best of {len(analysis.chunks):,} chunks" in html
     assert "<script>alert" not in html and "&lt;script&gt;alert(1)" in html
     assert "piores (erradas primeiro" in render_report([analysis], lang="pt")
+
+
+def test_hit_at_1_is_listed_once_at_top_k_1() -> None:
+    """Issue 36, low: at top_k 1 the report said "hit@1" twice (hit@k is hit@1 there)."""
+    from ragviz.present.presentation import shown_metrics
+
+    assert "hit_at_k" not in shown_metrics(1) and "hit_at_k" in shown_metrics(3)
+    assert shown_metrics(1).count("hit_at_1") == 1

@@ -17,7 +17,6 @@ from ragviz.chunking import Chunk
 from ragviz.cli.reading import CLI_LANG, UserError
 from ragviz.embedding.base import Progress
 from ragviz.embedding.models import Embedder
-from ragviz.evaluation.measures import metric_names
 from ragviz.evaluation.results import Coverage, Metrics
 from ragviz.i18n import grouped, t
 from ragviz.inputs.corpus import Corpus
@@ -93,12 +92,12 @@ def _writable(path: str) -> Path:
 def metrics_line(metrics: Metrics, lang: str, top_k: int) -> str:
     """Every registered metric in one line ("n/a": no evaluated question counts for it),
     as eval, compare and sweep print them."""
-    from ragviz.present.presentation import metric_label, share
+    from ragviz.present.presentation import metric_label, share, shown_metrics
 
     def shown(value: float | None) -> str:
         return "n/a" if value is None else share(value, lang)
 
-    names = [n for n in metric_names() if not (n == "hit_at_k" and top_k == 1)]  # = hit@1
+    names = shown_metrics(top_k)
     return "  ".join(f"{metric_label(name, lang, short=True, k=top_k)} "
                      f"{shown(metrics.values.get(name))}" for name in names)
 

@@ -39,7 +39,7 @@ from ragviz.evaluation.diagnosis import (
     Diagnosis,
 )
 from ragviz.evaluation.excerpts import LeftOut, TokenScores, Unfound
-from ragviz.evaluation.measures import get_metric
+from ragviz.evaluation.measures import get_metric, metric_names
 from ragviz.evaluation.results import Coverage, Metrics, QuestionOutcome, WhyFailed
 from ragviz.i18n import STRINGS, count, grouped, t
 from ragviz.i18n import decimal as decimal  # re-exported: the display rule's numbers
@@ -105,6 +105,12 @@ def metric_label(name: str, language: str = "en", short: bool = False, k: int = 
     written by its name."""
     key = f"metric_short.{name}" if short else f"metric.{name}"
     return t(key, language, k=k) if key in STRINGS else name
+
+
+def shown_metrics(top_k: int) -> list[str]:
+    """The registered metrics a display lists at ``top_k``: hit@k is hit@1 when k is 1, so
+    it is left out there (a report and a table said "hit@1" twice)."""
+    return [name for name in metric_names() if not (name == "hit_at_k" and top_k == 1)]
 
 
 def metric_text(name: str, value: float | None, language: str = "en") -> str:

@@ -19,7 +19,6 @@ from jinja2 import Environment, StrictUndefined
 from markupsafe import Markup
 
 from ragviz.evaluation.calibration import Calibration
-from ragviz.evaluation.measures import metric_names
 from ragviz.evaluation.results import Analysis, Comparison, Coverage, Metrics, QuestionOutcome
 from ragviz.i18n import grouped, t
 from ragviz.present.map_svg import map_svg
@@ -40,6 +39,7 @@ from ragviz.present.presentation import (
     prompt_text,
     score_digits,
     share,
+    shown_metrics,
 )
 from ragviz.present.render import highlight_document, legend
 from ragviz.projection.space import SpaceMap
@@ -100,7 +100,7 @@ def _metrics_html(metrics: Metrics, top_k: int, lang: str) -> Markup:
     items = [{"name": metric_label(name, lang, short=True, k=top_k),
               "value": "—" if metrics.values.get(name) is None
               else share(metrics.values[name] or 0.0, lang),
-              "big": name == "hit_at_1"} for name in metric_names()]
+              "big": name == "hit_at_1"} for name in shown_metrics(top_k)]
     cost = answerable_refused(metrics, lang)  # the floor's cost, beside the figures
     if cost:
         items.append({"name": cost, "value": "", "big": False})
