@@ -31,7 +31,7 @@ BATCH = 20_000
 def server(folder: str) -> object:
     import pgserver
 
-    found = pgserver.get_server(folder, cleanup_mode=None)
+    found = pgserver.get_server(folder, cleanup_mode="stop")  # the data kept, the server stopped
     found.psql("CREATE EXTENSION IF NOT EXISTS vector;")
     return found
 

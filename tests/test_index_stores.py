@@ -31,7 +31,12 @@ class ToyReader:
         return LoadedIndex(name, (IndexChunk(f"{name}-0", f"the {name} chunk"),))
 
 
-def test_a_toy_store_is_one_registration(capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_toy_store_is_one_registration(capsys: pytest.CaptureFixture[str],
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    from ragviz.index import stores as registry
+
+    stores()  # the built-in stores first, then the toy one in a copy undone after the test
+    monkeypatch.setattr(registry, "_STORES", dict(registry._STORES))
     register(Store("toy", ToyReader, schemes=("toy:",), lists_collections=True,
                    forms=("toy:NAME",)))
     reader = open_index("toy:shelf", timeout=7.0, max_chunks=5, table="t")
