@@ -218,3 +218,17 @@ def main_text(capsys: pytest.CaptureFixture[str], index: str, *extra: str) -> st
     assert main(["eval", "--index", index, "--questions", str(QUESTIONS), "--sources",
                  str(DOC), "--index-mode", "database", *extra]) == 0
     return capsys.readouterr().out
+
+
+def test_reading_a_table_tells_progress_by_rows(stores: Stores) -> None:
+    """The memory mode's progress counts the rows read (rows without text included), once
+    per 10,000: never a call per row while no chunk has been kept yet."""
+    import psycopg
+
+    with psycopg.connect(stores.uri, autocommit=True) as conn:
+        conn.execute("CREATE TABLE many AS SELECT n AS id, CASE WHEN n <= 5 THEN NULL ELSE "
+                     "'chunk ' || n END AS text, array_fill(0.1, ARRAY[8])::vector(8) AS "
+                     "embedding FROM generate_series(1, 10004) AS n")
+    calls: list[int] = []
+    loaded = open_index(stores.uri, table="many", progress=calls.append).read()
+    assert len(loaded.chunks) == 9_999 and calls == [10_000]

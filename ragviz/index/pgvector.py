@@ -182,12 +182,12 @@ class PgReader(base.TwoSearches):
             cursor = conn.cursor(name="ragviz_read")
             cursor.itersize = _FETCH
             cursor.execute(q.rows(order=True), q.params())
-            for row in cursor:
+            for number, row in enumerate(cursor, start=1):
                 chunk = self._chunk(layout, row)
                 if chunk is not None:
                     chunks.append(chunk)
-                if self.progress is not None and len(chunks) % base.PROGRESS_EVERY == 0:
-                    self.progress(len(chunks))
+                if self.progress is not None and number % base.PROGRESS_EVERY == 0:
+                    self.progress(number)
             cursor.close()
         if not chunks:
             raise IndexInputError(key="idx.no_text_at_all", name=layout.name,
