@@ -232,3 +232,30 @@ def test_reading_a_table_tells_progress_by_rows(stores: Stores) -> None:
     calls: list[int] = []
     loaded = open_index(stores.uri, table="many", progress=calls.append).read()
     assert len(loaded.chunks) == 9_999 and calls == [10_000]
+
+
+def test_the_answers_are_looked_for_in_one_pass(capsys: pytest.CaptureFixture[str],
+                                                stores: Stores,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """Database mode asks every answer's chunks in one pass over the table (containing_many);
+    only the pieces of an answer no chunk holds whole are asked one by one."""
+    from ragviz.index.pgvector import PgReader
+
+    asked: list[str] = []
+    passes: list[int] = []
+    one, many = PgReader.containing, PgReader.containing_many
+
+    def counted_one(self: PgReader, collection: str, text: str, limit: int) -> Any:
+        asked.append(text)
+        return one(self, collection, text, limit)
+
+    def counted_many(self: PgReader, collection: str, texts: list[str], limit: int) -> Any:
+        passes.append(len(texts))
+        return many(self, collection, texts, limit)
+
+    monkeypatch.setattr(PgReader, "containing", counted_one)
+    monkeypatch.setattr(PgReader, "containing_many", counted_many)
+    data = evaluate(capsys, stores.uri, "--index-mode", "database", "--collection", "refunds")
+    split = sum("answer-split" in row["labels"] for row in data["questions"])
+    assert len(passes) == 1 and passes[0] > 1
+    assert split and 0 < len(asked) <= split * 2 * 12  # the halving's pieces only

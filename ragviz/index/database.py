@@ -107,6 +107,8 @@ def analyse_in_database(reader: RetrievingIndex, collection: str | None, embedde
             fetched.update((c.id, c) for c in row)
             shown.update(c.id for c in row[:settings.top_k])
         fetched.update((c.id, c) for c in exact.compare(batch, rows))
+    probe.prefetch([form for q in questions if q.is_answerable and q.expected
+                    for form in (q.expected, *_as_written(q.expected, sources))])
     for done, question in enumerate(questions, start=1):
         fetched.update((c.id, c) for c in holding_chunks(probe, question, sources))
         if progress is not None:
@@ -219,6 +221,18 @@ class _Probe:
     def __init__(self, reader: RetrievingIndex, name: str) -> None:
         self.reader, self.name, self.clock = reader, name, _Clock()
         self._asked: dict[str, list[IndexChunk]] = {}
+
+    def prefetch(self, texts: Sequence[str]) -> None:
+        """Every string of ``texts`` asked at once when the store can (one pass over its
+        chunks instead of one per string); a store that cannot, or a pass that hit its cap,
+        leaves them to be asked one by one."""
+        many = getattr(self.reader, "containing_many", None)
+        wanted = [t for t in dict.fromkeys(texts) if t and t not in self._asked]
+        if many is None or not wanted:
+            return
+        found = self.clock(partial(many, self.name, wanted, HOLDING_LIMIT))
+        if found is not None:
+            self._asked.update(found)
 
     def __call__(self, text: str) -> list[IndexChunk]:
         if text not in self._asked:

@@ -227,6 +227,27 @@ class PgReader(base.TwoSearches):
             rows = conn.execute(q.containing(), (*q.params(), text, limit)).fetchall()
         return [c for c in (self._chunk(layout, r) for r in rows) if c]
 
+    def containing_many(self, collection: str, texts: list[str],
+                        limit: int) -> dict[str, list[IndexChunk]] | None:
+        """``containing`` for every string of ``texts`` in one pass over the table (None
+        when more rows hold them than that pass returns: then each is asked alone)."""
+        layout = self.layout(collection)
+        q = Queries(layout)
+        cap = limit * len(texts)
+        with self._transaction() as conn:
+            rows = conn.execute(q.containing_many(), (texts, *q.params(), cap + 1)).fetchall()
+        if len(rows) > cap:
+            return None
+        found: dict[str, list[IndexChunk]] = {text: [] for text in texts}
+        for *row, hits in rows:
+            chunk = self._chunk(layout, tuple(row))
+            if chunk is None:
+                continue
+            for hit in hits:
+                if len(found[texts[hit - 1]]) < limit:
+                    found[texts[hit - 1]].append(chunk)
+        return found
+
     def search_settings(self, collection: str) -> str:
         """The settings that govern the recall of the vector column's approximate index
         (``hnsw.ef_search``, ``ivfflat.probes``), each with its value in this session."""
@@ -327,7 +348,17 @@ class Queries:
         return self.sql.SQL("SELECT {} FROM {} WHERE {} ORDER BY {} <=> %s LIMIT %s").format(
             self._columns(), self.table, self.filter, self.vector)
 
-    def containing(self, ) -> Any:
+    def containing_many(self) -> Any:
+        """Each row holding one of an array of strings, with the (1-based) numbers of those
+        it holds: one pass over the table."""
+        return self.sql.SQL(
+            "SELECT {}, ragviz_m.ragviz_hits FROM {} CROSS JOIN LATERAL (SELECT "
+            "array_agg(ragviz_u.ragviz_i) AS ragviz_hits FROM unnest(%s::text[]) WITH "
+            "ORDINALITY AS ragviz_u(ragviz_s, ragviz_i) WHERE position(ragviz_u.ragviz_s in "
+            "{}) > 0) AS ragviz_m WHERE {} AND ragviz_m.ragviz_hits IS NOT NULL LIMIT %s"
+        ).format(self._columns(), self.table, self.text, self.filter)
+
+    def containing(self) -> Any:
         return self.sql.SQL("SELECT {} FROM {} WHERE {} AND position(%s in {}) > 0 "
                             "LIMIT %s").format(self._columns(), self.table, self.filter,
                                                self.text)
