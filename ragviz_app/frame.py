@@ -115,7 +115,12 @@ def config_widgets(side: str, n_chars: int) -> ChunkerConfig:
     for note in moved_import(side, {f"{side}_{s.name}": (s.label(lang()), s.clamp(
             ss.get(f"{side}_{s.name}", s.default))) for s in shown}):
         st.warning(note)
-    columns = st.columns(max(1, len(shown)))
+    # the retrieval popover beside the sliders: a row of its own pushed the first question's
+    # bars below the fold
+    *columns, retrieval = st.columns([*([1.0] * max(1, len(shown))), 0.55],
+                                     vertical_alignment="bottom")
+    with retrieval:
+        retrieval_widgets(side)
     for column, spec in zip(columns, shown, strict=False):
         key = f"{side}_{spec.name}"
         fit_slider(key, (spec.low, spec.high, spec.step), spec.clamp(ss.get(key, spec.default)))
@@ -134,27 +139,29 @@ def config_widgets(side: str, n_chars: int) -> ChunkerConfig:
     config = state.config_from_values(chunker, values, n_chars)
     if call_slot is not None:  # the call that runs: the sliders' values, fitted to the text
         call_slot.markdown(tr("app.peer_call", call=get_spec(chunker).call_text(config.params())))
-    retrieval_widgets(side)
     return config
 
 
 def retrieval_widgets(side: str) -> None:
-    """The side's scorer, reranker and prompt neighbours, folded under one line that says
-    what is chosen (A dense and B hybrid + rerank on the same questions, side by side)."""
+    """The side's scorer, reranker and prompt neighbours in a popover beside the chunker,
+    its button saying what is chosen (A dense and B hybrid + rerank on the same questions,
+    side by side), so the first screen keeps its height."""
     for key, default in ((f"{side}_scorer", ss.get("a_scorer", DEFAULT_SCORER)),
                          (f"{side}_rerank", NO_RERANK), (f"{side}_expand", 0)):
         ss.setdefault(key, default)
     expand = expand_of(side)
-    label = tr("app.retrieval_label", spec=scorer_name(side),
-               expand=tr("app.retrieval_expand", n=expand) if expand else "")
-    with st.expander(label, key=f"{side}_retrieval_fold"):
-        scorer, rerank, neighbours = st.columns(3)
-        scorer.selectbox(tr("app.scorer"), scorer_names(), key=f"{side}_scorer",
-                         help=tr("app.scorer_help"))
-        rerank.selectbox(tr("app.reranker"), RERANKERS, key=f"{side}_rerank",
-                         help=tr("app.reranker_help"))
-        neighbours.number_input(tr("app.expand"), 0, MAX_EXPAND, step=1, key=f"{side}_expand",
-                                help=tr("app.expand_help"))
+    full = tr("app.retrieval_label", spec=scorer_name(side),
+              expand=tr("app.retrieval_expand", n=expand) if expand else "")
+    # an icon: a name in a button this narrow was cut ("co…"); the summary under the
+    # sliders says the retrieval once it is not plain cosine
+    with st.popover(":material/tune:", help=full, use_container_width=True):
+        st.caption(full)
+        st.selectbox(tr("app.scorer"), scorer_names(), key=f"{side}_scorer",
+                     help=tr("app.scorer_help"))
+        st.selectbox(tr("app.reranker"), RERANKERS, key=f"{side}_rerank",
+                     help=tr("app.reranker_help"))
+        st.number_input(tr("app.expand"), 0, MAX_EXPAND, step=1, key=f"{side}_expand",
+                        help=tr("app.expand_help"))
 
 
 def _peer_notes(side: str, chunker: str) -> DeltaGenerator | None:
@@ -432,6 +439,11 @@ def config_summaries(slots: dict[str, DeltaGenerator], frame: Frame) -> None:
             if current is not None:
                 count = tr("app.chunk_count", n=len(current.chunks),
                            label=presentation.config_text(current.config, lang()))
+                if current.settings.scorer != DEFAULT_SCORER or current.settings.expand:
+                    count += " · " + tr("app.retrieval_label", spec=current.settings.scorer,
+                                        expand=tr("app.retrieval_expand",
+                                                  n=current.settings.expand)
+                                        if current.settings.expand else "")
                 if frame.models["a"] is not frame.models["b"]:  # one model: the sidebar says
                     count += " · " + tr("app.models_caption", model=md(frame.models[side].name))
                 # the figures after the big ones in its tooltip: as a caption they pushed

@@ -15,6 +15,7 @@ from ragviz_app import index_source
 from ragviz_app.common import lang, md, sample_titles, ss, tr, translated
 from ragviz_app.models import WantedModel, model_inputs
 from ragviz_app.session import on_sample_change, start_walkthrough
+from ragviz_app.views import llm_view
 from ragviz_app.views.question_editor import document_notice
 
 
@@ -36,6 +37,7 @@ def sidebar() -> tuple[state.DocumentChoice, dict[str, WantedModel]]:
             st.info(tr("app.url_note", note=md(note)), icon=":material/tune:")
         choice = document_inputs()
         model = model_inputs()
+        llm_view.settings()
     return choice, model
 
 

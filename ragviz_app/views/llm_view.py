@@ -110,9 +110,12 @@ def _asker() -> Asker | None:
                  cache=cache)
 
 
-def _settings() -> None:
-    # folded: open on a first visit it pushed every question's bars below the fold
+def settings() -> None:
+    """The LLM's settings, folded in the sidebar: on the page, even folded, they pushed the
+    first question's bars below a projector's fold."""
     with st.expander(tr("llm.app.settings"), expanded=False):
+        if not str(ss.get("llm_model") or "").strip():  # how to start, inside the fold: on
+            st.info(tr("llm.app.none"))  # the page it pushed the bars below the fold
         left, right = st.columns(2)
         left.text_input(tr("llm.app.model"), key="llm_model", placeholder="openai:llama3.2")
         right.text_input(tr("llm.app.base"), key="llm_base",
@@ -129,12 +132,10 @@ def _settings() -> None:
 
 
 def llm_panel(frame: Frame, positions: list[int]) -> Asker | None:
-    """The settings, and Ask (or Cancel while asking) with the progress bar; the asker."""
-    _settings()
+    """Ask (or Cancel while asking) with the progress bar, once a model is set in the
+    sidebar (``settings``); the asker."""
     asker = _asker()
     if asker is None:
-        if not str(ss.get("llm_model") or "").strip():
-            st.info(tr("llm.app.none"))
         ss[ASKING] = False
         return None
     todo = sum(1 for position in positions for current in frame.analyses.values()

@@ -24,6 +24,8 @@ def test_answers_stream_into_the_page_and_cancel_stops_asking(app: AppPage, base
     app.open(tab=None)
     app.wait_rendered(doc_tab=False)
     page = app.page
+    # the settings start folded (open, they pushed every question's bars below the fold)
+    page.get_by_text("Ask the LLM: model, server and prompt template").first.click()
     expect(page.get_by_text("ollama serve", exact=False).first).to_be_visible()
     for label, value in (("API key (kept in this session only)", KEY),
                          ("Base URL of an OpenAI-compatible chat API", base),

@@ -26,8 +26,8 @@ def _choose_upload(app: AppPage) -> None:
     ("name", "mime", "body", "sentence"),
     [
         (
-            "big.txt", "text/plain", b"a" * 1_500_000,
-            "The file big.txt has 1,500,000 bytes (1.5 MB); the limit is 1,000,000 bytes (1 MB).",
+            "big.txt", "text/plain", b"a" * 4_500_000,
+            "The file big.txt has 4,500,000 bytes (4.5 MB); the limit is 4,000,000 bytes (4 MB).",
         ),
         (
             "photo.png", "image/png", PNG,
