@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ragviz.chunking.base import ChunkingResult
-from ragviz.chunking.peers.common import library_param, register_peer, with_offsets
+from ragviz.chunking.peers.common import library_param, quiet_chonkie, register_peer, with_offsets
 from ragviz.chunking.registry import ChunkerSpec
 
 if TYPE_CHECKING:
@@ -17,6 +17,8 @@ if TYPE_CHECKING:
 
 def _run(document: str, values: Mapping[str, Any], embedder: Embedder | None) -> ChunkingResult:
     from chonkie import RecursiveChunker
+
+    quiet_chonkie()
 
     chunker = RecursiveChunker(tokenizer="character", chunk_size=values["chunk_size"],
                                min_characters_per_chunk=values["min_characters_per_chunk"])

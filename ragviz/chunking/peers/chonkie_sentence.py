@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ragviz.chunking.base import ChunkingResult
-from ragviz.chunking.peers.common import library_param, register_window, with_offsets
+from ragviz.chunking.peers.common import library_param, quiet_chonkie, register_window, with_offsets
 
 if TYPE_CHECKING:
     from ragviz.embedding.models import Embedder
@@ -15,6 +15,8 @@ if TYPE_CHECKING:
 
 def _run(document: str, values: Mapping[str, Any], embedder: Embedder | None) -> ChunkingResult:
     from chonkie import SentenceChunker
+
+    quiet_chonkie()
 
     chunker = SentenceChunker(tokenizer="character", chunk_size=values["chunk_size"],
                               chunk_overlap=values["chunk_overlap"],

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ragviz.chunking.base import ChunkingResult
-from ragviz.chunking.peers.common import chunks_at, register_window
+from ragviz.chunking.peers.common import chunks_at, quiet_chonkie, register_window
 from ragviz.chunking.registry import TOKENS
 from ragviz.chunking.text import Span
 from ragviz.inputs.documents import InputError
@@ -50,6 +50,8 @@ def token_windows(count: int, size: int, overlap: int) -> list[range]:
 
 def _run(document: str, values: Mapping[str, Any], embedder: Embedder | None) -> ChunkingResult:
     from chonkie import TokenChunker
+
+    quiet_chonkie()
 
     tokenizer = model_tokenizer(embedder)
     size, overlap = values["chunk_size"], values["chunk_overlap"]

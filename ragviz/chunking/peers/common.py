@@ -77,6 +77,14 @@ def located(document: str, texts: Iterable[str], overlap: int,
     return ChunkingResult(chunks_at(document, locate(document, texts, overlap), heading_paths))
 
 
+def quiet_chonkie() -> None:
+    """Chonkie logs a WARNING line to stderr (a minimum of sentences it could not meet):
+    ragviz's output is its own sentences only, so Chonkie's logging is switched off."""
+    import chonkie.logger
+
+    chonkie.logger.disable()
+
+
 def with_offsets(document: str, chunks: Iterable[Any]) -> ChunkingResult:
     """The result for Chonkie's chunks, which carry ``start_index``/``end_index``."""
     found = ((c.text, c.start_index, c.end_index) for c in chunks)
