@@ -66,7 +66,12 @@ def test_single_document_json_keeps_every_old_key_and_value(
 ) -> None:
     old = json.loads((GOLDEN / f"single_document_{command}.json").read_text(encoding="utf-8"))
     new = run_json(capsys, SINGLE_COMMANDS[command])
-    assert [p for p in missing_or_changed(old, new) if p not in PLACEHOLDERS] == []
+    # an explanation is a sentence, reworded on purpose ("(no floor is set)" where it said
+    # "passes the floor -1.00", issue 36): its key must stay, its words may change
+    changed = missing_or_changed(old, new)
+    assert [p for p in changed if p not in PLACEHOLDERS and not p.endswith(".explanation")] == []
+    if command == "eval":
+        assert all(isinstance(q.get("explanation"), str) for q in new["questions"])
     if command == "chunk":
         assert new["config"] == {"chunker": "fixed", "size": 120, "overlap": 0}
     chunks = new["chunks"] if isinstance(new.get("chunks"), list) else new.get("chunk_list", [])

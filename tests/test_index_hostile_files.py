@@ -364,3 +364,18 @@ def test_cli_refuses_the_bomb_in_one_line(tmp_path: Path,
     assert main(["index", str(bomb)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "holds a chunk of 1,000,000 characters" in err
+
+
+def test_reading_a_csv_export_leaves_csvs_field_limit_as_it_was(tmp_path: Path) -> None:
+    """csv.field_size_limit is process-wide: the export's reader raised it for good, and a
+    questions file read later in the same process said another sentence for an open quote."""
+    import csv
+
+    from ragviz.index.open import open_index
+
+    before = csv.field_size_limit()
+    export = tmp_path / "export.csv"
+    export.write_text("text,vector\nRefunds take ten days.,\"[0.6, 0.8]\"\n", encoding="utf-8")
+    open_index(str(export)).read()
+    assert csv.field_size_limit() == before
+

@@ -87,10 +87,20 @@ def row_chunk(row: dict[str, Any], number: int, where: Phrase, budget: ReadBudge
 
 
 def _read_csv(path: str, budget: ReadBudget) -> LoadedIndex:
+    """The export's rows; csv's field limit (process-wide) raised for its long vector cells
+    while it is read, then put back: the questions reader relies on the default to name a
+    quote never closed."""
+    before = csv.field_size_limit(max(csv.field_size_limit(), MAX_RECORD_BYTES))
+    try:
+        return _read_csv_rows(path, budget)
+    finally:
+        csv.field_size_limit(before)
+
+
+def _read_csv_rows(path: str, budget: ReadBudget) -> LoadedIndex:
     chunks: list[IndexChunk] = []
     with Path(path).open("rb") as handle:
         refuse_other_encodings(handle.read(4096), budget.name)
-        csv.field_size_limit(max(csv.field_size_limit(), MAX_RECORD_BYTES))
         _count_rows(handle, budget)
         lines = _Lines(handle, budget.name)
         rows = csv.reader(lines)
