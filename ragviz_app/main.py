@@ -29,6 +29,7 @@ from ragviz_app.session import (
     keep_typed_questions,
     on_tab_change,
     persist,
+    rebind_on_language_change,
     sync_url,
     tab_labels,
 )
@@ -79,6 +80,7 @@ def draw_page() -> None:
     st.set_page_config(page_title="ragviz", layout="wide")
     st.html(LAYOUT_CSS)
     init_state()
+    rebind_on_language_change()  # translated radios and selects are new widgets
     keep_typed_questions()  # before any callback-free redraw can drop the grid's edits
     choice, wanted = sidebar()
     models = load_models(wanted)

@@ -349,6 +349,23 @@ def start_walkthrough() -> None:
     ss.walk_step = 0
 
 
+LANGUAGE_DRAWN = "_language_drawn"  # the language the last run drew its widgets in
+
+
+def rebind_on_language_change() -> None:
+    """Before drawing, in the run after the language changed: re-bind every input to
+    itself. A radio or select whose labels are translated is a new widget in the new
+    language, and without its value set from the session the browser answered with the old
+    language's label (the sample picker then named no sample: KeyError on the next click).
+    Only then: a normal run never sends a widget back its starting value (issue 36.6)."""
+    language = ss.get("lang")
+    if ss.get(LANGUAGE_DRAWN, language) != language:
+        for key in PERSISTENT:
+            if key in ss:
+                ss[key] = ss[key]
+    ss[LANGUAGE_DRAWN] = language
+
+
 def persist() -> None:
     """At the end of a full run, re-bind every input whose widget this run did not draw
     (another document source, another chunker, a closed tab) to itself, so Streamlit keeps
