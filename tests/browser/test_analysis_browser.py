@@ -47,6 +47,12 @@ def test_every_diagnosis_label_and_explanation_is_visible(app: AppPage) -> None:
 
     app.open_tab(t("tab.questions", "en"))
     app.wait_idle()
+    # the first page of a test session may still be drawing its badges after idle (the
+    # first floor is measured, then the tab redrawn): wait for every badge to be visible
+    app.page.wait_for_function(
+        """([selector, count]) => [...document.querySelectorAll(selector)]
+            .filter(e => e.checkVisibility()).length >= count""",
+        arg=[BADGE, sum(expected_labels.values())])
     shown_labels = Counter(visible_texts(app, BADGE))
     assert shown_labels == expected_labels, "one badge per label, per question and side"
 
