@@ -16,7 +16,7 @@ from typing import Any
 import pandas as pd
 
 from ragviz.chunking import ChunkerConfig, get_spec
-from ragviz.chunking.registry import Param
+from ragviz.chunking.params import Param
 from ragviz.evaluation.excerpts import LeftOut, Unfound, resolve_questions
 from ragviz.evaluation.results import Analysis
 from ragviz.i18n import count, phrase, say, t

@@ -17,7 +17,7 @@ import altair as alt
 import pandas as pd
 
 from ragviz.chunking.base import Chunk
-from ragviz.chunking.registry import overlap_text
+from ragviz.chunking.sweep_grid import overlap_text
 from ragviz.evaluation.measures import get_metric
 from ragviz.i18n import STRINGS, t
 from ragviz.present.palette import ANSWERABLE, FLOOR, HIT, OTHER, UNANSWERABLE, UNDER_FLOOR

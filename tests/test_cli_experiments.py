@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from ragviz.chunking import ChunkerConfig
-from ragviz.chunking.registry import default_grid
+from ragviz.chunking.sweep_grid import default_grid
 from ragviz.cli.command import main
 from ragviz.embedding.models import Embedder
 from ragviz.evaluation.experiments import compare, sweep

@@ -25,6 +25,7 @@ from llama_index.core.node_parser import SentenceSplitter
 from ragviz.chunking import ChunkerConfig, make_chunks, registry
 from ragviz.chunking.base import Chunk
 from ragviz.chunking.peers import common, langchain_markdown_header
+from ragviz.chunking.spec import ChunkerSpec
 from ragviz.cli.command import main
 from ragviz.embedding.models import Embedder, SentenceTransformerEmbedder
 from ragviz.inputs.documents import InputError
@@ -248,8 +249,8 @@ def test_rejoined_text_is_mapped_to_the_slice_with_its_words() -> None:
 def test_a_missing_library_is_named_with_the_install_hint(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(registry, "_MISSING", {})
     spec = registry.get_spec("langchain_recursive")
-    made_up = registry.ChunkerSpec(name="nowhere_chunker", params=spec.params, chunk=spec.chunk,
-                                   library="Nowhere")
+    made_up = ChunkerSpec(name="nowhere_chunker", params=spec.params, chunk=spec.chunk,
+                          library="Nowhere")
     assert common.register_peer(made_up, "no_such_module_h22") is None
     assert registry.missing_peers() == {"nowhere_chunker": "Nowhere"}
     with pytest.raises(ValueError, match=r"needs Nowhere: pip install 'ragviz\[peers\]'"):

@@ -10,7 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ragviz.chunking import CHUNKER_NAMES, ChunkerConfig, check_config, default_grid, specs
-from ragviz.chunking.registry import ChunkerSpec, get_spec
+from ragviz.chunking.registry import get_spec
+from ragviz.chunking.spec import ChunkerSpec
 from ragviz.cli.command import _config, build_parser
 from ragviz.share.links import settings_from_query
 from ragviz.share.workspace import Settings, Workspace

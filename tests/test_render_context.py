@@ -7,7 +7,7 @@ from typing import Any
 
 from ragviz.chunking.base import Chunk
 from ragviz.chunking.markdown import chunk_markdown
-from ragviz.chunking.registry import default_grid
+from ragviz.chunking.sweep_grid import default_grid
 from ragviz.embedding.models import Embedder
 from ragviz.evaluation.calibration import calibrate_outcomes
 from ragviz.evaluation.experiments import sweep

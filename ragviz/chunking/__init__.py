@@ -18,17 +18,11 @@ from ragviz.chunking import (  # noqa: F401
     tokens,
 )
 from ragviz.chunking.base import Chunk, ChunkingResult
+from ragviz.chunking.config import ChunkerConfig, check_config, make_chunks
 from ragviz.chunking.corpus_chunks import chunk_corpus
-from ragviz.chunking.registry import (
-    ChunkerConfig,
-    ChunkerSpec,
-    check_config,
-    chunker_names,
-    default_grid,
-    get_spec,
-    make_chunks,
-    specs,
-)
+from ragviz.chunking.registry import chunker_names, get_spec, specs
+from ragviz.chunking.spec import ChunkerSpec
+from ragviz.chunking.sweep_grid import default_grid
 
 CHUNKER_NAMES: tuple[str, ...] = chunker_names()
 # Which parameters each chunker reads; the rest of a ChunkerConfig is ignored for it.

@@ -11,7 +11,8 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ragviz.chunking.base import Chunk, ChunkingResult
-from ragviz.chunking.registry import ChunkerConfig, get_spec, make_chunks
+from ragviz.chunking.config import ChunkerConfig, make_chunks
+from ragviz.chunking.registry import get_spec
 from ragviz.inputs.documents import InputError
 
 if TYPE_CHECKING:

@@ -13,8 +13,9 @@ from typing import TYPE_CHECKING, Any
 
 from ragviz.chunking.base import Chunk, ChunkingResult, make_chunk
 from ragviz.chunking.packing import pack_indices
-from ragviz.chunking.params import PACKED_STEPS, max_chars_param, overlap_units_param
-from ragviz.chunking.registry import ChunkerSpec, Unit, register, run_checked
+from ragviz.chunking.params import PACKED_STEPS, Unit, max_chars_param, overlap_units_param
+from ragviz.chunking.registry import register
+from ragviz.chunking.spec import ChunkerSpec, run_checked
 from ragviz.chunking.text import Span, trim_span
 
 if TYPE_CHECKING:

@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 from ragviz.chunking.base import Chunk, ChunkingResult, make_chunk
 from ragviz.chunking.params import WINDOW_STEPS, overlap_param, size_param
-from ragviz.chunking.registry import ChunkerSpec, register, run_checked
+from ragviz.chunking.registry import register
+from ragviz.chunking.spec import ChunkerSpec, run_checked
 from ragviz.chunking.text import Span, split_sentences, trim_span
 
 if TYPE_CHECKING:

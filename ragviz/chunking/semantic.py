@@ -13,8 +13,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ragviz.chunking.base import ChunkingResult, make_chunk
-from ragviz.chunking.params import max_chars_param
-from ragviz.chunking.registry import COSINE, PERCENT, ChunkerSpec, Param, register
+from ragviz.chunking.params import COSINE, PERCENT, Param, max_chars_param
+from ragviz.chunking.registry import register
+from ragviz.chunking.spec import ChunkerSpec
 from ragviz.chunking.text import split_sentences
 from ragviz.inputs.documents import InputError
 

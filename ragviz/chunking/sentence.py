@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Any
 from ragviz.chunking.base import ChunkingResult, make_chunk
 from ragviz.chunking.packing import pack_spans
 from ragviz.chunking.params import PACKED_STEPS, max_chars_param, overlap_units_param
-from ragviz.chunking.registry import ChunkerSpec, register, run_checked
+from ragviz.chunking.registry import register
+from ragviz.chunking.spec import ChunkerSpec, run_checked
 from ragviz.chunking.text import split_sentences
 
 if TYPE_CHECKING:

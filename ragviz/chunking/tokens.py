@@ -10,8 +10,9 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ragviz.chunking.base import Chunk, ChunkingResult, make_chunk
-from ragviz.chunking.params import WINDOW_STEPS, overlap_param, size_param
-from ragviz.chunking.registry import TOKENS, ChunkerSpec, register, run_checked
+from ragviz.chunking.params import TOKENS, WINDOW_STEPS, overlap_param, size_param
+from ragviz.chunking.registry import register
+from ragviz.chunking.spec import ChunkerSpec, run_checked
 from ragviz.chunking.text import trim_span
 from ragviz.inputs.documents import InputError
 

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import argparse
 
-from ragviz.chunking.registry import default_grid
+from ragviz.chunking.sweep_grid import default_grid
 from ragviz.cli import llm_options
 from ragviz.cli.commands import _analysed, _prepared
 from ragviz.cli.output import _emit, _progress, metrics_line, with_coverage
+from ragviz.cli.payloads import analysis_header, data, header, settings_of
 from ragviz.cli.reading import _config, _labelled
 from ragviz.evaluation.experiments import compare, sweep
 from ragviz.evaluation.results import SweepResult
@@ -24,7 +25,8 @@ def cmd_compare(args: argparse.Namespace) -> None:
     a = _analysed(args, prepared)
     b = _analysed(args, prepared, prefix="b_")
     result = compare(a, b)
-    payload = {"model": a.model, "top_k": a.top_k, "floor": a.floor, **result.to_dict()}
+    payload = {**analysis_header("compare", a),
+               "b_settings": data(settings_of(b.settings, b.config)), **result.to_dict()}
     notes = with_coverage(payload, prepared.coverage, args.lang)
     answers = llm_options.compare_into(asker, a, b, payload, args.lang)  # none without --llm
 
@@ -53,7 +55,7 @@ def cmd_sweep(args: argparse.Namespace) -> None:
     result: SweepResult = sweep(corpus, prepared.questions, embedder, grid, settings,
                                 progress=_progress(embedder))
     best = result.best(args.metric)
-    payload = {"model": embedder.name, "top_k": settings.top_k, "floor": settings.floor,
+    payload = {**header("sweep", settings, None, embedder.name),
                "metric": args.metric, "best": best.to_dict(), **result.to_dict()}
     notes = with_coverage(payload, prepared.coverage, args.lang)
 

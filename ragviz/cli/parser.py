@@ -11,15 +11,8 @@ from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
 from ragviz.chunking import CHUNKER_NAMES
-from ragviz.chunking.registry import (
-    PEERS_EXTRA,
-    default_sweep_chunkers,
-    missing_peers,
-    param_kind,
-    param_names,
-    specs,
-    sweepable,
-)
+from ragviz.chunking.registry import PEERS_EXTRA, missing_peers, param_kind, param_names, specs
+from ragviz.chunking.sweep_grid import default_sweep_chunkers, sweepable
 from ragviz.cli.app import DESCRIPTION, run_app
 from ragviz.cli.cache_command import add_cache_parser, cached_run
 from ragviz.cli.commands import cmd_calibrate, cmd_chunk, cmd_eval, cmd_report, cmd_search

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from ragviz.chunking import ChunkerConfig, chunk_corpus
-from ragviz.chunking.registry import axes
-from ragviz.chunking.registry import default_grid as default_grid  # declared by the specs
+from ragviz.chunking.sweep_grid import axes
+from ragviz.chunking.sweep_grid import default_grid as default_grid  # declared by the specs
 from ragviz.embedding.models import Embedder
 from ragviz.evaluation.diagnosis import Diagnosis
 from ragviz.evaluation.pipeline import (

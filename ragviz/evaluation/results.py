@@ -17,7 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ragviz.chunking import Chunk, ChunkerConfig, ChunkingResult
-from ragviz.chunking.registry import axes
+from ragviz.chunking.sweep_grid import axes
 from ragviz.evaluation.calibration import Calibration
 from ragviz.evaluation.diagnosis import OK, Diagnosis
 from ragviz.evaluation.excerpts import LeftOut, TokenScores

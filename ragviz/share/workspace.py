@@ -17,7 +17,8 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from ragviz.chunking import ChunkerConfig, check_config, get_spec
-from ragviz.chunking.registry import OLD_FIELD_NAMES, param_kind
+from ragviz.chunking.config import OLD_FIELD_NAMES
+from ragviz.chunking.registry import param_kind
 from ragviz.embedding.models import BUNDLED_MODELS, ModelLoadError
 from ragviz.embedding.openai_api import OPENAI_PREFIX, parse_openai_name
 from ragviz.evaluation.results import MAX_EXPAND

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from ragviz.chunking.base import ChunkingResult
 from ragviz.chunking.peers.common import library_param, quiet_chonkie, register_peer, with_offsets
-from ragviz.chunking.registry import ChunkerSpec
+from ragviz.chunking.spec import ChunkerSpec
 
 if TYPE_CHECKING:
     from ragviz.embedding.models import Embedder

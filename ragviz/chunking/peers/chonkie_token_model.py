@@ -15,8 +15,8 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ragviz.chunking.base import ChunkingResult
+from ragviz.chunking.params import TOKENS
 from ragviz.chunking.peers.common import chunks_at, quiet_chonkie, register_window
-from ragviz.chunking.registry import TOKENS
 from ragviz.chunking.text import Span
 from ragviz.inputs.documents import InputError
 

@@ -13,16 +13,9 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ragviz.chunking.base import Chunk, ChunkingResult, make_chunk
-from ragviz.chunking.params import WINDOW_STEPS
-from ragviz.chunking.registry import (
-    CHARACTERS,
-    ChunkerSpec,
-    ChunkFunction,
-    Param,
-    Unit,
-    register,
-    register_missing,
-)
+from ragviz.chunking.params import CHARACTERS, WINDOW_STEPS, Param, Unit
+from ragviz.chunking.registry import register, register_missing
+from ragviz.chunking.spec import ChunkerSpec, ChunkFunction
 from ragviz.chunking.text import Span
 from ragviz.inputs.documents import MAX_DOCUMENT_CHARS
 

@@ -8,8 +8,8 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ragviz.chunking.base import ChunkingResult
+from ragviz.chunking.params import TOKENS
 from ragviz.chunking.peers.common import located, register_window
-from ragviz.chunking.registry import TOKENS
 from ragviz.inputs.documents import InputError
 
 if TYPE_CHECKING:
