@@ -3,5 +3,3 @@
 Kept apart from ``ragviz`` so the core never imports Streamlit; ``streamlit_app.py`` in the
 repository root and the installed ``ragviz app`` command both run :func:`ragviz_app.main.main`.
 """
-
-from ragviz_app import texts as _texts  # noqa: F401  (registers the app's strings in ragviz.i18n)

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import re
 import string
 from pathlib import Path
 
 import pytest
 
-import ragviz_app  # noqa: F401  (registers the app's strings)
-from ragviz.i18n import LANGUAGES, STRINGS, pick_language, t
+from ragviz.i18n import CATALOGS, LANGUAGE_NAMES, LANGUAGES, STRINGS, pick_language, t
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = [*sorted((ROOT / "ragviz").rglob("*.py")), *sorted((ROOT / "ragviz_app").rglob("*.py")),
@@ -106,20 +106,32 @@ def test_question_counts_agree_with_their_words() -> None:
         "1 question in use")
 
 
-def test_the_core_finds_its_sentences_without_the_app() -> None:
-    """Issue 18, part 5: the catalog is split by who speaks; the core's keys live in its own
-    files, the app's in ``ragviz_app/texts.py`` (registered when the app is imported)."""
-    from ragviz.i18n.core import CORE
-    from ragviz.i18n.index import INDEX
-    from ragviz.i18n.report import REPORT
-    from ragviz_app.texts import APP
+def test_the_languages_are_the_catalog_files_present() -> None:
+    """Issue 32, item 2: one catalog file per language, each a flat sorted ``{key: text}`` map
+    (one entry a line) naming its language; the interface's languages are those files."""
+    files = sorted(CATALOGS.glob("*.json"))
+    assert sorted(path.stem for path in files) == sorted(LANGUAGES)
+    assert LANGUAGES[0] == "en"
+    for path in files:
+        catalog = json.loads(path.read_text(encoding="utf-8"))
+        assert list(catalog) == sorted(catalog)
+        assert path.read_text(encoding="utf-8").count("\n") == len(catalog) + 2
+        assert LANGUAGE_NAMES[path.stem] == catalog["language.name"]
+    assert LANGUAGE_NAMES["pt"] == "Português (Brasil)"
 
-    core_sources = sorted((ROOT / "ragviz").rglob("*.py"))
-    used = {key for path in core_sources for key in KEY_CALL.findall(path.read_text())}
-    assert sorted(key for key in used if key not in {**CORE, **REPORT}) == []
-    assert not set(APP) & (set(CORE) | set(REPORT) | set(INDEX))
-    assert all(key.startswith("idx.") for key in INDEX)  # the index's Sentence keys
-    assert "app.share" in APP and "app.share" not in CORE
+
+def test_a_language_registered_at_run_time_is_offered_and_said() -> None:
+    from ragviz.i18n import register_language, remove_language
+
+    register_language("xx", {"language.name": "Xx", "outcome.context": "xx {chunks}"})
+    try:
+        assert "xx" in LANGUAGES and LANGUAGE_NAMES["xx"] == "Xx"
+        assert pick_language("xx-YY,en;q=0.5") == "xx"
+        assert t("outcome.context", "xx", chunks="1") == "xx 1"
+        assert t("outcome.refused", "xx", best="0.1", floor="0.2").startswith("refused")
+    finally:
+        remove_language("xx")
+    assert "xx" not in LANGUAGES
 
 
 def test_registering_other_text_under_a_taken_key_is_refused() -> None:

@@ -1,40 +1,83 @@
-"""Every interface string in English and Brazilian Portuguese, split by who makes the sentence.
+"""Every interface string, one catalog file per language: ``catalogs/<code>.json``.
 
-``core.py`` holds the core's facts (outcomes, diagnosis, labels, errors), ``index.py`` the
-production index's sentences, ``report.py`` the HTML report's and the command line's words, and ``ragviz_app/texts.py`` the app's own strings,
-which it ``register``s here when it is imported (the core never imports the app).
-``t(key, lang, **values)`` formats a string; a missing key or language is a bug, and a
-test checks that every key has both languages.
+Each catalog is a flat ``{key: text}`` map (sorted, one entry per line) holding the core's facts,
+the production index's sentences, the report's and the command line's words and the app's own
+strings; its ``language.name`` entry is the language's name in itself. The languages are the
+catalog files present (English, the source language, first), so adding a language is one file;
+``register_language`` adds one at run time (the tests' pseudo-locale).
+``t(key, lang, **values)`` formats a string; a missing key is a bug, a missing translation falls
+back to English, and a test checks that every key has every language.
 """
 
 from __future__ import annotations
 
+import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 
-from ragviz.i18n.core import CORE
-from ragviz.i18n.index import INDEX
-from ragviz.i18n.report import REPORT
+CATALOGS = Path(__file__).with_name("catalogs")
+SOURCE_LANGUAGE = "en"
+NAME_KEY = "language.name"
 
-LANGUAGES: tuple[str, ...] = ("en", "pt")
-LANGUAGE_NAMES: dict[str, str] = {"en": "English", "pt": "Português (Brasil)"}
+STRINGS: dict[str, dict[str, str]] = {}
+"""Every key's texts by language code (``STRINGS[key][code]``), read from the catalogs."""
+LANGUAGES: list[str] = []
+"""The language codes, the source language first (changed in place, so importers see new ones)."""
+LANGUAGE_NAMES: dict[str, str] = {}
+"""Each language's name in itself (its catalog's ``language.name``)."""
 
-STRINGS: dict[str, dict[str, str]] = {**CORE, **REPORT, **INDEX}
+
+def _add_catalog(code: str, catalog: Mapping[str, str]) -> None:
+    if not catalog.get(NAME_KEY):
+        raise KeyError(f"the catalog for {code!r} has no {NAME_KEY!r} entry")
+    for key, text in catalog.items():
+        STRINGS.setdefault(key, {})[code] = text
+    LANGUAGES.append(code)
+    LANGUAGE_NAMES[code] = catalog[NAME_KEY]
+
+
+def _load_catalogs() -> None:
+    paths = sorted(CATALOGS.glob("*.json"), key=lambda p: (p.stem != SOURCE_LANGUAGE, p.stem))
+    for path in paths:
+        _add_catalog(path.stem, json.loads(path.read_text(encoding="utf-8")))
+
+
+_load_catalogs()
+
+
+def register_language(code: str, catalog: Mapping[str, str]) -> None:
+    """Add (or replace) the language ``code`` from a ``{key: text}`` catalog (with its
+    ``language.name``): what a catalog file does, at run time."""
+    remove_language(code)
+    _add_catalog(code, catalog)
+
+
+def remove_language(code: str) -> None:
+    """Take a language registered at run time away again (never the source language)."""
+    if code == SOURCE_LANGUAGE:
+        raise ValueError("the source language cannot be removed")
+    for key in [key for key, entry in STRINGS.items() if entry.pop(code, None) and not entry]:
+        del STRINGS[key]
+    if code in LANGUAGES:
+        LANGUAGES.remove(code)
+    LANGUAGE_NAMES.pop(code, None)
 
 
 def register(strings: dict[str, dict[str, str]]) -> None:
-    """Add another part's strings (the app's); a key taken with other text is a bug, not an
+    """Add strings given as ``{key: {code: text}}``; a key taken with other text is a bug, not an
     override (registering the same strings again, as a module reload does, changes nothing)."""
     taken = sorted(key for key in strings if STRINGS.get(key, strings[key]) != strings[key])
     if taken:
         raise KeyError(f"i18n keys registered twice: {', '.join(taken)}")
-    STRINGS.update(strings)
+    STRINGS.update({key: dict(entry) for key, entry in strings.items()})
 
 
 def t(key: str, lang: str = "en", **values: object) -> str:
     """The string ``key`` in ``lang`` (falling back to English), formatted with ``values``
     (a value that is a ``Phrase`` or a keyed error is said in ``lang`` too)."""
     entry = STRINGS[key]
-    template = entry.get(lang) or entry["en"]
+    template = entry.get(lang) or entry[SOURCE_LANGUAGE]
     if not values:
         return template
     return template.format(**{name: say(value, lang) if isinstance(value, Phrase | KeyedError)
@@ -115,13 +158,10 @@ def count(n: int, key: str, lang: str = "en", **values: object) -> str:
 
 
 def pick_language(accept_language: str | None) -> str:
-    """The interface language for a browser's Accept-Language / locale value."""
-    if not accept_language:
-        return "en"
-    for part in accept_language.split(","):
-        code = part.split(";")[0].strip().lower()
-        if code.startswith("pt"):
-            return "pt"
-        if code.startswith("en"):
-            return "en"
-    return "en"
+    """The interface language for a browser's Accept-Language / locale value: the first
+    language it names (by its primary subtag, ``pt-BR`` → ``pt``) that has a catalog."""
+    for part in (accept_language or "").split(","):
+        code = part.split(";")[0].strip().lower().replace("_", "-").split("-")[0]
+        if code in LANGUAGES:
+            return code
+    return SOURCE_LANGUAGE

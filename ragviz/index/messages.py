@@ -1,5 +1,5 @@
 """How the index's sentences are said: ``Sentence`` keeps its key and values so a page can say
-it again in its own language; the text lives in the shared catalog (``ragviz.i18n.index``)."""
+it again in its own language; the text lives in the shared catalogs (``ragviz/i18n/catalogs``)."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ def localized(text: str, lang: str) -> str:
 
 
 def say(key: str, lang: str = "en", **values: object) -> str:
-    """The sentence ``key`` (``idx.<key>`` in ``ragviz.i18n.index``) in ``lang``."""
+    """The sentence ``key`` (``idx.<key>`` in the catalogs) in ``lang``."""
     from ragviz.i18n import t
 
     return t(f"idx.{key}", lang, **values)
