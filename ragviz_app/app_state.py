@@ -54,16 +54,26 @@ QUESTION_COLUMNS = ("question", "answer", "answerable")
 
 @dataclass(frozen=True)
 class ParamSpec:
-    """How one chunker parameter is offered: a slider from ``low`` to ``high``, inside the
-    range the chunker's spec accepts everywhere (links and workspaces included)."""
+    """How one chunker parameter is offered on a document: a slider from ``low`` to
+    ``high``, inside the range the chunker's spec accepts everywhere (links and workspaces
+    included); the rest (name, step, kind) is the parameter's own."""
 
-    name: str
+    param: Param
     low: float
     high: float
-    step: float
     default: float
-    integer: bool
-    param: Param
+
+    @property
+    def name(self) -> str:
+        return self.param.name
+
+    @property
+    def step(self) -> float:
+        return self.param.step
+
+    @property
+    def integer(self) -> bool:
+        return self.param.kind == "int"
 
     def clamp(self, value: Any) -> int | float:
         """``value`` moved into range (and to the right type); the default if unusable.
@@ -78,7 +88,7 @@ class ParamSpec:
 def _widget(param: Param, n_chars: int) -> ParamSpec:
     low, high = param.widget_range(n_chars)
     default = min(max(param.default, low), high)
-    return ParamSpec(param.name, low, high, param.step, default, param.kind == "int", param)
+    return ParamSpec(param, low, high, default)
 
 
 def load_sample(name: str) -> tuple[str, list[LabelledQuestion]]:
