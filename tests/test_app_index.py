@@ -121,6 +121,9 @@ def test_what_if_shows_flips_metrics_and_both_chunk_size_distributions(
     sizes = [data for _spec, datasets in charts(article) for data in datasets.values()
              if "chars" in data.columns]
     assert sizes, "no chunk-size histogram"
+    spec = next(spec for spec, datasets in charts(article)
+                if any("chars" in data.columns for data in datasets.values()))
+    assert spec["spec"]["encoding"]["y"]["title"] == "number of chunks"  # the y-axis says what
     by_side = sizes[0].groupby("side")["chars"].apply(list).to_dict()
     texts = [c.text for c in fixed_120(DOC.read_text(encoding="utf-8"))]
     assert sorted(by_side["A"]) == sorted(len(t) for t in texts)
@@ -188,6 +191,7 @@ def test_another_dimension_is_one_sentence_naming_both(use_model: Embedder,
         texts))))
     errors = [shown(e.value) for e in at.error if "dimension" in e.value]
     assert errors and "384-dimension" in errors[0] and "512-dimension" in errors[0]
+    assert "(minilm-en makes 384)" in errors[0]  # the bundled model that fits
     assert badges(at, "B") == ["ok"] * 7  # B still works on the source files
 
 

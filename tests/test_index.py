@@ -14,6 +14,7 @@ from ragviz.cli.command import main
 from ragviz.embedding.models import Embedder
 from ragviz.evaluation.diagnosis import crowding
 from ragviz.index import open_index
+from ragviz.index.analysis import BUNDLED_DIMENSIONS
 from ragviz.index.messages import languages
 from tests.index_fixtures import (
     DOC,
@@ -91,6 +92,18 @@ def test_index_command_lists_collection(capsys: pytest.CaptureFixture[str],
     assert item["duplicate_chunks"] == 0
 
 
+def test_index_listing_speaks_the_language_asked(capsys: pytest.CaptureFixture[str],
+                                                article_index: Path) -> None:
+    """``ragviz index --lang pt`` printed its lines in English (issue 36, low)."""
+    assert main(["index", str(article_index), "--model", "use-multilingual", "--lang",
+                 "pt"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "refunds: 5 chunks, dimensão 512"
+    assert lines[1].startswith("  caracteres por chunk: mín ") and "mediana" in lines[1]
+    assert lines[2:] == ["  duplicatas: 0 chunks em 0 grupos de cópias",
+                         "  vetores que não batem com use-multilingual: 0% dos chunks"]
+
+
 def test_langchain_jsonl_offsets_slice_the_source(
         capsys: pytest.CaptureFixture[str], tmp_path: Path, use_model: Embedder) -> None:
     from langchain_text_splitters import RecursiveCharacterTextSplitter
@@ -163,6 +176,17 @@ def test_vectors_of_another_dimension_one_sentence(
     err = fails(capsys, "eval", "--index", f"chroma:{tmp_path / 'db'}", "--questions",
                 str(QUESTIONS))
     assert "384-dimension" in err and "512-dimension" in err and "use-multilingual" in err
+    assert err.rstrip().endswith("(minilm-en makes 384).")  # the bundled model that fits
+    listed = run(capsys, "index", str(tmp_path / "db"), "--model", "use-multilingual",
+                 "--json")["collections"][0]["vector_check"]
+    assert listed.endswith("give the model it was built with (minilm-en makes 384)")
+
+
+def test_the_bundled_dimensions_are_the_models_own(use_model: Embedder,
+                                                   minilm_model: Embedder) -> None:
+    """The dimension error names the bundled model that fits from these numbers."""
+    models = {model.name: model.dimension for model in (use_model, minilm_model)}
+    assert models == BUNDLED_DIMENSIONS
 
 
 def test_edited_source_makes_stale_chunks(capsys: pytest.CaptureFixture[str],
@@ -233,7 +257,7 @@ def test_index_lists_every_collection_past_an_empty_one(
     out = capsys.readouterr().out.splitlines()
     assert out[0] == "a-empty: vazia (0 chunks), nada a diagnosticar"
     assert out[1].startswith(f"b-mixed: {count:,} chunks, dimensão 512; acima dos 10")
-    assert out[2].startswith("c-refunds: 1 chunk, dimension 512")
+    assert out[2] == "c-refunds: 1 chunk, dimensão 512"
 
 
 def test_database_retrieves_past_the_limit_with_the_in_memory_labels(
@@ -412,7 +436,7 @@ def test_database_mode_checks_the_vectors_it_hands_on(
 def test_a_folder_whose_database_is_broken_is_one_sentence_every_time(tmp_path: Path) -> None:
     """Chroma caches the half-made client of a path that failed: opening it again (the same
     upload twice) raised AttributeError from its bindings instead of the sentence."""
-    from ragviz.index import IndexInputError
+    from ragviz.errors import IndexInputError
 
     (tmp_path / "chroma.sqlite3").write_bytes(b"garbage" * 100)
     for _ in range(3):

@@ -14,13 +14,14 @@ import numpy as np
 from ragviz.chunking import ChunkerConfig, ChunkingResult
 from ragviz.embedding.base import Progress
 from ragviz.embedding.models import Embedder
+from ragviz.errors import IndexInputError
 from ragviz.evaluation.diagnosis import OUTRANKED, OUTRANKED_BY_OTHER_DOCUMENT
 from ragviz.evaluation.excerpts import resolve_questions
 from ragviz.evaluation.metrics import compute_metrics, outcome_calibration
 from ragviz.evaluation.pipeline import analyse_chunked, encode_questions, rescore
 from ragviz.evaluation.results import Analysis, Coverage, QuestionOutcome, RetrievalSettings
 from ragviz.index import messages
-from ragviz.index.base import IndexInputError, LoadedIndex, Vector
+from ragviz.index.base import LoadedIndex, Vector
 from ragviz.index.duplicates import duplicate_groups
 from ragviz.index.messages import say
 from ragviz.index.placement import STALE_SUFFIX, Placed, place
@@ -98,12 +99,30 @@ def stored_matrix(index: LoadedIndex) -> Vector | None:
     return unit
 
 
+# The bundled models' vector sizes, so a dimension error names the one that fits (a test
+# checks them against the models themselves).
+BUNDLED_DIMENSIONS = {"use-multilingual": 512, "minilm-en": 384}
+
+
+def dimension_sentence(stored: int, model: str, dimension: int,
+                       collection: str | None = None) -> messages.Sentence:
+    """Both dimensions in one sentence, naming the bundled model that makes ``stored`` when
+    there is one; ``collection``: the listing's line for that collection."""
+    key = "dimension" if collection is None else "dimension_in_collection"
+    named = {} if collection is None else {"name": collection}
+    fits = next((name for name, size in BUNDLED_DIMENSIONS.items() if size == stored), None)
+    if fits is not None and fits != model:
+        return messages.Sentence(f"{key}_fits", stored=stored, model=model,
+                                 dimension=dimension, fits=fits, **named)
+    return messages.Sentence(key, stored=stored, model=model, dimension=dimension, **named)
+
+
 def check_dimension(stored: Vector, embedder: Embedder) -> None:
     """One sentence naming both dimensions when the model cannot score the stored vectors
     (said again in the page's language through ``IndexInputError.localized``)."""
     if stored.shape[1] != embedder.dimension:
-        raise IndexInputError(messages.Sentence("dimension", stored=stored.shape[1],
-                                       model=embedder.name, dimension=embedder.dimension))
+        raise IndexInputError(dimension_sentence(int(stored.shape[1]), embedder.name,
+                                                 embedder.dimension))
 
 
 def analyse_index(index: LoadedIndex, embedder: Embedder,

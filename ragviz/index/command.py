@@ -13,13 +13,13 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ragviz.errors import IndexInputError, InputError
 from ragviz.i18n import count, decimal, grouped, t
 from ragviz.i18n import say as i18n_say
 from ragviz.index.base import (
     CLI_MAX_CHUNKS,
     LIMIT_VARIABLE,
     CollectionInfo,
-    IndexInputError,
     IndexReader,
     LoadedIndex,
     RetrievingIndex,
@@ -29,7 +29,6 @@ from ragviz.index.duplicates import duplicate_count, duplicate_groups, near_sear
 from ragviz.index.messages import say
 from ragviz.index.open import open_index
 from ragviz.index.stores import REQUEST_TIMEOUT_S, forms
-from ragviz.inputs.documents import InputError
 
 if TYPE_CHECKING:  # the analysis imports the pipeline: loaded only when an index is used
     from ragviz.index.analysis import IndexAnalysis
@@ -297,7 +296,12 @@ def _database_mode(reader: IndexReader, args: argparse.Namespace) -> bool:
 def summary(loaded: LoadedIndex, embedder: Any, lang: str = "en") -> dict[str, Any]:
     """What one collection holds: count, dimension, chunk sizes, copies, and with a
     model the share of stored vectors that do not match their text."""
-    from ragviz.index.analysis import MISMATCH_COSINE, check_dimension, stored_matrix
+    from ragviz.index.analysis import (
+        MISMATCH_COSINE,
+        check_dimension,
+        dimension_sentence,
+        stored_matrix,
+    )
 
     sizes = np.array([len(c.text) for c in loaded.chunks])
     stored = stored_matrix(loaded)
@@ -318,9 +322,9 @@ def summary(loaded: LoadedIndex, embedder: Any, lang: str = "en") -> dict[str, A
         try:
             check_dimension(stored, embedder)
         except IndexInputError:  # this collection is flagged; the listing goes on
-            out["vector_check"] = say("dimension_in_collection", lang, name=loaded.name,
-                                      stored=int(stored.shape[1]), model=embedder.name,
-                                      dimension=embedder.dimension)
+            out["vector_check"] = dimension_sentence(
+                int(stored.shape[1]), embedder.name, embedder.dimension,
+                loaded.name).localized(lang)
             return out
         fresh = embedder.encode_documents(texts)
         share = float(np.mean(np.sum(stored * fresh, axis=1) < MISMATCH_COSINE))
@@ -338,16 +342,19 @@ def summary_text(item: dict[str, Any], lang: str = "en") -> str:
                  dimension=item["dimension"] or "—", limit=f"{memory_limit():,}",
                  variable=LIMIT_VARIABLE)
     sizes = item["chunk_chars"]
-    count = f"{item['count']:,} chunk" + ("" if item["count"] == 1 else "s")
-    lines = [*item["problems"], f"{item['collection']}: {count}, dimension "
-             f"{item['dimension'] or 'none stored'}",
-             "  chunk characters: " + "  ".join(f"{k} {v:,}" for k, v in sizes.items()),
-             f"  duplicates: {item['duplicate_chunks']:,} chunks in "
-             f"{item['duplicate_groups']:,} groups of copies"
-             + ("" if item["near_duplicates_searched"] else " (exact copies only)")]
+    names = dict(zip(sizes, say("listing_size_names", lang).split(","), strict=True))
+    chunks = say("listing_chunks" + (".one" if item["count"] == 1 else ""), lang,
+                 n=grouped(item["count"], lang))
+    head = say("listing_head", lang, name=item["collection"], count=chunks,
+               dimension=item["dimension"] or say("listing_no_dimension", lang))
+    duplicates = say("listing_duplicates", lang, chunks=grouped(item["duplicate_chunks"], lang),
+                     groups=grouped(item["duplicate_groups"], lang)) + (
+        "" if item["near_duplicates_searched"] else say("listing_exact_only", lang))
+    lines = [*item["problems"], head, "  " + say("listing_sizes", lang, sizes="  ".join(
+        f"{names[k]} {grouped(v, lang)}" for k, v in sizes.items())), "  " + duplicates]
     if "vector_mismatch_share" in item:
-        lines.append(f"  vector mismatch with {item['model']}: "
-                     f"{item['vector_mismatch_share']:.0%} of the chunks")
+        lines.append("  " + say("listing_mismatch", lang, model=item["model"],
+                                share=f"{item['vector_mismatch_share']:.0%}"))
     elif "vector_check" in item:
         lines.append(f"  {item['vector_check']}")
     elif item.get("model") is None and item["dimension"] is not None:

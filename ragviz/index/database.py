@@ -31,15 +31,15 @@ from typing import Any, TypeVar
 import numpy as np
 
 from ragviz.embedding.models import Embedder
+from ragviz.errors import IndexInputError
 from ragviz.evaluation.answers import locate_in_corpus
 from ragviz.evaluation.diagnosis import ANN_MISS, AnnMiss
 from ragviz.evaluation.measures import answer_rank
 from ragviz.evaluation.metrics import compute_metrics
 from ragviz.evaluation.pipeline import Progress, encode_questions
 from ragviz.evaluation.results import QuestionOutcome, RetrievalSettings
-from ragviz.index.analysis import IndexAnalysis, analyse_index
-from ragviz.index.base import IndexChunk, IndexInputError, LoadedIndex, RetrievingIndex, Vector
-from ragviz.index.messages import Sentence
+from ragviz.index.analysis import IndexAnalysis, analyse_index, dimension_sentence
+from ragviz.index.base import IndexChunk, LoadedIndex, RetrievingIndex, Vector
 from ragviz.inputs.corpus import Corpus
 from ragviz.inputs.questions import LabelledQuestion
 
@@ -92,8 +92,8 @@ def analyse_in_database(reader: RetrievingIndex, collection: str | None, embedde
         raise IndexInputError(key="index.collection_empty", name=repr(info.name),
                               where=getattr(reader, "where", ""))
     if info.dimension is not None and info.dimension != embedder.dimension:
-        raise IndexInputError(Sentence("dimension", stored=info.dimension,
-                                       model=embedder.name, dimension=embedder.dimension))
+        raise IndexInputError(dimension_sentence(info.dimension, embedder.name,
+                                                 embedder.dimension))
     probe = _Probe(reader, info.name)
     fetched: dict[str, IndexChunk] = {}
     queries = encode_questions(embedder, questions)

@@ -134,9 +134,9 @@ def size_histogram(a: Analysis, b: Analysis, language: str) -> Any:
     title = say("sizes", language)
     return alt.Chart(data).mark_bar().encode(
         x=alt.X("chars:Q", bin=alt.Bin(maxbins=30), title=title),
-        y=alt.Y("count():Q", title=None),
+        y=alt.Y("count():Q", title=say("sizes_count", language)),
         color=alt.Color("side:N", legend=None),
-        tooltip=[alt.Tooltip("count():Q")],
+        tooltip=[alt.Tooltip("count():Q", title=say("sizes_count", language))],
     ).properties(height=160).facet(column=alt.Column("side:N", title=None))
 
 
