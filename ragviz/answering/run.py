@@ -5,7 +5,7 @@ answers are cached by (model, prompt), so a prompt two configurations share is a
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -111,16 +111,30 @@ def answer_all(analysis: Analysis, asker: Asker, progress: Progress | None = Non
 
 def answer_one(analysis: Analysis, outcome: QuestionOutcome, asker: Asker,
                on_text: Callable[[str], None] | None = None) -> LLMResult:
-    question = outcome.question
-    hits = sent_hits(analysis, outcome)
-    built = build_llm_prompt(question.question, analysis.chunks, hits, asker.template,
-                             asker.counter, asker.budget)
+    built = _built(analysis, outcome, asker)
     if built is None:
-        return LLMResult(judge(None, question.is_answerable, question.expected, ())[0])
+        return _not_asked(outcome)
     reply = asker.ask(built.text, on_text)
     if isinstance(reply, LLMError):
         return LLMResult(FAILED, prompt=built, error=reply)
-    sent = _sent_chunks(analysis, outcome, hits)
+    return _judged(analysis, outcome, asker, built, reply)
+
+
+def _built(analysis: Analysis, outcome: QuestionOutcome, asker: Asker) -> BuiltPrompt | None:
+    return build_llm_prompt(outcome.question.question, analysis.chunks,
+                            sent_hits(analysis, outcome), asker.template, asker.counter,
+                            asker.budget)
+
+
+def _not_asked(outcome: QuestionOutcome) -> LLMResult:
+    question = outcome.question
+    return LLMResult(judge(None, question.is_answerable, question.expected, ())[0])
+
+
+def _judged(analysis: Analysis, outcome: QuestionOutcome, asker: Asker, built: BuiltPrompt,
+            reply: ChatAnswer) -> LLMResult:
+    question = outcome.question
+    sent = _sent_chunks(analysis, outcome, sent_hits(analysis, outcome))
     verdict, chunk = judge(reply.text, question.is_answerable, question.expected, sent,
                            asker.phrases)
     return LLMResult(verdict, reply.text, chunk, reply, built)
@@ -146,6 +160,60 @@ def _sent_chunks(analysis: Analysis, outcome: QuestionOutcome, hits: list[Hit]
         holds = hit.index in holding or bool(expected and expected in normalise(chunk.text))
         out.append(SentChunk(hit.index, chunk.text, holds))
     return out
+
+
+@dataclass(frozen=True)
+class AnswerSet:
+    """One configuration's answers, as a report or a download carries them: the model asked
+    (its name, never the key), each question's result in order (None: not asked yet) and the
+    metrics over the questions answered."""
+
+    model: str
+    results: tuple[LLMResult | None, ...]
+    metrics: LLMMetrics
+
+    @property
+    def complete(self) -> bool:
+        """Every question has its result (asked, or not asked because the floor refused)."""
+        return all(result is not None for result in self.results)
+
+
+def answer_set(model: str, outcomes: Sequence[QuestionOutcome],
+               results: Sequence[LLMResult | None], calls: int | None = None) -> AnswerSet:
+    """The set of ``results`` (one per outcome); ``calls`` the requests really made, else
+    the answers received."""
+    pairs = [(o, r) for o, r in zip(outcomes, results, strict=True) if r is not None]
+    made = sum(1 for _, r in pairs if r.reply is not None) if calls is None else calls
+    return AnswerSet(model, tuple(results),
+                     llm_metrics([o for o, _ in pairs], [r for _, r in pairs], made))
+
+
+def kept_result(analysis: Analysis, outcome: QuestionOutcome, asker: Asker) -> LLMResult | None:
+    """The result of a question from the answers ``asker`` already holds, never asking:
+    ``not-asked`` when the floor refused, the judged answer when its prompt's answer is
+    kept, None when it was not asked yet (or its call failed)."""
+    built = _built(analysis, outcome, asker)
+    if built is None:
+        return _not_asked(outcome)
+    reply = asker.cache.get((asker.model.name, built.text))
+    return _judged(analysis, outcome, asker, built, reply) \
+        if isinstance(reply, ChatAnswer) else None
+
+
+def kept_answers(analysis: Analysis, asker: Asker) -> AnswerSet | None:
+    """``analysis``'s answers that ``asker`` holds (None when no question was answered)."""
+    results = [kept_result(analysis, outcome, asker) for outcome in analysis.outcomes]
+    if not any(r is not None and r.reply is not None for r in results):
+        return None
+    return answer_set(asker.model.name, analysis.outcomes, results)
+
+
+def verdict_flips(a: AnswerSet, b: AnswerSet) -> list[tuple[int, LLMResult, LLMResult]]:
+    """The questions (position, A's result, B's) whose verdict differs from A to B, among
+    those both sides have a result for."""
+    return [(position, ra, rb) for position, (ra, rb) in enumerate(zip(a.results, b.results,
+                                                                      strict=True))
+            if ra is not None and rb is not None and ra.verdict != rb.verdict]
 
 
 def llm_metrics(outcomes: Iterable[QuestionOutcome], results: Iterable[LLMResult], calls: int

@@ -298,6 +298,7 @@ def cmd_report(args: argparse.Namespace) -> None:
     from ragviz.projection.space import static_maps
 
     out = _writable(args.html)  # before the analysis, so a bad path costs no model run
+    asker = llm_options.make_asker(args)  # its options checked before any model work
     if args.workspace:  # both configurations, as the app's report draws them
         runs = workspace_runs(args, SIDES)
         analyses, embedders = [r.analysis for r in runs], [r.embedder for r in runs]
@@ -309,7 +310,8 @@ def cmd_report(args: argparse.Namespace) -> None:
         analyses, embedders = [_analysed(args, prepared)], [prepared.embedder]
         coverage = prepared.coverage
     html = render_report(analyses, lang=args.lang, maps=static_maps(analyses, embedders),
-                         coverage=coverage)
+                         coverage=coverage, answers=llm_options.answer_sets(asker, analyses),
+                         study=study_options.studied(args, analyses[0], embedders[0]))
     try:
         out.write_text(html, encoding="utf-8")
     except OSError as error:

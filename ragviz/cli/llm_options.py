@@ -19,13 +19,21 @@ from ragviz.answering.prompt import (
     default_template,
     token_counter,
 )
-from ragviz.answering.run import Asker, LLMMetrics, LLMResult, answer_all, llm_metrics
-from ragviz.answering.verdict import FAILED, REFUSAL_PHRASES, WRONG_CHUNK
+from ragviz.answering.run import (
+    AnswerSet,
+    Asker,
+    LLMMetrics,
+    LLMResult,
+    answer_all,
+    llm_metrics,
+)
+from ragviz.answering.verdict import REFUSAL_PHRASES
 from ragviz.cli import output
 from ragviz.cli.reading import CLI_LANG, _reason
 from ragviz.evaluation.results import Analysis
 from ragviz.i18n import decimal, grouped, t
 from ragviz.inputs.documents import InputError, shorten
+from ragviz.present.answers import verdict_text
 from ragviz.present.safe_text import visible_controls as terminal_safe
 
 _DEPENDENT = ("llm_base", "max_tokens", "prompt_template", "max_context_tokens", "llm_timeout",
@@ -123,6 +131,17 @@ def _progress(asker: Asker) -> Any:
     return show
 
 
+def answer_sets(asker: Asker | None, analyses: list[Analysis]) -> list[AnswerSet | None]:
+    """report: each configuration's answers (none without ``--llm``)."""
+    if asker is None:
+        return []
+    sets: list[AnswerSet | None] = []
+    for analysis in analyses:
+        results, metrics = ask(asker, analysis)
+        sets.append(AnswerSet(asker.model.name, tuple(results), metrics))
+    return sets
+
+
 def add_rows(rows: list[dict[str, Any]], results: list[LLMResult], lang: str) -> None:
     """Each question's JSON row gets its ``llm`` part."""
     for row, result in zip(rows, results, strict=True):
@@ -134,14 +153,6 @@ def head(asker: Asker, metrics: LLMMetrics) -> dict[str, Any]:
     return {"model": asker.model.name, "temperature": 0, "max_tokens": asker.model.max_tokens,
             "max_context_tokens": asker.budget, "token_counter": asker.counter.name,
             "metrics": metrics.to_dict()}
-
-
-def verdict_text(result: LLMResult, lang: str) -> str:
-    if result.verdict == FAILED:
-        return t("llm.verdict.failed", lang, error=result.error)
-    if result.verdict == WRONG_CHUNK:
-        return t(f"llm.verdict.{WRONG_CHUNK}", lang, chunk=f"#{result.chunk}")
-    return t(f"llm.verdict.{result.verdict}", lang)
 
 
 def answer_lines(result: LLMResult, lang: str) -> list[str]:

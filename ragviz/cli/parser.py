@@ -276,6 +276,13 @@ def _chunker_list(raw: str) -> tuple[str, ...]:
     return names
 
 
+def _add_study_and_llm(*parsers: argparse.ArgumentParser) -> None:
+    """``--also`` (the other retrieval settings) and ``--llm`` (the answers) on eval, report."""
+    for parser in parsers:
+        add_study_option(parser)
+        add_llm_options(parser)
+
+
 def build_parser(lang: str = "en") -> argparse.ArgumentParser:
     """The ``ragviz`` parser; ``lang`` is the language its refusals are said in."""
     parser_class: type[_Parser] = type("_Parser", (_Parser,), {"lang": lang})
@@ -318,10 +325,9 @@ def build_parser(lang: str = "en") -> argparse.ArgumentParser:
         _add_chunker_options(parser_)
         parser_.set_defaults(handler=handler)
     add_eval_options(evaluate)
-    add_study_option(evaluate)
+    _add_study_and_llm(evaluate, report)
     add_workspace_option(evaluate, sides=True)
     add_workspace_option(report, sides=False)
-    add_llm_options(evaluate)
     add_index_parser(sub, _add_model_options, _emit, _model)
     calibrate.add_argument("--cost-false-refusal", type=_cost, default=1.0, help=COST_HELP)
     calibrate.add_argument("--cost-false-answer", type=_cost, default=1.0, help=COST_HELP)

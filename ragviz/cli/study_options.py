@@ -22,14 +22,20 @@ def add_study_option(parser: argparse.ArgumentParser) -> None:
                         "each one fixes and breaks, and where it ranks every answer")
 
 
+def studied(args: argparse.Namespace, analysis: Analysis, embedder: Embedder | None
+            ) -> tuple[SettingStudy, ...]:
+    """``--also``'s scorers on ``analysis``'s chunks (none without ``--also``)."""
+    specs = getattr(args, "also", None) or []
+    return study(analysis, embedder, specs) if specs and embedder is not None else ()
+
+
 def study_into(args: argparse.Namespace, analysis: Analysis, embedder: Embedder | None,
                payload: dict[str, Any]) -> tuple[dict[int, list[str]], list[str]]:
     """The study of ``--also``'s scorers put in ``payload['also']``; per question the lines
     saying where each ranks the answer, and the summary table's lines."""
-    specs = getattr(args, "also", None) or []
-    if not specs or embedder is None:
+    studies = studied(args, analysis, embedder)
+    if not studies:
         return {}, []
-    studies = study(analysis, embedder, specs)
     payload["also"] = [s.to_dict() for s in studies]
     lang = args.lang
     summary = [t("study.title", lang)]

@@ -12,8 +12,11 @@ import io
 import re
 from collections.abc import Sequence
 
+from ragviz.answering.run import AnswerSet, LLMResult
 from ragviz.evaluation.measures import METRICS, metric_names
 from ragviz.evaluation.results import Analysis, QuestionOutcome
+from ragviz.i18n import say
+from ragviz.present.answers import verdict_text
 from ragviz.present.presentation import diagnosis_text
 
 # OWASP's list: a spreadsheet may evaluate any cell that starts with one of these.
@@ -69,12 +72,54 @@ def chunks_csv(analysis: Analysis) -> str:
     return _write(header, rows, numeric)
 
 
-def results_csv(analyses: Sequence[Analysis], language: str = "en") -> str:
+# The LLM's columns (results_csv with answers, answers_csv), as ``eval --format csv`` names them.
+LLM_COLUMNS = ("llm_model", "llm_verdict", "llm_verdict_text", "llm_chunk", "llm_answer",
+               "llm_error", "llm_prompt_tokens", "llm_completion_tokens", "llm_latency_s")
+_LLM_NUMERIC = frozenset({"llm_chunk", "llm_prompt_tokens", "llm_completion_tokens",
+                          "llm_latency_s"})
+
+
+def _llm_cells(answers: AnswerSet | None, position: int, language: str) -> tuple[object, ...]:
+    """One question's LLM cells (all empty when it was not asked yet)."""
+    result: LLMResult | None = None if answers is None else answers.results[position]
+    if answers is None or result is None:
+        return ("" if answers is None else answers.model, *[""] * (len(LLM_COLUMNS) - 1))
+    reply = result.reply
+    return (answers.model, result.verdict, verdict_text(result, language),
+            "" if result.chunk is None else result.chunk,
+            "" if result.answer is None else result.answer,
+            "" if result.error is None else say(result.error, language),
+            "" if reply is None or reply.prompt_tokens is None else reply.prompt_tokens,
+            "" if reply is None or reply.completion_tokens is None else reply.completion_tokens,
+            "" if reply is None else f"{reply.latency_s:.3f}")
+
+
+def answers_csv(analyses: Sequence[Analysis], answers: Sequence[AnswerSet | None],
+                language: str = "en") -> str:
+    """The LLM's answers: one row per question and configuration asked, with the
+    question, its expected answer, the verdict (code and words), the answer, the chunk it
+    came from when wrong, tokens and latency. The answer is the model's text: guarded like
+    any cell a spreadsheet could evaluate."""
+    rows = [(analysis.config.label(), analysis.settings.scorer, outcome.question.question,
+             outcome.question.answer,
+             "" if outcome.question.is_answerable is None else outcome.question.is_answerable,
+             *_llm_cells(asked, position, language))
+            for analysis, asked in zip(analyses, answers, strict=True) if asked is not None
+            for position, outcome in enumerate(analysis.outcomes)]
+    header = ("configuration", "scorer", "question", "expected", "answerable", *LLM_COLUMNS)
+    return _write(header, rows, _LLM_NUMERIC)
+
+
+def results_csv(analyses: Sequence[Analysis], language: str = "en",
+                answers: Sequence[AnswerSet | None] = ()) -> str:
     """One row per question and configuration: decision, scores, labels, explanation, and
-    the question's value for every registered metric (empty where it does not count)."""
+    the question's value for every registered metric (empty where it does not count);
+    with ``answers`` (one per analysis, None where not asked), the LLM's columns too."""
+    asked = any(a is not None for a in answers)
+    sets = list(answers) + [None] * (len(analyses) - len(answers))
     rows = []
-    for analysis in analyses:
-        for outcome in analysis.outcomes:
+    for analysis, answer_set in zip(analyses, sets, strict=True):
+        for position, outcome in enumerate(analysis.outcomes):
             question = outcome.question
             decision = outcome.decision
             diagnosis = outcome.diagnosis
@@ -93,11 +138,14 @@ def results_csv(analyses: Sequence[Analysis], language: str = "en") -> str:
                     " ".join(diagnosis.labels) if diagnosis else "",
                     diagnosis_text(diagnosis, language) if diagnosis else "",
                     *_per_question(outcome),
+                    *(_llm_cells(answer_set, position, language) if asked else ()),
                 )
             )
     header = ("configuration", "model", "question", "answer", "answerable", "decision",
-              "best_score", "hits", "top_k", "floor", "labels", "explanation", *metric_names())
-    return _write(header, rows, frozenset({"best_score", "top_k", "floor", *metric_names()}))
+              "best_score", "hits", "top_k", "floor", "labels", "explanation", *metric_names(),
+              *(LLM_COLUMNS if asked else ()))
+    return _write(header, rows, frozenset({"best_score", "top_k", "floor", *metric_names(),
+                                           *_LLM_NUMERIC}))
 
 
 def _per_question(outcome: QuestionOutcome) -> tuple[str, ...]:

@@ -18,9 +18,20 @@ from typing import Any
 from jinja2 import Environment, StrictUndefined
 from markupsafe import Markup
 
+from ragviz.answering.run import AnswerSet, LLMResult
 from ragviz.evaluation.calibration import Calibration
 from ragviz.evaluation.results import Analysis, Comparison, Coverage, Metrics, QuestionOutcome
+from ragviz.evaluation.settings_study import SettingStudy
 from ragviz.i18n import grouped, t
+from ragviz.present.answers import (
+    first_stage_note,
+    first_stage_ranks,
+    fixed_and_broken,
+    llm_metric_items,
+    verdict_flip_rows,
+    verdict_text,
+    verdict_tone,
+)
 from ragviz.present.map_svg import map_svg
 from ragviz.present.palette import FLOOR, HIT, OTHER, UNDER_FLOOR
 from ragviz.present.presentation import (
@@ -58,7 +69,8 @@ h1{font-size:1.8rem;margin-bottom:4px}h2{margin-top:32px;border-bottom:2px solid
 .metric.big b{font-size:2.8rem}
 .q{border:1px solid #e5e7eb;border-radius:8px;padding:10px 14px;margin:12px 0}
 .q h3{margin:0 0 6px;font-size:1.1rem}
-.ok{color:#047857}.bad{color:#b91c1c}
+.ok{color:#047857}.bad{color:#b91c1c}.quiet{color:#4b5563}
+.llm-metrics .metric b{font-size:1.3rem}
 .label{display:inline-block;border-radius:10px;padding:0 8px;margin-right:6px;
 font-size:.85rem;background:#fee2e2;color:#991b1b}
 .label.ok{background:#d1fae5;color:#065f46}
@@ -132,6 +144,7 @@ def score_svg(outcome: QuestionOutcome, analysis: Analysis, lang: str = "en") ->
     hits = {h.index for h in decision.hits}
     top = set(ranking[: decision.top_k])
     digits = score_digits(scores, analysis.floor, decision.top_k)
+    firsts = first_stage_ranks(outcome) or {}
     bars = []
     for row, index in enumerate(ranking):
         score = scores[index]
@@ -142,6 +155,8 @@ def score_svg(outcome: QuestionOutcome, analysis: Analysis, lang: str = "en") ->
             "width": max(end - start, 1), "name": name, "short": _short(name),
             "colour": HIT if index in hits else UNDER_FLOOR if index in top else OTHER,
             "exact": decimal(score, max(3, digits), lang), "score": decimal(score, digits, lang),
+            "first": f" · {t('chart.first_stage', lang)} #{firsts[index]}"
+            if index in firsts else "",
         })
     more = "" if len(scores) <= MAX_BARS else t(
         "chart.more_chunks", lang, shown=MAX_BARS, total=f"{len(scores):,}")
@@ -207,7 +222,8 @@ def calibration_svg(
     return Markup(_macros().calibration_svg(chart))
 
 
-def _outcome_html(outcome: QuestionOutcome, analysis: Analysis, lang: str) -> Markup:
+def _outcome_html(outcome: QuestionOutcome, analysis: Analysis, lang: str,
+                  answers: AnswerSet | None = None, position: int = 0) -> Markup:
     diagnosis = outcome.diagnosis
     verdict, sentence = outcome_texts(outcome, lang)
     labels = [] if diagnosis is None else [
@@ -218,9 +234,20 @@ def _outcome_html(outcome: QuestionOutcome, analysis: Analysis, lang: str) -> Ma
         "labels": labels, "verdict": verdict,
         "css": "" if diagnosis is None else ("ok" if diagnosis.ok else "bad"),
         "explanation": None if diagnosis is None else sentence,
-        "svg": score_svg(outcome, analysis, lang),
+        "svg": score_svg(outcome, analysis, lang), "note": first_stage_note(outcome, lang),
         "prompt_title": t("report.prompt", lang), "prompt": prompt,
+        "llm": None if answers is None else _answer(answers.results[position], lang),
     }))
+
+
+def _answer(result: LLMResult | None, lang: str) -> dict[str, Any]:
+    """One question's LLM answer: its verdict in words and colour, and the text said."""
+    title = t("report.llm_answer", lang)
+    if result is None:
+        return {"title": title, "tone": "quiet", "verdict": t("report.not_answered_yet", lang),
+                "answer": None}
+    return {"title": title, "tone": verdict_tone(result.verdict),
+            "verdict": verdict_text(result, lang), "answer": result.answer}
 
 
 def render_report(
@@ -230,14 +257,21 @@ def render_report(
     title: str | None = None,
     maps: Sequence[SpaceMap] = (),
     coverage: Coverage | None = None,
+    answers: Sequence[AnswerSet | None] = (),
+    study: Sequence[SettingStudy] = (),
 ) -> str:
     """The whole report: metrics, the document with its chunks, the map of the embedding
     space (``maps``, see ``ragviz.projection.space.static_maps``), every question's bars,
     diagnosis and prompt (past ``DRAWN_QUESTIONS``, a table of every question and the worst
     drawn in full), calibration, and (for two configurations) the flips. ``coverage`` says
-    how many of the questions given were evaluated and why the others were left out."""
+    how many of the questions given were evaluated and why the others were left out.
+    ``answers`` (one per analysis, None where no LLM was asked) add each answer, its
+    verdict and the answers' metrics, and the verdicts that flip from A to B; ``study``
+    (``settings_study.study`` on the first analysis) the table of the failures each other
+    retrieval setting fixes and breaks."""
     if not analyses:
         raise ValueError("a report needs at least one analysis")
+    answers = [*answers, *[None] * (len(analyses) - len(answers))]
     first = analyses[0]
     heading = title or t("report.title", lang)
     meta = t(
@@ -258,11 +292,13 @@ def render_report(
         "coverage": [] if coverage is None else [coverage_line(coverage, lang),
                                                  *coverage_sentences(coverage, lang)],
         "metrics_title": t("report.metrics", lang),
-        "sides": _sides(analyses, lang),
+        "sides": _sides(analyses, lang, answers),
         "flips": None if comparison is None else _flips_html(comparison, lang),
+        "verdict_flips": _verdict_flips_html(analyses, answers, lang),
+        "study": _study_html(analyses[0], study, lang),
         "document_title": t("report.document", lang), "legend": Markup(legend(lang)),
         "questions_title": t("report.questions", lang),
-        **_question_sections(analyses, lang),
+        **_question_sections(analyses, lang, answers),
         "calibration_title": t("report.calibration", lang),
         "calibrations": _calibrations(analyses, lang),
         "map_title": t("report.map", lang),
@@ -279,12 +315,13 @@ def _per_side(values: Sequence[str]) -> str:
     return ", ".join(f"{side} {value}" for side, value in zip("AB", values, strict=False))
 
 
-def _sides(analyses: Sequence[Analysis], lang: str) -> list[dict[str, Any]]:
+def _sides(analyses: Sequence[Analysis], lang: str,
+           answers: Sequence[AnswerSet | None]) -> list[dict[str, Any]]:
     """Each configuration's title, metrics, and chunks over the text, one highlighted text
     per file (with the file's name and chunk count as a heading when there are several)."""
     own_models = len({a.model for a in analyses}) > 1
     sides = []
-    for analysis in analyses:
+    for analysis, asked in zip(analyses, answers, strict=True):
         title = config_text(analysis.config, lang)
         files = []
         for source in analysis.corpus.sources:
@@ -299,19 +336,21 @@ def _sides(analyses: Sequence[Analysis], lang: str) -> list[dict[str, Any]]:
             "title": title + (" · " + analysis.model if own_models else ""),
             "title_plain": title, "metrics": _metrics_html(analysis.metrics, analysis.top_k, lang),
             "chunk_count": t("report.chunk_count", lang, n=len(analysis.chunks)), "files": files,
+            "llm": None if asked is None else _llm_metrics_html(asked, lang),
         })
     return sides
 
 
-def _question_sections(analyses: Sequence[Analysis], lang: str) -> dict[str, Any]:
+def _question_sections(analyses: Sequence[Analysis], lang: str,
+                       answers: Sequence[AnswerSet | None]) -> dict[str, Any]:
     """Every question drawn in full; past ``DRAWN_QUESTIONS``, a table of them all and only
     the worst drawn in full, with a sentence saying so."""
     total = len(analyses[0].outcomes)
     if total <= DRAWN_QUESTIONS:
-        return {"table": None, "questions": _questions(analyses, lang, range(total))}
+        return {"table": None, "questions": _questions(analyses, lang, range(total), answers)}
     drawn = worst_questions(analyses, DRAWN_QUESTIONS)
     return {"table": _question_table(analyses, lang, len(drawn)),
-            "questions": _questions(analyses, lang, drawn)}
+            "questions": _questions(analyses, lang, drawn, answers)}
 
 
 def worst_questions(analyses: Sequence[Analysis], count: int) -> list[int]:
@@ -353,15 +392,15 @@ def _row_cells(outcome: QuestionOutcome, lang: str) -> list[str]:
             metric_text("iou", tokens.iou, lang)]
 
 
-def _questions(analyses: Sequence[Analysis], lang: str,
-               positions: Sequence[int]) -> list[dict[str, Any]]:
+def _questions(analyses: Sequence[Analysis], lang: str, positions: Sequence[int],
+               answers: Sequence[AnswerSet | None]) -> list[dict[str, Any]]:
     outcomes = analyses[0].outcomes
     return [{
         "question": outcomes[i].question.question, "expected": t("report.expected", lang),
         "answer": outcomes[i].question.answer or None,
         "sides": [{"title": config_text(analysis.config, lang),
-                   "html": _outcome_html(analysis.outcomes[i], analysis, lang)}
-                  for analysis in analyses],
+                   "html": _outcome_html(analysis.outcomes[i], analysis, lang, asked, i)}
+                  for analysis, asked in zip(analyses, answers, strict=True)],
     } for i in positions]
 
 
@@ -396,3 +435,57 @@ def _flips_html(comparison: Comparison, lang: str) -> Markup:
         "question": t("report.question", lang),
         "label_a": comparison.label_a, "label_b": comparison.label_b,
     }))
+
+
+def _llm_metrics_html(answers: AnswerSet, lang: str) -> Markup:
+    """The answers' metrics of one configuration: accuracy, refusal P/R, calls, tokens."""
+    items = [{"name": name, "value": value, "big": False}
+             for name, value in llm_metric_items(answers.metrics, lang)]
+    return Markup(_macros().llm_metrics(t("report.llm_title", lang, model=answers.model),
+                                        items))
+
+
+def _verdict_flips_html(analyses: Sequence[Analysis], answers: Sequence[AnswerSet | None],
+                        lang: str) -> Markup | None:
+    """The questions whose LLM verdict differs between A and B (both asked), else None."""
+    if len(analyses) != 2 or answers[0] is None or answers[1] is None:
+        return None
+    rows = [{"question": flip.question, "a": flip.a_text, "b": flip.b_text,
+             "direction": _direction(flip.direction, lang)}
+            for flip in verdict_flip_rows(analyses[0].outcomes, answers[0], answers[1], lang)]
+    return Markup(_macros().flips({
+        "rows": rows, "none": t("report.no_verdict_flips", lang),
+        "title": t("report.verdict_flips", lang), "question": t("report.question", lang),
+        "label_a": config_text(analyses[0].config, lang),
+        "label_b": config_text(analyses[1].config, lang),
+    }))
+
+
+def _study_html(main: Analysis, study: Sequence[SettingStudy], lang: str) -> Markup | None:
+    """What each other retrieval setting fixes and breaks on the first configuration's
+    chunks, with the questions (None without a study)."""
+    if not study:
+        return None
+    rows = []
+    for item in study:
+        fixed, broken = fixed_and_broken(item.comparison)
+        rows.append({"setting": item.scorer,
+                     "fixes": len(fixed), "fixed": [f.question.question for f in fixed],
+                     "breaks": len(broken), "broken": [f.question.question for f in broken],
+                     "metrics": _metrics_line(item.analysis.metrics, item.analysis.top_k,
+                                              lang)})
+    return Markup(_macros().study({
+        "title": t("report.study", lang),
+        "note": t("report.study_note", lang, setting=main.settings.scorer),
+        "setting": t("report.setting", lang), "fixes": t("report.fixes", lang),
+        "breaks": t("report.breaks", lang), "metrics": t("report.metrics", lang),
+        "rows": rows,
+    }))
+
+
+def _metrics_line(metrics: Metrics, top_k: int, lang: str) -> str:
+    """The metrics on one line: "hit@1 50 % · MRR 0.62 …" ("—" where nothing counts)."""
+    return " · ".join(
+        f"{metric_label(name, lang, short=True, k=top_k)} "
+        f"{'—' if metrics.values.get(name) is None else share(metrics.values[name] or 0.0, lang)}"
+        for name in shown_metrics(top_k))
