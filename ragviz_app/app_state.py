@@ -17,18 +17,13 @@ import pandas as pd
 
 from ragviz.chunking import ChunkerConfig, get_spec
 from ragviz.chunking.params import Param
+from ragviz.errors import InputError
 from ragviz.evaluation.excerpts import LeftOut, Unfound, resolve_questions
 from ragviz.evaluation.results import Analysis
 from ragviz.i18n import count, phrase, say, t
 from ragviz.inputs.convert import CONVERTED_SUFFIXES, suffix_of
 from ragviz.inputs.corpus import Corpus, as_corpus, load_files, short_name
-from ragviz.inputs.documents import (
-    MAX_FILE_CHARS,
-    MAX_QUESTIONS,
-    InputError,
-    check_document,
-    decode_upload,
-)
+from ragviz.inputs.documents import MAX_FILE_CHARS, MAX_QUESTIONS, check_document, decode_upload
 from ragviz.inputs.questions import (
     LabelledQuestion,
     Reference,

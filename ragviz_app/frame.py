@@ -16,7 +16,8 @@ from streamlit.delta_generator import DeltaGenerator
 
 from ragviz.chunking import CHUNKER_NAMES, ChunkerConfig, ChunkingResult, get_spec
 from ragviz.chunking.registry import PEERS_EXTRA, missing_peers
-from ragviz.embedding.models import Embedder, ModelLoadError
+from ragviz.embedding.models import Embedder
+from ragviz.errors import ModelLoadError
 from ragviz.evaluation.calibration import calibrate_outcomes
 from ragviz.evaluation.metrics import metrics_per_file
 from ragviz.evaluation.pipeline import analyse, chunk_document, rescore

@@ -14,8 +14,8 @@ from streamlit.delta_generator import DeltaGenerator
 
 from ragviz.chunking import ChunkerConfig
 from ragviz.embedding.models import Embedder
+from ragviz.errors import IndexInputError
 from ragviz.evaluation.pipeline import chunk_document, rescore
-from ragviz.index import IndexInputError
 from ragviz.index.analysis import INDEX_CONFIG, IndexAnalysis, analyse_index
 from ragviz.inputs.corpus import Corpus
 from ragviz.inputs.questions import LabelledQuestion

@@ -21,10 +21,11 @@ from pathlib import Path
 
 import streamlit as st
 
+from ragviz.errors import IndexInputError, IndexLimitError
 from ragviz.i18n import say as i18n_say
-from ragviz.index import IndexInputError, IndexReader, LoadedIndex, open_index
+from ragviz.index import IndexReader, LoadedIndex, open_index
 from ragviz.index.archive import unzip_chroma
-from ragviz.index.base import CollectionInfo, IndexLimitError
+from ragviz.index.base import CollectionInfo
 from ragviz.index.chroma import open_server
 from ragviz.index.messages import Sentence, say
 from ragviz.index.placement import Placed, place

@@ -18,19 +18,14 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 from streamlit.runtime.scriptrunner import add_script_run_ctx, get_script_run_ctx
 
-from ragviz.embedding.models import (
-    BUNDLED_MODELS,
-    DEFAULT_MODEL,
-    Embedder,
-    ModelLoadError,
-    load_embedder,
-)
+from ragviz.embedding.models import BUNDLED_MODELS, DEFAULT_MODEL, Embedder, load_embedder
 from ragviz.embedding.openai_api import (
     OPENAI_PREFIX,
     REQUEST_TIMEOUT_S,
     openai_name,
     parse_openai_name,
 )
+from ragviz.errors import ModelLoadError
 from ragviz.i18n import say
 from ragviz_app.common import CUSTOM, SIDES, lang, md, ss, tr
 

@@ -17,9 +17,9 @@ from streamlit.errors import StreamlitAPIException
 from ragviz.chunking import ChunkerConfig, get_spec
 from ragviz.chunking.registry import param_names
 from ragviz.embedding.models import BUNDLED_MODELS, DEFAULT_MODEL
+from ragviz.errors import InputError
 from ragviz.i18n import pick_language, say
 from ragviz.inputs.corpus import Corpus
-from ragviz.inputs.documents import InputError
 from ragviz.inputs.questions import LabelledQuestion, read_questions_file
 from ragviz.share import links
 from ragviz.share.samples import get_sample

@@ -140,7 +140,7 @@ class Questions:
         return "core `read_questions_file`"
 
     def seen(self, lang: str = "en") -> str:
-        from ragviz.inputs.documents import InputError
+        from ragviz.errors import InputError
         from ragviz.inputs.questions import read_questions_file
 
         try:
@@ -203,7 +203,7 @@ class WorkspaceFile:
         return "core `Workspace.from_json`"
 
     def seen(self, lang: str = "en") -> str:
-        from ragviz.inputs.documents import InputError
+        from ragviz.errors import InputError
         from ragviz.share.workspace import Workspace
 
         try:
@@ -225,8 +225,8 @@ class IndexUpload:
         return f"app index upload `{self.name}`"
 
     def seen(self, lang: str = "en") -> str:
+        from ragviz.errors import IndexInputError
         from ragviz.i18n import say
-        from ragviz.index import IndexInputError
         from ragviz_app.index_source import read_upload
 
         data = self.data if isinstance(self.data, bytes) else self.data()
@@ -254,7 +254,7 @@ class IndexServer:
         import os
         import socket
 
-        from ragviz.index import IndexInputError
+        from ragviz.errors import IndexInputError
         from ragviz_app.index_source import HOSTS_ENV, server_reader
 
         before = os.environ.get(HOSTS_ENV)

@@ -16,9 +16,9 @@ import pytest
 from ragviz.chunking import ChunkerConfig, make_chunks
 from ragviz.chunking.base import make_chunk
 from ragviz.cli.command import main
+from ragviz.errors import InputError
 from ragviz.evaluation.pipeline import analyse
 from ragviz.evaluation.results import RetrievalSettings
-from ragviz.inputs.documents import InputError
 from ragviz.present.presentation import decision_text
 from ragviz.retrieval.hybrid import min_max, rrf
 from ragviz.retrieval.scorers import get_scorer

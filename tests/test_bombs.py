@@ -30,8 +30,9 @@ from bombs import (
 )
 from docx.table import Table
 
+from ragviz.errors import ConversionError
 from ragviz.inputs import convert as convert_module
-from ragviz.inputs.convert import MAX_DOCX_XML_BYTES, ConversionError, convert
+from ragviz.inputs.convert import MAX_DOCX_XML_BYTES, convert
 from ragviz.inputs.corpus import load_files
 from ragviz.inputs.docx_text import docx_blocks
 from tests.test_app import rerun, run_app

@@ -10,8 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from ragviz.errors import ConversionError
 from ragviz.inputs import corpus as corpus_module
-from ragviz.inputs.convert import ConversionError, convert
+from ragviz.inputs.convert import convert
 from ragviz.inputs.corpus import Corpus, load_files, load_paths
 from tests.corpus_files import encrypt_pdf, make_docx, print_pdfs
 

@@ -9,10 +9,10 @@ import pytest
 
 from ragviz.chunking import ChunkerConfig, chunk_corpus, corpus_chunks, get_spec, make_chunks, specs
 from ragviz.embedding.models import Embedder
+from ragviz.errors import InputError
 from ragviz.evaluation.experiments import sweep, why_failed
 from ragviz.evaluation.pipeline import MAX_CHUNKS, analyse
 from ragviz.inputs.corpus import Corpus, Source, as_corpus, load_paths
-from ragviz.inputs.documents import InputError
 from ragviz.inputs.questions import LabelledQuestion, parse_questions_csv
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_docs"

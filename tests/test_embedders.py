@@ -13,11 +13,11 @@ from ragviz.embedding.models import (
     Embedder,
     EmbeddingCache,
     Kind,
-    ModelLoadError,
     UseMultilingual,
     Vectors,
     load_embedder,
 )
+from ragviz.errors import ModelLoadError
 
 
 def test_default_model_gives_unit_float32_rows(use_model: Embedder) -> None:

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from ragviz.chunking.base import Chunk
 from ragviz.cli.command import main
+from ragviz.errors import InputError
 from ragviz.evaluation.excerpts import (
     ChunkTable,
     Excerpt,
@@ -21,7 +22,6 @@ from ragviz.evaluation.excerpts import (
 )
 from ragviz.evaluation.measures import METRICS
 from ragviz.inputs.corpus import Corpus, Source
-from ragviz.inputs.documents import InputError
 from ragviz.inputs.questions import LabelledQuestion, Reference, parse_questions_csv
 from ragviz.present.presentation import left_out_text
 from tests.chroma_questions import chroma_questions

@@ -22,8 +22,9 @@ PACKAGE = "ragviz"
 # the map's points (projection) -> sentences -> sharing -> the command line.
 STAGES = ("inputs", "chunking", "embedding", "retrieval", "evaluation", "answering", "index",
           "projection", "present", "share", "cli")
-SHARED = ("i18n", "cache")  # used by every stage that writes a sentence or keeps results
-MAX_TOP_LEVEL_PARTS = 13  # the stages, i18n and cache: a new part is a new stage
+# Used by every stage: the sentences, the errors a user meets, the results kept.
+SHARED = ("i18n", "errors", "cache")
+MAX_TOP_LEVEL_PARTS = 14  # the stages, i18n, errors and cache: a new part is a new stage
 
 Graph = dict[str, set[str]]
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from ragviz.embedding.models import Embedder
-from ragviz.index.base import IndexInputError
+from ragviz.errors import IndexInputError
 from ragviz.index.pgvector import PgReader
 from ragviz.index.qdrant import QdrantReader
 from ragviz_app.index_source import INDEX_HOSTS_ENV, server_reader, upload_reader

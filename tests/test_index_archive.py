@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from ragviz.index import IndexInputError
+from ragviz.errors import IndexInputError
 from ragviz.index.archive import unzip_chroma
 
 

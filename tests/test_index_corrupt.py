@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from ragviz.cli.command import main
-from ragviz.index import IndexInputError
+from ragviz.errors import IndexInputError
 from tests.index_fixtures import chroma_collection
 from tests.test_index_readonly import zip_folder
 

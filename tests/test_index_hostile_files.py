@@ -17,8 +17,9 @@ import pyarrow.parquet as pq
 import pytest
 
 from ragviz.cli.command import main
+from ragviz.errors import IndexInputError
 from ragviz.i18n import say
-from ragviz.index import IndexInputError, open_index
+from ragviz.index import open_index
 from ragviz.index.base import MAX_CHUNK_CHARS, MAX_INDEX_CHARS, as_vector
 from ragviz.index.jsonl import JsonlReader
 from ragviz.index.table import TableReader
@@ -28,7 +29,8 @@ from ragviz.index.table import TableReader
 MEMORY_BOUND_MB = 500
 _CHILD = """
 import resource, sys
-from ragviz.index import IndexInputError, open_index
+from ragviz.index import open_index
+from ragviz.errors import IndexInputError
 import pyarrow.parquet, pandas  # what the readers import, loaded before the baseline
 before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 try:

@@ -228,7 +228,7 @@ def test_a_redirect_is_never_followed(
     """Item 5 (SSRF): an allowed server answering ``302 → another loopback port`` (at its
     heartbeat, or at the requests after it) made the CLI and the app ask that port. Now
     the other port is never contacted; the redirect is one sentence."""
-    from ragviz.index import IndexInputError
+    from ragviz.errors import IndexInputError
     from ragviz_app.index_source import HOSTS_ENV, server_reader
 
     secret = loopbacks(lambda handler: send(handler, 200, b"secret"))
@@ -295,7 +295,7 @@ def test_a_server_that_answers_garbage_is_one_sentence(
         loopbacks: Callable[[Callable[[Any], None]], Loopback]) -> None:
     """Items 3 and 14: garbage after a good heartbeat gave "unexpected character, expected a
     JSON value…" (CLI) and a ValueError (app); a heartbeat that is not Chroma's too."""
-    from ragviz.index import IndexInputError
+    from ragviz.errors import IndexInputError
     from ragviz_app.index_source import HOSTS_ENV, server_reader
 
     garbage = loopbacks(heartbeat_then(lambda handler: send(handler, 200, b"garbage{")))

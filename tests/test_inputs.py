@@ -6,10 +6,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from ragviz.errors import InputError
 from ragviz.inputs.documents import (
     MAX_DOCUMENT_CHARS,
     MAX_UPLOAD_BYTES,
-    InputError,
     check_document,
     decode_upload,
 )

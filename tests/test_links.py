@@ -12,7 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ragviz.chunking import get_spec
-from ragviz.inputs.documents import InputError, _looks_binary_text
+from ragviz.errors import InputError
+from ragviz.inputs.documents import _looks_binary_text
 from ragviz.inputs.limits import FLOOR_RANGE, MODELS_DIR_ENV, TOP_K_RANGE
 from ragviz.inputs.questions import LabelledQuestion
 from ragviz.share import links

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from ragviz.answering.chat import ChatModel, LLMError
+from ragviz.answering.chat import ChatModel
 from ragviz.answering.prompt import (
     ESTIMATE,
     TokenCounter,
@@ -43,9 +43,9 @@ from ragviz.chunking import ChunkerConfig
 from ragviz.chunking.base import Chunk
 from ragviz.cli import command as cli
 from ragviz.embedding.base import Embedder
+from ragviz.errors import InputError, LLMError
 from ragviz.evaluation.pipeline import analyse
 from ragviz.evaluation.results import RetrievalSettings
-from ragviz.inputs.documents import InputError
 from ragviz.inputs.questions import parse_questions_csv
 from ragviz.present.presentation import prompt_text
 from ragviz.retrieval.decision import Hit

@@ -58,7 +58,8 @@ def test_local_folder_still_loads(tmp_path: Path) -> None:
 
 SHARED_PROBE = """
 import json, os, sys
-from ragviz.embedding.models import ModelLoadError, load_embedder
+from ragviz.embedding.models import load_embedder
+from ragviz.errors import ModelLoadError
 os.chdir(sys.argv[1])  # the server's folder: holds a folder named like a hub id
 out = {}
 for name in sys.argv[2:]:

@@ -22,13 +22,14 @@ import pytest
 from ragviz.chunking import ChunkerConfig
 from ragviz.cli import command as cli
 from ragviz.cli import output as cli_output
-from ragviz.embedding.models import EmbeddingCache, ModelLoadError, load_embedder
+from ragviz.embedding.models import EmbeddingCache, load_embedder
 from ragviz.embedding.openai_api import (
     OpenAIEmbedder,
     check_api_base,
     openai_name,
     parse_openai_name,
 )
+from ragviz.errors import ModelLoadError
 from ragviz.evaluation.pipeline import analyse
 from ragviz.inputs.questions import LabelledQuestion
 

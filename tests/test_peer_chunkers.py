@@ -28,7 +28,7 @@ from ragviz.chunking.peers import common, langchain_markdown_header
 from ragviz.chunking.spec import ChunkerSpec
 from ragviz.cli.command import main
 from ragviz.embedding.models import Embedder, SentenceTransformerEmbedder
-from ragviz.inputs.documents import InputError
+from ragviz.errors import InputError
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = sorted(p for p in (ROOT / "sample_docs").rglob("*") if p.suffix in {".txt", ".md"})

@@ -14,9 +14,9 @@ import pytest
 from ragviz.chunking import ChunkerConfig
 from ragviz.cli.command import main
 from ragviz.embedding.models import load_embedder
+from ragviz.errors import InputError
 from ragviz.evaluation.pipeline import analyse
 from ragviz.evaluation.results import RetrievalSettings
-from ragviz.inputs.documents import InputError
 from ragviz.inputs.questions import LabelledQuestion
 from ragviz.retrieval.rerank_api import ApiReranker
 from ragviz.retrieval.scorers import get_scorer

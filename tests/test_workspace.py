@@ -9,7 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ragviz.chunking import CHUNKER_NAMES, ChunkerConfig, get_spec
-from ragviz.inputs.documents import InputError, _looks_binary_text
+from ragviz.errors import InputError
+from ragviz.inputs.documents import _looks_binary_text
 from ragviz.inputs.limits import TOP_K_RANGE
 from ragviz.inputs.questions import LabelledQuestion
 from ragviz.share.links import settings_from_query, settings_to_query

@@ -23,7 +23,7 @@ from ragviz.embedding.api_common import (
     retryable,
     server_message,
 )
-from ragviz.embedding.base import ModelLoadError
+from ragviz.errors import LLMError
 
 LLM_PREFIX = "openai:"
 KEY_VARIABLES = ("RAGVIZ_LLM_API_KEY", "OPENAI_API_KEY")
@@ -31,10 +31,6 @@ TIMEOUT_S = 60.0
 RETRIES = 2  # after the first try: 429 and 5xx wait as the server's Retry-After says
 
 OnText = Callable[[str], None]
-
-
-class LLMError(ModelLoadError):
-    """The chat API failed for one question: a catalog key and values, never the API key."""
 
 
 @dataclass(frozen=True)

@@ -17,8 +17,8 @@ from functools import cache
 from typing import Any
 
 from ragviz.chunking.base import Chunk
+from ragviz.errors import InputError
 from ragviz.i18n import t
-from ragviz.inputs.documents import InputError
 from ragviz.retrieval.decision import Hit, excerpts
 
 FIELDS = ("{context}", "{question}")

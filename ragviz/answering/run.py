@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ragviz.answering.chat import ChatAnswer, ChatModel, LLMError
+from ragviz.answering.chat import ChatAnswer, ChatModel
 from ragviz.answering.prompt import BuiltPrompt, TokenCounter, build_llm_prompt
 from ragviz.answering.verdict import (
     CORRECT,
@@ -21,6 +21,7 @@ from ragviz.answering.verdict import (
     judge,
     normalise,
 )
+from ragviz.errors import LLMError
 from ragviz.evaluation.results import Analysis, QuestionOutcome
 from ragviz.i18n import say
 from ragviz.retrieval.decision import Hit, with_neighbours

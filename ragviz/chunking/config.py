@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from ragviz.chunking.base import ChunkingResult
 from ragviz.chunking.params import Number
 from ragviz.chunking.registry import find_spec, get_spec
-from ragviz.inputs.documents import InputError
+from ragviz.errors import InputError
 
 if TYPE_CHECKING:
     from ragviz.embedding.models import Embedder

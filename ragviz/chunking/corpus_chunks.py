@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from ragviz.chunking.base import Chunk, ChunkingResult
 from ragviz.chunking.config import ChunkerConfig, make_chunks
 from ragviz.chunking.registry import get_spec
-from ragviz.inputs.documents import InputError
+from ragviz.errors import InputError
 
 if TYPE_CHECKING:
     from ragviz.embedding.models import Embedder

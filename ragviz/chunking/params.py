@@ -10,8 +10,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
+from ragviz.errors import InputError
 from ragviz.i18n import STRINGS, t
-from ragviz.inputs.documents import MAX_DOCUMENT_CHARS, InputError, shown
+from ragviz.inputs.documents import MAX_DOCUMENT_CHARS, shown
 from ragviz.inputs.limits import DECIMAL_NUMBER, MAX_INT_DIGITS, WHOLE_NUMBER
 
 Number = int | float

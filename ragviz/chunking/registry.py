@@ -13,7 +13,8 @@ from typing import Literal
 
 from ragviz.chunking.params import Param
 from ragviz.chunking.spec import ChunkerSpec
-from ragviz.inputs.documents import InputError, shown
+from ragviz.errors import InputError
+from ragviz.inputs.documents import shown
 
 _SPECS: dict[str, ChunkerSpec] = {}
 # Peer chunkers whose library is not installed: chunker name -> library ("LangChain").

@@ -17,7 +17,7 @@ from ragviz.chunking.params import COSINE, PERCENT, Param, max_chars_param
 from ragviz.chunking.registry import register
 from ragviz.chunking.spec import ChunkerSpec
 from ragviz.chunking.text import split_sentences
-from ragviz.inputs.documents import InputError
+from ragviz.errors import InputError
 
 if TYPE_CHECKING:
     from ragviz.embedding.models import Embedder

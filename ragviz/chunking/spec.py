@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from ragviz.chunking.base import ChunkingResult
 from ragviz.chunking.params import Number, Param
-from ragviz.inputs.documents import InputError
+from ragviz.errors import InputError
 
 if TYPE_CHECKING:
     from ragviz.embedding.models import Embedder

@@ -14,7 +14,7 @@ from ragviz.chunking.params import TOKENS, WINDOW_STEPS, overlap_param, size_par
 from ragviz.chunking.registry import register
 from ragviz.chunking.spec import ChunkerSpec, run_checked
 from ragviz.chunking.text import trim_span
-from ragviz.inputs.documents import InputError
+from ragviz.errors import InputError
 
 if TYPE_CHECKING:
     from ragviz.embedding.models import Embedder

@@ -17,10 +17,9 @@ from collections.abc import Sequence
 
 from ragviz.cli.app import run_app
 from ragviz.cli.parser import EXIT_USER_ERROR, build_parser, language_of
-from ragviz.cli.reading import CLI_LANG, UserError, _config
-from ragviz.embedding.models import ModelLoadError
+from ragviz.cli.reading import CLI_LANG, _config
+from ragviz.errors import InputError, ModelLoadError, UserError
 from ragviz.i18n import KeyedError, t
-from ragviz.inputs.documents import InputError
 from ragviz.present.safe_text import visible_controls as terminal_safe
 
 __all__ = ["EXIT_USER_ERROR", "_config", "build_parser", "main", "terminal_safe"]

@@ -15,7 +15,6 @@ from ragviz.cli import llm_options, output, study_options
 from ragviz.cli.output import _emit, _progress, _resolved, _where, _writable
 from ragviz.cli.reading import (
     CLI_LANG,
-    UserError,
     _config,
     _labelled,
     _model,
@@ -28,6 +27,7 @@ from ragviz.cli.retrieval_options import retrieval_settings, scorer_spec
 from ragviz.cli.workspace_run import SIDES, workspace_runs
 from ragviz.embedding.models import Embedder, load_embedder
 from ragviz.embedding.openai_api import REQUEST_TIMEOUT_S
+from ragviz.errors import UserError
 from ragviz.evaluation.metrics import metrics_per_file
 from ragviz.evaluation.results import Analysis, Coverage, RetrievalSettings
 from ragviz.i18n import t

@@ -30,9 +30,10 @@ from ragviz.answering.run import (
 from ragviz.answering.verdict import REFUSAL_PHRASES
 from ragviz.cli import output
 from ragviz.cli.reading import CLI_LANG, _reason
+from ragviz.errors import InputError
 from ragviz.evaluation.results import Analysis
 from ragviz.i18n import decimal, grouped, t
-from ragviz.inputs.documents import InputError, shorten
+from ragviz.inputs.documents import shorten
 from ragviz.present.answers import verdict_text
 from ragviz.present.safe_text import visible_controls as terminal_safe
 

@@ -14,9 +14,10 @@ from pathlib import Path
 from typing import Any
 
 from ragviz.chunking import Chunk
-from ragviz.cli.reading import CLI_LANG, UserError
+from ragviz.cli.reading import CLI_LANG
 from ragviz.embedding.base import Progress
 from ragviz.embedding.models import Embedder
+from ragviz.errors import UserError
 from ragviz.evaluation.results import Coverage, Metrics
 from ragviz.i18n import grouped, t
 from ragviz.inputs.corpus import Corpus

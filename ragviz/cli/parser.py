@@ -27,11 +27,12 @@ from ragviz.embedding.models import (
     BUNDLED_MODELS,
     DEFAULT_MODEL,
 )
+from ragviz.errors import InputError
 from ragviz.evaluation.measures import metric_names
 from ragviz.i18n import LANGUAGES, KeyedError, t
 from ragviz.index.command import add_eval_options, add_index_parser
 from ragviz.inputs.convert import ACCEPTED_SUFFIXES
-from ragviz.inputs.documents import InputError, shorten
+from ragviz.inputs.documents import shorten
 from ragviz.inputs.limits import TOP_K_RANGE
 from ragviz.present.safe_text import visible_controls as terminal_safe
 

@@ -21,6 +21,7 @@ from ragviz.embedding.models import (
     Embedder,
     load_embedder,
 )
+from ragviz.errors import UserError
 from ragviz.i18n import Phrase, phrase, say, t
 from ragviz.inputs.convert import CONVERTED_SUFFIXES, TEXT_SUFFIXES, suffix_of
 from ragviz.inputs.corpus import Corpus, Source, load_paths, short_name
@@ -29,7 +30,6 @@ from ragviz.inputs.documents import (
     MAX_CLI_QUESTIONS_BYTES,
     MAX_FILE_CHARS,
     DecodedText,
-    InputError,
     check_document,
     decode_upload,
 )
@@ -38,11 +38,6 @@ from ragviz.present.safe_text import visible_controls as terminal_safe
 from ragviz.share.samples import Sample, get_sample, load_samples
 
 SAMPLE_PREFIX = "sample:"  # `ragviz chunk sample:politica_reembolso`: a packaged sample
-
-
-class UserError(InputError):
-    """A mistake the user can fix on the command line; a key and values (``KeyedError``), said
-    in ``--lang`` by ``main``."""
 
 
 CLI_LANG: ContextVar[str] = ContextVar("ragviz_cli_lang", default="en")  # set by main()
@@ -149,7 +144,6 @@ def _plain_text(path: str) -> bool:
         return True
     suffix = suffix_of(path)
     return not Path(path).is_dir() and (suffix in TEXT_SUFFIXES or suffix not in CONVERTED_SUFFIXES)
-
 
 
 def _config(args: argparse.Namespace, prefix: str = "") -> ChunkerConfig:

@@ -6,8 +6,9 @@ from __future__ import annotations
 import argparse
 import math
 
+from ragviz.errors import InputError
 from ragviz.evaluation.results import MAX_EXPAND, RetrievalSettings
-from ragviz.inputs.documents import InputError, shorten
+from ragviz.inputs.documents import shorten
 from ragviz.retrieval.bm25 import LANGUAGES
 from ragviz.retrieval.hybrid import FUSIONS
 from ragviz.retrieval.scorers import DEFAULT_SCORER, get_scorer, scorer_names

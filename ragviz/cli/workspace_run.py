@@ -7,8 +7,9 @@ from __future__ import annotations
 import argparse
 from dataclasses import dataclass
 
-from ragviz.cli.reading import UserError, _read_bytes
+from ragviz.cli.reading import _read_bytes
 from ragviz.embedding.models import Embedder, load_embedder
+from ragviz.errors import UserError
 from ragviz.evaluation.results import Analysis, Coverage, RetrievalSettings
 from ragviz.inputs.corpus import Corpus, as_corpus
 from ragviz.share.workspace import Settings, Workspace

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlsplit
 
-from ragviz.embedding.base import ModelLoadError
+from ragviz.errors import ModelLoadError
 from ragviz.inputs.documents import shorten
 
 DEFAULT_API_BASE = "https://api.openai.com/v1"

@@ -18,7 +18,6 @@ import numpy.typing as npt
 from ragviz.cache import BoundedCache
 from ragviz.embedding import disk_cache
 from ragviz.embedding.disk_cache import DiskCache
-from ragviz.i18n import KeyedError
 
 Kind = Literal["query", "document"]
 Progress = Callable[[int, int], None]
@@ -31,11 +30,6 @@ DISK_WRITE_BATCH = 512
 # Longest text USE multilingual is given in one call (see UseMultilingual): ~1,000 tokens
 # of Latin text, ~4,000 of CJK, i.e. at most ~80 MB of working memory per call.
 USE_WINDOW_CHARS = 4_000
-
-
-class ModelLoadError(KeyedError, RuntimeError):
-    """A model could not be loaded; the message (a catalog key, ``KeyedError``) says why and
-    what to do."""
 
 
 class EmbeddingCache(BoundedCache[tuple[str, str, str], Vectors]):

@@ -44,9 +44,6 @@ from ragviz.embedding.base import (
     Kind as Kind,
 )
 from ragviz.embedding.base import (
-    ModelLoadError as ModelLoadError,
-)
-from ragviz.embedding.base import (
     Progress as Progress,
 )
 from ragviz.embedding.base import (
@@ -74,6 +71,7 @@ from ragviz.embedding.base import (
     reading_windows as reading_windows,
 )
 from ragviz.embedding.disk_cache import current_settings
+from ragviz.errors import ModelLoadError as ModelLoadError
 from ragviz.inputs.limits import HUB_ID, in_models_dir
 
 DEFAULT_MODEL = "use-multilingual"

@@ -29,7 +29,8 @@ from ragviz.embedding.api_common import (
     server_message,
 )
 from ragviz.embedding.api_common import check_api_base as check_api_base  # re-exported
-from ragviz.embedding.base import Embedder, EmbeddingCache, Kind, ModelLoadError, Span, Vectors
+from ragviz.embedding.base import Embedder, EmbeddingCache, Kind, Span, Vectors
+from ragviz.errors import EmbeddingAPIError, ModelLoadError
 
 OPENAI_PREFIX = "openai:"
 MAX_INPUTS_PER_REQUEST = 128
@@ -40,10 +41,6 @@ PROBE_RETRIES = 1  # the load's probe: a wrong URL or a stopped server is named 
 _TOKEN_ESTIMATE = re.compile(r"\w+|[^\w\s]")
 _MODEL_MISSING = re.compile(r"model.*(not (be )?found|does not exist|unknown|not exist)|"
                             r"(unknown|invalid) model|model_not_found", re.IGNORECASE)
-
-
-class EmbeddingAPIError(ModelLoadError):
-    """The embeddings API failed; the message is one sentence and never holds the key."""
 
 
 def parse_openai_name(name: str) -> tuple[str, str | None]:

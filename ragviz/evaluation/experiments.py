@@ -13,6 +13,7 @@ from ragviz.chunking import ChunkerConfig, chunk_corpus
 from ragviz.chunking.sweep_grid import axes
 from ragviz.chunking.sweep_grid import default_grid as default_grid  # declared by the specs
 from ragviz.embedding.models import Embedder
+from ragviz.errors import InputError
 from ragviz.evaluation.diagnosis import Diagnosis
 from ragviz.evaluation.pipeline import (
     DEFAULT_SETTINGS,
@@ -30,7 +31,6 @@ from ragviz.evaluation.results import (
     WhyFailed,
 )
 from ragviz.inputs.corpus import Corpus, as_corpus
-from ragviz.inputs.documents import InputError
 from ragviz.inputs.questions import LabelledQuestion
 
 Progress = Callable[[int, int], None]

@@ -4,7 +4,8 @@
 server address, a JSONL, CSV or Parquet file), so adding a store is one file plus one line.
 """
 
-from ragviz.index.base import CollectionInfo, IndexChunk, IndexInputError, IndexReader, LoadedIndex
+from ragviz.errors import IndexInputError
+from ragviz.index.base import CollectionInfo, IndexChunk, IndexReader, LoadedIndex
 from ragviz.index.open import open_index
 
 __all__ = ["CollectionInfo", "IndexChunk", "IndexInputError", "IndexReader", "LoadedIndex",

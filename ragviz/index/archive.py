@@ -10,7 +10,7 @@ import stat
 import zipfile
 from pathlib import Path, PurePosixPath
 
-from ragviz.index.base import IndexInputError
+from ragviz.errors import IndexInputError
 from ragviz.index.messages import Sentence
 from ragviz.inputs.corpus import MAX_ZIP_MEMBERS, MAX_ZIP_UNCOMPRESSED_BYTES
 

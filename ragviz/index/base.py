@@ -16,9 +16,10 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
+from ragviz.errors import IndexInputError, IndexLimitError, InputError
 from ragviz.i18n import Phrase
 from ragviz.inputs.corpus import MAX_CORPUS_CHARS
-from ragviz.inputs.documents import MAX_DOCUMENT_CHARS, InputError
+from ragviz.inputs.documents import MAX_DOCUMENT_CHARS
 
 # Chunks ragviz loads into memory from one collection in the CLI; past it, the database
 # retrieves (``ragviz.index.database``). The variable lowers it (tests, small machines).
@@ -45,15 +46,6 @@ MAX_VECTOR_BYTES = 200_000 * 512 * 4
 MAX_RECORD_BYTES = 16_000_000
 MAX_DIMENSION = 16_384  # values in one stored vector (models write up to a few thousand)
 PROGRESS_EVERY = 10_000  # records between two progress calls
-
-
-class IndexInputError(InputError):
-    """An index that cannot be read as asked; one sentence for the user, by catalog key
-    (``InputError``) or as an index ``Sentence``, said in the page's language either way."""
-
-
-class IndexLimitError(IndexInputError):
-    """A limit passed: the whole file is refused (a damaged record is only left out)."""
 
 
 @dataclass(frozen=True)

@@ -26,8 +26,9 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from ragviz.errors import IndexInputError
 from ragviz.index import base
-from ragviz.index.base import CollectionInfo, IndexInputError, LoadedIndex
+from ragviz.index.base import CollectionInfo, LoadedIndex
 from ragviz.index.messages import Sentence
 from ragviz.index.stores import REQUEST_TIMEOUT_S, OpenOptions, Store, register
 from ragviz.inputs.documents import shorten

@@ -11,13 +11,12 @@ from functools import partial
 from pathlib import Path
 from typing import IO, Any
 
+from ragviz.errors import IndexInputError, IndexLimitError
 from ragviz.i18n import Phrase
 from ragviz.index.base import (
     MAX_RECORD_BYTES,
     FileReader,
     IndexChunk,
-    IndexInputError,
-    IndexLimitError,
     LoadedIndex,
     ReadBudget,
     from_metadata,

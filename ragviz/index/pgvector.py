@@ -23,8 +23,9 @@ from typing import Any
 
 import numpy as np
 
+from ragviz.errors import IndexInputError
 from ragviz.index import base
-from ragviz.index.base import CollectionInfo, IndexChunk, IndexInputError, LoadedIndex
+from ragviz.index.base import CollectionInfo, IndexChunk, LoadedIndex
 from ragviz.index.messages import Sentence
 from ragviz.index.stores import OpenOptions, Store, register
 

@@ -17,8 +17,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from ragviz.errors import IndexInputError
 from ragviz.index import base
-from ragviz.index.base import CollectionInfo, IndexChunk, IndexInputError, LoadedIndex
+from ragviz.index.base import CollectionInfo, IndexChunk, LoadedIndex
 from ragviz.index.messages import Sentence
 from ragviz.index.stores import OpenOptions, Store, register
 

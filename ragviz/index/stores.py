@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ragviz.index.base import IndexInputError, IndexReader, Progress
+from ragviz.errors import IndexInputError
+from ragviz.index.base import IndexReader, Progress
 
 REQUEST_TIMEOUT_S = 30.0  # a server's or a database's request waits at most this long
 # The store modules registered on first use (imported lazily: none imports its engine's

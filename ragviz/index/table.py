@@ -19,6 +19,7 @@ from functools import partial
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
+from ragviz.errors import IndexInputError, IndexLimitError
 from ragviz.i18n import Phrase
 from ragviz.index.base import (
     MAX_DIMENSION,
@@ -27,8 +28,6 @@ from ragviz.index.base import (
     MAX_VECTOR_BYTES,
     FileReader,
     IndexChunk,
-    IndexInputError,
-    IndexLimitError,
     LoadedIndex,
     ReadBudget,
     as_vector,

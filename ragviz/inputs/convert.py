@@ -23,9 +23,10 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
+from ragviz.errors import ConversionError, InputError
 from ragviz.i18n import Phrase
 from ragviz.inputs import pdf_text
-from ragviz.inputs.documents import MAX_FILE_CHARS, InputError, decode_upload
+from ragviz.inputs.documents import MAX_FILE_CHARS, decode_upload
 from ragviz.inputs.docx_text import DocxFormatError, DocxLimitError, docx_blocks
 from ragviz.inputs.html_text import MAX_DEPTH, html_text
 
@@ -40,17 +41,6 @@ CONVERTED_SUFFIXES = (*HTML_SUFFIXES, *BINARY_SUFFIXES, *ARCHIVE_SUFFIXES)
 MAX_BINARY_FILE_BYTES = 20_000_000  # one PDF or DOCX; text files keep decode_upload's limit
 # The unpacked XML of a .docx read at most: ~20x what 1,000,000 characters need, ~2 s of work.
 MAX_DOCX_XML_BYTES = 20_000_000
-
-
-class ConversionError(InputError):
-    """A file that cannot become text: one sentence naming the file and the reason, whose
-    catalog key (``convert.<reason>``) and values are said in the reader's language."""
-
-    def __init__(self, name: str, kind: str, reason: str, **values: object) -> None:
-        super().__init__(key="convert.could_not_read", name=name,
-                         reason=Phrase(f"convert.{reason}", values))
-        self.name = name
-        self.kind = kind
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any, BinaryIO
 
 from ragviz.cache import BoundedCache
+from ragviz.errors import ConversionError, InputError
 from ragviz.i18n import KeyedError, Phrase
 from ragviz.inputs.convert import (
     ACCEPTED_SUFFIXES,
@@ -29,11 +30,10 @@ from ragviz.inputs.convert import (
     BINARY_SUFFIXES,
     MAX_BINARY_FILE_BYTES,
     SUPPORTED_SUFFIXES,
-    ConversionError,
     convert,
     suffix_of,
 )
-from ragviz.inputs.documents import MAX_UPLOAD_BYTES, InputError
+from ragviz.inputs.documents import MAX_UPLOAD_BYTES
 from ragviz.inputs.zipnames import mend_false_utf8, shown_name
 
 # The limits of one corpus, in one place.

@@ -6,7 +6,7 @@ import unicodedata
 from dataclasses import dataclass
 from functools import partial
 
-from ragviz.i18n import KeyedError
+from ragviz.errors import InputError
 
 MAX_DOCUMENT_CHARS = 200_000  # a pasted document (and a workspace's or a link's)
 # One file of a corpus, whatever its type: the research benchmark's longest file holds
@@ -29,12 +29,6 @@ ENCODING_NAMES = {
 }
 _UTF16_BOMS = ((b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be"))
 _SAMPLE_BYTES = 4096
-
-
-class InputError(KeyedError, ValueError):
-    """Input the user can fix; the message is one sentence that says what to change, given
-    as a key and values in ``ragviz.i18n`` (``KeyedError``) so each display says it in its language.
-    """
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ragviz.errors import InputError
 from ragviz.i18n import Phrase, phrase
 from ragviz.inputs.documents import (
     MAX_ANSWER_CHARS,
@@ -19,7 +20,6 @@ from ragviz.inputs.documents import (
     MAX_QUESTIONS,
     MAX_REFERENCES,
     DecodedText,
-    InputError,
     decode_upload,
     shorten,
 )

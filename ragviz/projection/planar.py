@@ -23,6 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ragviz.cache import BoundedCache
+from ragviz.errors import MissingLibraryError
 
 Vectors = npt.NDArray[np.float32]
 Points = npt.NDArray[np.float64]
@@ -37,10 +38,6 @@ NEIGHBOURS = 15  # UMAP's default n_neighbors
 UMAP_EPOCHS = 200  # what UMAP itself uses above 10,000 points; 500 below doubles the time
 MIN_UMAP_CHUNKS = 8  # below this UMAP has no neighbourhood to learn: PCA is drawn
 REDUCED_DIMS = 50  # UMAP runs on the first 50 principal components (its docs' advice)
-
-
-class MissingLibraryError(RuntimeError):
-    """UMAP was asked for and ``umap-learn`` is not installed."""
 
 
 def umap_available() -> bool:

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from ragviz.chunking.base import Chunk
-from ragviz.inputs.documents import InputError
+from ragviz.errors import InputError
 from ragviz.retrieval.scorers import (
     ScoreRow,
     ScoreScale,

@@ -24,7 +24,7 @@ import numpy as np
 from ragviz.cache import BoundedCache
 from ragviz.chunking.base import Chunk
 from ragviz.chunking.text import split_sentences
-from ragviz.inputs.documents import InputError
+from ragviz.errors import InputError
 from ragviz.retrieval.decision import top_indices
 from ragviz.retrieval.scorers import (
     CosineScorer,

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ragviz.embedding.openai_api import check_api_base
-from ragviz.inputs.documents import InputError
+from ragviz.errors import InputError, RerankAPIError
 from ragviz.retrieval.scorers import ScoreScale, Vectors, option_error
 
 KEY_ENV = "RAGVIZ_RERANK_API_KEY"
@@ -28,10 +28,6 @@ FORMATS = ("auto", "cohere", "tei")
 TIMEOUT_S = 30.0
 MAX_RETRY_AFTER_S = 10.0
 SCALE = ScoreScale(low=-20.0, high=1.0, step=0.01, label="chart.rerank_score", bounded=False)
-
-
-class RerankAPIError(InputError):
-    """A rerank API fault, said in one sentence (never the key)."""
 
 
 class ApiReranker:

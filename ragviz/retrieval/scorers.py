@@ -19,7 +19,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ragviz.chunking.base import Chunk
-from ragviz.inputs.documents import InputError
+from ragviz.errors import InputError
 
 Vectors = npt.NDArray[np.float32]
 # one score per chunk: cosine gives rows of one float32 matrix (never Python floats); a

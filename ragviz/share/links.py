@@ -22,8 +22,9 @@ from typing import Any
 from urllib.parse import urlencode
 
 from ragviz.chunking import CHUNKER_NAMES, CHUNKER_PARAMS, ChunkerConfig, check_config, get_spec
+from ragviz.errors import InputError
 from ragviz.i18n import Phrase, say, t
-from ragviz.inputs.documents import InputError, shown
+from ragviz.inputs.documents import shown
 from ragviz.inputs.limits import DECIMAL_NUMBER, MAX_INT_DIGITS, WHOLE_NUMBER
 from ragviz.inputs.questions import LabelledQuestion
 from ragviz.retrieval.scorers import DEFAULT_SCORER, get_scorer

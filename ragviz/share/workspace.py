@@ -19,14 +19,14 @@ from typing import Any
 from ragviz.chunking import ChunkerConfig, check_config, get_spec
 from ragviz.chunking.config import OLD_FIELD_NAMES
 from ragviz.chunking.registry import param_kind
-from ragviz.embedding.models import BUNDLED_MODELS, ModelLoadError
+from ragviz.embedding.models import BUNDLED_MODELS
 from ragviz.embedding.openai_api import OPENAI_PREFIX, parse_openai_name
+from ragviz.errors import InputError, ModelLoadError
 from ragviz.evaluation.results import MAX_EXPAND
 from ragviz.i18n import LANGUAGES, Phrase, phrase
 from ragviz.inputs.documents import (
     MAX_DOCUMENT_CHARS,
     MAX_QUESTIONS,
-    InputError,
     _looks_binary_text,
     check_document,
     shown,

@@ -15,7 +15,7 @@ from typing import Any
 
 import streamlit as st
 
-from ragviz.answering.chat import ChatAnswer, ChatModel, LLMError, parse_llm_name
+from ragviz.answering.chat import ChatAnswer, ChatModel, parse_llm_name
 from ragviz.answering.prompt import (
     build_llm_prompt,
     check_template,
@@ -24,6 +24,7 @@ from ragviz.answering.prompt import (
 )
 from ragviz.answering.run import Asker, LLMResult, answer_one, sent_hits
 from ragviz.answering.verdict import FAILED, NOT_ASKED, WRONG_CHUNK
+from ragviz.errors import LLMError
 from ragviz.evaluation.results import Analysis
 from ragviz.i18n import LANGUAGES, KeyedError, say
 from ragviz_app.common import lang, md, ss, tr

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import itertools
 import os
 import socket
 import subprocess
@@ -68,6 +69,62 @@ TAB_FILLED_JS = """() => {
         .find(p => p.checkVisibility());
     return !!panel && panel.querySelectorAll('[data-testid="stElementContainer"]').length > 0;
 }"""
+
+
+# The layout of every visible element matching a selector: its box and how large its content
+# is. LAYOUT_STABLE_JS is true once that is the same, and not empty, over ``frames``
+# animation frames in a row (charts re-laid out, columns and fonts settled); each wait keeps
+# its own count under ``token``.
+LAYOUT_STABLE_JS = """([sel, frames, token]) => {
+    const now = JSON.stringify([...document.querySelectorAll(sel)]
+        .filter(e => e.checkVisibility())
+        .map(e => { const r = e.getBoundingClientRect();
+                    return [r.left, r.top, r.width, r.height, e.scrollWidth, e.scrollHeight]; }));
+    const seen = (window.__rvLayout ||= {});
+    const last = seen[token];
+    if (!last || last.value !== now || now === '[]') {
+        seen[token] = {value: now, same: 0};
+        return false;
+    }
+    last.same += 1;
+    return last.same >= frames;
+}"""
+STABLE_FRAMES = 6
+# The charts in view and the main column (its content's height): the page's layout.
+PAGE_LAYOUT = f'{CHART}, [data-testid="stMain"]'
+# Installed before a page loads (``page.add_init_script``): records every element the page
+# gets that could run text as code (a script that calls alert, an ``on…`` handler attribute)
+# the moment it is inserted, so markup that would run later is caught even before it runs.
+INJECTION_TRAP_JS = """(() => {
+    window.__rvInjected = [];
+    const note = e => window.__rvInjected.push(e.outerHTML.slice(0, 200));
+    const check = node => {
+        if (!(node instanceof Element)) return;
+        for (const e of [node, ...node.querySelectorAll('*')]) {
+            if ([...e.attributes].some(a => a.name.startsWith('on'))) note(e);
+            else if (e.tagName === 'SCRIPT' && e.textContent.includes('alert(')) note(e);
+        }
+    };
+    new MutationObserver(records => records.forEach(r => {
+        r.addedNodes.forEach(check);
+        if (r.type === 'attributes' && r.attributeName.startsWith('on')) note(r.target);
+    })).observe(document, {childList: true, subtree: true, attributes: true});
+})();"""
+# The page has loaded, its fonts are in and every image has loaded or failed (so any
+# onerror handler has had its chance).
+PAGE_LOADED_JS = """() => document.readyState === 'complete'
+    && document.fonts.status === 'loaded'
+    && [...document.images].every(i => i.complete)"""
+_layout_waits = itertools.count()
+
+
+def wait_layout(page: Page, selector: str, frames: int = STABLE_FRAMES,
+                timeout_ms: int = RENDER_TIMEOUT_MS) -> None:
+    """Wait until the web fonts are loaded and every visible element matching ``selector``
+    (at least one) keeps the same box over ``frames`` animation frames: its layout is done."""
+    page.evaluate("() => document.fonts.ready.then(() => true)")
+    page.wait_for_function(LAYOUT_STABLE_JS, arg=[selector, frames, next(_layout_waits)],
+                           polling="raf", timeout=timeout_ms)
 
 
 def _skip_reason() -> str | None:
@@ -284,10 +341,23 @@ class AppPage:
         path.parent.mkdir(parents=True, exist_ok=True)
         self.page.set_viewport_size({"width": size["width"], "height": max(size["height"], height)})
         try:
-            self.page.wait_for_timeout(500)  # let charts re-layout to the new height
+            # the charts (if any) re-laid out to the new height
+            wait_layout(self.page, PAGE_LAYOUT)
             self.page.screenshot(path=str(path), full_page=True)
         finally:
             self.page.set_viewport_size(size)
+
+    def trap_injections(self) -> None:
+        """From the next page load on, record every element inserted that could run text
+        as code (see :data:`INJECTION_TRAP_JS`); read them with :meth:`injected`."""
+        self.page.add_init_script(INJECTION_TRAP_JS)
+
+    def injected(self) -> list[str]:
+        """The elements the trap recorded (their first 200 characters), once the page has
+        loaded and every image on it has loaded or failed."""
+        self.page.wait_for_function(PAGE_LOADED_JS)
+        found: list[str] = self.page.evaluate("() => window.__rvInjected")
+        return found
 
     def doc_text(self) -> str:
         return self.page.locator(DOC).first.inner_text()

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import IDLE_JS, AppPage
+from .conftest import CHART, IDLE_JS, PAGE_LAYOUT, AppPage, wait_layout
 
 pytestmark = pytest.mark.browser
 
@@ -27,6 +27,10 @@ CUT_LABELS_JS = """() => {
         .map(e => 'select: ' + e.value);
     return cut.concat(selects);
 }"""
+# What CUT_LABELS_JS measures, and the page around it: laid out once these stop moving.
+LABELS = ('[data-testid^="stBaseButton"], [data-testid="stMetricLabel"], '
+          '[data-testid="stMetricValue"], [data-testid="stWidgetLabel"], '
+          f'[data-testid="stSelectbox"] input, {PAGE_LAYOUT}')
 
 
 @pytest.mark.parametrize("lang", ["en", "pt"])
@@ -39,8 +43,8 @@ def test_nothing_is_cut_at_1024x768(
     page.goto(f"{app.url}/?lang={lang}&{query}")
     app.wait_idle(60_000)
     app.assert_no_exception()
-    page.wait_for_timeout(1000)  # fonts and columns settle
     page.wait_for_function(IDLE_JS)
+    wait_layout(page, LABELS)  # fonts loaded, columns and labels laid out
     name = query.replace("=", "") or "explorer"
     page.screenshot(path=str(screenshot_dir / f"{name}-1024x768-{lang}.png"))
     assert page.evaluate(CUT_LABELS_JS) == []
@@ -72,7 +76,7 @@ def first_screen(app: AppPage, lang: str, width: int, height: int, screenshot_di
         "() => { const p = (" + FIRST_SCREEN_JS + ")();"
         " return p.metrics.length == 4 && p.charts.length == 2; }"
     )
-    page.wait_for_timeout(500)  # columns settle
+    wait_layout(page, f'[data-testid="stMetricValue"], {CHART}')  # the columns are laid out
     placed: dict[str, list[list[float]]] = page.evaluate(FIRST_SCREEN_JS)
     page.screenshot(path=str(screenshot_dir / f"first-screen-{width}x{height}-{lang}.png"))
     return placed
@@ -152,7 +156,7 @@ def test_portuguese_charts_write_decimal_commas(app: AppPage, screenshot_dir: Pa
     page.goto(f"{app.url}/?lang=pt")
     app.wait_idle(60_000)
     app.open_tab("Calibração")
-    page.wait_for_timeout(500)
+    wait_layout(page, f"{CHART}, {CHART} .role-axis-label text")  # the axes are drawn
     page.screenshot(path=str(screenshot_dir / "calibration-pt.png"), full_page=True)
     shown = page.evaluate(AXIS_NUMBERS_JS)
     assert shown and all("," in text for text in shown), shown

@@ -14,7 +14,14 @@ from ragviz.i18n import t
 from ragviz.share.samples import get_sample
 from ragviz_app.walkthrough import STEPS
 
-from .conftest import CHART, AppPage, paste_document
+from .conftest import (
+    CHART,
+    LAYOUT_STABLE_JS,
+    STABLE_FRAMES,
+    AppPage,
+    paste_document,
+    wait_layout,
+)
 from .test_xss_browser import HOSTILE_DOC
 
 pytestmark = pytest.mark.browser
@@ -32,6 +39,22 @@ MAP_BOX_JS = """() => {
     return {key: key ? box(key) : null, charts: charts.map(box),
             cut: key ? key.scrollWidth > key.clientWidth + 1 : null};
 }"""
+# The open tab's map and its legend, read in one go once both are drawn and their layout is
+# done (a redraw replaces the chart's elements, so boxes read one by one can miss them).
+LEGEND_JS = """([frames, token]) => {
+    const stable = """ + LAYOUT_STABLE_JS + """;
+    const chart = [...document.querySelectorAll('[data-testid="stVegaLiteChart"]')]
+        .find(c => c.checkVisibility());
+    const legend = chart && chart.querySelector('g.role-legend');
+    if (!legend || !legend.checkVisibility()) return false;
+    chart.scrollIntoViewIfNeeded();
+    const sel = '[data-testid="stVegaLiteChart"], [data-testid="stVegaLiteChart"] g.role-legend';
+    if (!stable([sel, frames, token])) return false;
+    const box = e => { const r = e.getBoundingClientRect();
+                       return {x: r.left, y: r.top, width: r.width, height: r.height}; };
+    return {chart: box(chart), legend: box(legend),
+            names: [...legend.querySelectorAll('text')].map(t => t.textContent)};
+}"""
 
 
 @pytest.mark.parametrize("lang", ["en", "pt"])
@@ -47,8 +70,7 @@ def test_the_map_tab_draws_legibly_at_1280x800(app: AppPage, lang: str,
     page.wait_for_function("() => !document.querySelector('[data-testid=\"stProgress\"]')",
                            timeout=UMAP_WAIT_MS)
     app.wait_idle(60_000)
-    page.wait_for_function("() => document.querySelector('.rv-map-key')")
-    page.wait_for_timeout(800)  # the swapped chart settles
+    wait_layout(page, f".rv-map-key, {CHART}")  # the swapped chart is laid out
     app.assert_no_exception()
     page.locator(CHART).locator("visible=true").first.scroll_into_view_if_needed()
     page.screenshot(path=str(screenshot_dir / f"map-umap-1280x800-{lang}.png"))
@@ -72,7 +94,7 @@ def test_the_replay_map_step_shows_the_refund_question_among_the_chunks(
     app.wait_idle(60_000)
     app.assert_no_exception()
     page.wait_for_selector(f"{CHART} svg text")
-    page.wait_for_timeout(800)
+    wait_layout(page, f"{CHART}, {CHART} svg text")
     page.screenshot(path=str(screenshot_dir / f"map-replay-1280x800-{lang}.png"))
     labels = [text.text_content() for text in page.locator(f"{CHART} svg text").all()]
     assert "Q1" in labels
@@ -106,17 +128,11 @@ def test_a_corpus_map_names_every_file_in_an_uncut_legend(app: AppPage,
     app.url = f"{app.url}/?sample=help_center&k=2"
     app.open(tab=None)
     app.open_tab(t("tab.map", "en"))
-    shown = page.locator(CHART).locator("visible=true").first  # the open tab's map
-    legend = shown.locator("g.role-legend")
-    legend.first.wait_for(state="visible")
-    shown.scroll_into_view_if_needed()
-    page.wait_for_timeout(800)
+    placed = page.wait_for_function(LEGEND_JS, arg=[STABLE_FRAMES, "corpus-legend"],
+                                    polling="raf").json_value()
     page.screenshot(path=str(screenshot_dir / "map-corpus-1280x800-en.png"))
-    names = {text.text_content() for text in legend.locator("text").all()}
     files = {source.name for source in get_sample("help_center").corpus().sources}
-    assert files <= names, (files, names)
-    legend.first.wait_for(state="visible")  # a redraw replaces the chart's elements
-    chart = shown.bounding_box()
-    box = legend.first.bounding_box()
+    assert files <= set(placed["names"]), (files, placed["names"])
+    chart, box = placed["chart"], placed["legend"]
     assert box["x"] + box["width"] <= chart["x"] + chart["width"] + 1, (box, chart)
     assert box["y"] + box["height"] <= chart["y"] + chart["height"] + 1, (box, chart)

@@ -14,8 +14,9 @@ from ragviz.evaluation.experiments import compare
 from ragviz.evaluation.pipeline import analyse
 from ragviz.present.report import render_report
 
-pytestmark = pytest.mark.browser
+from .conftest import INJECTION_TRAP_JS, PAGE_LOADED_JS
 
+pytestmark = pytest.mark.browser
 
 
 def test_report_opens_offline_and_runs_no_user_script(browser: Any, tmp_path: Path) -> None:
@@ -31,8 +32,10 @@ def test_report_opens_offline_and_runs_no_user_script(browser: Any, tmp_path: Pa
         page = context.new_page()
         page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
         page.on("request", lambda r: requests.append(r.url))
+        page.add_init_script(INJECTION_TRAP_JS)
         page.goto(path.as_uri())
-        page.wait_for_timeout(300)
+        page.wait_for_function(PAGE_LOADED_JS)
+        assert page.evaluate("() => window.__rvInjected") == []
         text = page.inner_text("body")
         assert "<script>alert(1)</script>" in text
         assert "<img src=x onerror=alert(1)>" in text

@@ -20,6 +20,7 @@ from ragviz_app.walkthrough import STEPS
 
 from .conftest import (
     DOC,
+    PAGE_LAYOUT,
     AppPage,
     default_analyses,
     download,
@@ -29,6 +30,7 @@ from .conftest import (
     upload,
     url_query,
     visible_texts,
+    wait_layout,
 )
 
 if TYPE_CHECKING:
@@ -164,6 +166,7 @@ def test_the_downloaded_report_opens_on_its_own(app: AppPage, tmp_path: Path) ->
     app.open()
     saved = download(app, "download_report", tmp_path / "report.html")
     assert saved.stat().st_size > 5_000
+    app.trap_injections()
     app.page.goto(saved.resolve().as_uri())
     app.page.wait_for_load_state("load")
     assert app.page.title() == t("report.title", "en")
@@ -177,7 +180,7 @@ def test_the_downloaded_report_opens_on_its_own(app: AppPage, tmp_path: Path) ->
     )
     box = charts.first.bounding_box()
     assert box is not None and box["width"] > 100 and box["height"] > 10, box
-    app.page.wait_for_timeout(300)
+    assert app.injected() == []  # loaded, every image done, nothing that runs
     app.assert_healthy()
 
 
@@ -202,7 +205,7 @@ def test_the_guided_replay_walks_six_steps(app: AppPage, screenshot_dir: Path) -
         assert back.is_disabled() == (index == 0)
         assert forward.is_disabled() == (index == total - 1)
         if index in (1, total - 1):
-            app.page.wait_for_timeout(300)  # let the step's chart finish its layout
+            wait_layout(app.page, PAGE_LAYOUT)  # the step's chart has finished its layout
             app.page.screenshot(path=str(screenshot_dir / f"walkthrough-step{index + 1}.png"))
         if index < total - 1:
             forward.click()

@@ -18,7 +18,7 @@ from ragviz.chunking.base import ChunkingResult
 from ragviz.chunking.params import TOKENS
 from ragviz.chunking.peers.common import chunks_at, quiet_chonkie, register_window
 from ragviz.chunking.text import Span
-from ragviz.inputs.documents import InputError
+from ragviz.errors import InputError
 
 if TYPE_CHECKING:
     from ragviz.embedding.models import Embedder

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from ragviz.chunking.base import ChunkingResult
 from ragviz.chunking.params import TOKENS
 from ragviz.chunking.peers.common import located, register_window
-from ragviz.inputs.documents import InputError
+from ragviz.errors import InputError
 
 if TYPE_CHECKING:
     from ragviz.embedding.models import Embedder
