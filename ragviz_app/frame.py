@@ -4,6 +4,7 @@ floor move)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
@@ -97,11 +98,10 @@ def config_widgets(side: str, n_chars: int) -> ChunkerConfig:
     # the chunker picker beside the title saves a row; on a narrow screen it wraps under
     # it (LAYOUT_CSS, .st-key-config_head_*) instead of cutting the chunker's name
     with st.container(key=f"config_head_{side}"):
-        title, select = st.columns([3, 2], vertical_alignment="center")
+        title, select = st.columns([4, 5], vertical_alignment="bottom")
         title.subheader(tr(f"app.config_{side}"))
         chunker = select.selectbox(tr("app.chunker"), CHUNKER_NAMES, key=f"{side}_chunker",
-                                   label_visibility="collapsed",
-                                   format_func=lambda name: get_spec(name).title)
+                                   format_func=chunker_title)
     call_slot = _peer_notes(side, chunker)
     values: dict[str, Any] = {}
     modes = state.semantic_modes(chunker)
@@ -126,7 +126,9 @@ def config_widgets(side: str, n_chars: int) -> ChunkerConfig:
         key = f"{side}_{spec.name}"
         fit_slider(key, (spec.low, spec.high, spec.step), spec.clamp(ss.get(key, spec.default)))
         with column:
-            if spec.integer:
+            if spec.integer and (spec.high - spec.low) / spec.step > TYPED_STEPS:
+                typed_slider(spec, key, _param_help(chunker, spec.name))
+            elif spec.integer:
                 st.slider(spec.label(lang()), int(spec.low), int(spec.high),
                           step=int(spec.step), key=key, help=_param_help(chunker, spec.name))
             else:
@@ -141,6 +143,52 @@ def config_widgets(side: str, n_chars: int) -> ChunkerConfig:
     if call_slot is not None:  # the call that runs: the sliders' values, fitted to the text
         call_slot.markdown(tr("app.peer_call", call=get_spec(chunker).call_text(config.params())))
     return config
+
+
+# Peer libraries' class names lose the words every one of them ends with, so the select
+# shows the whole name ("LangChain · Recursive"); the call under the sliders names the class.
+_SHORTER = ((re.compile(r"(Text)?(Splitter|Chunker)\b"), ""),
+            (re.compile(r"(?<=Recursive)Character|(?<=Markdown)Header| \+ Recursive"), ""),
+            (re.compile(r"\(tokenizer=model\)"), " (model)"),
+            (re.compile(r"^(\w+) · \1\.chunk$"), r"\1"))
+
+
+def chunker_title(name: str) -> str:
+    """A chunker's name as its select shows it."""
+    title = get_spec(name).title
+    for pattern, replacement in _SHORTER:
+        title = pattern.sub(replacement, title)
+    return title
+
+
+TYPED_STEPS = 500  # past this many steps a slider gets a box to type its number in
+BOX_PREFIX = "typed_"  # the box of slider ``a_size`` is ``typed_a_size``
+
+
+def typed_slider(spec: state.ParamSpec, key: str, help_text: str | None) -> None:
+    """A slider over a wide range (1-4,000) with a box beside it to type the number: each
+    follows the other (the box's callback moves the slider before the run; a moved slider,
+    a link or a workspace puts its value in the box before the box is drawn)."""
+    box = f"{BOX_PREFIX}{key}"
+    if ss.get(box) != ss[key]:
+        ss[box] = ss[key]
+    with st.container(key=f"{BOX_PREFIX}label_{key}"):
+        # the label over both (under the slider alone it wrapped into four lines), styled
+        # as a widget's label (main.LAYOUT_CSS); the slider keeps it for screen readers
+        st.caption(spec.label(lang()), help=help_text)
+        slider_col, box_col = st.columns([3, 2], gap="small", vertical_alignment="bottom")
+    slider_col.slider(spec.label(lang()), int(spec.low), int(spec.high), step=int(spec.step),
+                      key=key, label_visibility="collapsed")
+    box_col.number_input(spec.label(lang()), int(spec.low), int(spec.high),
+                         step=int(spec.step), key=box, label_visibility="collapsed",
+                         on_change=_typed, args=(key,))
+
+
+def _typed(key: str) -> None:
+    """The number typed in a slider's box becomes the slider's value."""
+    typed = ss.get(f"{BOX_PREFIX}{key}")
+    if isinstance(typed, int):
+        ss[key] = typed
 
 
 def retrieval_widgets(side: str) -> None:

@@ -59,6 +59,11 @@ line-height:1.4}
 [data-testid="stMetricLabel"] p,[data-testid="stMetricLabel"] div,
 [data-testid="stMetricLabel"] label{white-space:normal;overflow:visible;text-overflow:clip;
 overflow-wrap:anywhere}
+.st-key-doc_upload [data-testid="stFileUploaderDropzoneInstructions"] small{display:none}
+[class*="st-key-typed_"] [data-testid^="stNumberInputStep"]{display:none}
+[class*="st-key-typed_"] input{padding:0 .35rem}
+[class*="st-key-typed_label_"] [data-testid="stCaptionContainer"],
+[class*="st-key-typed_label_"] [data-testid="stCaptionContainer"] p{color:inherit;font-size:.875rem}
 </style>"""
 
 

@@ -1,0 +1,57 @@
+"""The sidebar's and the configurations' controls (issue 36, low): a box to type the number
+of a slider over a wide range, the chunker select's label and whole names, the upload limit
+and the parameter names said in the page's language."""
+
+from __future__ import annotations
+
+from streamlit.testing.v1 import AppTest
+
+from ragviz.chunking import CHUNKER_NAMES, get_spec
+from ragviz_app.frame import chunker_title
+from tests.test_app import rerun, run_app
+
+# A chunker name the select shows whole at 1280x800 (checked on a screenshot): 26 characters.
+WHOLE_NAME = 26
+
+
+def test_a_wide_slider_has_a_box_that_follows_it_both_ways() -> None:
+    """Sliders over 1-4,000 had no box to type a number in."""
+    at = run_app(tab=None)
+    at.slider(key="a_size").set_value(300)
+    rerun(at)
+    assert at.number_input(key="typed_a_size").value == 300  # the box follows the slider
+    at.number_input(key="typed_a_size").set_value(508)
+    rerun(at)
+    assert at.slider(key="a_size").value == 508  # the slider follows the box
+    assert "fixed(size=508, overlap=0)" in " ".join(c.value for c in at.caption)
+    at.slider(key="a_size").set_value(121)
+    rerun(at)
+    assert at.number_input(key="typed_a_size").value == 121  # the typed value is not put back
+    assert not [n for n in at.number_input if n.key == "typed_a_overlap_sentences"]
+
+
+def test_the_chunker_select_has_a_label_and_whole_names() -> None:
+    at = run_app(tab=None)
+    select = at.selectbox(key="a_chunker")
+    assert select.label == "Chunker" and select.proto.label_visibility.value == 0  # visible
+    titles = [chunker_title(name) for name in CHUNKER_NAMES]
+    assert len(set(titles)) == len(titles)
+    assert max(len(title) for title in titles) <= WHOLE_NAME, titles
+    assert chunker_title("langchain_recursive") == "LangChain · Recursive"
+    assert all(title.split(" ")[0] == get_spec(name).title.split(" ")[0]
+               for name, title in zip(CHUNKER_NAMES, titles, strict=True))
+
+
+def portuguese() -> AppTest:
+    at = run_app(tab=None)
+    at.selectbox(key="lang").select("pt")
+    return rerun(at)
+
+
+def test_portuguese_names_max_chars_as_the_summary_does() -> None:
+    """The slider said "max_chars (caracteres)", the summary under it "máx_caracteres"."""
+    at = portuguese()
+    label = next(c.value for c in at.caption if c.value.endswith("(caracteres)")
+                 and "caracteres" in c.value.split(" ")[0])
+    assert label == "máx_caracteres (caracteres)"
+    assert any("sentence(máx_caracteres=220" in c.value for c in at.caption)
