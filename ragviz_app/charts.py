@@ -19,7 +19,7 @@ import pandas as pd
 from ragviz.chunking.base import Chunk
 from ragviz.chunking.sweep_grid import overlap_text
 from ragviz.evaluation.measures import get_metric
-from ragviz.i18n import STRINGS, t
+from ragviz.i18n import SOURCE_LANGUAGE, STRINGS, number_symbols, t
 from ragviz.present.palette import ANSWERABLE, FLOOR, HIT, OTHER, UNANSWERABLE, UNDER_FLOOR
 from ragviz.present.presentation import (
     config_text,
@@ -236,8 +236,8 @@ def _bars_skeleton(shape: BarsShape) -> str:
     if "config" in spec and not spec["config"]:
         del spec["config"]
     spec.pop("datasets", None)
-    if shape.lang == "pt":
-        spec.setdefault("config", {})["locale"] = {"number": PT_LOCALE}
+    if number_locale(shape.lang) != number_locale(SOURCE_LANGUAGE):
+        spec.setdefault("config", {})["locale"] = {"number": number_locale(shape.lang)}
     return json.dumps(spec)
 
 
@@ -322,19 +322,23 @@ def _floor_rule(font: int) -> list[Any]:
     return [rule, rule_label]
 
 
-# Portuguese numbers on the axes (0,19, as the sentences write them); the sliders cannot
-# (Streamlit formats them with printf's point), which the floor's help says.
-PT_LOCALE = {"decimal": ",", "thousands": ".", "grouping": [3], "currency": ["R$ ", ""]}
+def number_locale(lang: str) -> dict[str, Any]:
+    """A d3-format number locale writing numbers as ``lang`` does (0,19 where the sentences
+    write it so); the sliders cannot (Streamlit formats them with printf's point), which the
+    floor's help says."""
+    symbols = number_symbols(lang)
+    return {"decimal": symbols["decimal"], "thousands": symbols["thousands"],
+            "grouping": [3], "currency": ["", ""]}
 
 
 def localised(chart: Any, lang: str) -> Any:
     """A top-level chart whose axes and tooltips write numbers as ``lang`` does."""
-    if lang != "pt":
+    if number_locale(lang) == number_locale(SOURCE_LANGUAGE):
         return chart
     chart = chart.copy(deep=["config"])
     if chart.config is alt.Undefined:
         chart.config = alt.Config()
-    chart.config.locale = alt.Locale(number=PT_LOCALE)
+    chart.config.locale = alt.Locale(number=number_locale(lang))
     return chart
 
 

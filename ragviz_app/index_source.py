@@ -22,6 +22,7 @@ from pathlib import Path
 import streamlit as st
 
 from ragviz.errors import IndexInputError, IndexLimitError
+from ragviz.i18n import Listed
 from ragviz.i18n import say as i18n_say
 from ragviz.index import IndexReader, LoadedIndex, open_index
 from ragviz.index.archive import unzip_chroma
@@ -29,7 +30,7 @@ from ragviz.index.base import CollectionInfo
 from ragviz.index.chroma import open_server
 from ragviz.index.messages import Sentence, say
 from ragviz.index.placement import Placed, place
-from ragviz.index.stores import capabilities, detect, server_scheme
+from ragviz.index.stores import capabilities, detect, server_scheme, stores
 from ragviz.inputs.corpus import Corpus, load_files
 from ragviz_app.app_state import DocumentChoice
 from ragviz_app.common import lang, md, ss
@@ -274,6 +275,11 @@ def show_problems(problems: list[str]) -> None:
         st.warning(md(problem))
 
 
+def _file_formats() -> Listed:
+    """The file endings of every registered store, as a sentence lists them."""
+    return Listed(tuple(suffix for store in stores() for suffix in store.suffixes))
+
+
 def index_inputs() -> IndexChoice | None:
     """The Index source's widgets (every one drawn on every run, so nothing typed or
     uploaded is dropped when another fails) and the collection they resolve to."""
@@ -281,7 +287,7 @@ def index_inputs() -> IndexChoice | None:
              format_func=_from_label(lang()))
     upload = None
     if ss.get("index_from", "file") == "file":
-        upload = st.file_uploader(say_here("upload"), key="index_upload",
+        upload = st.file_uploader(say_here("upload", formats=_file_formats()), key="index_upload",
                                   help=say_here("upload_help"))
     else:
         st.text_input(say_here("server"), key="index_server", placeholder="localhost:8000")

@@ -5,8 +5,13 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ragviz.i18n import LANGUAGE_NAMES, LANGUAGES
-from ragviz.inputs.convert import MAX_BINARY_FILE_BYTES
+from ragviz.i18n import LANGUAGE_NAMES, LANGUAGES, Listed
+from ragviz.inputs.convert import (
+    ACCEPTED_FORMATS,
+    ARCHIVE_SUFFIXES,
+    MAX_BINARY_FILE_BYTES,
+    SUPPORTED_FORMATS,
+)
 from ragviz.inputs.corpus import Corpus
 from ragviz.inputs.documents import MAX_DOCUMENT_CHARS, MAX_FILE_CHARS, MAX_UPLOAD_BYTES
 from ragviz.share.samples import get_sample, load_samples
@@ -79,7 +84,9 @@ def document_inputs() -> state.DocumentChoice:
         )
     else:
         files = st.file_uploader(
-            tr("app.upload"), key="doc_upload",  # no type filter: ragviz's own check speaks
+            # no type filter: ragviz's own check speaks
+            tr("app.upload", formats=SUPPORTED_FORMATS, archives=Listed(ARCHIVE_SUFFIXES)),
+            key="doc_upload",
             help=tr("app.upload_help", chars=f"{MAX_FILE_CHARS:,}",
                     limit=f"{MAX_UPLOAD_BYTES / 1e6:g}",
                     binary=f"{MAX_BINARY_FILE_BYTES / 1e6:g}"),
@@ -101,7 +108,7 @@ def sample_corpus_of(name: str) -> Corpus:
 
 def _document_notes(choice: state.DocumentChoice) -> None:
     if choice.error == "no-upload":
-        st.info(tr("app.upload_wait"))
+        st.info(tr("app.upload_wait", formats=ACCEPTED_FORMATS))
     elif choice.error:
         st.error(md(choice.error))
     for problem in choice.problems:

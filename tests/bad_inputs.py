@@ -350,7 +350,7 @@ ROWS: tuple[Row, ...] = (
     Row("document", "CRLF and lone-CR line ends", cli(CHUNK_JSON, doc(b"Linha um.\r\nLinha dois.\rLinha tres.\r\n")), "exit 0", True),
     Row("document", "a missing file", cli("chunk nope.txt", {}), "exit 2 · ragviz chunk: the document nope.txt does not exist"),
     Row("document", "a folder (read as a corpus)", cli("chunk sub", {"sub/x.txt": DOC, "sub/y.md": DOC}), "exit 0"),
-    Row("document", "a folder with nothing readable", cli("chunk sub", {"sub/notes.pdf": b"plain words", "sub/x.png": PNG}), "exit 2 · ragviz: skipped: 1 file in sub is not .txt, .md, .html, .pdf, .docx or .zip and was not read.\nragviz: skipped: notes.pdf could not be read: it is named .pdf but its content is not a PDF.\nragviz chunk: no file could be read from sub"),
+    Row("document", "a folder with nothing readable", cli("chunk sub", {"sub/notes.pdf": b"plain words", "sub/x.png": PNG}), "exit 2 · ragviz: skipped: 1 file in sub is not .txt, .md, .markdown, .html, .htm, .pdf, .docx, or .zip and was not read.\nragviz: skipped: notes.pdf could not be read: it is named .pdf but its content is not a PDF.\nragviz chunk: no file could be read from sub"),
     Row("document", "two files, one unreadable", cli("chunk doc.txt bad.docx", {"doc.txt": DOC, "bad.docx": b"not a zip"}), "exit 0 · ragviz: skipped: bad.docx could not be read: it is named .docx but its content is not a Word document."),
     Row("document", "app: empty paste", Paste(" \n "), "error: The document is empty: paste text, upload a .txt or .md file, or pick a sample."),
     Row("document", "app: paste over the limit", Paste("a" * 200_001), "error: The document has 200,001 characters; the limit is 200,000. Paste a shorter part."),

@@ -134,8 +134,8 @@ def test_zip_named_docx_without_a_document_is_damaged() -> None:
 
 def test_unsupported_type_and_binary_text() -> None:
     assert str(_problem("logo.png", b"\x89PNG\r\n")) == (
-        "logo.png could not be read: .png is not a supported type (use .txt, .md, .html, .pdf "
-        "or .docx)."
+        "logo.png could not be read: .png is not a supported type (use .txt, .md, .markdown, "
+        ".html, .htm, .pdf, or .docx)."
     )
     binary = _problem("data.txt", b"abc\x00def")
     assert binary.kind == "not-text"

@@ -58,6 +58,7 @@ def test_keys_built_at_run_time_exist() -> None:
     from ragviz.embedding.models import BUNDLED_MODELS
     from ragviz.evaluation.diagnosis import LABELS
     from ragviz.evaluation.measures import metric_names
+    from ragviz.share.samples import load_samples
     from ragviz_app.walkthrough import STEPS
 
     wanted = [f"model.{m}" for m in BUNDLED_MODELS]
@@ -65,6 +66,8 @@ def test_keys_built_at_run_time_exist() -> None:
     wanted += [f"walk.{s.key}.{part}" for s in STEPS for part in ("title", "body")]
     wanted += [f"app.source_{s}" for s in ("sample", "paste", "upload")]
     wanted += [f"app.direction_{d}" for d in ("fixed", "broken", "changed")]
+    wanted += [f"sample.{s.name}.{part}" for s in load_samples()
+               for part in ("title", "demonstrates")]
     assert LABELS
     assert [key for key in wanted if key not in STRINGS] == []
 
@@ -147,3 +150,39 @@ def test_no_placeholder_shadows_the_lookup_arguments() -> None:
     clashing = sorted(key for key, entry in STRINGS.items()
                       if _placeholders(entry["en"]) & {"key", "lang"})
     assert clashing == []
+
+
+SUFFIX_LIST = re.compile(r"\.[a-z]{2,8}, \.[a-z]{2,8}, \.[a-z]{2,8}")
+
+
+def test_no_sentence_types_a_list_of_formats() -> None:
+    """Issue 32, item 2: five messages spelled ".txt, .md, .html, .pdf, .docx" by hand and went
+    stale when a format was added; the list is a ``{formats}`` value from the suffix table."""
+    typed = sorted(key for key, entry in STRINGS.items() if not key.startswith("sample.")
+                   for text in entry.values() if SUFFIX_LIST.search(text))  # a sample's own files
+    assert typed == []
+
+
+@pytest.mark.parametrize("lang", ["en", "pt"])
+def test_the_format_list_in_a_sentence_is_the_suffix_table(lang: str) -> None:
+    from ragviz.inputs.convert import ACCEPTED_FORMATS, ACCEPTED_SUFFIXES
+
+    said = t("corpus.other_files", lang, n=2, name="sub", formats=ACCEPTED_FORMATS)
+    assert all(suffix in said for suffix in ACCEPTED_SUFFIXES)
+    assert said.endswith({"en": ", or .zip and were not read.",
+                          "pt": " ou .zip e não foram lidos."}[lang])
+
+
+def test_numbers_plurals_and_lists_follow_cldr() -> None:
+    """Issue 32, item 2: no hand-written Portuguese rule: the decimal sign, the grouping, the
+    plural form and the list's conjunction come from each language's CLDR data (Babel)."""
+    from ragviz.i18n import decimal, grouped, joined
+
+    assert (decimal(0.5, 2, "en"), decimal(0.5, 2, "pt"), decimal(-0.001, 2, "pt")) == (
+        "0.50", "0,50", "0,00")
+    assert (grouped(1234567, "en"), grouped(1234567, "pt")) == ("1,234,567", "1.234.567")
+    assert joined(["a", "b", "c"], "en", style="or") == "a, b, or c"
+    assert joined(["a", "b", "c"], "pt") == "a, b e c"
+    assert t("corpus.other_files", "en", n=1, name="x", formats="y").startswith("1 file in x is")
+    assert t("corpus.other_files", "pt", n=1, name="x", formats="y").startswith("1 arquivo")
+    assert t("corpus.other_files", "pt", n=2, name="x", formats="y").startswith("2 arquivos")

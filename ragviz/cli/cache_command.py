@@ -13,7 +13,7 @@ from typing import Any
 
 from ragviz.cli.output import _emit
 from ragviz.embedding.disk_cache import DiskCache, RunSettings, cache_dir, limit_bytes, run_settings
-from ragviz.i18n import grouped, t
+from ragviz.i18n import LANGUAGES, SOURCE_LANGUAGE, decimal, grouped, t
 
 Handler = Callable[[argparse.Namespace], Any]
 
@@ -41,7 +41,7 @@ def add_cache_parser(sub: Any, parser_class: type[argparse.ArgumentParser]) -> N
     ):
         action = actions.add_parser(name, help=help_)
         action.add_argument("--json", action="store_true", help="print JSON")
-        action.add_argument("--lang", choices=("en", "pt"), default="en",
+        action.add_argument("--lang", choices=LANGUAGES, default=SOURCE_LANGUAGE,
                             help="language of explanations")
         action.set_defaults(handler=handler)
 
@@ -51,8 +51,7 @@ def _store() -> DiskCache:
 
 
 def _megabytes(size: int, lang: str) -> str:
-    text = f"{size / 1_000_000:,.1f}"
-    return text.replace(",", "\0").replace(".", ",").replace("\0", ".") if lang == "pt" else text
+    return decimal(size / 1_000_000, 1, lang, group=True)
 
 
 def cmd_cache_info(args: argparse.Namespace) -> None:

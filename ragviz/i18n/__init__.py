@@ -12,9 +12,21 @@ back to English, and a test checks that every key has every language.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
+from typing import Literal
+
+from babel import Locale, UnknownLocaleError
+from babel.core import get_global
+from babel.lists import format_list
+from babel.numbers import (
+    format_decimal,
+    get_decimal_symbol,
+    get_group_symbol,
+    get_minus_sign_symbol,
+)
 
 CATALOGS = Path(__file__).with_name("catalogs")
 SOURCE_LANGUAGE = "en"
@@ -75,13 +87,24 @@ def register(strings: dict[str, dict[str, str]]) -> None:
 
 def t(key: str, lang: str = "en", **values: object) -> str:
     """The string ``key`` in ``lang`` (falling back to English), formatted with ``values``
-    (a value that is a ``Phrase`` or a keyed error is said in ``lang`` too)."""
-    entry = STRINGS[key]
+    (a value that is a ``Phrase`` or a keyed error is said in ``lang`` too). A count ``n``
+    picks the key's plural form by ``lang``'s CLDR rules (``key.one`` for "1 question"); an
+    integer ``n`` is written grouped as ``lang`` writes numbers (1,234 / 1.234)."""
+    entry = STRINGS[_plural_key(key, lang, values)]
     template = entry.get(lang) or entry[SOURCE_LANGUAGE]
     if not values:
         return template
-    return template.format(**{name: say(value, lang) if isinstance(value, Phrase | KeyedError)
-                               else value for name, value in values.items()})
+    return template.format(**{name: _said(name, value, lang) for name, value in values.items()})
+
+
+def _said(name: str, value: object, lang: str) -> object:
+    """A value as the sentence in ``lang`` shows it: phrases and lists said in ``lang``, the
+    count ``n`` grouped as ``lang`` writes numbers, anything else as it is."""
+    if isinstance(value, _SAID):
+        return say(value, lang)
+    if name == "n" and isinstance(value, int) and not isinstance(value, bool):
+        return grouped(value, lang)
+    return value
 
 
 @dataclass(frozen=True)
@@ -93,6 +116,21 @@ class Phrase:
 
     def __str__(self) -> str:
         return t(self.key, "en", **self.values)
+
+
+@dataclass(frozen=True)
+class Listed:
+    """Items not yet said as a list: "a, b, or c" in English, "a, b ou c" in Portuguese (CLDR),
+    so a sentence gets its list (of formats, chunkers, scorers…) from a registry as one value."""
+
+    items: tuple[str, ...]
+    style: Literal["standard", "or"] = "or"
+
+    def localized(self, lang: str) -> str:
+        return joined(self.items, lang, style=self.style)
+
+    def __str__(self) -> str:
+        return self.localized(SOURCE_LANGUAGE)
 
 
 def phrase(key: str, **values: object) -> Phrase:
@@ -133,28 +171,82 @@ def say(said: object, lang: str) -> str:
         return said.localized(lang)
     if isinstance(said, Phrase):
         return t(said.key, lang, **said.values)
+    if isinstance(said, Listed):
+        return said.localized(lang)
     again = getattr(said, "localized", None)  # the index's Sentence (ragviz.index.messages)
     return str(again(lang)) if callable(again) else str(said)
 
 
-def decimal(value: float, digits: int, language: str = "en") -> str:
-    """``value`` with ``digits`` decimals, with a decimal comma in Portuguese."""
-    text = f"{value:.{digits}f}"
-    if text.startswith("-") and float(text) == 0:
+@cache
+def _locale(lang: str) -> Locale:
+    """The CLDR locale behind a language code (the source language's for a code CLDR does not
+    know, such as the tests' pseudo-locale)."""
+    try:
+        return Locale.parse(lang)
+    except (UnknownLocaleError, ValueError):
+        return Locale.parse(SOURCE_LANGUAGE)
+
+
+def _plural_key(key: str, lang: str, values: Mapping[str, object]) -> str:
+    """``key`` or its plural form for the count ``n`` in ``lang`` (CLDR's categories: a catalog
+    holds ``key`` for "other" and ``key.one``, ``key.few``… where the language has them)."""
+    n = values.get("n")
+    if isinstance(n, int | float) and not isinstance(n, bool):
+        form = f"{key}.{_locale(lang).plural_form(abs(n))}"
+        if form in STRINGS and (lang in STRINGS[form] or lang not in STRINGS[key]):
+            return form
+    return key
+
+
+def decimal(value: float, digits: int, language: str = "en", *, group: bool = False) -> str:
+    """``value`` with ``digits`` decimals, written with ``language``'s decimal sign (CLDR), its
+    thousands grouped too when ``group``."""
+    text = f"{value:{',' if group else ''}.{digits}f}"
+    if text.startswith("-") and float(text.replace(",", "")) == 0:
         text = text[1:]  # "-0.00" says nothing "0.00" does not
-    return text.replace(".", ",") if language == "pt" else text
+    symbols = number_symbols(language)
+    table: dict[str, str | int | None] = {"-": symbols["minus"], ".": symbols["decimal"],
+                                          ",": symbols["thousands"]}
+    return text.translate(str.maketrans(table))
 
 
 def grouped(n: int, language: str = "en") -> str:
     """An integer with its thousands grouped as ``language`` writes them (1,234 / 1.234)."""
-    text = f"{n:,}"
-    return text.replace(",", ".") if language == "pt" else text
+    return format_decimal(n, locale=_locale(language))
+
+
+@cache
+def number_symbols(language: str) -> dict[str, str]:
+    """How ``language`` writes numbers (CLDR): its decimal sign, thousands separator and minus."""
+    locale = _locale(language)
+    return {"decimal": get_decimal_symbol(locale), "thousands": get_group_symbol(locale),
+            "minus": get_minus_sign_symbol(locale)}
+
+
+def language_tag(language: str) -> str:
+    """The BCP 47 tag of ``language`` as written by its catalog (``pt`` → ``pt-BR``, CLDR's likely
+    region), for ``<html lang>``; a code CLDR does not know is its own tag."""
+    likely = get_global("likely_subtags").get(language)
+    if not likely:
+        return language
+    parsed = Locale.parse(likely)
+    return f"{parsed.language}-{parsed.territory}" if parsed.territory else parsed.language
+
+
+def joined(items: Iterable[object], language: str = "en", *,
+           style: Literal["standard", "or"] = "standard") -> str:
+    """Items as ``language`` lists them (CLDR): "a, b, and c" / "a, b e c"; ``style="or"``
+    for alternatives ("a, b, or c")."""
+    return format_list([str(item) for item in items], style=style, locale=_locale(language))
 
 
 def count(n: int, key: str, lang: str = "en", **values: object) -> str:
-    """``n`` with its word in agreement: ``key + ".one"`` for one, ``key`` for any other
-    (``values`` fill the sentence's other placeholders)."""
-    return t(f"{key}.one" if n == 1 else key, lang, n=n, **values)
+    """``n`` with its word in agreement, by ``lang``'s plural rules (see ``t``); ``values`` fill
+    the sentence's other placeholders."""
+    return t(key, lang, n=n, **values)
+
+
+_SAID = (Phrase, KeyedError, Listed)  # values said in the sentence's language
 
 
 def pick_language(accept_language: str | None) -> str:

@@ -343,8 +343,7 @@ def summary_text(item: dict[str, Any], lang: str = "en") -> str:
                  variable=LIMIT_VARIABLE)
     sizes = item["chunk_chars"]
     names = dict(zip(sizes, say("listing_size_names", lang).split(","), strict=True))
-    chunks = say("listing_chunks" + (".one" if item["count"] == 1 else ""), lang,
-                 n=grouped(item["count"], lang))
+    chunks = say("listing_chunks", lang, n=item["count"])
     head = say("listing_head", lang, name=item["collection"], count=chunks,
                dimension=item["dimension"] or say("listing_no_dimension", lang))
     duplicates = say("listing_duplicates", lang, chunks=grouped(item["duplicate_chunks"], lang),

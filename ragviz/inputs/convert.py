@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from ragviz.errors import ConversionError, InputError
-from ragviz.i18n import Phrase
+from ragviz.i18n import Listed, Phrase
 from ragviz.inputs import pdf_text
 from ragviz.inputs.documents import MAX_FILE_CHARS, decode_upload
 from ragviz.inputs.docx_text import DocxFormatError, DocxLimitError, docx_blocks
@@ -38,6 +38,9 @@ ARCHIVE_SUFFIXES = (".zip",)  # expanded by ragviz.inputs.corpus, each member co
 # The one suffix table: what a corpus accepts, and what is more than one plain text file.
 ACCEPTED_SUFFIXES = (*SUPPORTED_SUFFIXES, *ARCHIVE_SUFFIXES)
 CONVERTED_SUFFIXES = (*HTML_SUFFIXES, *BINARY_SUFFIXES, *ARCHIVE_SUFFIXES)
+# The same table as sentences say it ("{formats}"), in the reader's language.
+SUPPORTED_FORMATS = Listed(SUPPORTED_SUFFIXES)
+ACCEPTED_FORMATS = Listed(ACCEPTED_SUFFIXES)
 MAX_BINARY_FILE_BYTES = 20_000_000  # one PDF or DOCX; text files keep decode_upload's limit
 # The unpacked XML of a .docx read at most: ~20x what 1,000,000 characters need, ~2 s of work.
 MAX_DOCX_XML_BYTES = 20_000_000
@@ -61,7 +64,8 @@ def convert(name: str, data: bytes) -> Converted:
     suffix = suffix_of(name)
     if suffix not in SUPPORTED_SUFFIXES:
         shown = suffix or Phrase("convert.no_extension")
-        raise ConversionError(name, "unsupported", "unsupported", suffix=shown)
+        raise ConversionError(name, "unsupported", "unsupported", suffix=shown,
+                              formats=SUPPORTED_FORMATS)
     if not data.strip():
         raise ConversionError(name, "empty", "empty")
     if suffix == ".pdf":

@@ -25,6 +25,7 @@ from ragviz.cache import BoundedCache
 from ragviz.errors import ConversionError, InputError
 from ragviz.i18n import KeyedError, Phrase
 from ragviz.inputs.convert import (
+    ACCEPTED_FORMATS,
     ACCEPTED_SUFFIXES,
     ARCHIVE_SUFFIXES,
     BINARY_SUFFIXES,
@@ -184,9 +185,8 @@ def _add_folder(entries: list[_Entry], problems: list[Problem], folder: Path, ra
         relative = file.relative_to(folder).as_posix()
         _add_entry(entries, problems, _entry(file.name, relative, file.read_bytes()))
     if other:
-        key = "corpus.other_files.one" if other == 1 else "corpus.other_files"
-        problems.append(Problem.keyed(raw, "unsupported", key, n=f"{other:,}",
-                                      name=short_name(raw)))
+        problems.append(Problem.keyed(raw, "unsupported", "corpus.other_files", n=other,
+                                      name=short_name(raw), formats=ACCEPTED_FORMATS))
 
 
 def short_name(name: str, limit: int = MAX_NAME_CHARS) -> str:

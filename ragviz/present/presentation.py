@@ -41,7 +41,7 @@ from ragviz.evaluation.diagnosis import (
 from ragviz.evaluation.excerpts import LeftOut, TokenScores, Unfound
 from ragviz.evaluation.measures import get_metric, metric_names
 from ragviz.evaluation.results import Coverage, Metrics, QuestionOutcome, WhyFailed
-from ragviz.i18n import STRINGS, count, grouped, t
+from ragviz.i18n import SOURCE_LANGUAGE, STRINGS, count, grouped, t
 from ragviz.i18n import decimal as decimal  # re-exported: the display rule's numbers
 from ragviz.index.analysis import INDEX_CONFIG
 from ragviz.index.messages import say
@@ -145,7 +145,7 @@ def param_name(name: str, language: str = "en") -> str:
     key = f"param_name.{name}"
     if key in STRINGS:
         return t(key, language)
-    if language == "en":
+    if language == SOURCE_LANGUAGE:
         return name  # English shows the identifier, as config.label() does
     for spec in specs():  # a newer chunker names its parameters in its own spec
         for param in spec.params:
@@ -159,7 +159,7 @@ def config_text(config: ChunkerConfig, language: str = "en") -> str:
     names and decimal commas in Portuguese; a production index's chunks by that name."""
     if config == INDEX_CONFIG:
         return say("index_config", language)
-    if language == "en":
+    if language == SOURCE_LANGUAGE:
         return config.label()
     shown = {k: v for k, v in config.params().items() if v is not None}
     inner = ", ".join(

@@ -18,7 +18,7 @@ import numpy.typing as npt
 
 from ragviz.chunking.base import Chunk
 from ragviz.chunking.spans import difference
-from ragviz.i18n import t
+from ragviz.i18n import SOURCE_LANGUAGE, t
 
 
 @dataclass(frozen=True)
@@ -199,7 +199,7 @@ def with_neighbours(chunks: Sequence[Chunk], decision: Decision,
 
 
 def build_prompt(
-    question: str, chunks: Sequence[Chunk], hits: Sequence[Hit], language: str = "pt"
+    question: str, chunks: Sequence[Chunk], hits: Sequence[Hit], language: str = SOURCE_LANGUAGE
 ) -> str | None:
     """The prompt the language model would receive, or None when retrieval refused (pass
     ``with_neighbours``'s hits for an expanded context)."""

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from ragviz.chunking import ChunkerConfig
+from ragviz.i18n import t
 from ragviz.inputs.corpus import Corpus, load_paths
 from ragviz.inputs.questions import LabelledQuestion, parse_questions_csv
 
@@ -47,10 +48,6 @@ _REQUIRED: tuple[str, ...] = (
     "name",
     "questions",
     "language",
-    "title_en",
-    "title_pt",
-    "demonstrates_en",
-    "demonstrates_pt",
     "model",
     "compare",
     "expect",
@@ -65,10 +62,6 @@ class Sample:
     file: str
     questions_file: str
     language: str
-    title_en: str
-    title_pt: str
-    demonstrates_en: str
-    demonstrates_pt: str
     model: str
     compare: tuple[dict[str, Any], dict[str, Any]]
     expect: str
@@ -108,10 +101,12 @@ class Sample:
         return ChunkerConfig.from_dict(first), ChunkerConfig.from_dict(second)
 
     def title(self, language: str = "en") -> str:
-        return self.title_pt if language == "pt" else self.title_en
+        """The sample's title in ``language`` (``sample.<name>.title`` in the catalogs)."""
+        return t(f"sample.{self.name}.title", language)
 
     def demonstrates(self, language: str = "en") -> str:
-        return self.demonstrates_pt if language == "pt" else self.demonstrates_en
+        """What the sample demonstrates, in ``language`` (``sample.<name>.demonstrates``)."""
+        return t(f"sample.{self.name}.demonstrates", language)
 
 
 def _sample(entry: Any, index: int, directory: Path) -> Sample:
@@ -141,10 +136,6 @@ def _sample(entry: Any, index: int, directory: Path) -> Sample:
         files=files,
         questions_file=texts["questions"],
         language=texts["language"],
-        title_en=texts["title_en"],
-        title_pt=texts["title_pt"],
-        demonstrates_en=texts["demonstrates_en"],
-        demonstrates_pt=texts["demonstrates_pt"],
         model=texts["model"],
         compare=(dict(compare[0]), dict(compare[1])),
         expect=texts["expect"],

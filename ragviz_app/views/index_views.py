@@ -14,7 +14,6 @@ import streamlit as st
 
 from ragviz.evaluation.measures import metric_names
 from ragviz.evaluation.results import Analysis
-from ragviz.i18n import grouped
 from ragviz.index.analysis import STALE_CHUNK, IndexAnalysis
 from ragviz.index.messages import say
 from ragviz.present import presentation
@@ -89,8 +88,7 @@ def labels_panel(frame: Frame) -> None:
         unplaced = view.result.placed.known.count(False)
         if unplaced:  # the true reason: no source file given, or not found in those given
             key = "no_offsets" if view.result.placed.given else "no_sources_placed"
-            st.caption(say(key + (".one" if unplaced == 1 else ""), language,
-                           n=grouped(unplaced, language)))
+            st.caption(say(key, language, n=unplaced))
         if not rows:
             st.caption(say("labels_none", language))
             return
