@@ -13,6 +13,7 @@ from ragviz.chunking import (
 )
 from ragviz.cli import llm_options, output, study_options
 from ragviz.cli.output import _emit, _progress, _resolved, _where, _writable
+from ragviz.cli.payloads import analysis_header, eval_payload, search_payload
 from ragviz.cli.reading import (
     CLI_LANG,
     _config,
@@ -33,7 +34,6 @@ from ragviz.evaluation.results import Analysis, Coverage, RetrievalSettings
 from ragviz.i18n import t
 from ragviz.inputs.corpus import Corpus
 from ragviz.inputs.questions import LabelledQuestion
-from ragviz.present.safe_text import visible_controls as terminal_safe
 
 
 def cmd_chunk(args: argparse.Namespace) -> None:
@@ -79,7 +79,7 @@ def cmd_search(args: argparse.Namespace) -> None:
         raise UserError(key="cli.no_question")
     asker = llm_options.make_asker(args)  # its options checked before any model work
     analysis = _run_analysis(args, questions)
-    payload = analysis.search_dict()
+    payload = search_payload(analysis)
     answers, summary = llm_options.answer_into(asker, analysis, payload, args.lang)
 
     def text() -> str:
@@ -168,7 +168,7 @@ def cmd_eval(args: argparse.Namespace) -> None:
         prepared = _prepared(args, _labelled(args))
         analysis, coverage, embedder = _analysed(args, prepared), prepared.coverage, \
             prepared.embedder
-    payload = analysis.eval_dict(lambda diagnosis: diagnosis_text(diagnosis, args.lang))
+    payload = eval_payload(analysis, lambda diagnosis: diagnosis_text(diagnosis, args.lang))
     payload["per_file"] = {name: m.to_dict() for name, m in
                            metrics_per_file(analysis.outcomes, analysis.corpus).items()}
     others, study_table = study_options.study_into(args, analysis, embedder, payload)
@@ -271,9 +271,9 @@ def cmd_calibrate(args: argparse.Namespace) -> None:
         analysis.outcomes, args.cost_false_refusal, args.cost_false_answer,
         get_scorer(analysis.settings.scorer).scale)
     payload = {
-        "model": analysis.model,
-        "chunker": analysis.config.label(),
-        **calibration.to_dict(),
+        **analysis_header("calibrate", analysis),
+        "floor_given": analysis.floor,
+        **calibration.to_dict(),  # its floor: the suggested one
         "message": calibration_message(calibration, args.lang),
         "best_scores": [
             {
@@ -317,4 +317,6 @@ def cmd_report(args: argparse.Namespace) -> None:
     except OSError as error:
         raise UserError(key="cli.html_unwritable", path=args.html,
                         reason=_reason(error)) from None
-    sys.stdout.write(terminal_safe(f"wrote {out} ({len(html):,} characters)") + "\n")
+    payload = {**analysis_header("report", analyses[0]), "html": str(out),
+               "characters": len(html), "configurations": [a.config.label() for a in analyses]}
+    _emit(args, payload, lambda: f"wrote {out} ({len(html):,} characters)\n")

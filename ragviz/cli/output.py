@@ -33,7 +33,15 @@ def _where(chunk: Chunk, corpus: Corpus) -> str:
     return f"{chunk.source} " if corpus.multi_file else ""
 
 
+def command_name(args: argparse.Namespace) -> str:
+    """The command as its JSON and ``ragviz schema`` name it (``cache info``)."""
+    action = getattr(args, "action", None)
+    return f"{args.command} {action}" if action else str(args.command)
+
+
 def _emit(args: argparse.Namespace, payload: dict[str, Any], text: Callable[[], str]) -> None:
+    """Prints ``payload`` as ``--format`` says: JSON validated by the command's model
+    (``ragviz.cli.json_models``), its tables, or ``text()``."""
     shape = getattr(args, "format", None)
     if shape in ("md", "csv"):
         from ragviz.cli.tables import csv_text, markdown, tables
@@ -46,7 +54,10 @@ def _emit(args: argparse.Namespace, payload: dict[str, Any], text: Callable[[], 
         return
     if args.json or shape == "json":
         # json escapes C0 controls itself; DEL, C1 and bidi marks become \\u escapes here
-        dumped = json.dumps(payload, ensure_ascii=False, indent=2)
+        from ragviz.cli.json_models import checked
+
+        typed = checked(command_name(args), payload)
+        dumped = json.dumps(typed, ensure_ascii=False, indent=2)
         sys.stdout.write(_JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", dumped) + "\n")
     else:
         sys.stdout.write(terminal_safe(text()))

@@ -21,6 +21,7 @@ from ragviz.cli.llm_options import add_llm_options
 from ragviz.cli.output import _emit
 from ragviz.cli.reading import _model
 from ragviz.cli.retrieval_options import FLOOR, FLOOR_HELP, add_scorer_options
+from ragviz.cli.schema_command import add_schema_parser
 from ragviz.cli.study_options import add_study_option
 from ragviz.cli.workspace_run import add_workspace_option
 from ragviz.embedding.models import (
@@ -338,6 +339,7 @@ def build_parser(lang: str = "en") -> argparse.ArgumentParser:
     app = sub.add_parser("app", help="start the explorer (Streamlit)", description=DESCRIPTION)
     app.set_defaults(handler=lambda _args: sys.exit(run_app([])))
     add_cache_parser(sub, parser_class)
+    add_schema_parser(sub)
     for command in sub.choices.values():  # the disk cache as --no-cache says, in every command
         if command.get_default("handler") is not None:
             command.set_defaults(handler=cached_run(command.get_default("handler")))

@@ -9,7 +9,8 @@ import sys
 from typing import Any
 
 from ragviz.cli.json_models import OUTPUTS, schema
-from ragviz.errors import UserError
+from ragviz.cli.reading import UserError
+from ragviz.i18n import LANGUAGES
 from ragviz.inputs.documents import shorten
 
 
@@ -18,6 +19,8 @@ def add_schema_parser(sub: Any) -> None:
                             "(without COMMAND: the commands that have one)")
     parser.add_argument("name", nargs="*", metavar="COMMAND",
                         help=f"one of: {', '.join(OUTPUTS)}")
+    parser.add_argument("--lang", choices=LANGUAGES, default="en",
+                        help="language of explanations")
     parser.set_defaults(handler=cmd_schema)
 
 

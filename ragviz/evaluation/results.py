@@ -9,7 +9,7 @@ way round.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,7 +24,7 @@ from ragviz.evaluation.excerpts import LeftOut, TokenScores
 from ragviz.evaluation.measures import METRICS, get_metric, metric_names
 from ragviz.inputs.corpus import Corpus, Source
 from ragviz.inputs.questions import LabelledQuestion
-from ragviz.retrieval.decision import Decision, Hit, Scores, with_neighbours
+from ragviz.retrieval.decision import Decision, Scores
 from ragviz.retrieval.scorers import DEFAULT_SCORER, get_scorer
 
 Vectors = npt.NDArray[np.float32]
@@ -280,34 +280,6 @@ class QuestionOutcome:
             "diagnosis": None if self.diagnosis is None else self.diagnosis.to_dict(),
         }
 
-    def search_dict(self, hits: list[dict[str, Any]]) -> dict[str, Any]:
-        """The question as ``ragviz search --json`` lists it (``hits`` carry their files)."""
-        return {
-            "question": self.question.question,
-            "scores": json_scores(self.decision.scores),
-            "hits": hits,
-            "decision": "refused" if self.decision.refused else "context",
-        }
-
-    def eval_dict(self, hits: list[dict[str, Any]], explanation: str) -> dict[str, Any]:
-        """The question as ``ragviz eval --json`` lists it: decision, diagnosis (with the
-        sentence the caller made of it in its language) and token measures."""
-        diagnosis = self.diagnosis
-        return {
-            "question": self.question.question,
-            "answer": self.question.answer,
-            "answerable": self.question.is_answerable,
-            "decision": "refused" if self.decision.refused else "context",
-            "best_score": round(self.decision.best_score, 6),
-            "hits": hits,
-            "labels": list(diagnosis.labels) if diagnosis else [],
-            "explanation": explanation,
-            "diagnosis": diagnosis.to_dict() if diagnosis else None,
-            **token_fields(self.tokens),
-            **({"references": [r.to_dict() for r in self.question.references]}
-               if self.question.references else {}),
-        }
-
 
 def token_fields(tokens: TokenScores | None) -> dict[str, Any]:
     """Per question ``recall``, ``precision``, ``iou``, ``precision_omega`` (null when the
@@ -353,10 +325,6 @@ class Analysis:
         """The converted text of the file ``chunk`` comes from (its offsets point into it)."""
         return self.corpus.source(chunk.source).text
 
-    def hit_dict(self, hit: Hit) -> dict[str, Any]:
-        """A hit for JSON: its index and score, and the file its chunk comes from."""
-        return {**hit.to_dict(), "source": self.chunks[hit.index].source}
-
     def chunks_of(self, source: str) -> tuple[Chunk, ...]:
         """The chunks of one file, in order."""
         return tuple(c for c in self.chunks if c.source == source)
@@ -381,32 +349,8 @@ class Analysis:
         return {**outcome.to_dict(), "hits": self._hits(outcome)}
 
     def _hits(self, outcome: QuestionOutcome) -> list[dict[str, Any]]:
-        return [self.hit_dict(h) for h in outcome.decision.hits]
-
-    def _head(self) -> dict[str, Any]:
-        return {"model": self.model, "chunker": self.config.label(), "top_k": self.top_k,
-                "floor": self.floor, "scorer": self.settings.scorer,
-                **({"expand": self.settings.expand} if self.settings.expand else {})}
-
-    def search_dict(self) -> dict[str, Any]:
-        """``ragviz search --json``: every chunk and, per question, its scores and hits."""
-        return {**self._head(), "chunks": [c.to_dict() for c in self.chunks],
-                "sources": [source.to_dict() for source in self.corpus.sources],
-                "questions": [o.search_dict(self._hits(o)) for o in self.outcomes]}
-
-    def eval_dict(self, explain: Callable[[Diagnosis], str]) -> dict[str, Any]:
-        """``ragviz eval --json``: the metrics and every question's row; ``explain`` turns a
-        diagnosis into the sentence (the caller's language: results hold no sentences)."""
-        rows = [o.eval_dict(self._hits(o), explain(o.diagnosis) if o.diagnosis else "")
-                for o in self.outcomes]
-        if self.settings.expand:  # what --expand added to each prompt
-            for row, outcome in zip(rows, self.outcomes, strict=True):
-                row["expanded"] = list(with_neighbours(self.chunks, outcome.decision,
-                                                       self.settings.expand)[1])
-        return {**self._head(), "chunks": len(self.chunks),
-                "chunk_list": [c.to_dict() for c in self.chunks],
-                "sources": [source.to_dict() for source in self.corpus.sources],
-                "metrics": self.metrics.to_dict(), "questions": rows}
+        return [{**h.to_dict(), "source": self.chunks[h.index].source}
+                for h in outcome.decision.hits]
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-friendly summary (vectors left out)."""

@@ -1,0 +1,119 @@
+"""The ``--json`` payloads of search and eval, and every command's header, made through
+their models (``ragviz.cli.json_models``) from an analysis's facts. The commands add their
+optional parts (coverage, ``--llm``, ``--also``, ``--index``) to the data these return;
+``output._emit`` validates the whole by the command's model before printing it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from pydantic import BaseModel
+
+from ragviz.chunking import ChunkerConfig
+from ragviz.cli.json_models import (
+    SCHEMA_VERSION,
+    ChunkRow,
+    EvalQuestion,
+    HitRow,
+    Metrics,
+    Reference,
+    SearchOutput,
+    SearchQuestion,
+    Settings,
+    SourceRow,
+)
+from ragviz.evaluation.diagnosis import Diagnosis
+from ragviz.evaluation.results import Analysis, QuestionOutcome, RetrievalSettings, token_fields
+from ragviz.retrieval.decision import with_neighbours
+from ragviz.retrieval.rerank import RerankedScorer
+from ragviz.retrieval.scorers import get_scorer
+
+
+def data(model: BaseModel) -> dict[str, Any]:
+    """A model as the JSON data it prints (optional fields never set left out)."""
+    return model.model_dump(mode="json", exclude_unset=True)
+
+
+def settings_of(retrieval: RetrievalSettings, config: ChunkerConfig | None) -> Settings:
+    """The retrieval settings one configuration ran with, as every header says them."""
+    scorer = get_scorer(retrieval.scorer)
+    reranked = scorer if isinstance(scorer, RerankedScorer) else None
+    return Settings(
+        chunker=None if config is None else config.label(),
+        config=None if config is None else config.to_dict(),
+        scorer=retrieval.scorer,
+        reranker=None if reranked is None else reranked.reranker.name,
+        rerank_depth=None if reranked is None else reranked.depth,
+        expand=retrieval.expand, top_k=retrieval.top_k, floor=retrieval.floor)
+
+
+def header(command: str, retrieval: RetrievalSettings, config: ChunkerConfig | None,
+           model: str | None) -> dict[str, Any]:
+    """The header of a command that retrieves: version, command, model and settings."""
+    return {"schema_version": SCHEMA_VERSION, "command": command, "model": model,
+            **data(settings_of(retrieval, config))}
+
+
+def analysis_header(command: str, analysis: Analysis) -> dict[str, Any]:
+    return header(command, analysis.settings, analysis.config, analysis.model)
+
+
+def hits(analysis: Analysis, outcome: QuestionOutcome) -> list[HitRow]:
+    """A question's hits with the file each chunk comes from."""
+    return [HitRow(index=h.index, score=round(h.score, 6), source=analysis.chunks[h.index].source)
+            for h in outcome.decision.hits]
+
+
+def _parts(analysis: Analysis) -> tuple[list[ChunkRow], list[SourceRow]]:
+    return ([ChunkRow.model_validate(c.to_dict()) for c in analysis.chunks],
+            [SourceRow.model_validate(s.to_dict()) for s in analysis.corpus.sources])
+
+
+def _decision(outcome: QuestionOutcome) -> Any:
+    return "refused" if outcome.decision.refused else "context"
+
+
+def search_payload(analysis: Analysis) -> dict[str, Any]:
+    """``ragviz search --json``: every chunk and, per question, its scores and hits."""
+    from ragviz.evaluation.results import json_scores
+
+    chunks, sources = _parts(analysis)
+    return data(SearchOutput(
+        **analysis_header("search", analysis), chunks=chunks, sources=sources,
+        questions=[SearchQuestion(question=o.question.question,
+                                  scores=json_scores(o.decision.scores),
+                                  hits=hits(analysis, o), decision=_decision(o))
+                   for o in analysis.outcomes]))
+
+
+def eval_question(analysis: Analysis, outcome: QuestionOutcome, explanation: str
+                  ) -> EvalQuestion:
+    """One question's row of ``ragviz eval --json``: decision, diagnosis (with the sentence
+    the caller made of it in its language) and token measures."""
+    diagnosis, question = outcome.diagnosis, outcome.question
+    best = outcome.decision.best_score
+    row = EvalQuestion(
+        question=question.question, answer=question.answer, answerable=question.is_answerable,
+        decision=_decision(outcome), best_score=round(best, 6) if best == best else None,
+        hits=hits(analysis, outcome), labels=list(diagnosis.labels) if diagnosis else [],
+        explanation=explanation, diagnosis=diagnosis.to_dict() if diagnosis else None,
+        **token_fields(outcome.tokens))
+    if question.references:  # left out otherwise
+        row.references = [Reference.model_validate(r.to_dict()) for r in question.references]
+    if analysis.settings.expand:  # what --expand added to the prompt
+        row.expanded = list(with_neighbours(analysis.chunks, outcome.decision,
+                                            analysis.settings.expand)[1])
+    return row
+
+
+def eval_payload(analysis: Analysis, explain: Callable[[Diagnosis], str]) -> dict[str, Any]:
+    """``ragviz eval --json`` before coverage and the optional parts: the metrics and every
+    question's row; ``explain`` turns a diagnosis into its sentence."""
+    chunks, sources = _parts(analysis)
+    rows = [eval_question(analysis, o, explain(o.diagnosis) if o.diagnosis else "")
+            for o in analysis.outcomes]
+    return {**analysis_header("eval", analysis), "chunks": len(analysis.chunks),
+            "chunk_list": [data(c) for c in chunks], "sources": [data(s) for s in sources],
+            "metrics": data(Metrics.model_validate(analysis.metrics.to_dict())),
+            "questions": [data(row) for row in rows]}

@@ -1,0 +1,153 @@
+"""Typed output (issue 32 item 6): every command with ``--json`` prints what
+``ragviz schema COMMAND`` says, with ``schema_version`` and, where it retrieves, the retrieval
+settings in its header. One run per command on the bundled article (the default model,
+shared with the other CLI tests through the disk cache)."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+from pydantic import ValidationError
+
+from ragviz.cli.command import build_parser, main
+from ragviz.cli.json_models import OUTPUTS, SCHEMA_VERSION, checked
+from ragviz.embedding.models import Embedder
+from tests.index_fixtures import DOC, QUESTIONS, SOURCE, fixed_120, write_jsonl
+
+FIXED = ["--chunker", "fixed", "--size", "120", "--overlap", "0"]
+SENTENCE = ["--chunker", "sentence", "--max-chars", "220", "--overlap-sentences", "1"]
+LABELLED = [str(DOC), "--questions", str(QUESTIONS)]
+SETTINGS = {"model", "chunker", "config", "scorer", "reranker", "rerank_depth", "expand",
+            "top_k", "floor"}
+RETRIEVING = ("search", "eval", "eval --index", "calibrate", "report", "compare", "sweep")
+
+
+def _out(*args: str) -> str:
+    """``ragviz ARGS``'s standard output (it must succeed)."""
+    buffer = io.StringIO()
+    with contextlib.redirect_stdout(buffer):
+        assert main(list(args)) == 0, args
+    return buffer.getvalue()
+
+
+def _index(folder: Path, embedder: Embedder) -> str:
+    """The article's fixed-120 chunks with their vectors, as a LangChain JSONL export."""
+    chunks = fixed_120(DOC.read_text(encoding="utf-8"))
+    vectors = embedder.encode_documents([c.text for c in chunks])
+    path = folder / "chunks.jsonl"
+    write_jsonl(path, [{"page_content": c.text, "metadata": {"source": SOURCE},
+                        "embedding": v.tolist()} for c, v in zip(chunks, vectors, strict=True)])
+    return str(path)
+
+
+@pytest.fixture(scope="module")
+def outputs(tmp_path_factory: pytest.TempPathFactory, use_model: Embedder
+            ) -> dict[str, dict[str, Any]]:
+    """Each command's ``--json`` output, by the name ``ragviz schema`` knows it by."""
+    folder = tmp_path_factory.mktemp("schema")
+    index = _index(folder, use_model)
+    runs = {
+        "chunk": ["chunk", str(DOC), *FIXED],
+        "search": ["search", str(DOC), *FIXED, "--question", "Qual o prazo do reembolso?"],
+        "eval": ["eval", *LABELLED, *FIXED, "--expand", "1"],
+        "eval --index": ["eval", "--index", index, "--questions", str(QUESTIONS),
+                         "--sources", str(DOC)],
+        "calibrate": ["calibrate", *LABELLED, *SENTENCE],
+        "report": ["report", *LABELLED, *FIXED, "--html", str(folder / "report.html")],
+        "compare": ["compare", *LABELLED, *FIXED, *[f"--b-{a[2:]}" if a.startswith("--")
+                                                    else a for a in SENTENCE],
+                    "--b-scorer", "cosine+rerank(sentence-max)"],
+        "sweep": ["sweep", *LABELLED, "--chunkers", "fixed"],
+        "index": ["index", index, "--model", "use-multilingual"],
+        "cache info": ["cache", "info"],
+    }
+    out = {name: json.loads(_out(*args, "--json")) for name, args in runs.items()}
+    previous = os.environ.get("RAGVIZ_CACHE_DIR")
+    os.environ["RAGVIZ_CACHE_DIR"] = str(folder / "cache")  # never the session's cache
+    try:
+        out["cache clear"] = json.loads(_out("cache", "clear", "--json"))
+    finally:
+        os.environ["RAGVIZ_CACHE_DIR"] = previous or ""
+    return out
+
+
+def _schema(name: str) -> dict[str, Any]:
+    return json.loads(_out("schema", *name.split()))  # type: ignore[no-any-return]
+
+
+def test_every_command_with_json_has_a_model() -> None:
+    parser = build_parser()
+    with_json: set[str] = set()
+    commands = next(a for a in parser._actions if a.dest == "command").choices
+    assert isinstance(commands, dict)
+    for name, command in commands.items():
+        actions = next((a.choices for a in command._actions if a.dest == "action"), None)
+        for full, sub in ({f"{name} {k}": v for k, v in actions.items()} if actions
+                          else {name: command}).items():
+            if any("--json" in a.option_strings for a in sub._actions):
+                with_json.add(full)
+    assert with_json == set(OUTPUTS)
+    assert _out("schema").splitlines() == list(OUTPUTS)
+
+
+@pytest.mark.parametrize("name", [*OUTPUTS, "eval --index"])
+def test_json_output_is_valid_by_its_schema(outputs: dict[str, dict[str, Any]],
+                                            name: str) -> None:
+    schema = _schema(name.removesuffix(" --index"))
+    jsonschema.Draft202012Validator.check_schema(schema)
+    jsonschema.validate(outputs[name], schema, cls=jsonschema.Draft202012Validator)
+    assert set(schema["required"]) <= set(outputs[name])
+
+
+@pytest.mark.parametrize("name", [*OUTPUTS, "eval --index"])
+def test_every_header_carries_the_version(outputs: dict[str, dict[str, Any]],
+                                          name: str) -> None:
+    data = outputs[name]
+    assert data["schema_version"] == SCHEMA_VERSION
+    assert data["command"] == name.removesuffix(" --index")
+    assert list(data)[:2] == ["schema_version", "command"]
+
+
+@pytest.mark.parametrize("name", RETRIEVING)
+def test_every_retrieving_header_carries_the_settings(outputs: dict[str, dict[str, Any]],
+                                                      name: str) -> None:
+    data = outputs[name]
+    assert set(data) >= SETTINGS
+    assert data["model"] == "use-multilingual"
+    assert data["scorer"] == "cosine" and data["reranker"] is None
+    assert data["top_k"] == 2 and data["expand"] == (1 if name == "eval" else 0)
+
+
+def test_the_settings_say_what_ran(outputs: dict[str, dict[str, Any]]) -> None:
+    assert outputs["eval"]["config"] == {"chunker": "fixed", "size": 120, "overlap": 0}
+    assert outputs["eval"]["floor"] == -1.0  # no --floor: the cosine scale's bottom
+    assert outputs["sweep"]["chunker"] is None  # the rows vary it
+    calibrate = outputs["calibrate"]
+    assert calibrate["floor_given"] == -1.0 < calibrate["floor"]  # the suggested floor
+    b = outputs["compare"]["b_settings"]
+    assert (b["scorer"], b["reranker"], b["rerank_depth"]) == (
+        "cosine+rerank(sentence-max)", "sentence-max", 20)
+    assert b["chunker"] == "sentence(max_chars=220, overlap_sentences=1)"
+    assert outputs["report"]["configurations"] == ["fixed(size=120, overlap=0)"]
+
+
+def test_a_field_without_its_model_is_refused() -> None:
+    payload = {"folder": "/tmp/x", "entries_removed": 0, "bytes_freed": 0}
+    assert checked("cache clear", payload)["schema_version"] == SCHEMA_VERSION
+    with pytest.raises(ValidationError):
+        checked("cache clear", {**payload, "surprise": 1})
+
+
+def test_schema_of_an_unknown_command_is_one_sentence(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["schema", "nope"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("ragviz schema: there is no JSON output named 'nope': give one of ")
+    assert "cache info" in err and "Traceback" not in err
