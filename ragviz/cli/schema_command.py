@@ -9,7 +9,7 @@ import sys
 from typing import Any
 
 from ragviz.cli.json_models import OUTPUTS, schema
-from ragviz.cli.reading import UserError
+from ragviz.errors import UserError
 from ragviz.i18n import LANGUAGES
 from ragviz.inputs.documents import shorten
 
