@@ -30,7 +30,7 @@ from ragviz.embedding.models import (
 )
 from ragviz.errors import InputError
 from ragviz.evaluation.measures import metric_names
-from ragviz.i18n import LANGUAGES, KeyedError, t
+from ragviz.i18n import LANGUAGES, SOURCE_LANGUAGE, KeyedError, t
 from ragviz.index.command import add_eval_options, add_index_parser
 from ragviz.inputs.convert import ACCEPTED_SUFFIXES
 from ragviz.inputs.documents import shorten
@@ -150,7 +150,7 @@ def _add_model_options(parser: argparse.ArgumentParser) -> None:
                         help="text (default), json (as --json), or the tables of eval, "
                         "compare and sweep as Markdown or CSV")
     parser.add_argument(
-        "--lang", choices=("en", "pt"), default="en", help="language of explanations"
+        "--lang", choices=LANGUAGES, default=SOURCE_LANGUAGE, help="language of explanations"
     )
     parser.add_argument("--no-cache", dest="no_cache", action="store_true",
                         help="neither read nor write the embedding cache on disk")

@@ -22,7 +22,7 @@ from ragviz.answering.run import AnswerSet, LLMResult
 from ragviz.evaluation.calibration import Calibration
 from ragviz.evaluation.results import Analysis, Comparison, Coverage, Metrics, QuestionOutcome
 from ragviz.evaluation.settings_study import SettingStudy
-from ragviz.i18n import grouped, t
+from ragviz.i18n import grouped, language_tag, t
 from ragviz.present.answers import (
     first_stage_note,
     first_stage_ranks,
@@ -287,7 +287,7 @@ def render_report(
         floor=_per_side(numbers([a.floor for a in analyses], lang)),
     )
     page = {
-        "html_lang": "pt-BR" if lang == "pt" else "en", "csp": Markup(CSP),
+        "html_lang": language_tag(lang), "csp": Markup(CSP),
         "style": Markup(STYLE), "heading": heading, "meta": meta,
         "coverage": [] if coverage is None else [coverage_line(coverage, lang),
                                                  *coverage_sentences(coverage, lang)],
