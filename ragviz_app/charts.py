@@ -540,9 +540,10 @@ def sweep_frame(sweep: SweepResult, metric: str, lang: str = "en") -> pd.DataFra
             {
                 "config": config_text(row.config, lang),
                 "row": t("chart.sweep_row", lang, chunker=record["chunker"],
-                         overlap=_overlap_text(record, lang)),
+                         overlap=_overlap_text(record, lang))
+                + (f" · {row.scorer}" if row.scorer else ""),  # a scorer axis
                 "size": int(record["size"]),
-                "value": None if value is None else round(float(value), 3),
+                "value": None if value is None else round(float(value), 6),
                 "chunks": record["chunks"],
                 "chunker": record["chunker"],
                 "overlap_share": float(record["overlap"] or 0) / max(float(record["size"]), 1),
@@ -576,6 +577,7 @@ def sweep_heatmap(sweep: SweepResult, metric: str, lang: str = "en") -> alt.Laye
     # the darker the better: reversed for a metric where lower is better
     reverse = not get_metric(metric).higher_is_better
     percent = get_metric(metric).display == "percent"
+    shown_as = cell_format(frame["value"].dropna().tolist(), percent)
     cells = base.mark_rect(stroke="#fff").encode(
         color=alt.Color("value:Q", scale=alt.Scale(domain=[0, top], scheme="blues",
                                                    reverse=reverse, clamp=True),
@@ -583,10 +585,10 @@ def sweep_heatmap(sweep: SweepResult, metric: str, lang: str = "en") -> alt.Laye
                         legend=alt.Legend(titleFontSize=14, labelFontSize=13, labelColor=_INK,
                                           titleColor=_INK, format=".0%" if percent else ".1f",
                                           titleLimit=240)),
-        tooltip=["config:N", alt.Tooltip("value:Q", format=".3f"), "chunks:Q"],
+        tooltip=["config:N", alt.Tooltip("value:Q", format=shown_as), "chunks:Q"],
     )
     text = base.mark_text(fontSize=15).encode(
-        text=alt.Text("value:Q", format=".0%" if percent else ".2f"),
+        text=alt.Text("value:Q", format=shown_as),
         color=alt.condition(f"datum.value > {0.6 * top:.4f}", alt.value("white"),
                             alt.value(_INK)),
     )
@@ -604,6 +606,19 @@ def sweep_heatmap(sweep: SweepResult, metric: str, lang: str = "en") -> alt.Laye
 
 
 _INK = "#111827"  # axis words dark enough for a projector (Vega's default is a light grey)
+
+
+def cell_format(values: Sequence[float], percent: bool) -> str:
+    """The heatmap cells' d3 format: the fewest decimals (at least one of a percent, two of
+    a decimal, at most three more) at which no two different values print the same."""
+    distinct = sorted(set(values))
+    first = 1 if percent else 2
+    for decimals in range(first, first + 4):
+        scale = 10 ** (decimals + (2 if percent else 0))
+        printed = {round(value * scale) for value in distinct}
+        if len(printed) == len(distinct):
+            break
+    return f".{decimals}%" if percent else f".{decimals}f"
 
 
 def colour_top(values: Sequence[float]) -> float:

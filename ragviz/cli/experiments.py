@@ -6,14 +6,15 @@ from __future__ import annotations
 
 import argparse
 
-from ragviz.chunking.sweep_grid import default_grid
 from ragviz.cli import llm_options
 from ragviz.cli.commands import _analysed, _prepared
-from ragviz.cli.output import _emit, _progress, metrics_line, with_coverage
+from ragviz.cli.output import _emit, metrics_line, with_coverage
 from ragviz.cli.payloads import analysis_header, data, header, settings_of
 from ragviz.cli.reading import _config, _labelled
-from ragviz.evaluation.experiments import compare, sweep
+from ragviz.cli.sweep_options import step_line, sweep_plan, sweep_scorers
+from ragviz.evaluation.experiments import compare
 from ragviz.evaluation.results import SweepResult
+from ragviz.evaluation.sweeping import run_sweep
 
 
 def cmd_compare(args: argparse.Namespace) -> None:
@@ -49,11 +50,12 @@ def cmd_compare(args: argparse.Namespace) -> None:
 def cmd_sweep(args: argparse.Namespace) -> None:
     """The app's sweep grid on this corpus (or the chunkers named), and the best row; the
     questions left out (an excerpt not in the corpus) are out of every row, as in eval."""
+    sweep_scorers(args)  # the axes' options checked before any model work
     prepared = _prepared(args, _labelled(args))
     corpus, embedder, settings = prepared.corpus, prepared.embedder, prepared.settings
-    grid = default_grid(corpus.total_chars, args.chunkers)
-    result: SweepResult = sweep(corpus, prepared.questions, embedder, grid, settings,
-                                progress=_progress(embedder))
+    grid, scorers = sweep_plan(args, corpus.total_chars)
+    result: SweepResult = run_sweep(corpus, prepared.questions, embedder, grid, settings,
+                                    scorers, report=step_line(args.lang))
     best = result.best(args.metric)
     payload = {**header("sweep", settings, None, embedder.name),
                "metric": args.metric, "best": best.to_dict(), **result.to_dict()}
@@ -61,10 +63,10 @@ def cmd_sweep(args: argparse.Namespace) -> None:
 
     def text() -> str:
         lines = [f"{len(result.rows)} configurations on {embedder.name}; best by "
-                 f"{args.metric}: {best.config.label()}", *notes]
+                 f"{args.metric}: {best.label()}", *notes]
         for row in result.rows:
             mark = "*" if row is best else " "
-            lines.append(f"{mark} {row.config.label()}: {row.chunks} chunks  "
+            lines.append(f"{mark} {row.label()}: {row.chunks} chunks  "
                          f"{metrics_line(row.metrics, args.lang, settings.top_k)}")
         return "\n".join(lines) + "\n"
 

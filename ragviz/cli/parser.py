@@ -23,6 +23,7 @@ from ragviz.cli.reading import _model
 from ragviz.cli.retrieval_options import FLOOR, FLOOR_HELP, add_scorer_options
 from ragviz.cli.schema_command import add_schema_parser
 from ragviz.cli.study_options import add_study_option
+from ragviz.cli.sweep_options import add_sweep_axes
 from ragviz.cli.workspace_run import add_workspace_option
 from ragviz.embedding.models import (
     BUNDLED_MODELS,
@@ -262,6 +263,7 @@ def _add_experiment_commands(sub: Any) -> None:
                        f"{', '.join(default_sweep_chunkers())})")
     sweep.add_argument("--metric", choices=metric_names(), default="hit_at_1",
                        help="the metric that names the best configuration (default hit_at_1)")
+    add_sweep_axes(sweep)
     _add_model_options(sweep)
     sweep.set_defaults(handler=cmd_sweep)
 

@@ -27,9 +27,9 @@ from ragviz.evaluation.results import (
     Flip,
     RetrievalSettings,
     SweepResult,
-    SweepRow,
     WhyFailed,
 )
+from ragviz.evaluation.sweeping import SweepStep, run_sweep
 from ragviz.inputs.corpus import Corpus, as_corpus
 from ragviz.inputs.questions import LabelledQuestion
 
@@ -108,9 +108,13 @@ def sweep(
     progress: Progress | None = None,
 ) -> SweepResult:
     """Metrics of every configuration in ``grid`` on this corpus (or document) and these
-    questions."""
-    analyses = _analyses(document, questions, embedder, grid, settings, progress)
-    return SweepResult(tuple(SweepRow(a.config, a.metrics, len(a.chunks)) for a in analyses))
+    questions: ``run_sweep`` (the app's and the CLI's one path), ``progress`` counting
+    configurations."""
+    def report(step: SweepStep) -> None:
+        if progress is not None:
+            progress(step.rows_done, step.rows_total)
+
+    return run_sweep(document, questions, embedder, grid, settings, report=report)
 
 
 # --- why did this fail? ---------------------------------------------------------------

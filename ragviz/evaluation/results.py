@@ -190,23 +190,31 @@ class SweepRow:
     config: ChunkerConfig
     metrics: Metrics
     chunks: int = 0
+    scorer: str | None = None  # the scorer spec of a sweep with a scorer axis
 
     def to_dict(self) -> dict[str, Any]:
-        """Flat record for a heatmap: chunker, a size and an overlap axis, every metric."""
+        """Flat record for a heatmap: chunker, a size and an overlap axis (and the scorer
+        on a scorer axis), every metric."""
         size, overlap = axes(self.config)
         return {
             "config": self.config.label(),
             "chunker": self.config.chunker,
             "size": size,
             "overlap": overlap,
+            **({} if self.scorer is None else {"scorer": self.scorer}),
             "chunks": self.chunks,
             **{name: self.metrics.values.get(name) for name in metric_names()},
         }
+
+    def label(self) -> str:
+        """The configuration's label, with its scorer on a scorer axis."""
+        return self.config.label() + ("" if self.scorer is None else f" · {self.scorer}")
 
 
 @dataclass(frozen=True)
 class SweepResult:
     rows: tuple[SweepRow, ...]
+    complete: bool = True  # False: stopped before its last configuration (rows so far)
 
     def best(self, metric: str = "hit_at_1") -> SweepRow:
         """The row with the best ``metric`` (highest, or lowest when lower is better); ties

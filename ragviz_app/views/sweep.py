@@ -1,0 +1,185 @@
+"""The sweep in the compare tab: chunkers (the peers installed among them), sizes and
+overlaps typed or each chunker's steps, scorers as an axis; run in the background through
+the CLI's path (``run_sweep``) with configurations done, the time left and Cancel; the
+heatmap of the rows finished, the best one ready to load into A."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+
+import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
+
+from ragviz.chunking import ChunkerConfig
+from ragviz.chunking.registry import get_spec, specs
+from ragviz.chunking.sweep_grid import default_sweep_chunkers, sweepable
+from ragviz.embedding.models import Embedder
+from ragviz.evaluation.measures import metric_names
+from ragviz.evaluation.results import RetrievalSettings, SweepResult
+from ragviz.evaluation.sweeping import (
+    MAX_OVERLAPS,
+    MAX_SIZES,
+    StepReport,
+    Stop,
+    check_size,
+    parse_numbers,
+    run_sweep,
+    sweep_grid,
+    time_left_text,
+)
+from ragviz.i18n import KeyedError
+from ragviz.inputs.corpus import Corpus
+from ragviz.inputs.questions import LabelledQuestion
+from ragviz.present import presentation
+from ragviz.retrieval.scorers import scorer_names
+from ragviz_app import app_state as state
+from ragviz_app import charts
+from ragviz_app.common import lang, retrieval, ss, tr
+from ragviz_app.session import load_into_a
+from ragviz_app.sweep_job import SweepJob
+
+JOB_KEY = "_sweep_job"
+RESULT_KEY = "sweep_result"  # (signature, result, rows planned); session.py drops it on change
+POLL_SECONDS = 1.0
+Plan = tuple[list[ChunkerConfig], tuple[str, ...]]
+
+
+def sweep_view(document: str | Corpus, model: Embedder, questions: list[LabelledQuestion],
+               top_k: int, floor: float) -> None:
+    st.subheader(tr("app.sweep"))
+    left, right = st.columns([1, 2])
+    settings = retrieval(top_k, floor)
+    plan = _controls(left, state.document_chars(document), settings.scorer)
+    signature = (model.name, state.document_key(document), tuple(questions), top_k, floor,
+                 settings.scorer)
+    _collect()
+    job = ss.get(JOB_KEY)
+    with left:
+        if isinstance(job, SweepJob) and job.running:
+            _poll(job)
+        else:
+            rows = 0 if plan is None else len(plan[0]) * max(1, len(plan[1]))
+            st.button(tr("app.run_sweep", n=rows), key="run_sweep", type="primary",
+                      disabled=plan is None, on_click=_start,
+                      args=(document, model, questions, settings, plan, signature))
+    _result(right, signature)
+
+
+def _chunker_choices() -> list[str]:
+    """Every chunker a sweep can vary: ragviz's own, then the peers installed."""
+    return [spec.name for spec in sorted(specs(), key=lambda s: (bool(s.library), s.order))
+            if sweepable(spec.name)]
+
+
+def _controls(place: DeltaGenerator, n_chars: int, scorer: str) -> Plan | None:
+    """The sweep's fields; the grid and the scorer axis they name, or None with the one
+    sentence that says what to change."""
+    language = lang()
+    place.selectbox(tr("app.sweep_metric"), metric_names(), key="sweep_metric",
+                    format_func=lambda name: presentation.metric_label(name, language))
+    if "sweep_chunkers" not in ss:
+        ss["sweep_chunkers"] = list(default_sweep_chunkers())
+    chunkers = place.multiselect(tr("app.sweep_chunkers"), _chunker_choices(),
+                                 key="sweep_chunkers",
+                                 format_func=lambda name: get_spec(name).title)
+    sizes = place.text_input(tr("app.sweep_sizes"), key="sweep_sizes",
+                             placeholder=tr("app.sweep_sizes_hint"),
+                             help=tr("app.sweep_sizes_help", n=MAX_SIZES))
+    overlaps = place.text_input(tr("app.sweep_overlaps"), key="sweep_overlaps",
+                                placeholder=tr("app.sweep_overlaps_hint"),
+                                help=tr("app.sweep_overlaps_help", n=MAX_OVERLAPS))
+    scorers = place.multiselect(tr("app.sweep_scorers"), scorer_names(), key="sweep_scorers",
+                                placeholder=tr("app.sweep_scorers_hint", scorer=scorer))
+    if not chunkers:
+        place.info(tr("app.sweep_no_chunker"))
+        return None
+    try:
+        grid = sweep_grid(n_chars, chunkers, parse_numbers(sizes or "", tr("app.sweep_sizes"),
+                                                           MAX_SIZES),
+                          parse_numbers(overlaps or "", tr("app.sweep_overlaps"), MAX_OVERLAPS))
+        axis = tuple(scorers) if len(scorers) > 1 or (scorers and scorers[0] != scorer) else ()
+        check_size(grid, axis)
+    except KeyedError as error:
+        place.error(error.localized(language))
+        return None
+    if axis:
+        place.caption(tr("app.sweep_scorer_floor", scorer=scorer))
+    return grid, axis
+
+
+def _start(document: str | Corpus, model: Embedder, questions: Sequence[LabelledQuestion],
+           settings: RetrievalSettings, plan: Plan | None, signature: Hashable) -> None:
+    """Run's callback: the job started before the page is drawn (it then shows progress)."""
+    if plan is None:
+        return
+    grid, scorers = plan
+
+    def work(report: StepReport, stop: Stop) -> SweepResult:
+        return run_sweep(document, questions, model, grid, settings, scorers, report, stop)
+
+    ss.pop("sweep_error", None)
+    ss[JOB_KEY] = SweepJob(signature, len(grid) * max(1, len(scorers))).start(work)
+
+
+def _poll(job: SweepJob) -> None:
+    """Configurations done, the time left and Cancel, redrawn every second; the page runs
+    again once the job has ended (its rows are then collected)."""
+    @st.fragment(run_every=POLL_SECONDS)
+    def progress() -> None:
+        if not job.running:
+            st.rerun()
+        step = job.step
+        done, share = (0, 0.0) if step is None else (step.rows_done, step.share)
+        text = tr("sweep.progress", done=done, total=job.total)
+        left = None if step is None else time_left_text(step.seconds_left())
+        if job.cancelled:
+            text += " · " + tr("app.sweep_stopping")
+        elif left is not None:
+            text += " · " + tr("sweep.time_left", time=left)
+        st.progress(min(1.0, share), text=text)
+        st.button(tr("app.sweep_cancel"), key="sweep_cancel", on_click=job.cancel,
+                  disabled=job.cancelled)
+
+    progress()
+
+
+def _collect() -> None:
+    """A job that has ended: its rows become the shown result (or its error is said)."""
+    job = ss.get(JOB_KEY)
+    if not isinstance(job, SweepJob) or job.running:
+        return
+    ss.pop(JOB_KEY)
+    if job.error is not None:
+        error = job.error
+        ss["sweep_error"] = error.localized(lang()) if isinstance(error, KeyedError) \
+            else tr("app.sweep_failed", error=type(error).__name__)
+    elif job.result is not None:
+        ss[RESULT_KEY] = (job.signature, job.result, job.total)
+
+
+def _result(place: DeltaGenerator, signature: Hashable) -> None:
+    """The best configuration, Load into A and the heatmap of the rows finished."""
+    if ss.get("sweep_error"):
+        place.error(ss["sweep_error"])
+    stored = ss.get(RESULT_KEY)
+    if stored is None or len(stored) != 3:
+        place.caption(tr("app.sweep_hint"))
+        return
+    stored_signature, result, total = stored
+    if stored_signature != signature:
+        place.warning(tr("app.sweep_stale"))
+    if not result.complete:
+        place.info(tr("app.sweep_stopped", done=len(result.rows), total=total))
+    if not result.rows:
+        return
+    metric, language = ss.sweep_metric, lang()
+    best = result.best(metric)
+    value = best.metrics.value(metric)
+    config = presentation.config_text(best.config, language)
+    place.markdown(tr("app.sweep_best", config=config + (f" · {best.scorer}" if best.scorer
+                                                         else ""),
+                      metric=presentation.metric_label(metric, language),
+                      value=presentation.metric_text(metric, value, language)))
+    place.button(tr("app.load_best"), key="load_best", on_click=load_into_a, args=(best.config,))
+    st.altair_chart(charts.localised(charts.sweep_heatmap(result, metric, language), language),
+                    width="stretch")
