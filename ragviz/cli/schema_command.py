@@ -10,7 +10,7 @@ from typing import Any
 
 from ragviz.cli.json_models import OUTPUTS, schema
 from ragviz.errors import UserError
-from ragviz.i18n import LANGUAGES
+from ragviz.i18n import LANGUAGES, SOURCE_LANGUAGE
 from ragviz.inputs.documents import shorten
 
 
@@ -19,7 +19,7 @@ def add_schema_parser(sub: Any) -> None:
                             "(without COMMAND: the commands that have one)")
     parser.add_argument("name", nargs="*", metavar="COMMAND",
                         help=f"one of: {', '.join(OUTPUTS)}")
-    parser.add_argument("--lang", choices=LANGUAGES, default="en",
+    parser.add_argument("--lang", choices=LANGUAGES, default=SOURCE_LANGUAGE,
                         help="language of explanations")
     parser.set_defaults(handler=cmd_schema)
 
