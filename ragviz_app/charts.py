@@ -142,6 +142,7 @@ class BarsShape:
     with_answer: bool = False
     keyed: bool = True  # False: no legend, the page shows one key for all charts
     axis_label: str = COSINE.label  # the scorer's axis label (a catalog key)
+    first_stage: bool = False  # a reranked ranking: the tooltip says the first-stage rank
 
 
 def score_bars(
@@ -183,11 +184,13 @@ def score_bars_spec(
     keyed: bool = True,
     labels: Mapping[int, str] | None = None,
     scale: ScoreScale = COSINE,
+    first_ranks: Mapping[int, int] | None = None,
 ) -> dict[str, Any]:
     """``score_bars`` as a Vega-Lite dict, its data-free part built by Altair once per shape
-    (Altair takes tens of ms per chart; a floor or top_k move only changes the data)."""
+    (Altair takes tens of ms per chart; a floor or top_k move only changes the data);
+    ``first_ranks``: each chunk's rank before a reranker, said in the tooltip."""
     shape, datasets = _bars_parts(decision, chunks, floor, title, lang, description, large,
-                                  answer_chunks, keyed, labels, scale)
+                                  answer_chunks, keyed, labels, scale, first_ranks)
     spec: dict[str, Any] = json.loads(_bars_skeleton(shape))
     spec["datasets"] = datasets
     return spec
@@ -197,12 +200,15 @@ def _bars_parts(
     decision: Decision, chunks: Sequence[Chunk], floor: float | None, title: str, lang: str,
     description: str, large: bool, answer_chunks: Sequence[int] = (), keyed: bool = True,
     labels: Mapping[int, str] | None = None, scale: ScoreScale = COSINE,
+    first_ranks: Mapping[int, int] | None = None,
 ) -> tuple[BarsShape, dict[str, list[dict[str, Any]]]]:
     """The chart's shape and its two datasets (bars, floor rule)."""
     rows = score_rows(decision, chunks, lang, MAX_BARS, labels, for_chart=True)
     holding = set(answer_chunks)
     for row in rows:
         row["answer"] = row["index"] in holding
+        if first_ranks is not None:
+            row["first"] = f"#{first_ranks.get(row['index'], '–')}"
     with_answer = any(row["answer"] for row in rows)
     if with_answer and keyed:
         title = " · ".join(x for x in (title, t("chart.answer_outline", lang)) if x)
@@ -215,7 +221,8 @@ def _bars_parts(
     highest = max((row["score"] for row in rows), default=None)
     domain = (round(lowest - 0.02, 2) if lowest < start else start, scale.top(highest))
     shape = BarsShape(tuple(row["chunk"] for row in rows), domain, title, description or title,
-                      lang, large, floor is not None, with_answer, keyed, scale.label)
+                      lang, large, floor is not None, with_answer, keyed, scale.label,
+                      first_ranks is not None)
     floor_text = "" if floor is None else format_score(floor, lang)  # as the slider writes it
     retrieval = {"one": "1", "top_k": decision.top_k, "decided": float(decision.floor),
                  "floor": float(decision.floor if floor is None else floor),
@@ -278,6 +285,8 @@ def _bars_layers(shape: BarsShape) -> alt.LayerChart:
             alt.Tooltip("chunk:N"),
             alt.Tooltip("shown:N", title="score"),
             alt.Tooltip("rank:Q"),
+            *([alt.Tooltip("first:N", title=t("chart.first_stage", lang))]
+              if shape.first_stage else []),
             alt.Tooltip("text:N"),
         ],
     )

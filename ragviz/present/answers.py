@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ragviz.answering.run import AnswerSet, LLMMetrics, LLMResult, verdict_flips
-from ragviz.answering.verdict import FAILED, WRONG_CHUNK
+from ragviz.answering.verdict import FAILED, NOT_ASKED, REFUSED_BY_LLM, WRONG_CHUNK
 from ragviz.evaluation.results import Comparison, Flip, QuestionOutcome
 from ragviz.i18n import decimal, grouped, say, t
 from ragviz.retrieval.decision import rank
@@ -25,6 +25,13 @@ def verdict_text(result: LLMResult, lang: str) -> str:
     if result.verdict == WRONG_CHUNK:
         return t(f"llm.verdict.{WRONG_CHUNK}", lang, chunk=f"#{result.chunk}")
     return t(f"llm.verdict.{result.verdict}", lang)
+
+
+def right_verdict(verdict: str, answerable: bool | None) -> bool:
+    """What should happen: a correct answer, or no answer to an unanswerable question."""
+    if answerable is False:
+        return verdict in (NOT_ASKED, REFUSED_BY_LLM)
+    return verdict in OK_VERDICTS
 
 
 def verdict_tone(verdict: str) -> str:
@@ -58,7 +65,7 @@ class VerdictFlip:
     b: str
     a_text: str
     b_text: str
-    direction: str  # fixed (correct only in B), broken (correct only in A) or changed
+    direction: str  # fixed (right only in B), broken (right only in A) or changed
 
 
 def verdict_flip_rows(outcomes: Sequence[QuestionOutcome], a: AnswerSet, b: AnswerSet,
@@ -66,8 +73,10 @@ def verdict_flip_rows(outcomes: Sequence[QuestionOutcome], a: AnswerSet, b: Answ
     """The questions whose verdict changes from A to B (both answered)."""
     rows = []
     for position, ra, rb in verdict_flips(a, b):
-        direction = "fixed" if rb.verdict in OK_VERDICTS else "broken" \
-            if ra.verdict in OK_VERDICTS else "changed"
+        answerable = outcomes[position].question.is_answerable
+        right_a, right_b = (right_verdict(r.verdict, answerable) for r in (ra, rb))
+        direction = "fixed" if right_b and not right_a else "broken" \
+            if right_a and not right_b else "changed"
         rows.append(VerdictFlip(position, outcomes[position].question.question, ra.verdict,
                                 rb.verdict, verdict_text(ra, lang), verdict_text(rb, lang),
                                 direction))

@@ -13,6 +13,7 @@ from ragviz.inputs.corpus import Corpus
 from ragviz.present import presentation
 from ragviz_app.common import lang, tr
 from ragviz_app.frame import Frame
+from ragviz_app.views import compare_answers
 from ragviz_app.views.sweep import sweep_view as sweep_view  # index_views calls it here
 
 
@@ -20,11 +21,13 @@ def compare_tab(frame: Frame, document: str | Corpus) -> None:
     a, b = frame.analyses["a"], frame.analyses["b"]
     if a is not None and b is not None:
         compare_view(a, b)
+        compare_answers.verdict_view(a, b)  # once the LLM answered both
     sweep_view(document, frame.model, frame.questions, frame.top_k, frame.floor)
 
 
 def compare_view(a: Analysis, b: Analysis) -> None:
     comparison = compare(a, b)
+    compare_answers.setting_view(a, b, comparison)  # B's scorer or reranker
     if not comparison.flips:
         st.success(tr("app.no_flips"))
         return

@@ -10,6 +10,7 @@ in no link, workspace or cache key.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,7 +23,14 @@ from ragviz.answering.prompt import (
     default_template,
     token_counter,
 )
-from ragviz.answering.run import Asker, LLMResult, answer_one, sent_hits
+from ragviz.answering.run import (
+    AnswerSet,
+    Asker,
+    LLMResult,
+    answer_one,
+    kept_answers,
+    sent_hits,
+)
 from ragviz.answering.verdict import FAILED, NOT_ASKED, WRONG_CHUNK
 from ragviz.errors import LLMError
 from ragviz.evaluation.results import Analysis
@@ -92,23 +100,51 @@ def preview(analysis: Analysis, position: int) -> tuple[str, str] | None:
     return built.text, cut
 
 
-def _asker() -> Asker | None:
-    """The asker the settings describe, or None (no model, or a sentence said why)."""
-    name = str(ss.get("llm_model") or "").strip()
-    if not name:
+def _settings() -> dict[str, Any]:
+    """The LLM's settings as the session holds them now (the key among them: never shown)."""
+    return {"name": str(ss.get("llm_model") or "").strip(), "template": _template(),
+            "base": str(ss.get("llm_base") or "").strip() or None,
+            "key": str(ss.get("llm_api_key") or "").strip() or None,
+            "max_tokens": ss.get("llm_max_tokens") or None,
+            "budget": ss.get("llm_budget") or None, "cache": ss.setdefault(CACHE, {})}
+
+
+def _asker(quiet: bool = False, settings: dict[str, Any] | None = None) -> Asker | None:
+    """The asker the settings describe (the session's now, else ``settings``), or None (no
+    model, or a sentence said why, unless ``quiet``)."""
+    given = settings or _settings()
+    if not given["name"]:
         return None
-    template = _template()
     try:
-        model = ChatModel(parse_llm_name(name), str(ss.get("llm_base") or "").strip() or None,
-                          str(ss.get("llm_api_key") or "").strip() or None,
-                          max_tokens=ss.get("llm_max_tokens") or None)
-        check_template(template)
+        model = ChatModel(parse_llm_name(given["name"]), given["base"], given["key"],
+                          max_tokens=given["max_tokens"])
+        check_template(given["template"])
     except KeyedError as error:
-        st.error(error.localized(lang()))
+        if not quiet:
+            st.error(error.localized(lang()))
         return None
-    cache: dict[tuple[str, str], ChatAnswer | LLMError] = ss.setdefault(CACHE, {})
-    return Asker(model, template, token_counter(model.model), ss.get("llm_budget") or None,
+    cache: dict[tuple[str, str], ChatAnswer | LLMError] = given["cache"]
+    return Asker(model, given["template"], token_counter(model.model), given["budget"],
                  cache=cache)
+
+
+def has_answers() -> bool:
+    """Some answer is kept in this session (a download of them is worth offering)."""
+    return any(isinstance(kept, ChatAnswer) for kept in (ss.get(CACHE) or {}).values())
+
+
+def kept_sets(analyses: Sequence[Analysis | None]) -> Callable[[], list[AnswerSet | None]]:
+    """A function giving each analysis's kept answers (None: none kept), never asking: the
+    settings are read now, the prompts built when it is called (a download's click)."""
+    settings = _settings() if has_answers() else None
+
+    def sets() -> list[AnswerSet | None]:
+        asker = None if settings is None else _asker(quiet=True, settings=settings)
+        if asker is None:
+            return [None] * len(analyses)
+        return [None if a is None else kept_answers(a, asker) for a in analyses]
+
+    return sets
 
 
 def settings() -> None:

@@ -10,7 +10,7 @@ import pyarrow as pa
 import streamlit as st
 
 from ragviz.evaluation.results import Analysis
-from ragviz.present import presentation, render
+from ragviz.present import answers, presentation, render
 from ragviz_app import app_state as state
 from ragviz_app import charts
 from ragviz_app.common import lang, md, scale_of, side_by_side, tr
@@ -75,6 +75,7 @@ class Shown:
     badges: str  # Markdown badges, one per diagnosis label ("" without labels)
     explanation: str
     spec: dict[str, Any]  # the score bars, datasets as Arrow tables
+    note: str = ""  # where a reranker moved the answer's chunk ("first stage #7 → #1")
 
 
 def question_shown(analysis: Analysis, position: int, side: str, show_floor: bool = True,
@@ -95,8 +96,10 @@ def question_shown(analysis: Analysis, position: int, side: str, show_floor: boo
                                answer_chunks=outcome.diagnosis.holding_chunks
                                if outcome.diagnosis is not None else (), keyed=large,
                                labels=state.chunk_labels(analysis),
-                               scale=scale_of(analysis)))
-    return Shown(position, side, f"**:{colour}[{text}]**", badges, explanation, spec)
+                               scale=scale_of(analysis),
+                               first_ranks=answers.first_stage_ranks(outcome)))
+    return Shown(position, side, f"**:{colour}[{text}]**", badges, explanation, spec,
+                 answers.first_stage_note(outcome, lang()))
 
 
 def question_view(analysis: Analysis, position: int, side: str, show_floor: bool = True,
@@ -115,6 +118,8 @@ def draw_question(shown: Shown, analysis: Analysis, large: bool = False) -> None
         st.markdown(f"**{tr(f'app.config_{shown.side}')}** · {shown.verdict} "
                     f"{shown.badges}".strip())
     st.vega_lite_chart(shown.spec, width="stretch")
+    if shown.note:
+        st.caption(shown.note)
     if shown.badges and large:  # under the bars: at 1024x768 the bars stay on the first screen
         st.html(render.big_note(shown.explanation))
     elif shown.badges:

@@ -10,13 +10,14 @@ import streamlit as st
 from ragviz.evaluation.experiments import compare
 from ragviz.index.messages import say
 from ragviz.inputs.corpus import Corpus
-from ragviz.present.exports import results_csv
+from ragviz.present.exports import answers_csv, results_csv
 from ragviz.present.report import render_report
 from ragviz.projection.space import static_maps
 from ragviz.share.workspace import Workspace
 from ragviz_app.common import SIDES, lang, md, ss, tr
 from ragviz_app.frame import Frame
 from ragviz_app.session import current_settings, on_workspace_upload
+from ragviz_app.views import llm_view
 
 # What the downloads give, kept by identity in the session: the retrieval fragment updates it
 # on every floor or top_k move while the buttons themselves are drawn by full runs only (a
@@ -52,8 +53,10 @@ def share_state(frame: Frame) -> Workspace | None:
     now = ss.setdefault(_NOW, {})
     # Bound now: Streamlit calls the download callables after the run, when the session's
     # language is no longer at hand (the report came out in English from a pt page).
-    now.update(workspace=workspace, ready=frame.ready(), language=lang(),
+    ready = frame.ready()
+    now.update(workspace=workspace, ready=ready, language=lang(),
                coverage=ss.get("_question_coverage"),
+               answers=llm_view.kept_sets(ready),  # the LLM's kept answers, read on a click
                embedders=[frame.models[side] for side in SIDES
                           if frame.analyses[side] is not None])
     return workspace
@@ -70,12 +73,20 @@ def share_panel(frame: Frame) -> None:
         pair = compare(ready[0], ready[1]) if len(ready) == 2 else None
         return render_report(ready, pair, now["language"],
                              maps=static_maps(ready, now["embedders"]),
-                             coverage=now.get("coverage"))
+                             coverage=now.get("coverage"), answers=now["answers"]())
 
     ready = bool(now.get("ready"))
     workspace_panel((lambda: now["workspace"].to_json()) if now.get("workspace") else None,
                     report if ready else None,
-                    (lambda: results_csv(now["ready"], now["language"])) if ready else None)
+                    (lambda: results_csv(now["ready"], now["language"], now["answers"]()))
+                    if ready else None)
+    if ready and llm_view.has_answers():
+        with st.sidebar:
+            st.download_button(tr("app.download_answers"),
+                               lambda: answers_csv(now["ready"], now["answers"](),
+                                                   now["language"]),
+                               file_name="ragviz-llm-answers.csv", mime="text/csv",
+                               key="download_answers", width="stretch", on_click="ignore")
 
 
 def workspace_panel(workspace: Callable[[], str] | None, report: Callable[[], str] | None,
