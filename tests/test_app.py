@@ -13,6 +13,7 @@ from typing import Any
 
 import pandas as pd
 import pytest
+from article import ARTICLE_FLOOR, article_floor_text
 from streamlit import dataframe_util
 from streamlit.testing.v1 import AppTest
 
@@ -139,7 +140,7 @@ def test_a_visitor_first_sees_every_question_with_its_bars_and_outcome() -> None
     # so none of the expected answer's characters reach the model (issue 20: recall and IoU)
     assert ("**Configuration A** · **:blue[context: chunk 1 · recall 0% · IoU 0%]** "
             ":red-badge[outranked]") in text
-    assert "refused: best score 0.10 is under the floor 0.19" in text
+    assert f"refused: best score 0.10 is under the floor {article_floor_text()}" in text
 
 
 def test_first_screen_is_the_articles_experiment(first: AppTest, first_questions: AppTest) -> None:
@@ -152,9 +153,9 @@ def test_first_screen_is_the_articles_experiment(first: AppTest, first_questions
 
 
 def test_floor_defaults_to_bs_calibrated_floor(first_questions: AppTest) -> None:
-    assert first_questions.slider(key="floor").value == pytest.approx(0.19)
+    assert first_questions.slider(key="floor").value == pytest.approx(ARTICLE_FLOOR)
     text = page_text(first_questions)
-    assert "refused: best score 0.10 is under the floor 0.19" in text
+    assert f"refused: best score 0.10 is under the floor {article_floor_text()}" in text
 
 
 def test_every_diagnosis_label_and_explanation_is_visible(first_questions: AppTest) -> None:
@@ -172,8 +173,8 @@ def test_score_chart_has_a_bar_per_chunk_and_a_rule_at_the_floor(
     assert len(bars) == 5
     assert bars["score"].tolist() == sorted(bars["score"].tolist(), reverse=True)
     rule = layer_data(spec, data, "rule")
-    assert rule["floor"].tolist() == [0.19]
-    assert rule["label"].tolist() == ["floor 0.19"]
+    assert rule["floor"].tolist() == [ARTICLE_FLOOR]
+    assert rule["label"].tolist() == [f"floor {article_floor_text()}"]
 
 
 def test_calibration_chart_is_visible(first_calibration: AppTest) -> None:
@@ -183,7 +184,7 @@ def test_calibration_chart_is_visible(first_calibration: AppTest) -> None:
     assert len(strips) == 2
     spec, data = strips[1]
     assert len(layer_data(spec, data, "circle")) == 7
-    assert layer_data(spec, data, "rule")["floor"].tolist() == [0.19]
+    assert layer_data(spec, data, "rule")["floor"].tolist() == [ARTICLE_FLOOR]
     assert "The groups separate" in page_text(first) or any(
         "groups separate" in str(m.value) for m in first.markdown)
 
@@ -255,7 +256,7 @@ def test_top_k_and_floor_change_the_outcome() -> None:
     assert layer_data(spec, data, "rule")["floor"].tolist() == [0.5]
     at.button(key="apply_floor").click()
     rerun(at)
-    assert at.slider(key="floor").value == pytest.approx(0.19)
+    assert at.slider(key="floor").value == pytest.approx(ARTICLE_FLOOR)
 
 
 def test_impossible_parameters_give_one_sentence_and_keep_the_page() -> None:
@@ -505,7 +506,8 @@ def test_switching_language_reruns_no_chunking_embedding_or_scoring(
     at = open_tab(rerun(at), "questions", "pt")
     assert calls == {}, f"a language switch re-ran {calls}"
     text = page_text(at)
-    assert "recusada: o melhor score 0,10 está abaixo do piso 0,19" in text
+    assert ("recusada: o melhor score 0,10 está abaixo do piso "
+            f"{article_floor_text('pt')}") in text
     assert "-badge[superada]" in text and "-badge[outranked]" not in text
 
 
@@ -517,7 +519,7 @@ def test_the_suggested_floor_button_says_whose_and_hides_when_already_applied() 
     at.slider(key="floor").set_value(0.5)
     rerun(at)
     label = at.button(key="apply_floor").label
-    assert label == t("app.apply_floor_side", "en", side="B", floor="0.19")
+    assert label == t("app.apply_floor_side", "en", side="B", floor=article_floor_text())
 
 
 def test_the_headline_counts_answerable_questions_the_floor_refuses() -> None:

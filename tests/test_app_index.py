@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from article import ARTICLE_FLOOR
 from streamlit.testing.v1 import AppTest
 
 from ragviz.chunking import ChunkerConfig
@@ -341,7 +342,8 @@ def test_the_report_and_results_csv_carry_the_index(tmp_path: Path, use_model: E
     path.write_bytes(jsonl_with_vectors(texts, use_model.encode_documents(texts)))
     questions, _ = read_questions_file(QUESTIONS.read_bytes(), QUESTIONS.name)
     result = analyse_index(open_index(str(path)).read(), use_model, questions,
-                           load_files([(SOURCE, DOC.read_bytes())]), RetrievalSettings(1, 0.19))
+                           load_files([(SOURCE, DOC.read_bytes())]),
+                           RetrievalSettings(1, ARTICLE_FLOOR))
     report = render_report([result.analysis], None, "en")
     assert "Qual o prazo do reembolso?" in report and "answer-split" in report
     rows = results_csv([result.analysis], "en")

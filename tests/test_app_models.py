@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from article import ARTICLE_FLOOR
 from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
 from streamlit.testing.v1 import AppTest
@@ -49,7 +50,8 @@ def test_b_gets_its_own_model_floor_and_caption(
     text = page_text(at)
     assert "Model: use-multilingual" in text and "Model: minilm-en" in text
     assert WHY in text
-    assert at.slider(key="floor").value == pytest.approx(0.19)  # A keeps the article's floor
+    # A keeps the article's floor
+    assert at.slider(key="floor").value == pytest.approx(ARTICLE_FLOOR)
     # B's floor was carried over from use-multilingual: the page says so and offers the
     # floor measured on B's labels with minilm-en.
     assert any("was set on use-multilingual, not on minilm-en" in w for w in warnings(at))
@@ -59,7 +61,7 @@ def test_b_gets_its_own_model_floor_and_caption(
     at.button(key="recalibrate_floor_b").click()
     rerun(at)
     assert at.slider(key="floor_b").value == pytest.approx(state.slider_floor(measured.floor))
-    assert at.slider(key="floor").value == pytest.approx(0.19)
+    assert at.slider(key="floor").value == pytest.approx(ARTICLE_FLOOR)
     assert not any("was set on" in w for w in warnings(at))
     query = at.query_params
     assert _one(query["model"]) == "use-multilingual" and _one(query["b_model"]) == "minilm-en"
@@ -82,11 +84,12 @@ def test_a_model_switch_says_the_floor_was_set_on_the_other_model() -> None:
     at.button(key="recalibrate_floor").click()
     rerun(at)
     assert not any("was set on" in w for w in warnings(at))
-    assert at.slider(key="floor").value != pytest.approx(0.19)
+    assert at.slider(key="floor").value != pytest.approx(ARTICLE_FLOOR)
 
 
 def test_a_link_with_two_models_reopens_both_and_an_old_link_means_one() -> None:
-    settings = Settings(model="use-multilingual", model_b="minilm-en", floor=0.19, floor_b=0.4)
+    settings = Settings(model="use-multilingual", model_b="minilm-en", floor=ARTICLE_FLOOR,
+                        floor_b=0.4)
     at = AppTest.from_file(APP, default_timeout=120)
     at.query_params.update(links.share_query(settings, None).query)
     rerun(at)

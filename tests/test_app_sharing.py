@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from article import ARTICLE_FLOOR
 from streamlit.testing.v1 import AppTest
 
 from ragviz.i18n import t
@@ -154,7 +155,8 @@ def test_a_link_without_a_floor_gets_the_measured_floor() -> None:
     at.query_params.update({"a": "recursive", "a_size": "200"})
     run(at)
     assert at.session_state.a_chunker == "recursive"
-    assert at.session_state.floor == pytest.approx(0.19)  # B's calibrated floor, as by default
+    # B's calibrated floor, as by default
+    assert at.session_state.floor == pytest.approx(ARTICLE_FLOOR)
 
 
 def test_a_replay_step_opens_in_the_explorer() -> None:

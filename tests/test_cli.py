@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from article import ARTICLE_FLOOR
 
 from ragviz.cli.command import main
 
@@ -75,7 +76,7 @@ def test_search_refuses_under_the_floor(capsys: pytest.CaptureFixture[str]) -> N
         "--question",
         "Qual a senha do wifi do escritório?",
         "--floor",
-        "0.19",
+        str(ARTICLE_FLOOR),
         "--json",
     )
     assert data["questions"][0]["decision"] == "refused"

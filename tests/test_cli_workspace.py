@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
+from article import ARTICLE_FLOOR
 
 from ragviz.chunking import ChunkerConfig
 from ragviz.cli.command import main
@@ -20,7 +21,7 @@ from ragviz.share.workspace import Settings, Workspace
 SEED = get_sample("politica_reembolso")
 SETTINGS = Settings(config_a=ChunkerConfig("fixed", size=120, overlap=0),
                     config_b=ChunkerConfig("sentence", max_chars=220, overlap_sentences=1),
-                    top_k=1, floor=0.19, scorer_b="bm25", floor_b=1.0, expand_b=1)
+                    top_k=1, floor=ARTICLE_FLOOR, scorer_b="bm25", floor_b=1.0, expand_b=1)
 
 
 @pytest.fixture

@@ -6,6 +6,7 @@ import csv
 import io
 
 import pytest
+from article import ARTICLE_FLOOR
 
 from ragviz.chunking import ChunkerConfig
 from ragviz.embedding.models import Embedder
@@ -20,7 +21,7 @@ def analysis(
     use_model: Embedder, seed_doc: str, seed_questions: list[LabelledQuestion]
 ) -> Analysis:
     return analyse(seed_doc, ChunkerConfig("fixed", size=120), use_model, seed_questions,
-                   RetrievalSettings(2, 0.19))
+                   RetrievalSettings(2, ARTICLE_FLOOR))
 
 
 def test_chunk_table_rows_are_the_chunks(analysis: Analysis) -> None:

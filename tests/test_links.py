@@ -8,6 +8,7 @@ import zlib
 from urllib.parse import urlencode
 
 import pytest
+from article import ARTICLE_FLOOR
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -286,7 +287,7 @@ def test_link_numbers_are_ascii_digits_only(raw: str) -> None:
 
 def test_the_model_a_floor_was_set_on_travels_in_links_and_files() -> None:
     """Issue 19 medium 4: a floor set on another model reopens as set on that model."""
-    settings = Settings(model="minilm-en", floor=0.19, floor_on="use-multilingual")
+    settings = Settings(model="minilm-en", floor=ARTICLE_FLOOR, floor_on="use-multilingual")
     query = links.share_query(settings, None).query
     assert query["floor_on"] == "use-multilingual"
     opened, problems = links.import_query(query, Settings())

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from article import ARTICLE_FLOOR
 
 from ragviz.answering.chat import ChatModel
 from ragviz.answering.prompt import (
@@ -58,7 +59,7 @@ MODEL = "test-llm"
 SAMPLE = ["sample:politica_reembolso", "--questions", "sample:politica_reembolso"]
 FIXED = ["--chunker", "fixed", "--size", "120", "--overlap", "0", "--top-k", "1"]
 SENTENCE = ["--chunker", "sentence", "--max-chars", "220", "--overlap-sentences", "1",
-            "--top-k", "1", "--floor", "0.19"]
+            "--top-k", "1", "--floor", str(ARTICLE_FLOOR)]
 REFUND = "Qual o prazo do reembolso?"
 
 
@@ -184,7 +185,7 @@ def test_the_llm_gets_exactly_the_previews_prompt(use_model: Embedder, expand: i
         (ROOT / "sample_docs" / "politica_reembolso.csv").read_text(encoding="utf-8"))
     config = ChunkerConfig("sentence", {"max_chars": 220, "overlap_sentences": 1})
     analysis = analyse(text, config, use_model, questions,
-                       RetrievalSettings(2, 0.19, expand=expand))
+                       RetrievalSettings(2, ARTICLE_FLOOR, expand=expand))
     counter = token_counter()
     for outcome in analysis.outcomes:
         built = build_llm_prompt(outcome.question.question, analysis.chunks,

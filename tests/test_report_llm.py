@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from article import ARTICLE_FLOOR
 
 from ragviz.answering.chat import ChatModel
 from ragviz.answering.prompt import default_template, token_counter
@@ -143,7 +144,7 @@ def test_the_report_lists_the_verdicts_that_flip_from_a_to_b(
     a = analyse(seed_doc, ChunkerConfig("fixed", size=120, overlap=0), use_model,
                 seed_questions, settings)
     b = analyse(seed_doc, ChunkerConfig("sentence", max_chars=220, overlap_sentences=1),
-                use_model, seed_questions, RetrievalSettings(top_k=1, floor=0.19))
+                use_model, seed_questions, RetrievalSettings(top_k=1, floor=ARTICLE_FLOOR))
     answers = [_asked(a, base, "pt"), _asked(b, base, "pt")]
     position = [o.question.question for o in a.outcomes].index(REFUND)
     assert [s.results[position].verdict for s in answers  # type: ignore[union-attr]
@@ -154,4 +155,4 @@ def test_the_report_lists_the_verdicts_that_flip_from_a_to_b(
     row = next(r for r in flips.split("<tr") if REFUND in r)
     assert "answered from the wrong chunk" in row and ">correct<" in row
     assert "fixed by B" in row
-    assert SENTENCE  # the CLI's B (sentence 220/1, floor 0.19), as above
+    assert SENTENCE  # the CLI's B (sentence 220/1, the article's floor), as above
