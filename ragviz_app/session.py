@@ -33,6 +33,7 @@ DEFAULTS = {"a": state.DEFAULT_A, "b": state.DEFAULT_B}
 # The first tab is the article's experiment: every question's bars, floor and outcome.
 TAB_IDS = ("questions", "chunks", "calibration", "compare", "why", "map")
 PARAM_KEYS = (*param_names(), "mode")
+TAB_PARAM = "tab"  # the link's parameter naming the open tab (left out for the first)
 PERSISTENT = (
     "doc_paste", "model_custom", "top_k", "floor", "doc_source", "sample_name", "model_choice",
     "floor_b", "model_b_on", "b_model_choice", "b_model_custom", "api_base", "api_model",
@@ -81,6 +82,8 @@ def apply_query(query: dict[str, str]) -> None:
     model, language); values that make no sense are skipped and named once."""
     if not query:
         return
+    if query.get(TAB_PARAM) in TAB_IDS:  # the tab open when the link was copied
+        ss.tab_id = query[TAB_PARAM]
     work, refused = links.work_from_query(query, lang())
     if work is not None:
         use_workspace(work)
@@ -266,6 +269,13 @@ def on_tab_change() -> None:
             ss.tab_id = tab_id
 
 
+def open_tab_id() -> str:
+    """The open tab's id (the tab widget's label read back; before it is drawn, the id
+    kept)."""
+    return next((tab_id for tab_id, label in tab_labels().items() if ss.get("tab") == label),
+                ss.get("tab_id", TAB_IDS[0]))
+
+
 def set_questions(questions: list[LabelledQuestion], document: str | None = None) -> None:
     """Replace the question table (sample, workspace, CSV) and drop any pending edits; the
     questions now belong to ``document`` (None: to whatever document is in use)."""
@@ -401,8 +411,11 @@ def sync_url(workspace: Workspace | None) -> None:
     """Keep the settings (and the work, when it fits) in the page URL, so a link reopens
     the same view; say so before the user shares a link that cannot carry the work."""
     link = links.share_query(current_settings(), workspace)
-    if st.query_params.to_dict() != link.query:
-        st.query_params.from_dict(link.query)
+    query = dict(link.query)
+    if open_tab_id() != TAB_IDS[0]:  # the open tab, so the link reopens it
+        query[TAB_PARAM] = open_tab_id()
+    if st.query_params.to_dict() != query:
+        st.query_params.from_dict(query)
     if link.missing_chars is not None:
         with st.sidebar:
             st.warning(tr("link.too_long", n=f"{link.missing_chars:,}",

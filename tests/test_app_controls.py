@@ -7,8 +7,10 @@ from __future__ import annotations
 from streamlit.testing.v1 import AppTest
 
 from ragviz.chunking import CHUNKER_NAMES, get_spec
+from ragviz.i18n import t
 from ragviz_app.frame import chunker_title
-from tests.test_app import rerun, run_app
+from ragviz_app.views.copy_link import BUTTON_CLASS, button_html
+from tests.test_app import APP, TIMEOUT, open_tab, rerun, run_app
 
 # A chunker name the select shows whole at 1280x800 (checked on a screenshot): 26 characters.
 WHOLE_NAME = 26
@@ -55,3 +57,37 @@ def test_portuguese_names_max_chars_as_the_summary_does() -> None:
                  and "caracteres" in c.value.split(" ")[0])
     assert label == "máx_caracteres (caracteres)"
     assert any("sentence(máx_caracteres=220" in c.value for c in at.caption)
+
+
+# --- the link keeps the open tab; "Copy link" ------------------------------------------------
+
+
+def query_value(at: AppTest, key: str) -> str | None:
+    value = at.query_params.get(key)
+    return value[0] if isinstance(value, list) else value
+
+
+def test_the_link_keeps_the_open_tab_and_reopens_it() -> None:
+    """A link did not keep the open tab."""
+    at = run_app(tab="calibration")
+    assert query_value(at, "tab") == "calibration"
+    link = {key: str(query_value(at, key)) for key in at.query_params}
+    opened = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    opened.query_params.update(link)
+    rerun(opened)
+    assert opened.session_state.tab == t("tab.calibration", "en")  # the open tab
+    at = open_tab(at, "questions")  # the first tab: no parameter
+    assert query_value(at, "tab") is None
+
+
+def test_the_share_panel_has_a_copy_link_button_in_the_pages_language() -> None:
+    at = portuguese()
+    buttons = [h.proto.body for h in at.sidebar.get("html") if BUTTON_CLASS in h.proto.body]
+    assert len(buttons) == 1 and ">Copiar link</button>" in buttons[0]
+    assert "Link copiado" in buttons[0] and "window.location.href" in buttons[0]
+
+
+def test_the_copy_link_words_cannot_become_markup() -> None:
+    made = button_html('Copy "<b>link</b>"', "done</script>", "x'y", "<i>help</i>")
+    assert "<b>" not in made and "</script>\"" not in made and "<i>" not in made
+    assert made.count("</script>") == 1  # the script's own end only

@@ -18,6 +18,7 @@ from ragviz_app.common import SIDES, lang, md, ss, tr
 from ragviz_app.frame import Frame
 from ragviz_app.session import current_settings, on_workspace_upload
 from ragviz_app.views import llm_view
+from ragviz_app.views.copy_link import copy_link_button
 
 # What the downloads give, kept by identity in the session: the retrieval fragment updates it
 # on every floor or top_k move while the buttons themselves are drawn by full runs only (a
@@ -94,6 +95,7 @@ def workspace_panel(workspace: Callable[[], str] | None, report: Callable[[], st
     """Export and import the whole workspace; download the report and the results."""
     with st.sidebar:
         st.subheader(tr("app.share"))
+        copy_link_button()
         if ss.pop("_workspace_loaded", False):
             st.success(tr("app.workspace_loaded"))
         if "_workspace_error" in ss:
