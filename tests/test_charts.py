@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 import pytest
+from article import ARTICLE_FLOOR, article_floor_text
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -52,12 +53,12 @@ def fixed_analysis(
     use_model: Embedder, seed_doc: str, seed_questions: list[LabelledQuestion]
 ) -> Analysis:
     return analyse(seed_doc, ChunkerConfig("fixed", size=120), use_model, seed_questions,
-                   RetrievalSettings(top_k=2, floor=0.19))
+                   RetrievalSettings(top_k=2, floor=ARTICLE_FLOOR))
 
 
 def test_score_bars_one_bar_per_chunk_sorted_by_score(fixed_analysis: Analysis) -> None:
     decision = fixed_analysis.outcomes[0].decision
-    chart = score_bars(decision, fixed_analysis.chunks, 0.19, "prazo")
+    chart = score_bars(decision, fixed_analysis.chunks, ARTICLE_FLOOR, "prazo")
     bars = [(layer, rows) for layer, rows in _layers(chart) if _mark(layer) == "bar"]
     assert len(bars) == 1
     layer, rows = bars[0]
@@ -69,17 +70,17 @@ def test_score_bars_one_bar_per_chunk_sorted_by_score(fixed_analysis: Analysis) 
 
 def test_score_bars_rule_at_the_floor_with_its_value(fixed_analysis: Analysis) -> None:
     decision = fixed_analysis.outcomes[0].decision
-    layers = _layers(score_bars(decision, fixed_analysis.chunks, 0.19))
+    layers = _layers(score_bars(decision, fixed_analysis.chunks, ARTICLE_FLOOR))
     rules = [rows for layer, rows in layers if _mark(layer) == "rule"]
     assert [(row["floor"], row["label"]) for rows in rules for row in rows] == [
-        (0.19, "floor 0.19")]
+        (ARTICLE_FLOOR, f"floor {article_floor_text()}")]
     texts = [layer for layer, _ in layers if _mark(layer) == "text"]
     assert any(layer["encoding"]["text"]["field"] == "label" for layer in texts)
 
 
 def test_score_bars_emphasise_the_top_k(fixed_analysis: Analysis) -> None:
     decision = fixed_analysis.outcomes[0].decision
-    statuses = _statuses(score_bars(decision, fixed_analysis.chunks, 0.19))
+    statuses = _statuses(score_bars(decision, fixed_analysis.chunks, ARTICLE_FLOOR))
     assert statuses[:2] == ["sent as context", "sent as context"]
     assert set(statuses[2:]) == {"not retrieved"}
 
@@ -98,13 +99,14 @@ def test_calibration_strip_has_a_dot_per_question_and_the_suggested_rule(
 ) -> None:
     calibration = fixed_analysis.calibration
     assert calibration is not None
-    layers = _layers(calibration_strip(calibration, fixed_analysis.outcomes, 0.19))
+    layers = _layers(calibration_strip(calibration, fixed_analysis.outcomes, ARTICLE_FLOOR))
     dots = next(rows for layer, rows in layers if _mark(layer) == "circle")
     assert len(dots) == 7
     assert sum(1 for d in dots if d["group"] == "answerable") == 4
     rules = [rows[0]["floor"] for layer, rows in layers if _mark(layer) == "rule"]
     assert round(calibration.floor, 4) in rules
-    assert 0.19 in rules  # the floor in use differs from A's suggestion, so it is drawn too
+    # the floor in use differs from A's suggestion, so it is drawn too
+    assert ARTICLE_FLOOR in rules
 
 
 def test_tradeoff_curve_counts_both_errors_for_every_floor(fixed_analysis: Analysis) -> None:
@@ -122,7 +124,7 @@ def test_sweep_heatmap_has_a_cell_per_configuration(
         ChunkerConfig("sentence", max_chars=220, overlap_sentences=o) for o in (0, 1)
     ]
     result = sweep(seed_doc, seed_questions, use_model, grid,
-                   RetrievalSettings(top_k=2, floor=0.19))
+                   RetrievalSettings(top_k=2, floor=ARTICLE_FLOOR))
     layers = _layers(sweep_heatmap(result, "hit_at_1"))
     cells = next(rows for layer, rows in layers if _mark(layer) == "rect")
     assert len(cells) == 4
