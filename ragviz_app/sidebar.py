@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ragviz.i18n import LANGUAGE_NAMES, LANGUAGES, Listed
+from ragviz.i18n import LANGUAGE_NAMES, LANGUAGES, Listed, grouped
 from ragviz.inputs.convert import (
     ACCEPTED_FORMATS,
     ARCHIVE_SUFFIXES,
@@ -86,12 +86,13 @@ def document_inputs() -> state.DocumentChoice:
         files = st.file_uploader(
             # no type filter: ragviz's own check speaks
             tr("app.upload", formats=SUPPORTED_FORMATS, archives=Listed(ARCHIVE_SUFFIXES)),
-            key="doc_upload",
-            help=tr("app.upload_help", chars=f"{MAX_FILE_CHARS:,}",
-                    limit=f"{MAX_UPLOAD_BYTES / 1e6:g}",
-                    binary=f"{MAX_BINARY_FILE_BYTES / 1e6:g}"),
-            accept_multiple_files=True,
+            key="doc_upload", accept_multiple_files=True,
         )
+        # the real limits in the page's language: Streamlit's own line in the box (the
+        # server's cap, "60MB per file", in English) is hidden (main.LAYOUT_CSS)
+        st.caption(tr("app.upload_help", chars=grouped(MAX_FILE_CHARS, lang()),
+                      limit=f"{MAX_UPLOAD_BYTES / 1e6:g}",
+                      binary=f"{MAX_BINARY_FILE_BYTES / 1e6:g}"))
         uploads = [(file.name, file.getvalue()) for file in files or ()]
     choice = state.resolve_document(ss.doc_source, sample_text, ss.get("doc_paste", ""),
                                     uploads, lang(), sample_corpus)

@@ -8,6 +8,7 @@ from streamlit.testing.v1 import AppTest
 
 from ragviz.chunking import CHUNKER_NAMES, get_spec
 from ragviz.i18n import t
+from ragviz.inputs.documents import MAX_UPLOAD_BYTES
 from ragviz_app.frame import chunker_title
 from ragviz_app.views.copy_link import BUTTON_CLASS, button_html
 from tests.test_app import APP, TIMEOUT, open_tab, rerun, run_app
@@ -57,6 +58,17 @@ def test_portuguese_names_max_chars_as_the_summary_does() -> None:
                  and "caracteres" in c.value.split(" ")[0])
     assert label == "máx_caracteres (caracteres)"
     assert any("sentence(máx_caracteres=220" in c.value for c in at.caption)
+
+
+def test_the_upload_limit_is_said_in_the_pages_language() -> None:
+    """The uploader's own line said "60MB per file" (the server's cap, in English): the real
+    limits are said under it, in the page's language."""
+    at = portuguese()
+    at.radio(key="doc_source").set_value("upload")
+    rerun(at)
+    megabytes = f"{MAX_UPLOAD_BYTES / 1e6:g} MB"
+    limits = [c.value for c in at.sidebar.caption if megabytes in c.value]
+    assert limits and "por arquivo" in limits[0] and "1.000.000" in limits[0], limits
 
 
 # --- the link keeps the open tab; "Copy link" ------------------------------------------------
