@@ -156,3 +156,23 @@ def test_the_report_lists_the_verdicts_that_flip_from_a_to_b(
     assert "answered from the wrong chunk" in row and ">correct<" in row
     assert "fixed by B" in row
     assert SENTENCE  # the CLI's B (sentence 220/1, the article's floor), as above
+
+
+def test_a_reranked_report_gives_each_bar_its_first_stage_rank(
+        use_model: Embedder, seed_doc: str, seed_questions: list[LabelledQuestion]) -> None:
+    settings = RetrievalSettings(top_k=1, scorer="hybrid+rerank(sentence-max)")
+    analysis = analyse(seed_doc, ChunkerConfig("fixed", size=120, overlap=0), use_model,
+                       seed_questions, settings)
+    html = render_report([analysis])
+    first = analysis.outcomes[0]
+    assert first.first_stage is not None and first.diagnosis is not None
+    ranked = sorted(range(len(first.first_stage)), key=lambda i: -first.first_stage[i])
+    chunk = int(first.decision.ranking[0])
+    assert f"<title>#{chunk}: " in html
+    assert f"first-stage rank #{ranked.index(chunk) + 1}</title>" in html
+    note = (f"The answer&#39;s chunk: first stage #{first.diagnosis.first_rank} → "
+            f"#{first.diagnosis.answer_rank} after reranking.")
+    assert note in html
+    assert "first-stage rank" not in render_report([analyse(
+        seed_doc, ChunkerConfig("fixed", size=120, overlap=0), use_model, seed_questions,
+        RetrievalSettings(top_k=1))])
