@@ -59,7 +59,7 @@ line-height:1.4}
 [data-testid="stMetricLabel"] p,[data-testid="stMetricLabel"] div,
 [data-testid="stMetricLabel"] label{white-space:normal;overflow:visible;text-overflow:clip;
 overflow-wrap:anywhere}
-.st-key-doc_upload [data-testid="stFileUploaderDropzoneInstructions"] small{display:none}
+.st-key-doc_upload [data-testid="stFileUploaderDropzoneInstructions"]{display:none}
 [class*="st-key-typed_"] [data-testid^="stNumberInputStep"]{display:none}
 [class*="st-key-typed_"] input{padding:0 .35rem}
 [class*="st-key-typed_label_"] [data-testid="stCaptionContainer"],
