@@ -14,12 +14,32 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, Protocol
 
 if TYPE_CHECKING:
-    from ragviz.evaluation.results import QuestionOutcome
+    from ragviz.evaluation.diagnosis import Diagnosis
+    from ragviz.evaluation.excerpts import TokenScores
+    from ragviz.inputs.questions import LabelledQuestion
+    from ragviz.retrieval.decision import Decision
 
 Display = Literal["percent", "decimal"]
+
+
+class Outcome(Protocol):
+    """What a metric reads of one question's outcome (``results.QuestionOutcome`` is one;
+    results import the metrics, so the metrics name only this shape)."""
+
+    @property
+    def question(self) -> LabelledQuestion: ...
+
+    @property
+    def decision(self) -> Decision: ...
+
+    @property
+    def diagnosis(self) -> Diagnosis | None: ...
+
+    @property
+    def tokens(self) -> TokenScores | None: ...
 
 
 def mean(values: Sequence[float]) -> float | None:
@@ -40,18 +60,18 @@ class Metric:
     """One measure of retrieval quality."""
 
     name: str
-    per_question: Callable[[QuestionOutcome], float | None]
+    per_question: Callable[[Outcome], float | None]
     aggregate: Callable[[Sequence[float]], float | None] = mean
     higher_is_better: bool = True
     display: Display = "percent"
     # where it breaks a tie between configurations equal on the chosen metric (lower first)
     tie_break: int = 100
 
-    def values(self, outcomes: Sequence[QuestionOutcome]) -> list[float]:
+    def values(self, outcomes: Sequence[Outcome]) -> list[float]:
         """The values of the questions that count for this metric."""
         return [v for v in (self.per_question(o) for o in outcomes) if v is not None]
 
-    def value(self, outcomes: Sequence[QuestionOutcome]) -> float | None:
+    def value(self, outcomes: Sequence[Outcome]) -> float | None:
         """The aggregate over the questions that count for this metric."""
         return self.aggregate(self.values(outcomes))
 
@@ -85,7 +105,7 @@ def get_metric(name: str) -> Metric:
 # --- the built-in metrics -----------------------------------------------------------------
 
 
-def answer_rank(outcome: QuestionOutcome) -> int | Literal[False] | None:
+def answer_rank(outcome: Outcome) -> int | Literal[False] | None:
     """The rank of the chunk holding the answer (None: not retrieved at all), or False when
     the question does not count for rank metrics: unlabelled, unanswerable, no expected
     answer, or no diagnosis."""
@@ -97,8 +117,8 @@ def answer_rank(outcome: QuestionOutcome) -> int | Literal[False] | None:
     return outcome.diagnosis.answer_rank
 
 
-def _hit_at(k: Callable[[QuestionOutcome], int]) -> Callable[[QuestionOutcome], float | None]:
-    def hit(outcome: QuestionOutcome) -> float | None:
+def _hit_at(k: Callable[[Outcome], int]) -> Callable[[Outcome], float | None]:
+    def hit(outcome: Outcome) -> float | None:
         rank = answer_rank(outcome)
         if rank is False:
             return None
@@ -106,21 +126,21 @@ def _hit_at(k: Callable[[QuestionOutcome], int]) -> Callable[[QuestionOutcome], 
     return hit
 
 
-def _reciprocal_rank(outcome: QuestionOutcome) -> float | None:
+def _reciprocal_rank(outcome: Outcome) -> float | None:
     rank = answer_rank(outcome)
     if rank is False:
         return None
     return 1 / rank if rank is not None else 0.0
 
 
-def _refusal_right(outcome: QuestionOutcome) -> float | None:
+def _refusal_right(outcome: Outcome) -> float | None:
     """Over refused labelled questions: 1 when the question had no answer."""
     if outcome.question.is_answerable is None or not outcome.decision.refused:
         return None
     return 0.0 if outcome.question.is_answerable else 1.0
 
 
-def _unanswerable_refused(outcome: QuestionOutcome) -> float | None:
+def _unanswerable_refused(outcome: Outcome) -> float | None:
     """Over unanswerable questions: 1 when retrieval refused."""
     if outcome.question.is_answerable is not False:
         return None
@@ -134,9 +154,9 @@ register_metric(Metric("refusal_precision", _refusal_right, tie_break=4))
 register_metric(Metric("refusal_recall", _unanswerable_refused, tie_break=3))
 
 
-def _token(name: str) -> Callable[[QuestionOutcome], float | None]:
+def _token(name: str) -> Callable[[Outcome], float | None]:
     """A token-level measure (``ragviz.evaluation.excerpts``) of questions with excerpts."""
-    def value(outcome: QuestionOutcome) -> float | None:
+    def value(outcome: Outcome) -> float | None:
         return None if outcome.tokens is None else float(getattr(outcome.tokens, name))
     return value
 
