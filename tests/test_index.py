@@ -342,7 +342,7 @@ def test_eval_needs_paths_or_index(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_index_sentences_in_both_languages() -> None:
-    assert languages() == {"en", "pt"}
+    assert {"en", "pt"} <= languages()  # a language added later may bring its own
 
 
 def test_near_copies_found_on_vectors_exact_copies_past_the_limit(
