@@ -176,3 +176,20 @@ def test_a_reranked_report_gives_each_bar_its_first_stage_rank(
     assert "first-stage rank" not in render_report([analyse(
         seed_doc, ChunkerConfig("fixed", size=120, overlap=0), use_model, seed_questions,
         RetrievalSettings(top_k=1))])
+
+
+def test_past_twenty_questions_the_table_carries_each_verdict(use_model: Embedder,
+                                                              base: str) -> None:
+    questions = [LabelledQuestion(f"How long do refunds take, case {n}?", "7 days", True)
+                 for n in range(21)]
+    analysis = analyse(HOSTILE, ChunkerConfig("sentence", max_chars=220), use_model, questions,
+                       RetrievalSettings(top_k=1))
+    answers = _asked(analysis, base)
+    html = render_report([analysis], answers=[answers])
+    table = html[html.index('<table class="all-questions">'):]
+    table = table[: table.index("</table>")]
+    assert "<th>LLM</th>" in table
+    rows = table.split("<tr>")[2:]
+    assert len(rows) == 21
+    assert all(row.endswith(f"<td>{result.verdict}</td></tr>")  # type: ignore[union-attr]
+               for row, result in zip(rows, answers.results, strict=True))

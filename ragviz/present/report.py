@@ -349,7 +349,7 @@ def _question_sections(analyses: Sequence[Analysis], lang: str,
     if total <= DRAWN_QUESTIONS:
         return {"table": None, "questions": _questions(analyses, lang, range(total), answers)}
     drawn = worst_questions(analyses, DRAWN_QUESTIONS)
-    return {"table": _question_table(analyses, lang, len(drawn)),
+    return {"table": _question_table(analyses, lang, len(drawn), answers),
             "questions": _questions(analyses, lang, drawn, answers)}
 
 
@@ -366,18 +366,32 @@ def worst_questions(analyses: Sequence[Analysis], count: int) -> list[int]:
     return sorted(range(len(analyses[0].outcomes)), key=key)[:count]
 
 
-def _question_table(analyses: Sequence[Analysis], lang: str, drawn: int) -> dict[str, Any]:
-    """Every question's labels, recall and IoU per configuration, in the order asked."""
+def _question_table(analyses: Sequence[Analysis], lang: str, drawn: int,
+                    answers: Sequence[AnswerSet | None] = ()) -> dict[str, Any]:
+    """Every question's labels, recall and IoU per configuration, in the order asked (and
+    the LLM's verdict where it was asked)."""
     sides = ["A", "B"][: len(analyses)] if len(analyses) > 1 else [""]
+    asked = [*answers, *[None] * (len(analyses) - len(answers))]
     names = (t("report.labels", lang), metric_label("recall", lang, short=True),
              metric_label("iou", lang, short=True))
+    heads = [f"{name} {side}".strip() for side, answer_set in zip(sides, asked, strict=True)
+             for name in (*names, *([t("report.llm_answer", lang)] if answer_set else []))]
     rows = [{"n": position + 1, "question": outcome.question.question,
-             "cells": [cell for a in analyses for cell in _row_cells(a.outcomes[position], lang)]}
+             "cells": [cell for a, answer_set in zip(analyses, asked, strict=True)
+                       for cell in _row_cells(a.outcomes[position], lang)
+                       + _verdict_cell(answer_set, position)]}
             for position, outcome in enumerate(analyses[0].outcomes)]
     return {"note": t("report.drawn_worst", lang, total=f"{len(rows):,}", drawn=drawn),
-            "question": t("report.question", lang), "rows": rows,
-            "heads": [f"{name} {side}".strip() for side in sides for name in names],
+            "question": t("report.question", lang), "rows": rows, "heads": heads,
             "worst": t("report.worst", lang, drawn=drawn)}
+
+
+def _verdict_cell(answers: AnswerSet | None, position: int) -> list[str]:
+    """The LLM's verdict on one question (none without answers; "–": not asked yet)."""
+    if answers is None:
+        return []
+    result = answers.results[position]
+    return ["–" if result is None else result.verdict]
 
 
 def _row_cells(outcome: QuestionOutcome, lang: str) -> list[str]:
