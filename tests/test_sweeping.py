@@ -81,7 +81,7 @@ def _iou_rows(values: list[float]) -> SweepResult:
 @pytest.mark.parametrize(("values", "percent", "expected"), [
     ([0.071, 0.074, 0.065], True, ".1%"),   # the 7 %, 7 %, 6 %
     ([0.0712, 0.0714, 0.05], True, ".2%"),
-    ([0.5, 0.5, 0.25], True, ".1%"),        # equal values may print equal
+    ([0.5, 0.5, 0.25, 1.0], True, ".0%"),   # whole percents when they tell values apart
     ([0.831, 0.834], False, ".3f"),
     ([0.8, 0.9], False, ".2f"),
 ])

@@ -15,7 +15,7 @@ from ragviz.chunking.registry import get_spec, specs
 from ragviz.chunking.sweep_grid import default_sweep_chunkers, sweepable
 from ragviz.embedding.models import Embedder
 from ragviz.evaluation.measures import metric_names
-from ragviz.evaluation.results import RetrievalSettings, SweepResult
+from ragviz.evaluation.results import RetrievalSettings, SweepResult, SweepRow
 from ragviz.evaluation.sweeping import (
     MAX_OVERLAPS,
     MAX_SIZES,
@@ -31,7 +31,7 @@ from ragviz.i18n import KeyedError
 from ragviz.inputs.corpus import Corpus
 from ragviz.inputs.questions import LabelledQuestion
 from ragviz.present import presentation
-from ragviz.retrieval.scorers import scorer_names
+from ragviz.retrieval.scorers import SCORERS, scorer_names
 from ragviz_app import app_state as state
 from ragviz_app import charts
 from ragviz_app.common import lang, retrieval, ss, tr
@@ -157,6 +157,13 @@ def _collect() -> None:
         ss[RESULT_KEY] = (job.signature, job.result, job.total)
 
 
+def _load_best(row: SweepRow) -> None:
+    """The best row into A: its chunker settings, and its scorer on a scorer axis."""
+    load_into_a(row.config)
+    if row.scorer in SCORERS:
+        ss["a_scorer"] = row.scorer
+
+
 def _result(place: DeltaGenerator, signature: Hashable) -> None:
     """The best configuration, Load into A and the heatmap of the rows finished."""
     if ss.get("sweep_error"):
@@ -180,6 +187,6 @@ def _result(place: DeltaGenerator, signature: Hashable) -> None:
                                                          else ""),
                       metric=presentation.metric_label(metric, language),
                       value=presentation.metric_text(metric, value, language)))
-    place.button(tr("app.load_best"), key="load_best", on_click=load_into_a, args=(best.config,))
+    place.button(tr("app.load_best"), key="load_best", on_click=_load_best, args=(best,))
     st.altair_chart(charts.localised(charts.sweep_heatmap(result, metric, language), language),
                     width="stretch")
