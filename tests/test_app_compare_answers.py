@@ -84,8 +84,11 @@ def test_after_asking_the_compare_tab_lists_the_verdicts_that_flip(
     assert not any("LLM verdicts" in m.value for m in at.markdown)  # nothing asked yet
     assert "download_answers" not in str([b.proto for b in at.get("download_button")])
     at = open_tab(at, "questions")
+    model = next(iter(at.session_state["_llm_models"].values()))
     at.button(key="llm_ask").click()
     rerun(at)
+    kept = at.session_state["_llm_models"]
+    assert list(kept.values()) == [model] and next(iter(kept.values())) is model  # made once
     at = open_tab(at, "compare")
     heading = next(m.value for m in at.markdown if "LLM verdicts" in m.value)
     tables = _flip_tables(at)

@@ -10,6 +10,7 @@ in no link, workspace or cache key.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -42,6 +43,7 @@ ASKING = "llm_asking"
 CACHE = "llm_answers"
 FAILED_NOW = "llm_failed"  # the last failure per (model, prompt): said, never cached
 PROGRESS = "_llm_progress"
+MODELS = "_llm_models"  # the chat model of the current settings, by their signature
 _OK = ("correct",)
 
 
@@ -106,7 +108,23 @@ def _settings() -> dict[str, Any]:
             "base": str(ss.get("llm_base") or "").strip() or None,
             "key": str(ss.get("llm_api_key") or "").strip() or None,
             "max_tokens": ss.get("llm_max_tokens") or None,
-            "budget": ss.get("llm_budget") or None, "cache": ss.setdefault(CACHE, {})}
+            "budget": ss.get("llm_budget") or None, "cache": ss.setdefault(CACHE, {}),
+            "models": ss.setdefault(MODELS, {})}
+
+
+def _chat_model(given: dict[str, Any]) -> ChatModel:
+    """The settings' chat model, made once per settings in the session (making its client
+    takes about 0.1 s: too long for every floor step of a page with answers)."""
+    key = given["key"]
+    signature = (given["name"], given["base"], given["max_tokens"],
+                 hashlib.sha256(key.encode()).hexdigest() if key else None)
+    models: dict[tuple[Any, ...], ChatModel] = given["models"]
+    if signature not in models:
+        model = ChatModel(parse_llm_name(given["name"]), given["base"], key,
+                          max_tokens=given["max_tokens"])
+        models.clear()
+        models[signature] = model
+    return models[signature]
 
 
 def _asker(quiet: bool = False, settings: dict[str, Any] | None = None) -> Asker | None:
@@ -116,8 +134,7 @@ def _asker(quiet: bool = False, settings: dict[str, Any] | None = None) -> Asker
     if not given["name"]:
         return None
     try:
-        model = ChatModel(parse_llm_name(given["name"]), given["base"], given["key"],
-                          max_tokens=given["max_tokens"])
+        model = _chat_model(given)
         check_template(given["template"])
     except KeyedError as error:
         if not quiet:
