@@ -131,3 +131,12 @@ def test_cancel_stops_between_configurations_and_keeps_the_rows_finished(
     assert "Cancelled after 1 of 4 configurations" in page_text(at)
     assert _cells(at) == [(150, "fixed, overlap 0 %")]
     assert not at.button(key="run_sweep").disabled  # ready to run again
+
+
+def test_the_sweeps_fields_survive_a_tab_switch() -> None:
+    at = open_tab(run_app(tab=None), "compare")
+    _typed(at, "150, 300", "0, 10")
+    open_tab(open_tab(at, "chunks"), "compare")
+    assert at.text_input(key="sweep_sizes").value == "150, 300"
+    assert at.text_input(key="sweep_overlaps").value == "0, 10"
+    assert at.multiselect(key="sweep_chunkers").value == ["fixed"]
