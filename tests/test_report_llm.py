@@ -193,3 +193,15 @@ def test_past_twenty_questions_the_table_carries_each_verdict(use_model: Embedde
     assert len(rows) == 21
     assert all(row.endswith(f"<td>{result.verdict}</td></tr>")  # type: ignore[union-attr]
                for row, result in zip(rows, answers.results, strict=True))
+
+
+def test_compare_says_what_bs_scorer_fixes_and_breaks(capsys: pytest.CaptureFixture[str]
+                                                      ) -> None:
+    assert cli.main(["compare", *SAMPLE, *FIXED, "--b-chunker", "fixed", "--b-size", "120",
+                     "--b-overlap", "0", "--b-scorer", "bm25"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    fixed = sum(1 for line in lines if line.startswith("  [fixed] "))
+    broken = sum(1 for line in lines if line.startswith("  [broken] "))
+    assert f"B's bm25 fixes {fixed}, breaks {broken}" in lines and fixed >= 1
+    assert cli.main(["compare", *SAMPLE, *FIXED, "--b-chunker", "sentence"]) == 0
+    assert "B's " not in capsys.readouterr().out  # one scorer: nothing to say about it

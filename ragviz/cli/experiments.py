@@ -32,6 +32,7 @@ def cmd_compare(args: argparse.Namespace) -> None:
     answers = llm_options.compare_into(asker, a, b, payload, args.lang)  # none without --llm
 
     def text() -> str:
+        from ragviz.present.answers import setting_sentence
         from ragviz.present.presentation import label_name
 
         lines = [f"A {result.label_a}: {metrics_line(result.metrics_a, args.lang, a.top_k)}",
@@ -42,6 +43,8 @@ def cmd_compare(args: argparse.Namespace) -> None:
             before = label_name(flip.label_a, args.lang) if flip.label_a else "-"
             after = label_name(flip.label_b, args.lang) if flip.label_b else "-"
             lines.append(f"  [{flip.direction}] {flip.question.question}: {before} -> {after}")
+        if a.settings.scorer != b.settings.scorer:  # B retrieves otherwise: what that does
+            lines.append(setting_sentence(b.settings.scorer, result, args.lang))
         return "\n".join([*lines, *answers]) + "\n"
 
     _emit(args, payload, text)

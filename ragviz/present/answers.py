@@ -89,11 +89,11 @@ def fixed_and_broken(comparison: Comparison) -> tuple[list[Flip], list[Flip]]:
             [f for f in comparison.flips if f.direction == "broken"])
 
 
-def setting_sentence(setting: str, comparison: Comparison, lang: str,
-                     who: str = "") -> str:
-    """"B's hybrid+rerank(sentence-max) fixes 2, breaks 0" (``who``: whose setting)."""
+def setting_sentence(setting: str, comparison: Comparison, lang: str) -> str:
+    """"B's hybrid+rerank(sentence-max) fixes 2, breaks 0": what B's retrieval ``setting``
+    does to A's failures (``setting`` as the caller made it safe to show)."""
     fixed, broken = fixed_and_broken(comparison)
-    return t("study.fixes_breaks", lang, who=who, setting=setting, fixes=len(fixed),
+    return t("app.setting_fixes_breaks", lang, setting=setting, fixes=len(fixed),
              breaks=len(broken))
 
 

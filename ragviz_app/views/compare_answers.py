@@ -8,7 +8,7 @@ import pandas as pd
 import streamlit as st
 
 from ragviz.evaluation.results import Analysis, Comparison
-from ragviz.present.answers import fixed_and_broken, verdict_flip_rows
+from ragviz.present.answers import fixed_and_broken, setting_sentence, verdict_flip_rows
 from ragviz_app.common import lang, md, tr
 from ragviz_app.views import llm_view
 
@@ -21,8 +21,7 @@ def setting_view(a: Analysis, b: Analysis, comparison: Comparison) -> None:
     if a.settings.scorer == b.settings.scorer:
         return
     fixed, broken = fixed_and_broken(comparison)
-    st.markdown("**" + tr("app.setting_fixes_breaks", setting=md(b.settings.scorer),
-                          fixes=len(fixed), breaks=len(broken)) + "**")
+    st.markdown(f"**{setting_sentence(md(b.settings.scorer), comparison, lang())}**")
     for key, flips in (("app.setting_fixed_list", fixed), ("app.setting_broken_list", broken)):
         if flips:  # the questions are the user's text: escaped for Markdown
             st.markdown(tr(key, questions="; ".join(md(f.question.question) for f in flips)))
