@@ -39,8 +39,8 @@ def build(path: str, count: int) -> float:
 
 def load(path: str) -> None:
     """Run in the child process: read, stack, search copies; print the figures."""
+    from ragviz.evaluation.index_analysis import stored_matrix
     from ragviz.index import open_index
-    from ragviz.index.analysis import stored_matrix
     from ragviz.index.duplicates import duplicate_groups
 
     started = time.perf_counter()

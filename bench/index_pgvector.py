@@ -77,9 +77,9 @@ def build(uri: str, rows: int) -> float:
 def measure(uri: str) -> None:
     """Run in the child process: the database mode on the article's questions, timed."""
     from ragviz.embedding.models import load_embedder
+    from ragviz.evaluation.index_database import analyse_in_database
     from ragviz.evaluation.pipeline import encode_questions
     from ragviz.index import open_index
-    from ragviz.index.database import analyse_in_database
     from ragviz.inputs.questions import read_questions_file
 
     questions, _ = read_questions_file(QUESTIONS.read_bytes(), QUESTIONS.name)

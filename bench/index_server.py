@@ -172,8 +172,8 @@ def rss_mb(pid: int) -> float:
 def diagnose(port: int, questions_csv: Path) -> None:
     """Run in the child process: ragviz in database mode; prints its figures."""
     from ragviz.embedding.models import load_embedder
+    from ragviz.evaluation.index_database import analyse_in_database
     from ragviz.index import open_index
-    from ragviz.index.database import analyse_in_database
     from ragviz.inputs.questions import parse_questions_csv
 
     embedder = load_embedder(MODEL)

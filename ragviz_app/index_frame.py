@@ -15,8 +15,9 @@ from streamlit.delta_generator import DeltaGenerator
 from ragviz.chunking import ChunkerConfig
 from ragviz.embedding.models import Embedder
 from ragviz.errors import IndexInputError
+from ragviz.evaluation.index_analysis import IndexAnalysis, analyse_index
 from ragviz.evaluation.pipeline import chunk_document, rescore
-from ragviz.index.analysis import INDEX_CONFIG, IndexAnalysis, analyse_index
+from ragviz.index.base import INDEX_CONFIG
 from ragviz.inputs.corpus import Corpus
 from ragviz.inputs.questions import LabelledQuestion
 from ragviz_app import background, floors

@@ -22,11 +22,11 @@ from streamlit.testing.v1 import AppTest
 
 from ragviz.chunking import ChunkerConfig
 from ragviz.embedding.models import Embedder
+from ragviz.evaluation.index_analysis import analyse_index
 from ragviz.evaluation.pipeline import analyse
 from ragviz.evaluation.results import RetrievalSettings
 from ragviz.i18n import t
 from ragviz.index import open_index
-from ragviz.index.analysis import analyse_index
 from ragviz.inputs.corpus import load_files
 from ragviz.inputs.questions import read_questions_file
 from ragviz.present.exports import results_csv

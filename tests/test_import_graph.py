@@ -18,9 +18,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = "ragviz"
-# The stages in data-flow order: files -> text -> chunks -> vectors -> scores -> outcomes ->
-# the map's points (projection) -> sentences -> sharing -> the command line.
-STAGES = ("inputs", "chunking", "embedding", "retrieval", "evaluation", "answering", "index",
+# The stages in data-flow order: files -> text -> chunks (ours, or a production index's
+# stored ones) -> vectors -> scores -> outcomes -> the map's points (projection) ->
+# sentences -> sharing -> the command line. The index stage only reads stores: analysing
+# an index is evaluation's, its command the CLI's.
+STAGES = ("inputs", "chunking", "index", "embedding", "retrieval", "evaluation", "answering",
           "projection", "present", "share", "cli")
 # Used by every stage: the sentences, the errors a user meets, the results kept.
 SHARED = ("i18n", "errors", "cache")

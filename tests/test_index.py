@@ -13,8 +13,8 @@ import pytest
 from ragviz.cli.command import main
 from ragviz.embedding.models import Embedder
 from ragviz.evaluation.diagnosis import crowding
+from ragviz.evaluation.index_analysis import BUNDLED_DIMENSIONS
 from ragviz.index import open_index
-from ragviz.index.analysis import BUNDLED_DIMENSIONS
 from ragviz.index.messages import languages
 from tests.index_fixtures import (
     DOC,
@@ -361,9 +361,9 @@ def test_near_copies_found_on_vectors_exact_copies_past_the_limit(
 def test_crowding_is_in_the_core_diagnosis_rescore_and_report(use_model: Embedder) -> None:
     """A document imported twice: the core's diagnosis (what the app and report show)
     carries duplicate-crowding, and moving top_k (rescore) keeps seeing the copies."""
+    from ragviz.evaluation.index_analysis import analyse_index
     from ragviz.evaluation.pipeline import rescore
     from ragviz.evaluation.results import RetrievalSettings
-    from ragviz.index.analysis import analyse_index
     from ragviz.index.base import IndexChunk, LoadedIndex
     from ragviz.inputs.questions import parse_questions_csv
     from ragviz.present.report import render_report
@@ -391,9 +391,9 @@ def test_database_fetches_both_chunks_an_answer_straddles(tmp_path: Path,
     """top_k 1 and no margin: the database returns one chunk and no chunk holds the answer
     whole; its longest prefix and suffix found by the text filter bring the other chunk,
     so answer-split names both stored chunks, as when the collection is loaded."""
+    from ragviz.evaluation.index_analysis import analyse_index
+    from ragviz.evaluation.index_database import analyse_in_database
     from ragviz.evaluation.results import RetrievalSettings
-    from ragviz.index.analysis import analyse_index
-    from ragviz.index.database import analyse_in_database
     from ragviz.inputs.corpus import Corpus, Source
     from ragviz.inputs.questions import LabelledQuestion
 

@@ -17,8 +17,8 @@ from ragviz.chunking import ChunkerConfig, make_chunks
 from ragviz.cli import output as cli_output
 from ragviz.cli.command import main
 from ragviz.embedding.models import Embedder
+from ragviz.evaluation.index_database import analyse_in_database, probes_per_side
 from ragviz.index.chroma import ChromaReader
-from ragviz.index.database import analyse_in_database, probes_per_side
 from ragviz.index.open import open_index
 from ragviz.inputs.questions import read_questions_file
 from tests.index_fixtures import SAMPLES, chroma_collection

@@ -276,7 +276,7 @@ def test_a_vector_of_a_million_values_is_a_record_left_out(tmp_path: Path) -> No
 
 
 def test_an_underflowing_vector_is_scored_not_nan(tmp_path: Path) -> None:
-    from ragviz.index.analysis import stored_matrix
+    from ragviz.evaluation.index_analysis import stored_matrix
 
     path = jsonl(tmp_path / "u.jsonl", [json.dumps({"text": "a", "embedding": [1e-45] * 8}),
                                         json.dumps({"text": "b", "embedding": [1.0] + [0.0] * 7})])

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from ragviz.index import command
+from ragviz.cli import index_command as command
 from ragviz.index.base import CollectionInfo, IndexChunk, LoadedIndex
 from ragviz.index.open import open_index
 from ragviz.index.stores import OpenOptions, Store, detect, register, stores

@@ -245,7 +245,7 @@ def _index_run(args: argparse.Namespace) -> Any:
         return None
     if args.paths:
         raise UserError(key="cli.paths_with_index")
-    from ragviz.index.command import open_from_args, run_index_eval
+    from ragviz.cli.index_command import open_from_args, run_index_eval
 
     reader = open_from_args(args, args.index)  # a server that does not answer: before the model
     questions = _labelled(args)

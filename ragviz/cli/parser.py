@@ -17,6 +17,7 @@ from ragviz.cli.app import DESCRIPTION, run_app
 from ragviz.cli.cache_command import add_cache_parser, cached_run
 from ragviz.cli.commands import cmd_calibrate, cmd_chunk, cmd_eval, cmd_report, cmd_search
 from ragviz.cli.experiments import cmd_compare, cmd_sweep
+from ragviz.cli.index_command import add_eval_options, add_index_parser
 from ragviz.cli.llm_options import add_llm_options
 from ragviz.cli.output import _emit
 from ragviz.cli.reading import _model
@@ -32,7 +33,6 @@ from ragviz.embedding.models import (
 from ragviz.errors import InputError
 from ragviz.evaluation.measures import metric_names
 from ragviz.i18n import LANGUAGES, SOURCE_LANGUAGE, KeyedError, t
-from ragviz.index.command import add_eval_options, add_index_parser
 from ragviz.inputs.convert import ACCEPTED_SUFFIXES
 from ragviz.inputs.documents import shorten
 from ragviz.inputs.limits import TOP_K_RANGE

@@ -16,15 +16,19 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
+from ragviz.chunking.config import ChunkerConfig
 from ragviz.errors import IndexInputError, IndexLimitError, InputError
 from ragviz.i18n import Phrase
 from ragviz.inputs.corpus import MAX_CORPUS_CHARS
 from ragviz.inputs.documents import MAX_DOCUMENT_CHARS
 
 # Chunks ragviz loads into memory from one collection in the CLI; past it, the database
-# retrieves (``ragviz.index.database``). The variable lowers it (tests, small machines).
+# retrieves (``ragviz.evaluation.index_database``). The variable lowers it (tests, small machines).
 CLI_MAX_CHUNKS = 200_000
 LIMIT_VARIABLE = "RAGVIZ_INDEX_MAX_CHUNKS"
+
+# The label an index analysis carries in place of a chunker: production made these chunks.
+INDEX_CONFIG = ChunkerConfig("index")
 
 
 def memory_limit() -> int:

@@ -5,7 +5,7 @@ occurrence). A chunk whose text is not in its source is stale: the file changed 
 indexing. A chunk with no source to sit in is placed in a stand-in text made of its
 collection's chunks, so the diagnosis can still find answers inside it; its offsets are
 then reported as unknown, and no token metric is computed on a stand-in
-(``ragviz.index.analysis.on_real_files``)."""
+(``ragviz.evaluation.index_analysis.on_real_files``)."""
 
 from __future__ import annotations
 

@@ -43,7 +43,7 @@ from ragviz.evaluation.measures import get_metric, metric_names
 from ragviz.evaluation.results import Coverage, Metrics, QuestionOutcome, WhyFailed
 from ragviz.i18n import SOURCE_LANGUAGE, STRINGS, count, grouped, t
 from ragviz.i18n import decimal as decimal  # re-exported: the display rule's numbers
-from ragviz.index.analysis import INDEX_CONFIG
+from ragviz.index.base import INDEX_CONFIG
 from ragviz.index.messages import say
 from ragviz.inputs.documents import shorten
 from ragviz.retrieval.decision import Decision, build_prompt, with_neighbours

@@ -12,9 +12,9 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
+from ragviz.evaluation.index_analysis import STALE_CHUNK, IndexAnalysis
 from ragviz.evaluation.measures import metric_names
 from ragviz.evaluation.results import Analysis
-from ragviz.index.analysis import STALE_CHUNK, IndexAnalysis
 from ragviz.index.messages import say
 from ragviz.present import presentation
 from ragviz_app import charts

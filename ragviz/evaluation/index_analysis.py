@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from ragviz.chunking import ChunkerConfig, ChunkingResult
+from ragviz.chunking import ChunkingResult
 from ragviz.embedding.base import Progress
 from ragviz.embedding.models import Embedder
 from ragviz.errors import IndexInputError
@@ -21,7 +21,7 @@ from ragviz.evaluation.metrics import compute_metrics, outcome_calibration
 from ragviz.evaluation.pipeline import analyse_chunked, encode_questions, rescore
 from ragviz.evaluation.results import Analysis, Coverage, QuestionOutcome, RetrievalSettings
 from ragviz.index import messages
-from ragviz.index.base import LoadedIndex, Vector
+from ragviz.index.base import INDEX_CONFIG, LoadedIndex, Vector
 from ragviz.index.duplicates import duplicate_groups
 from ragviz.index.messages import say
 from ragviz.index.placement import STALE_SUFFIX, Placed, place
@@ -32,8 +32,6 @@ from ragviz.retrieval.scorers import get_scorer
 STALE_CHUNK = "stale-chunk"
 VECTOR_MISMATCH = "vector-mismatch"
 MISMATCH_COSINE = 0.99  # a stored vector this far from its text's re-embedding is suspect
-# The label the analysis carries in place of a chunker: production made these chunks.
-INDEX_CONFIG = ChunkerConfig("index")
 
 
 @dataclass(frozen=True)

@@ -34,11 +34,11 @@ from ragviz.embedding.models import Embedder
 from ragviz.errors import IndexInputError
 from ragviz.evaluation.answers import locate_in_corpus
 from ragviz.evaluation.diagnosis import ANN_MISS, AnnMiss
+from ragviz.evaluation.index_analysis import IndexAnalysis, analyse_index, dimension_sentence
 from ragviz.evaluation.measures import answer_rank
 from ragviz.evaluation.metrics import compute_metrics
 from ragviz.evaluation.pipeline import Progress, encode_questions
 from ragviz.evaluation.results import QuestionOutcome, RetrievalSettings
-from ragviz.index.analysis import IndexAnalysis, analyse_index, dimension_sentence
 from ragviz.index.base import IndexChunk, LoadedIndex, RetrievingIndex, Vector
 from ragviz.inputs.corpus import Corpus
 from ragviz.inputs.questions import LabelledQuestion

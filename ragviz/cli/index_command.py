@@ -31,8 +31,8 @@ from ragviz.index.open import open_index
 from ragviz.index.stores import REQUEST_TIMEOUT_S, forms
 
 if TYPE_CHECKING:  # the analysis imports the pipeline: loaded only when an index is used
-    from ragviz.index.analysis import IndexAnalysis
-    from ragviz.index.database import DatabaseAnalysis
+    from ragviz.evaluation.index_analysis import IndexAnalysis
+    from ragviz.evaluation.index_database import DatabaseAnalysis
 
 MODES = ("auto", "memory", "database")
 INDEX_MODEL_HELP = ("check the stored vectors against this model (minilm-en, use-multilingual, "
@@ -249,8 +249,8 @@ def run_index_eval(args: argparse.Namespace, reader: IndexReader, questions: Any
                    embedder: Any, sources: Any, settings: Any, progress: Any) -> IndexRun:
     """``ragviz eval --index ...``: the analysis on the stored vectors, of the loaded
     collection or of what the database retrieved (``--index-mode``)."""
-    from ragviz.index.analysis import analyse_index
-    from ragviz.index.database import MARGIN, analyse_in_database
+    from ragviz.evaluation.index_analysis import analyse_index
+    from ragviz.evaluation.index_database import MARGIN, analyse_in_database
 
     set_timeout = getattr(reader, "set_timeout", None)
     if set_timeout is not None:  # a server: every later request bounded by --timeout
@@ -296,7 +296,7 @@ def _database_mode(reader: IndexReader, args: argparse.Namespace) -> bool:
 def summary(loaded: LoadedIndex, embedder: Any, lang: str = "en") -> dict[str, Any]:
     """What one collection holds: count, dimension, chunk sizes, copies, and with a
     model the share of stored vectors that do not match their text."""
-    from ragviz.index.analysis import (
+    from ragviz.evaluation.index_analysis import (
         MISMATCH_COSINE,
         check_dimension,
         dimension_sentence,
