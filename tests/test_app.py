@@ -421,6 +421,8 @@ def test_sweep_heatmap_best_and_load_into_a() -> None:
     at = open_tab(run_app(), "compare")
     at.button(key="run_sweep").click()
     rerun(at)
+    at.session_state["_sweep_job"].join(TIMEOUT)  # the sweep runs in the background
+    rerun(at)
     heat = [(s, d) for s, d in charts(at) if any(_kind(x) == "rect" for x in s["layer"])]
     assert len(heat) == 1
     cells = layer_data(heat[0][0], heat[0][1], "rect")
