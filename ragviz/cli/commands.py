@@ -180,16 +180,17 @@ def cmd_eval(args: argparse.Namespace) -> None:
 
     def text() -> str:
         m = analysis.metrics
-        files = f" from {len(analysis.corpus.sources)} files" if analysis.corpus.multi_file else ""
+        files = len(analysis.corpus.sources) if analysis.corpus.multi_file else 0
         lines = [*notes,
-            f"{payload['chunker']} on {analysis.model}, scored by {payload['scorer']}: "
-            f"{len(analysis.chunks)} chunks{files}",
+            t("cli.eval_header_files" if files else "cli.eval_header", args.lang,
+              config=payload["chunker"], model=analysis.model, scorer=payload["scorer"],
+              n=len(analysis.chunks), files=files),
             "  ".join(filter(None, [output.metrics_line(m, args.lang, analysis.top_k),
                                     answerable_refused(m, args.lang)])),
             *covered, *denominator, *summary, *study_table]
         for number, (row, outcome) in enumerate(zip(rows, analysis.outcomes, strict=True)):
             names = ", ".join(label_name(label, args.lang) for label in row["labels"])
-            lines.append(f"[{names or 'unlabelled'}] {row['question']}")
+            lines.append(f"[{names or t('cli.unlabelled', args.lang)}] {row['question']}")
             if outcome.tokens is not None:
                 lines.append(f"    {token_text(outcome.tokens, args.lang)}")
             if row["explanation"]:

@@ -107,7 +107,7 @@ def metrics_line(metrics: Metrics, lang: str, top_k: int) -> str:
     from ragviz.present.presentation import metric_label, share, shown_metrics
 
     def shown(value: float | None) -> str:
-        return "n/a" if value is None else share(value, lang)
+        return t("value.not_available", lang) if value is None else share(value, lang)
 
     names = shown_metrics(top_k)
     return "  ".join(f"{metric_label(name, lang, short=True, k=top_k)} "

@@ -1,0 +1,178 @@
+"""A pseudo-locale: every English string of the catalogs wrapped in markers (⟦…⟧, placeholders
+kept), registered as a language only inside these tests (issue 32, item 2). Adding a language is
+one catalog; what the CLI and the app show in it must come from the catalog, so any English word
+left outside the markers is a hard-coded string.
+
+What is checked: the text the user reads — the CLI's text output (stdout and stderr) of
+``search``, ``eval`` and ``calibrate`` on the bundled article sample, and in the app
+(AppTest, every tab) the markdown, captions, titles, alerts, labels, help texts and options of
+widgets and buttons, expander and tab labels, metrics, and the charts' titles and tooltip headers
+(a tooltip without a title shows its field name). What is not: user data (the document's words,
+the questions and answers), numbers, table cells (their headers are column_config labels the
+page draws from the catalog), and names from the registries shown as they are typed on the
+command line (chunkers and their titles, parameters, scorers, rerankers, models, metrics), the
+languages' own names, the product's name and the map's question notation (Q3).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from ragviz.chunking.registry import param_names, specs
+from ragviz.cli.command import main
+from ragviz.embedding.models import BUNDLED_MODELS
+from ragviz.evaluation.measures import metric_names
+from ragviz.i18n import (
+    LANGUAGE_NAMES,
+    SOURCE_LANGUAGE,
+    STRINGS,
+    register_language,
+    remove_language,
+    t,
+)
+from ragviz.retrieval.scorers import scorer_names
+from ragviz_app.common import RERANKERS
+from ragviz_app.frame import chunker_title
+
+ROOT = Path(__file__).resolve().parent.parent
+APP = str(ROOT / "streamlit_app.py")
+SAMPLE = "politica_reembolso"
+PSEUDO = "qps"  # ISO 639's private-use range (qaa-qtz): never a real language
+OPEN, CLOSE = "⟦", "⟧"
+MARKED = re.compile(f"{OPEN}[^{OPEN}{CLOSE}]*{CLOSE}")
+WORD = re.compile(r"[A-Za-z][A-Za-z0-9_\-]*")
+MARKUP = re.compile(r"<style.*?</style>|<[^>]+>|:[a-z]+(?:-[a-z]+)*\[", re.S)  # HTML, :blue[…]
+NOTATION = re.compile(r"Q\d+")  # "Q3", question 3 on the map, its picker and the report's map
+TABS = ("chunks", "questions", "why", "calibration", "compare", "map")  # the map last: see below
+
+
+def pseudo_catalog() -> dict[str, str]:
+    """Every key's English wrapped in the markers (its placeholders kept inside)."""
+    catalog = {key: f"{OPEN}{entry[SOURCE_LANGUAGE]}{CLOSE}" for key, entry in STRINGS.items()
+               if SOURCE_LANGUAGE in entry}
+    return {**catalog, "language.name": f"{OPEN}Pseudo{CLOSE}"}
+
+
+@pytest.fixture(scope="module")
+def pseudo() -> Iterator[str]:
+    register_language(PSEUDO, pseudo_catalog())
+    yield PSEUDO
+    remove_language(PSEUDO)
+
+
+def _words(text: str) -> set[str]:
+    return {word.lower() for word in WORD.findall(text)}
+
+
+def allowed_words() -> set[str]:
+    """User data (the sample's document and questions) and names shown as they are typed."""
+    folder = ROOT / "sample_docs"
+    allowed = _words((folder / f"{SAMPLE}.txt").read_text(encoding="utf-8"))
+    allowed |= _words((folder / f"{SAMPLE}.csv").read_text(encoding="utf-8"))
+    for spec in specs():
+        allowed |= {spec.name.lower(), *_words(spec.title), *_words(chunker_title(spec.name))}
+    allowed |= {name.lower() for name in (*param_names(), *scorer_names(), *BUNDLED_MODELS,
+                                          *metric_names(), *RERANKERS)}
+    allowed |= {word for name in LANGUAGE_NAMES.values() for word in _words(name)}
+    return allowed | {"ragviz"}
+
+
+def unmarked(text: str, allowed: set[str]) -> list[str]:
+    """The words of ``text`` outside every marked string that are not allowed."""
+    while MARKED.search(text):
+        text = MARKED.sub(" ", text)  # the innermost first: a phrase said inside a sentence
+    text = MARKUP.sub(" ", text)
+    return [word for word in WORD.findall(text)
+            if len(word) > 1 and word.lower() not in allowed and not NOTATION.fullmatch(word)]
+
+
+def test_the_pseudo_locale_marks_a_sentence_and_keeps_its_placeholders(pseudo: str) -> None:
+    said = t("outcome.refused", pseudo, best="0,31", floor="0,50")
+    assert said == f"{OPEN}refused: best score 0,31 is under the floor 0,50{CLOSE}"
+    assert unmarked(f"{said} 0.682 'Reembolso.' sentence", allowed_words()) == []
+    assert unmarked("refused: best score", allowed_words()) == ["refused", "best", "score"]
+
+
+COMMANDS = {
+    "search": ["search", "--floor", "0.5", "--top-k", "1"],
+    "eval": ["eval"],
+    "calibrate": ["calibrate"],
+}
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_the_cli_says_nothing_outside_the_catalog(
+    command: str, pseudo: str, capsys: pytest.CaptureFixture[str],
+) -> None:
+    csv = str(ROOT / "sample_docs" / f"{SAMPLE}.csv")
+    argv = [*COMMANDS[command], f"sample:{SAMPLE}", "--questions", csv, "--lang", pseudo,
+            "--model", "minilm-en"]
+    assert main(argv) == 0
+    said = capsys.readouterr()
+    assert OPEN in said.out, "the command said nothing from the catalog"
+    assert unmarked(said.out + said.err, allowed_words()) == []
+
+
+def _widget_texts(at: AppTest) -> list[str]:
+    texts = [str(element.value) for kind in ("markdown", "caption", "title", "header",
+                                             "subheader", "info", "warning", "error", "success")
+             for element in at.get(kind)]
+    for kind in ("button", "download_button", "checkbox", "toggle", "text_input", "text_area",
+                 "number_input", "slider", "select_slider", "selectbox", "radio", "multiselect",
+                 "expander", "tab", "metric"):
+        for element in at.get(kind):
+            texts += [str(getattr(element, part, None) or "") for part in ("label", "help")]
+            texts += [str(option) for option in getattr(element, "options", None) or ()]
+            if kind == "metric":
+                texts.append(str(element.value))
+    return texts
+
+
+def _chart_texts(node: Any) -> list[str]:
+    """A Vega-Lite spec's titles and tooltip headers (a tooltip without a title shows its
+    field's name)."""
+    if isinstance(node, list):
+        return [text for item in node for text in _chart_texts(item)]
+    if not isinstance(node, dict):
+        return []
+    texts = []
+    for key, value in node.items():
+        if key == "title" and isinstance(value, str):
+            texts.append(value)
+        if key == "tooltip":
+            texts += [tip["field"] for tip in (value if isinstance(value, list) else [value])
+                      if isinstance(tip, dict) and "field" in tip and "title" not in tip]
+        texts += _chart_texts(value)
+    return texts
+
+
+def test_the_app_shows_nothing_outside_the_catalog(pseudo: str) -> None:
+    """Every tab in the pseudo language. The map is visited last: AppTest formats a radio's
+    options again on the next run outside the script, where the session's language is not
+    readable, so leaving the map for another tab would compare English with pseudo labels."""
+    at = AppTest.from_file(APP, default_timeout=180)
+    at.run()
+    at.selectbox(key="lang").set_value(pseudo)
+    at.run()
+    found: dict[str, list[str]] = {}
+    checked = 0
+    allowed = allowed_words()
+    for tab in TABS:
+        at.session_state["tab"] = t(f"tab.{tab}", pseudo)
+        at.run()
+        assert not at.exception, [e.value for e in at.exception]
+        texts = _widget_texts(at) + [text for chart in at.get("vega_lite_chart")
+                                     for text in _chart_texts(json.loads(chart.proto.spec))]
+        checked += sum(OPEN in text for text in texts)
+        for text in texts:
+            if words := unmarked(text, allowed):
+                found.setdefault(text[:120], words)
+    assert checked > 100, "the page said too little from the catalog to prove anything"
+    assert not found, json.dumps(found, ensure_ascii=False, indent=1)
