@@ -142,6 +142,7 @@ class BarsShape:
     with_answer: bool = False
     keyed: bool = True  # False: no legend, the page shows one key for all charts
     axis_label: str = COSINE.label  # the scorer's axis label (a catalog key)
+    first_stage: bool = False  # a reranked ranking: the tooltip says the first-stage rank
 
 
 def score_bars(
@@ -183,11 +184,13 @@ def score_bars_spec(
     keyed: bool = True,
     labels: Mapping[int, str] | None = None,
     scale: ScoreScale = COSINE,
+    first_ranks: Mapping[int, int] | None = None,
 ) -> dict[str, Any]:
     """``score_bars`` as a Vega-Lite dict, its data-free part built by Altair once per shape
-    (Altair takes tens of ms per chart; a floor or top_k move only changes the data)."""
+    (Altair takes tens of ms per chart; a floor or top_k move only changes the data);
+    ``first_ranks``: each chunk's rank before a reranker, said in the tooltip."""
     shape, datasets = _bars_parts(decision, chunks, floor, title, lang, description, large,
-                                  answer_chunks, keyed, labels, scale)
+                                  answer_chunks, keyed, labels, scale, first_ranks)
     spec: dict[str, Any] = json.loads(_bars_skeleton(shape))
     spec["datasets"] = datasets
     return spec
@@ -197,12 +200,15 @@ def _bars_parts(
     decision: Decision, chunks: Sequence[Chunk], floor: float | None, title: str, lang: str,
     description: str, large: bool, answer_chunks: Sequence[int] = (), keyed: bool = True,
     labels: Mapping[int, str] | None = None, scale: ScoreScale = COSINE,
+    first_ranks: Mapping[int, int] | None = None,
 ) -> tuple[BarsShape, dict[str, list[dict[str, Any]]]]:
     """The chart's shape and its two datasets (bars, floor rule)."""
     rows = score_rows(decision, chunks, lang, MAX_BARS, labels, for_chart=True)
     holding = set(answer_chunks)
     for row in rows:
         row["answer"] = row["index"] in holding
+        if first_ranks is not None:
+            row["first"] = f"#{first_ranks.get(row['index'], '–')}"
     with_answer = any(row["answer"] for row in rows)
     if with_answer and keyed:
         title = " · ".join(x for x in (title, t("chart.answer_outline", lang)) if x)
@@ -215,7 +221,8 @@ def _bars_parts(
     highest = max((row["score"] for row in rows), default=None)
     domain = (round(lowest - 0.02, 2) if lowest < start else start, scale.top(highest))
     shape = BarsShape(tuple(row["chunk"] for row in rows), domain, title, description or title,
-                      lang, large, floor is not None, with_answer, keyed, scale.label)
+                      lang, large, floor is not None, with_answer, keyed, scale.label,
+                      first_ranks is not None)
     floor_text = "" if floor is None else format_score(floor, lang)  # as the slider writes it
     retrieval = {"one": "1", "top_k": decision.top_k, "decided": float(decision.floor),
                  "floor": float(decision.floor if floor is None else floor),
@@ -275,10 +282,12 @@ def _bars_layers(shape: BarsShape) -> alt.LayerChart:
                     if shape.keyed else None),
         ),
         tooltip=[
-            alt.Tooltip("chunk:N"),
-            alt.Tooltip("shown:N", title="score"),
-            alt.Tooltip("rank:Q"),
-            alt.Tooltip("text:N"),
+            alt.Tooltip("chunk:N", title=t("chart.tip_chunk", lang)),
+            alt.Tooltip("shown:N", title=t("chart.tip_score", lang)),
+            alt.Tooltip("rank:Q", title=t("chart.tip_rank", lang)),
+            *([alt.Tooltip("first:N", title=t("chart.first_stage", lang))]
+              if shape.first_stage else []),
+            alt.Tooltip("text:N", title=t("chart.tip_text", lang)),
         ],
     )
     labels = base.mark_text(align="left", dx=3, fontSize=font).encode(
@@ -372,8 +381,10 @@ def similarity_profile(
     with its lowest similarity (the dips that start chunks) over its range."""
     frame = profile_spans(boundary_similarities)
     x = alt.X("offset:Q", title=t("chart.offset", lang))
-    tooltip = [alt.Tooltip("start:Q", title=t("chart.offset", lang)), "end:Q",
-               alt.Tooltip("similarity:Q", format=".2f"), alt.Tooltip("highest:Q", format=".2f")]
+    tooltip = [alt.Tooltip("start:Q", title=t("chart.offset", lang)),
+               alt.Tooltip("end:Q", title=t("chart.tip_end", lang)),
+               alt.Tooltip("similarity:Q", format=".2f", title=t("chart.similarity", lang)),
+               alt.Tooltip("highest:Q", format=".2f", title=t("chart.tip_highest", lang))]
     band = alt.Chart(frame).mark_area(opacity=0.25).encode(
         x=x, y=alt.Y("similarity:Q"), y2="highest:Q")
     line = alt.Chart(frame).mark_line(point=True).encode(
@@ -436,7 +447,8 @@ def calibration_strip(
                                 range=[ANSWERABLE, UNANSWERABLE]),
                 legend=None,
             ),
-            tooltip=["question:N", alt.Tooltip("best:Q", format=".3f")],
+            tooltip=[alt.Tooltip("question:N", title=t("chart.tip_question", lang)),
+                     alt.Tooltip("best:Q", format=".3f", title=t("chart.tip_best", lang))],
         )
     )
     return alt.LayerChart(layer=[dots, *_floor_rules(calibration, floor, lang)],
@@ -478,7 +490,8 @@ def _floor_rules(calibration: Calibration, floor: float | None, lang: str) -> li
         layers += [
             alt.Chart(current)
             .mark_rule(color="#374151", strokeDash=[4, 4], strokeWidth=2)
-            .encode(x="floor:Q", tooltip=["label:N"]),
+            .encode(x="floor:Q",
+                    tooltip=[alt.Tooltip("label:N", title=t("chart.floor_axis", lang))]),
             alt.Chart(current)
             .mark_text(color="#374151", align="left", baseline="bottom", dx=5, fontSize=13)
             .encode(x="floor:Q", y=alt.value(STRIP_HEIGHT - 2), text="label:N"),
@@ -511,7 +524,9 @@ def tradeoff_curve(calibration: Calibration, lang: str = "en") -> alt.LayerChart
                                 range=[ANSWERABLE, UNANSWERABLE, "#111827"]),
                 legend=alt.Legend(title=None, orient="bottom", labelLimit=0),
             ),
-            tooltip=["series:N", alt.Tooltip("floor:Q", format=".3f"), "count:Q"],
+            tooltip=[alt.Tooltip("series:N", title=t("chart.tip_series", lang)),
+                     alt.Tooltip("floor:Q", format=".3f", title=t("chart.floor_axis", lang)),
+                     alt.Tooltip("count:Q", title=t("chart.tip_count", lang))],
         )
     )
     rule_data = pd.DataFrame(
@@ -540,9 +555,10 @@ def sweep_frame(sweep: SweepResult, metric: str, lang: str = "en") -> pd.DataFra
             {
                 "config": config_text(row.config, lang),
                 "row": t("chart.sweep_row", lang, chunker=record["chunker"],
-                         overlap=_overlap_text(record, lang)),
+                         overlap=_overlap_text(record, lang))
+                + (f" · {row.scorer}" if row.scorer else ""),  # a scorer axis
                 "size": int(record["size"]),
-                "value": None if value is None else round(float(value), 3),
+                "value": None if value is None else round(float(value), 6),
                 "chunks": record["chunks"],
                 "chunker": record["chunker"],
                 "overlap_share": float(record["overlap"] or 0) / max(float(record["size"]), 1),
@@ -576,6 +592,7 @@ def sweep_heatmap(sweep: SweepResult, metric: str, lang: str = "en") -> alt.Laye
     # the darker the better: reversed for a metric where lower is better
     reverse = not get_metric(metric).higher_is_better
     percent = get_metric(metric).display == "percent"
+    shown_as = cell_format(frame["value"].dropna().tolist(), percent)
     cells = base.mark_rect(stroke="#fff").encode(
         color=alt.Color("value:Q", scale=alt.Scale(domain=[0, top], scheme="blues",
                                                    reverse=reverse, clamp=True),
@@ -583,10 +600,12 @@ def sweep_heatmap(sweep: SweepResult, metric: str, lang: str = "en") -> alt.Laye
                         legend=alt.Legend(titleFontSize=14, labelFontSize=13, labelColor=_INK,
                                           titleColor=_INK, format=".0%" if percent else ".1f",
                                           titleLimit=240)),
-        tooltip=["config:N", alt.Tooltip("value:Q", format=".3f"), "chunks:Q"],
+        tooltip=[alt.Tooltip("config:N", title=t("chart.tip_config", lang)),
+                 alt.Tooltip("value:Q", format=shown_as, title=metric_label(metric, lang)),
+                 alt.Tooltip("chunks:Q", title=t("chart.tip_chunks", lang))],
     )
     text = base.mark_text(fontSize=15).encode(
-        text=alt.Text("value:Q", format=".0%" if percent else ".2f"),
+        text=alt.Text("value:Q", format=shown_as),
         color=alt.condition(f"datum.value > {0.6 * top:.4f}", alt.value("white"),
                             alt.value(_INK)),
     )
@@ -604,6 +623,20 @@ def sweep_heatmap(sweep: SweepResult, metric: str, lang: str = "en") -> alt.Laye
 
 
 _INK = "#111827"  # axis words dark enough for a projector (Vega's default is a light grey)
+
+
+def cell_format(values: Sequence[float], percent: bool) -> str:
+    """The heatmap cells' d3 format: the fewest decimals (from none of a percent, two of a
+    decimal, at most three more) at which no two different values print the same (IoU
+    7.1 %, 7.4 %, 6.5 % where whole percents read 7 %, 7 %, 6 %)."""
+    distinct = sorted(set(values))
+    first = 0 if percent else 2
+    for decimals in range(first, first + 4):
+        scale = 10 ** (decimals + (2 if percent else 0))
+        printed = {round(value * scale) for value in distinct}
+        if len(printed) == len(distinct):
+            break
+    return f".{decimals}%" if percent else f".{decimals}f"
 
 
 def colour_top(values: Sequence[float]) -> float:
