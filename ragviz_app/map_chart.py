@@ -4,6 +4,8 @@ or a question (Streamlit's chart selections)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import altair as alt
@@ -12,7 +14,7 @@ import pandas as pd
 from ragviz.i18n import t
 from ragviz.present.map_svg import LINK_COLOURS, QUESTION_COLOUR, SIDE_COLOURS
 from ragviz.present.presentation import label_name
-from ragviz.projection.space import NOT_RETRIEVED, SpaceMap
+from ragviz.projection.space import NOT_RETRIEVED, Link, SpaceMap
 
 PICK_CHUNK, PICK_QUESTION = "pick_chunk", "pick_question"
 COLOURINGS = ("config", "file", "diagnosis")
@@ -41,26 +43,119 @@ def question_frame(drawn: SpaceMap) -> pd.DataFrame:
                         columns=["kind", "side", "index", "x", "y", "name", "question"])
 
 
+LINES_OF_EVERY = 10  # "every question" draws the lines of this many (more cross everything)
+
+
 def link_frame(drawn: SpaceMap, question: int | None) -> pd.DataFrame:
-    """The lines of one question (None: of every question), the answer's first: drawn wide
-    under the context line, so a chunk that is both shows a blue line in a green band."""
-    links = sorted((k for k in drawn.links if question is None or k.question == question),
-                   key=lambda k: k.kind != "answer")
+    """The lines of one question (None: of the first ``LINES_OF_EVERY`` questions), the
+    answer's first: drawn wide under the context line, so a chunk that is both shows a
+    blue line in a green band."""
+    links = sorted((k for k in drawn.links if k.question == question or (
+        question is None and k.question < LINES_OF_EVERY)), key=lambda k: k.kind != "answer")
     return pd.DataFrame([{"x": k.x1, "y": k.y1, "x2": k.x2, "y2": k.y2, "kind": k.kind,
                           "dash": 1 if k.kind == "answer" else 0,
                           "width": 7 if k.kind == "answer" else 3} for k in links],
                         columns=["x", "y", "x2", "y2", "kind", "dash", "width"])
 
 
-def tagged(chunks: pd.DataFrame, drawn: SpaceMap, question: int | None) -> pd.DataFrame:
-    """The chunks one question's lines end on, named (``A #1``) so the step's sentence can
-    point at them; none when every question's lines are drawn (too many names)."""
+# Where labels go: Vega-Lite does not move a text mark off another, so the map places its
+# labels here, on the pixels it will most likely get (its plot is HEIGHT tall and about
+# PLOT_WIDTH wide beside an open sidebar at 1280x800; wider screens only spread them more).
+PLOT_WIDTH = 820
+PADDING = 24  # the scales' padding, in pixels
+CHAR_WIDTH = 0.62  # a bold character's width, in font sizes
+LINE_HEIGHT = 0.85  # from the top of a capital to the foot of a comma, in font sizes
+# Beside its point (dx, dy, align), nearest first: right, left, above, below, then a line
+# further up or down on either side.
+SPOTS = ((10, -4, "left"), (10, 14, "left"), (-10, -4, "right"), (-10, 14, "right"),
+         (0, -18, "center"), (0, 22, "center"), (10, -22, "left"), (10, 32, "left"),
+         (-10, -22, "right"), (-10, 32, "right"))
+Box = tuple[float, float, float, float]
+
+
+@dataclass(frozen=True)
+class Label:
+    """One text the map writes beside a point: a question's ``Q1`` or the end of one of its
+    lines, ``1. A #89`` (its rank for that question, then its name)."""
+
+    x: float
+    y: float
+    text: str
+    tone: str  # "question" or "chunk"
+    faded: bool = False
+
+
+def wanted_labels(drawn: SpaceMap, question: int | None) -> list[Label]:
+    """Every label, the most needed first: the shown question's name, its lines' ends by
+    rank, then the other questions' names (every question's lines: no chunk names)."""
+    names = [Label(q.x, q.y, f"Q{q.position + 1}", "question",
+                   question is not None and q.position != question)
+             for q in drawn.questions]
     if question is None:
-        return chunks.iloc[0:0]
-    ends = {(k.side, k.chunk) for k in drawn.links if k.question == question}
-    keep = [(side, index) in ends for side, index in zip(chunks["side"], chunks["index"],
-                                                          strict=True)]
-    return chunks[keep]
+        return names
+    ends: dict[tuple[str, int], Link] = {}
+    for link in drawn.links:
+        if link.question == question and (link.side, link.chunk) not in ends:
+            ends[(link.side, link.chunk)] = link
+    tagged = [Label(k.x2, k.y2, f"{k.rank}. {k.side.upper()} #{k.chunk}" if k.rank
+                    else f"{k.side.upper()} #{k.chunk}", "chunk")
+              for k in sorted(ends.values(), key=lambda k: (k.rank or 10**9, k.side))]
+    shown = [label for label in names if not label.faded]
+    return shown + tagged + [label for label in names if label.faded]
+
+
+def place_labels(labels: Sequence[Label], xs: Sequence[float], ys: Sequence[float],
+                 font: int) -> list[int | None]:
+    """Each label's spot (an index into ``SPOTS``), the first beside its point inside the
+    plot that overlaps no label placed before it; None: no free spot, the label is left
+    out (its point keeps its tooltip)."""
+    if not labels:
+        return []
+    x_low, x_span = min(xs), (max(xs) - min(xs)) or 1.0
+    y_low, y_span = min(ys), (max(ys) - min(ys)) or 1.0
+    placed: list[Box] = []
+    spots: list[int | None] = []
+    for label in labels:
+        px = PADDING + (label.x - x_low) / x_span * (PLOT_WIDTH - 2 * PADDING)
+        py = PADDING + (1 - (label.y - y_low) / y_span) * (HEIGHT - 2 * PADDING)
+        spot = next((i for i, box in enumerate(_boxes(px, py, label.text, font))
+                     if _inside(box) and not any(_overlap(box, other) for other in placed)),
+                    None)
+        if spot is not None:
+            placed.append(_boxes(px, py, label.text, font)[spot])
+        spots.append(spot)
+    return spots
+
+
+def _boxes(px: float, py: float, text: str, font: int) -> list[Box]:
+    """The label's box at each spot (left, top, right, bottom), its text middle-aligned."""
+    width = len(text) * font * CHAR_WIDTH
+    out = []
+    for dx, dy, align in SPOTS:
+        left = px + dx - {"left": 0.0, "center": width / 2, "right": width}[align]
+        half = font * LINE_HEIGHT / 2
+        out.append((left, py + dy - half, left + width, py + dy + half))
+    return out
+
+
+def _inside(box: Box) -> bool:
+    return box[0] >= 0 and box[1] >= 0 and box[2] <= PLOT_WIDTH and box[3] <= HEIGHT
+
+
+def _overlap(one: Box, other: Box) -> bool:
+    return one[0] < other[2] and other[0] < one[2] and one[1] < other[3] and other[1] < one[3]
+
+
+def label_frame(drawn: SpaceMap, question: int | None, font: int) -> pd.DataFrame:
+    """The labels kept, each with its spot."""
+    labels = wanted_labels(drawn, question)
+    xs = [p.x for p in drawn.chunks] + [q.x for q in drawn.questions]
+    ys = [p.y for p in drawn.chunks] + [q.y for q in drawn.questions]
+    spots = place_labels(labels, xs, ys, font)
+    return pd.DataFrame([{"x": label.x, "y": label.y, "label": label.text, "tone": label.tone,
+                          "opacity": 0.3 if label.faded else 1.0, "spot": spot}
+                         for label, spot in zip(labels, spots, strict=True) if spot is not None],
+                        columns=["x", "y", "label", "tone", "opacity", "spot"])
 
 
 def _colour(colouring: str, frame: pd.DataFrame, lang: str) -> alt.Color:
@@ -108,13 +203,8 @@ def map_chart(drawn: SpaceMap, colouring: str, question: int | None, lang: str =
                  alt.Tooltip("chars:Q", title=t("map.chars", lang)),
                  alt.Tooltip("head:N", title=t("map.text", lang))],
     ).add_params(pick_chunk)
-    names = alt.Chart(tagged(chunks, drawn, question)).mark_text(
-        align="left", dx=10, dy=12, fontSize=font, fontWeight="bold", color="#374151",
-        stroke="#ffffff", strokeWidth=3, strokeOpacity=0.9, opacity=1).encode(
-        x=x, y=y, text="name:N")
-    names_fill = names.mark_text(align="left", dx=10, dy=12, fontSize=font, fontWeight="bold",
-                                 color="#374151")
-    layers = [names, names_fill, *_question_layers(questions, question, x, y, font, lang)]
+    layers = [*_question_layers(questions, question, x, y, lang),
+              *_label_layers(label_frame(drawn, question, font), x, y, font)]
     # independent colours: the lines' context/under-floor/answer scale is not the chunks' one
     chart: alt.LayerChart = alt.layer(lines, points, *layers).resolve_scale(
         color="independent").properties(height=HEIGHT, description=f"map:{drawn.method}")
@@ -122,24 +212,35 @@ def map_chart(drawn: SpaceMap, colouring: str, question: int | None, lang: str =
     return framed
 
 
-def _question_layers(questions: pd.DataFrame, shown: int | None, x: Any, y: Any, font: int,
+def _question_layers(questions: pd.DataFrame, shown: int | None, x: Any, y: Any,
                      lang: str) -> list[alt.Chart]:
-    """Diamonds and ``Qn`` labels; while one question's lines are drawn the others fade."""
+    """The questions' diamonds; while one question's lines are drawn the others fade."""
     questions = questions.assign(
         faded=[shown is not None and i != shown for i in questions["index"].tolist()])
     opacity = alt.Opacity("faded:N", scale=alt.Scale(domain=[False, True], range=[1.0, 0.3]),
                           legend=None)
     pick_question = alt.selection_point(name=PICK_QUESTION, fields=["kind", "index"],
                                         on="click", clear="dblclick")
-    base = alt.Chart(questions).encode(x=x, y=y)
-    marks = base.mark_point(shape="diamond", filled=True, size=420, color=QUESTION_COLOUR,
-                            stroke="#ffffff", strokeWidth=1.5).encode(
+    marks = alt.Chart(questions).encode(x=x, y=y).mark_point(
+        shape="diamond", filled=True, size=420, color=QUESTION_COLOUR, stroke="#ffffff",
+        strokeWidth=1.5).encode(
         opacity=opacity, tooltip=[alt.Tooltip("name:N", title=t("map.question", lang)),
-                 alt.Tooltip("question:N", title=t("map.text", lang))],
+                                  alt.Tooltip("question:N", title=t("map.text", lang))],
     ).add_params(pick_question)
-    labels = base.mark_text(align="left", dx=13, dy=-2, fontSize=font, fontWeight="bold",
-                            color=QUESTION_COLOUR, stroke="#ffffff", strokeWidth=4,
-                            strokeOpacity=0.9).encode(text="name:N", opacity=opacity)
-    labels_fill = base.mark_text(align="left", dx=13, dy=-2, fontSize=font, fontWeight="bold",
-                                 color=QUESTION_COLOUR).encode(text="name:N", opacity=opacity)
-    return [marks, labels, labels_fill]
+    return [marks]
+
+
+def _label_layers(labels: pd.DataFrame, x: Any, y: Any, font: int) -> list[alt.Chart]:
+    """The placed labels, one white-edged layer and one filled layer per spot (a spot's
+    offset and alignment are the mark's, not an encoding's)."""
+    tone = alt.Color("tone:N", legend=None, scale=alt.Scale(
+        domain=["question", "chunk"], range=[QUESTION_COLOUR, "#374151"]))
+    layers = []
+    for spot, (dx, dy, align) in enumerate(SPOTS):
+        base = alt.Chart(labels[labels["spot"] == spot]).encode(
+            x=x, y=y, text="label:N", color=tone, opacity=alt.Opacity("opacity:Q", scale=None))
+        style: dict[str, Any] = {"align": align, "dx": dx, "dy": dy, "baseline": "middle",
+                                 "fontSize": font, "fontWeight": "bold"}
+        layers += [base.mark_text(stroke="#ffffff", strokeWidth=4, strokeOpacity=0.9, **style),
+                   base.mark_text(**style)]
+    return layers

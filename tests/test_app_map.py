@@ -41,17 +41,21 @@ def frames(at: AppTest) -> dict[str, pd.DataFrame]:
     """The one map's chunk points, question points and lines, told apart by their columns."""
     specs = map_specs(at)
     assert len(specs) == 1, len(specs)
-    named: dict[str, pd.DataFrame] = {}
+    named: dict[str, pd.DataFrame] = {"labels": pd.DataFrame(columns=["label", "tone"])}
     for data in specs[0][1]:
+        if "label" in data.columns:  # the labels, one dataset per spot beside their points
+            named["labels"] = pd.concat([named["labels"], data], ignore_index=True)
+            continue
         kind = ("chunks" if "head" in data.columns else "questions" if "question" in data.columns
                 else "lines")
-        if kind == "chunks" and len(named.get(kind, [])) > len(data):
-            named["tagged"] = data  # the named ends of the shown question's lines
-            continue
-        if kind == "chunks" and kind in named:
-            named["tagged"] = named[kind]
         named[kind] = data
     return named
+
+
+def named_ends(labels: pd.DataFrame) -> set[tuple[str, int]]:
+    """The chunks the labels name (``1. A #3``: rank, side, index)."""
+    found = labels["label"].str.extract(r"^(?:\d+\. )?([AB]) #(\d+)$").dropna()
+    return {(side.lower(), int(index)) for side, index in found.itertuples(index=False)}
 
 
 def open_map(method: str = planar.PCA, sample: str | None = None) -> AppTest:
@@ -86,8 +90,9 @@ def test_the_map_draws_every_chunk_of_a_and_b_and_every_question() -> None:
     assert "Each point is a chunk" in " ".join(c.value for c in at.caption)
     ends = {("a", i) for i in [*refund.decision.ranking[:1].tolist(),
                                *refund.diagnosis.holding_chunks]}  # type: ignore[union-attr]
-    tagged = drawn["tagged"]
-    assert ends <= set(zip(tagged["side"], tagged["index"], strict=True)), "line ends named"
+    assert ends <= named_ends(drawn["labels"]), "line ends named"
+    top = refund.decision.ranking[0]
+    assert f"1. A #{top}" in set(drawn["labels"]["label"]), "with their rank"
 
 
 def test_the_map_draws_for_a_corpus_coloured_by_file() -> None:

@@ -70,6 +70,7 @@ class Link:
     y1: float
     x2: float
     y2: float
+    rank: int = 0  # the chunk's 1-based rank for the question (0: not known)
 
 
 @dataclass(frozen=True)
@@ -182,7 +183,7 @@ def _links(side: str, analysis: Analysis, questions: Sequence[QuestionPoint],
             if (side, index) in where:
                 x2, y2 = where[(side, index)]
                 out.append(Link(side, question.position, index, kind, question.x, question.y,
-                                x2, y2))
+                                x2, y2, decision.rank_of(index)))
     return out
 
 

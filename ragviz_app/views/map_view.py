@@ -18,7 +18,13 @@ from ragviz_app import map_jobs
 from ragviz_app.charts import localised
 from ragviz_app.common import SIDES, lang, md, ss, tr
 from ragviz_app.frame import Frame
-from ragviz_app.map_chart import COLOURINGS, PICK_CHUNK, PICK_QUESTION, map_chart
+from ragviz_app.map_chart import (
+    COLOURINGS,
+    LINES_OF_EVERY,
+    PICK_CHUNK,
+    PICK_QUESTION,
+    map_chart,
+)
 
 ALL_QUESTIONS = -1
 POLL_SECONDS = 1.0
@@ -34,6 +40,8 @@ def map_tab(frame: Frame) -> None:
     st.caption(f'{tr("map.caption")} {tr(f"map.caption_{method}")}')  # what the method keeps
     if len(spaces) > 1:
         st.caption(tr("map.own_models"))
+    if question is None and len(frame.questions) > LINES_OF_EVERY:
+        st.caption(tr("map.lines_capped", shown=LINES_OF_EVERY, total=len(frame.questions)))
     for number, sides in enumerate(spaces):
         texts = [q.question for q in frame.questions]
         draw_space(frame.models[sides[0][0]], sides, frame, method, colouring, question,
