@@ -15,6 +15,7 @@ from streamlit.testing.v1 import AppTest
 from ragviz.embedding.models import Embedder
 from ragviz.evaluation.pipeline import analyse
 from ragviz.i18n import t
+from ragviz.present.presentation import format_score
 from ragviz.projection import planar
 from ragviz.share.samples import get_sample
 from ragviz.share.workspace import DEFAULT_CONFIG_B
@@ -196,3 +197,24 @@ def test_the_caption_says_what_the_projection_keeps(method: str, says: str) -> N
     at = open_map(method)
     captions = " ".join(str(c.value) for c in at.caption)
     assert says in captions and "Near on the map means near" not in captions
+
+
+def test_beside_the_map_the_shown_questions_top_k_in_numbers() -> None:
+    """Under UMAP a line's length lies (issue 36 item 13): the shown question's top_k and
+    answer chunks are listed beside the map by rank with the model's scores."""
+    at = open_map()
+    memo = list(at.session_state["_memo"].values())
+    table = next(d.value for d in at.dataframe if "rank" in d.value.columns)
+    expected = []
+    for side, analysis in zip("AB", memo, strict=True):
+        outcome = analysis.outcomes[0]
+        holding = set(outcome.diagnosis.holding_chunks)  # type: ignore[union-attr]
+        shown = {int(i) for i in outcome.decision.ranking[:outcome.decision.top_k]} | holding
+        expected += sorted((outcome.decision.rank_of(i), f"{side} #{i}",
+                            format_score(outcome.decision.score(i)), "✓" if i in holding else "")
+                           for i in shown)
+    assert [tuple(row) for row in table.itertuples(index=False)] == expected
+    at.selectbox(key="map_lines").set_value(-1)  # every question: no one top_k to list
+    rerun(at)
+    assert not [d for d in at.dataframe if "rank" in d.value.columns]
+    assert any("Pick one question" in c.value for c in at.caption)

@@ -8,11 +8,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, MutableMapping, Sequence
 from typing import Any, cast
 
+import pandas as pd
 import streamlit as st
 
 from ragviz.embedding.models import Embedder
 from ragviz.evaluation.pipeline import encode_questions
 from ragviz.present.map_svg import map_key
+from ragviz.present.presentation import format_score
 from ragviz.projection import planar, space
 from ragviz_app import map_jobs
 from ragviz_app.charts import localised
@@ -100,11 +102,39 @@ def draw_space(model: Embedder, sides: Sequence[space.Side], frame: Frame | None
                       keep=space.KEEP_RANKS))
     st.html(map_key(lang()))
     chart = localised(map_chart(drawn, colouring, question, lang(), large), lang())
-    st.altair_chart(chart, width="stretch", key=key,
-                    on_select=on_pick if on_pick is not None else "ignore",
-                    selection_mode=[PICK_CHUNK, PICK_QUESTION] if on_pick else None)
+    # beside the Map tab's chart, the shown question's top_k in numbers (UMAP's lengths lie)
+    chart_place, numbers = st.columns([5, 2]) if frame is not None else (st.container(), None)
+    chart_place.altair_chart(chart, width="stretch", key=key,
+                             on_select=on_pick if on_pick is not None else "ignore",
+                             selection_mode=[PICK_CHUNK, PICK_QUESTION] if on_pick else None)
+    if numbers is not None:
+        with numbers:
+            top_k_numbers(sides, question)
     if frame is not None:
         _picked_note(drawn)
+
+
+def top_k_numbers(sides: Sequence[space.Side], question: int | None) -> None:
+    """The shown question's top_k chunks and answer chunks of each side, by rank, with
+    their scores: what the lines stand for, read as the model ranks them."""
+    if question is None:
+        st.caption(tr("map.numbers_pick"))
+        return
+    rows = []
+    for side, analysis in sides:
+        if question >= len(analysis.outcomes):
+            continue
+        outcome = analysis.outcomes[question]
+        decision = outcome.decision
+        holding = set(outcome.diagnosis.holding_chunks) if outcome.diagnosis else set()
+        shown = {int(i) for i in decision.ranking[:decision.top_k].tolist()} | holding
+        for index in sorted(shown, key=decision.rank_of):
+            rows.append({tr("map.numbers_rank"): decision.rank_of(index),
+                         tr("map.chunk"): f"{side.upper()} #{index}",
+                         tr("map.numbers_score"): format_score(decision.score(index), lang()),
+                         tr("map.numbers_answer"): "✓" if index in holding else ""})
+    st.markdown(f"**{tr('map.numbers_title', n=question + 1)}**", help=tr("map.numbers_help"))
+    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
 
 
 def current_projection(vectors: planar.Vectors, method: str) -> tuple[planar.Projection,
