@@ -186,3 +186,30 @@ def test_numbers_plurals_and_lists_follow_cldr() -> None:
     assert t("corpus.other_files", "en", n=1, name="x", formats="y").startswith("1 file in x is")
     assert t("corpus.other_files", "pt", n=1, name="x", formats="y").startswith("1 arquivo")
     assert t("corpus.other_files", "pt", n=2, name="x", formats="y").startswith("2 arquivos")
+
+
+def test_one_message_type_and_one_renderer() -> None:
+    """Issue 32, item 1: a ``Message(key, values)`` is what stages return; an error carries
+    one, so does the index's ``Sentence``; ``render(message, lang)`` says any of them, and a
+    message inside another is said in the same language."""
+    from ragviz.errors import ConversionError, InputError
+    from ragviz.i18n import Message, Phrase, message, render
+    from ragviz.index.messages import Sentence
+
+    refused = message("outcome.refused", best="0,31", floor="0,50")
+    assert refused == Message("outcome.refused", {"best": "0,31", "floor": "0,50"})
+    assert Phrase is Message
+    assert render(refused, "pt") == "recusada: o melhor score 0,31 está abaixo do piso 0,50"
+    assert str(refused) == render(refused, "en")
+
+    error = InputError(key="input.empty_document")
+    assert error.message == Message("input.empty_document", {})
+    assert render(error, "pt") == t("input.empty_document", "pt")
+    nested = ConversionError("x.png", "unsupported", "empty")
+    assert render(nested, "pt") == t("convert.could_not_read", "pt", name="x.png",
+                                     reason=t("convert.empty", "pt"))
+
+    sentence = Sentence("listing_chunks", n=2)
+    assert sentence.message == Message("idx.listing_chunks", {"n": 2})
+    assert render(sentence, "en") == sentence == "2 chunks"
+    assert render(InputError(sentence), "pt") == t("idx.listing_chunks", "pt", n=2)

@@ -100,22 +100,28 @@ def t(key: str, lang: str = "en", **values: object) -> str:
 def _said(name: str, value: object, lang: str) -> object:
     """A value as the sentence in ``lang`` shows it: phrases and lists said in ``lang``, the
     count ``n`` grouped as ``lang`` writes numbers, anything else as it is."""
-    if isinstance(value, _SAID):
-        return say(value, lang)
+    if isinstance(value, _SAID) or isinstance(getattr(value, "message", None), Message):
+        return render(value, lang)
     if name == "n" and isinstance(value, int) and not isinstance(value, bool):
         return grouped(value, lang)
     return value
 
 
 @dataclass(frozen=True)
-class Phrase:
-    """A catalog string not yet said: a key and its values, put into words at display."""
+class Message:
+    """The one message type: a catalog key and its values, not yet said. Stages return these
+    (an error carries one: ``KeyedError.message``; so does the index's ``Sentence``); only the
+    CLI's output, the report and the app put them into words, with ``render(message, lang)``.
+    ``str()`` is the source language (English)."""
 
     key: str
     values: dict[str, object] = field(default_factory=dict)
 
     def __str__(self) -> str:
-        return t(self.key, "en", **self.values)
+        return render(self, SOURCE_LANGUAGE)
+
+
+Phrase = Message  # its former name, kept for the callers that still use it
 
 
 @dataclass(frozen=True)
@@ -133,8 +139,12 @@ class Listed:
         return self.localized(SOURCE_LANGUAGE)
 
 
-def phrase(key: str, **values: object) -> Phrase:
-    return Phrase(key, values)
+def message(key: str, **values: object) -> Message:
+    """``Message(key, values)`` written as a call: ``message("outcome.refused", best=…)``."""
+    return Message(key, values)
+
+
+phrase = message  # its former name
 
 
 class KeyedError(Exception):
@@ -154,27 +164,44 @@ class KeyedError(Exception):
         super().__init__(message if message is not None or key is None
                          else t(key, "en", **values))
 
+    @property
+    def message(self) -> Message | None:
+        """The message this error carries (None for the few whose text comes from elsewhere:
+        then its text, or the index ``Sentence`` it was given, is what it says)."""
+        return Message(self.key, self.values) if self.key else None
+
     def localized(self, lang: str) -> str:
-        """By key; else its message, said again when it can be (the index's ``Sentence``)."""
-        if self.key:
-            return t(self.key, lang, **self.values)
-        return say(self.args[0], lang) if self.args else str(self)
+        """``render(self, lang)``: by its message; else its text, said again when it can be."""
+        if self.message is not None:
+            return render(self.message, lang)
+        return render(self.args[0], lang) if self.args else str(self)
 
     def for_cli(self, lang: str = "en") -> str:
         """The sentence the ``ragviz`` command prints."""
         return t(self.cli_key, lang, **self.values) if self.cli_key else self.localized(lang)
 
 
-def say(said: object, lang: str) -> str:
-    """An error, a ``Phrase`` or any value in ``lang``: keyed ones translated, others as text."""
+def render(said: object, lang: str) -> str:
+    """The one renderer: a ``Message`` in ``lang``; an error or an index ``Sentence`` by the
+    message it carries; a ``Listed`` as ``lang`` lists; anything else as its text.
+
+    The shorthands all come down to it: ``t(key, lang, **values)`` renders
+    ``Message(key, values)``; ``count(n, key, lang)`` is ``t`` with the count ``n``; the index's
+    ``say(key, …)`` prefixes ``idx.``; the app's ``tr``/``say_here`` and the CLI's ``cli_say``
+    bind the page's or ``--lang``'s language."""
+    if isinstance(said, Message):
+        return t(said.key, lang, **said.values)
     if isinstance(said, KeyedError):
         return said.localized(lang)
-    if isinstance(said, Phrase):
-        return t(said.key, lang, **said.values)
+    carried = getattr(said, "message", None)
+    if isinstance(carried, Message):
+        return render(carried, lang)
     if isinstance(said, Listed):
         return said.localized(lang)
-    again = getattr(said, "localized", None)  # the index's Sentence (ragviz.index.messages)
-    return str(again(lang)) if callable(again) else str(said)
+    return str(said)
+
+
+say = render  # its former name
 
 
 @cache
@@ -246,7 +273,7 @@ def count(n: int, key: str, lang: str = "en", **values: object) -> str:
     return t(key, lang, n=n, **values)
 
 
-_SAID = (Phrase, KeyedError, Listed)  # values said in the sentence's language
+_SAID = (Message, KeyedError, Listed)  # values said in the sentence's language
 
 
 def pick_language(accept_language: str | None) -> str:

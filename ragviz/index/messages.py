@@ -3,6 +3,11 @@ it again in its own language; the text lives in the shared catalogs (``ragviz/i1
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ragviz.i18n import Message
+
 
 class Sentence(str):
     """A sentence in English that can be said again in another language (``localized``):
@@ -16,9 +21,18 @@ class Sentence(str):
         made.key, made.values = key, values
         return made
 
+    @property
+    def message(self) -> Message:
+        """The message it carries (``idx.<key>``; a value that is a ``Sentence`` is rendered in
+        the same language as the sentence)."""
+        from ragviz.i18n import Message
+
+        return Message(f"idx.{self.key}", self.values)
+
     def localized(self, lang: str) -> str:
-        return say(self.key, lang, **{k: localized(v, lang) if isinstance(v, str) else v
-                                      for k, v in self.values.items()})
+        from ragviz.i18n import render
+
+        return render(self.message, lang)
 
 
 def localized(text: str, lang: str) -> str:
