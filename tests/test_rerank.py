@@ -13,6 +13,7 @@ import pytest
 
 from ragviz.chunking import ChunkerConfig
 from ragviz.cli.command import main
+from ragviz.cli.payloads import search_payload
 from ragviz.embedding.models import load_embedder
 from ragviz.errors import InputError
 from ragviz.evaluation.pipeline import analyse
@@ -46,9 +47,10 @@ def test_sentence_max_scores_each_chunk_by_its_best_sentence() -> None:
         best = max(float(embedder.encode_documents([s])[0] @ query) for s in sentences)
         assert scores[index] == pytest.approx(best, abs=1e-5)
     assert all(hit.index in reranked for hit in analysis.outcomes[0].decision.hits)
-    payload = analysis.to_dict()
+    payload = search_payload(analysis)
     assert payload["scorer"] == "cosine+rerank(sentence-max,depth=3)"
-    assert sum(s is None for s in payload["outcomes"][0]["scores"]) == len(scores) - 3
+    assert (payload["reranker"], payload["rerank_depth"]) == ("sentence-max", 3)
+    assert sum(s is None for s in payload["questions"][0]["scores"]) == len(scores) - 3
 
 
 @pytest.fixture(scope="module")

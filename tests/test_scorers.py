@@ -14,6 +14,7 @@ import pytest
 
 from ragviz.chunking import Chunk, ChunkerConfig
 from ragviz.cli.command import main
+from ragviz.cli.payloads import search_payload
 from ragviz.embedding.models import load_embedder
 from ragviz.evaluation.pipeline import analyse, rescore
 from ragviz.evaluation.results import RetrievalSettings
@@ -89,7 +90,7 @@ def test_the_pipeline_takes_the_named_scorers_rows(toy: SharedWords) -> None:
     expected = toy.score_rows(toy.prepare(analysis.chunks, analysis.chunk_vectors),
                               [QUESTION], np.zeros((1, 1), dtype=np.float32))
     assert analysis.outcomes[0].decision.scores.tolist() == list(expected[0])
-    assert analysis.to_dict()["scorer"] == toy.name
+    assert search_payload(analysis)["scorer"] == toy.name
     assert rescore(analysis, RetrievalSettings(2, 1.0, toy.name)).top_k == 2
     with pytest.raises(ValueError, match="analyse again"):
         rescore(analysis, RetrievalSettings(2, 1.0))

@@ -24,7 +24,8 @@ from ragviz.cli.json_models import (
     SourceRow,
 )
 from ragviz.evaluation.diagnosis import Diagnosis
-from ragviz.evaluation.results import Analysis, QuestionOutcome, RetrievalSettings, token_fields
+from ragviz.evaluation.excerpts import TokenScores
+from ragviz.evaluation.results import Analysis, QuestionOutcome, RetrievalSettings
 from ragviz.retrieval.decision import with_neighbours
 from ragviz.retrieval.rerank import RerankedScorer
 from ragviz.retrieval.scorers import get_scorer
@@ -59,6 +60,19 @@ def analysis_header(command: str, analysis: Analysis) -> dict[str, Any]:
     return header(command, analysis.settings, analysis.config, analysis.model)
 
 
+def json_scores(scores: Any) -> list[float | None]:
+    """Scores as JSON writes them: 6 decimals, null for a chunk a reranker did not score."""
+    return [round(s, 6) if s == s else None for s in scores.tolist()]
+
+
+def token_fields(tokens: TokenScores | None) -> dict[str, Any]:
+    """Per question ``recall``, ``precision``, ``iou``, ``precision_omega`` (null when the
+    question expects no excerpt) and the excerpts missed."""
+    if tokens is None:
+        return {"recall": None, "precision": None, "iou": None, "precision_omega": None}
+    return tokens.to_dict()
+
+
 def hits(analysis: Analysis, outcome: QuestionOutcome) -> list[HitRow]:
     """A question's hits with the file each chunk comes from."""
     return [HitRow(index=h.index, score=round(h.score, 6), source=analysis.chunks[h.index].source)
@@ -76,8 +90,6 @@ def _decision(outcome: QuestionOutcome) -> Any:
 
 def search_payload(analysis: Analysis) -> dict[str, Any]:
     """``ragviz search --json``: every chunk and, per question, its scores and hits."""
-    from ragviz.evaluation.results import json_scores
-
     chunks, sources = _parts(analysis)
     return data(SearchOutput(
         **analysis_header("search", analysis), chunks=chunks, sources=sources,

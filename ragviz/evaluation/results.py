@@ -261,11 +261,6 @@ class WhyFailed:
         }
 
 
-def json_scores(scores: Any) -> list[float | None]:
-    """Scores as JSON writes them: 6 decimals, null for a chunk a reranker did not score."""
-    return [round(s, 6) if s == s else None for s in scores.tolist()]
-
-
 @dataclass(frozen=True)
 class QuestionOutcome:
     """What retrieval did with one question, and why."""
@@ -275,26 +270,6 @@ class QuestionOutcome:
     diagnosis: Diagnosis | None  # None for unlabelled questions
     tokens: TokenScores | None = None  # None when the question expects no excerpt
     first_stage: Scores | None = None  # a reranked scorer's first-stage scores
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            **token_fields(self.tokens),
-            "question": self.question.to_dict(),
-            "refused": self.decision.refused,
-            "best_score": round(self.decision.best_score, 6) if self.decision.ranked else None,
-            "ranking": self.decision.ranking.tolist(),
-            "scores": json_scores(self.decision.scores),
-            "hits": [hit.to_dict() for hit in self.decision.hits],
-            "diagnosis": None if self.diagnosis is None else self.diagnosis.to_dict(),
-        }
-
-
-def token_fields(tokens: TokenScores | None) -> dict[str, Any]:
-    """Per question ``recall``, ``precision``, ``iou``, ``precision_omega`` (null when the
-    question expects no excerpt) and the excerpts missed."""
-    if tokens is None:
-        return {"recall": None, "precision": None, "iou": None, "precision_omega": None}
-    return tokens.to_dict()
 
 
 def _no_corpus() -> Corpus:
@@ -352,28 +327,3 @@ class Analysis:
     @property
     def truncated_count(self) -> int:
         return sum(1 for offset in self.truncation if offset is not None)
-
-    def _outcome_dict(self, outcome: QuestionOutcome) -> dict[str, Any]:
-        return {**outcome.to_dict(), "hits": self._hits(outcome)}
-
-    def _hits(self, outcome: QuestionOutcome) -> list[dict[str, Any]]:
-        return [{**h.to_dict(), "source": self.chunks[h.index].source}
-                for h in outcome.decision.hits]
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-friendly summary (vectors left out)."""
-        return {
-            "config": self.config.to_dict(),
-            "config_label": self.config.label(),
-            "model": self.model,
-            "top_k": self.top_k,
-            "floor": self.floor,
-            "scorer": self.settings.scorer,
-            "chunks": [chunk.to_dict() for chunk in self.chunks],
-            "sources": [source.to_dict() for source in self.corpus.sources],
-            "chunk_tokens": list(self.chunk_tokens),
-            "truncation": list(self.truncation),
-            "outcomes": [self._outcome_dict(outcome) for outcome in self.outcomes],
-            "metrics": self.metrics.to_dict(),
-            "calibration": None if self.calibration is None else self.calibration.to_dict(),
-        }
