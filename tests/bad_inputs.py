@@ -642,6 +642,11 @@ ROWS += (  # issue 34: the LLM's answer (a bad option is refused before any mode
     Row("llm", "a prompt template without {context}", cli("search doc.txt --question prazo --llm openai:m --llm-base http://127.0.0.1:9/v1 --prompt-template t.txt", {"doc.txt": DOC, "t.txt": "Só {question}".encode()}), "exit 2 · ragviz search: the prompt template lacks {context}; put {context} where the excerpts go and {question} where the question goes"),
 )
 
+ROWS += (  # issue 32 item 6: typed output
+    Row("schema", "ragviz schema with a command that prints no JSON", cli("schema app"), "exit 2 · ragviz schema: there is no JSON output named 'app': give one of chunk, search, eval, calibrate, report, compare, sweep, index, cache info, cache clear"),
+)
+
+
 def _cell_text(text: str) -> str:
     lines = [terminal_safe(line, keep="").replace("|", "\\|") for line in text.split("\n")]
     return "<br>".join(lines)
