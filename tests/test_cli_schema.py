@@ -64,7 +64,8 @@ def outputs(tmp_path_factory: pytest.TempPathFactory, use_model: Embedder
         "compare": ["compare", *LABELLED, *FIXED, *[f"--b-{a[2:]}" if a.startswith("--")
                                                     else a for a in SENTENCE],
                     "--b-scorer", "cosine+rerank(sentence-max)"],
-        "sweep": ["sweep", *LABELLED, "--chunkers", "fixed"],
+        "sweep": ["sweep", *LABELLED, "--chunkers", "fixed", "--sizes", "120,240", "--overlaps",
+                  "0", "--scorers", "cosine,bm25"],
         "index": ["index", index, "--model", "use-multilingual"],
         "cache info": ["cache", "info"],
     }
@@ -129,6 +130,7 @@ def test_the_settings_say_what_ran(outputs: dict[str, dict[str, Any]]) -> None:
     assert outputs["eval"]["config"] == {"chunker": "fixed", "size": 120, "overlap": 0}
     assert outputs["eval"]["floor"] == -1.0  # no --floor: the cosine scale's bottom
     assert outputs["sweep"]["chunker"] is None  # the rows vary it
+    assert {row["scorer"] for row in outputs["sweep"]["rows"]} == {"cosine", "bm25"}
     calibrate = outputs["calibrate"]
     assert calibrate["floor_given"] == -1.0 < calibrate["floor"]  # the suggested floor
     b = outputs["compare"]["b_settings"]
