@@ -147,6 +147,14 @@ def test_a_field_without_its_model_is_refused() -> None:
         checked("cache clear", {**payload, "surprise": 1})
 
 
+def test_report_has_no_table_and_says_so_before_any_work(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    html = tmp_path / "report.html"
+    assert main(["report", *LABELLED, "--html", str(html), "--format", "md"]) == 2
+    assert capsys.readouterr().err.startswith("ragviz report: ragviz report has no table")
+    assert not html.exists()
+
+
 def test_schema_of_an_unknown_command_is_one_sentence(
         capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["schema", "nope"]) == 2

@@ -298,6 +298,8 @@ def cmd_report(args: argparse.Namespace) -> None:
     from ragviz.present.report import render_report
     from ragviz.projection.space import static_maps
 
+    if getattr(args, "format", None) in ("md", "csv"):  # before any work: a report has no table
+        raise UserError(key="cli.no_table", command=args.command)
     out = _writable(args.html)  # before the analysis, so a bad path costs no model run
     asker = llm_options.make_asker(args)  # its options checked before any model work
     if args.workspace:  # both configurations, as the app's report draws them
