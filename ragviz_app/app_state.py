@@ -20,16 +20,16 @@ from ragviz.chunking.params import Param
 from ragviz.errors import InputError
 from ragviz.evaluation.excerpts import LeftOut, Unfound, resolve_questions
 from ragviz.evaluation.results import Analysis
-from ragviz.i18n import count, phrase, say, t
-from ragviz.inputs.convert import CONVERTED_SUFFIXES, suffix_of
+from ragviz.i18n import count, phrase, t
 from ragviz.inputs.corpus import Corpus, as_corpus, load_files, short_name
-from ragviz.inputs.documents import MAX_FILE_CHARS, MAX_QUESTIONS, check_document, decode_upload
+from ragviz.inputs.documents import MAX_QUESTIONS, DecodedText, check_document
 from ragviz.inputs.questions import (
     LabelledQuestion,
     Reference,
     check_question,
     parse_references,
 )
+from ragviz.inputs.reading import notice_sentences, problem_sentences, read_text_file, reads_alone
 from ragviz.present.presentation import left_out_text
 from ragviz.retrieval.scorers import CosineScorer, ScoreScale
 from ragviz.share.samples import get_sample
@@ -41,8 +41,6 @@ DEFAULT_SAMPLE = "politica_reembolso"
 DEFAULT_A = DEFAULT_CONFIG_A
 DEFAULT_B = DEFAULT_CONFIG_B
 DEFAULT_TOP_K = 1  # the article's failure on the first screen: A sends only the cut chunk
-# Uploads that go through the corpus loader even alone: a single .txt/.md stays as today.
-CORPUS_SUFFIXES = CONVERTED_SUFFIXES  # more than one plain text file: a corpus
 
 QUESTION_COLUMNS = ("question", "answer", "answerable")
 
@@ -364,11 +362,11 @@ def resolve_document(
             files = [upload] if isinstance(upload, tuple) else list(upload or ())
             if not files:
                 return DocumentChoice(None, "no-upload")
-            if len(files) > 1 or suffix_of(files[0][0]) in CORPUS_SUFFIXES:
+            if len(files) > 1 or not reads_alone(files[0][0]):
                 return corpus_choice(load_files(files), lang)
             name, data = files[0]
-            decoded = decode_upload(data, name)
-            return DocumentChoice(_checked_upload(decoded.text, name), None, decoded.notice)
+            decoded = _read_upload(data, name)
+            return DocumentChoice(decoded.text, None, decoded.notice)
         if source == "sample" and sample_corpus is not None:
             return corpus_choice(sample_corpus, lang)
         text = pasted if source == "paste" else sample_text
@@ -377,26 +375,26 @@ def resolve_document(
         return DocumentChoice(None, error.localized(lang))
 
 
-def _checked_upload(text: str, name: str) -> str:
-    """``check_document`` in an upload's words: a file too long cannot be "pasted shorter"."""
+def _read_upload(data: bytes, name: str) -> DecodedText:
+    """``read_text_file`` (the CLI's reading too) in an upload's words: a file too long
+    cannot be "pasted shorter"."""
     try:
-        return check_document(text, limit=MAX_FILE_CHARS)
+        return read_text_file(data, name)
     except InputError as error:
         if error.key != "input.long_document":
             raise
-        raise InputError(key="input.long_upload", name=short_name(name), n=f"{len(text):,}",
-                         limit=f"{MAX_FILE_CHARS:,}") from None
+        raise InputError(key="input.long_upload", name=short_name(name), n=error.values["n"],
+                         limit=error.values["limit"]) from None
 
 
 def corpus_choice(corpus: Corpus, lang: str = "en") -> DocumentChoice:
     """A loaded corpus as a choice: its first file's text, or no document when none loaded
     (the first problem's sentence then says why), in ``lang``."""
-    problems = tuple(say(problem.said, lang) for problem in corpus.problems)
+    problems = problem_sentences(corpus, lang)
     if not corpus.sources:
         return DocumentChoice(None, problems[0] if problems else "no-upload", None, None,
                               problems[1:])
-    said = [(s.name, say(s.notice, lang)) for s in corpus.sources if s.notice]
-    notices = tuple(text if text.startswith(name) else f"{name}: {text}" for name, text in said)
+    notices = notice_sentences(corpus, lang)
     return DocumentChoice(corpus.sources[0].text, None, None, corpus, problems + notices)
 
 
@@ -438,37 +436,6 @@ def document_chars(document: str | Corpus) -> int:
 def slider_floor(value: float, scale: ScoreScale = COSINE) -> float:
     """A calibrated floor as the floor slider can hold it (the scale's decimals)."""
     return scale.snap(value)
-
-
-@dataclass(frozen=True)
-class FileRow:
-    """One file of a corpus in the overview: its size, its chunks under one configuration,
-    and the questions whose top_k holds at least one of its chunks."""
-
-    name: str
-    chars: int
-    chunks: int
-    questions: tuple[str, ...]
-
-    @property
-    def retrieved(self) -> int:
-        return len(self.questions)
-
-
-def corpus_overview(analysis: Analysis) -> list[FileRow]:
-    """Per file, in corpus order: characters, chunks, and for which questions retrieval
-    ranks one of its chunks in the top_k (floor or not: the ranking is what competes)."""
-    picked: dict[str, list[str]] = {source.name: [] for source in analysis.corpus.sources}
-    for outcome in analysis.outcomes:
-        decision = outcome.decision
-        files = {analysis.chunks[i].source for i in decision.ranking[: decision.top_k].tolist()}
-        for name in files:
-            picked[name].append(outcome.question.question)
-    return [
-        FileRow(source.name, len(source.text), len(analysis.chunks_of(source.name)),
-                tuple(picked[source.name]))
-        for source in analysis.corpus.sources
-    ]
 
 
 FILE_LABEL_CHARS = 16  # a file name in a bar label: longer ones are cut in the middle

@@ -30,8 +30,9 @@ from ragviz.embedding.models import Embedder, load_embedder
 from ragviz.embedding.openai_api import REQUEST_TIMEOUT_S
 from ragviz.errors import UserError
 from ragviz.evaluation.metrics import metrics_per_file
+from ragviz.evaluation.overview import corpus_overview
 from ragviz.evaluation.results import Analysis, Coverage, RetrievalSettings
-from ragviz.i18n import t
+from ragviz.i18n import grouped, t
 from ragviz.inputs.corpus import Corpus
 from ragviz.inputs.questions import LabelledQuestion
 
@@ -187,6 +188,7 @@ def cmd_eval(args: argparse.Namespace) -> None:
               n=len(analysis.chunks), files=files),
             "  ".join(filter(None, [output.metrics_line(m, args.lang, analysis.top_k),
                                     answerable_refused(m, args.lang)])),
+            *_file_lines(analysis, args.lang),
             *covered, *denominator, *summary, *study_table]
         for number, (row, outcome) in enumerate(zip(rows, analysis.outcomes, strict=True)):
             names = ", ".join(label_name(label, args.lang) for label in row["labels"])
@@ -201,6 +203,17 @@ def cmd_eval(args: argparse.Namespace) -> None:
         return "\n".join(lines) + "\n"
 
     _emit(args, payload, text)
+
+
+def _file_lines(analysis: Analysis, lang: str) -> list[str]:
+    """Per file of a corpus, what the app's file overview shows: its characters, its chunks
+    and for how many questions one of them is in the top_k."""
+    if not analysis.corpus.multi_file:
+        return []
+    return ["  " + t("cli.eval_file", lang, name=row.name, chars=grouped(row.chars, lang),
+                     n=row.chunks, k=analysis.top_k, retrieved=row.retrieved,
+                     total=len(analysis.outcomes))
+            for row in corpus_overview(analysis)]
 
 
 def _index_facts(index_run: Any, payload: dict[str, Any], lang: str

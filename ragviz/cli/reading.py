@@ -23,17 +23,14 @@ from ragviz.embedding.models import (
 )
 from ragviz.errors import UserError
 from ragviz.i18n import Phrase, phrase, say, t
-from ragviz.inputs.convert import CONVERTED_SUFFIXES, TEXT_SUFFIXES, suffix_of
 from ragviz.inputs.corpus import Corpus, Source, load_paths, short_name
 from ragviz.inputs.documents import (
     MAX_CLI_QUESTIONS,
     MAX_CLI_QUESTIONS_BYTES,
-    MAX_FILE_CHARS,
     DecodedText,
-    check_document,
-    decode_upload,
 )
 from ragviz.inputs.questions import LabelledQuestion, check_question, read_questions_file
+from ragviz.inputs.reading import notice_sentences, problem_sentences, read_text_file, reads_alone
 from ragviz.present.safe_text import visible_controls as terminal_safe
 from ragviz.share.samples import Sample, get_sample, load_samples
 
@@ -54,10 +51,11 @@ def cli_line(kind: str, text: object) -> None:
     sys.stderr.write(terminal_safe(cli_say(f"cli.{kind}", text=said), keep="") + "\n")
 
 
-def _read_text(path: str, what: str = "document") -> str:
-    """The file's text; a file that is not UTF-8 is named on stderr with the encoding used."""
-    data, name = _read_bytes(path, what)
-    decoded = decode_upload(data, name)
+def _read_text(path: str) -> str:
+    """One document file's text, read and checked as the app reads an upload; a file that
+    is not UTF-8 is named on stderr with the encoding used."""
+    data, name = _read_bytes(path, "document")
+    decoded = read_text_file(data, name, _shown_name(path))
     _note_encoding(name, decoded)
     return decoded.text
 
@@ -112,17 +110,14 @@ def _read_corpus(paths: Sequence[str]) -> Corpus:
             return sample.corpus()
     if len(paths) == 1 and _plain_text(paths[0]):
         path = paths[0]
-        text = check_document(_read_text(path), _shown_name(path), MAX_FILE_CHARS)
-        return Corpus((Source(_source_name(path), text),))
+        return Corpus((Source(_source_name(path), _read_text(path)),))
     if paths.count("-") > 1:
         raise UserError(key="cli.stdin_twice")
     corpus = load_paths(paths)
-    for problem in corpus.problems:
-        cli_line("skipped", problem.said)
-    for source in corpus.sources:
-        if source.notice:
-            said = say(source.notice, CLI_LANG.get())
-            cli_line("note", said if said.startswith(source.name) else f"{source.name}: {said}")
+    for problem in problem_sentences(corpus, CLI_LANG.get()):
+        cli_line("skipped", problem)
+    for notice in notice_sentences(corpus, CLI_LANG.get()):
+        cli_line("note", notice)
     if not corpus.sources:
         shown = (short_name(_shown_name(path)) for path in paths)
         raise UserError(key="cli.nothing_read", names=", ".join(shown))
@@ -142,8 +137,7 @@ def _plain_text(path: str) -> bool:
     """Standard input, or one path that is not a folder and not a converted format."""
     if path == "-":
         return True
-    suffix = suffix_of(path)
-    return not Path(path).is_dir() and (suffix in TEXT_SUFFIXES or suffix not in CONVERTED_SUFFIXES)
+    return not Path(path).is_dir() and reads_alone(path)
 
 
 def _config(args: argparse.Namespace, prefix: str = "") -> ChunkerConfig:

@@ -10,11 +10,11 @@ import pandas as pd
 import streamlit as st
 
 from ragviz.embedding.models import Embedder
+from ragviz.evaluation import overview
 from ragviz.evaluation.results import Analysis
 from ragviz.inputs.corpus import Corpus
 from ragviz.present import render
 from ragviz.present.exports import chunks_csv
-from ragviz_app import app_state as state
 from ragviz_app import charts
 from ragviz_app.common import lang, md, side_by_side, ss, tr
 from ragviz_app.frame import Frame
@@ -53,7 +53,7 @@ def corpus_overview(frame: Frame) -> None:
                 tr("col.retrieved", k=current.top_k): row.retrieved,
                 tr("col.retrieved_for"): " · ".join(row.questions),
             }
-            for row in state.corpus_overview(current)
+            for row in overview.corpus_overview(current)
         ]
         st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
 
