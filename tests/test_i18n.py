@@ -213,3 +213,13 @@ def test_one_message_type_and_one_renderer() -> None:
     assert sentence.message == Message("idx.listing_chunks", {"n": 2})
     assert render(sentence, "en") == sentence == "2 chunks"
     assert render(InputError(sentence), "pt") == t("idx.listing_chunks", "pt", n=2)
+
+
+def test_no_code_picks_a_plural_by_hand() -> None:
+    """Issue 32, item 2: ``key + ".one" if n == 1`` is English's and Portuguese's rule, not
+    every language's; ``t`` picks the form from the count ``n`` by the language's CLDR rules."""
+    picking = [f"{path.relative_to(ROOT)}:{number}" for path in SOURCES if path.exists()
+               and "i18n" not in path.parts
+               for number, line in enumerate(path.read_text().splitlines(), 1)
+               if '.one"' in line or "'.one'" in line]
+    assert picking == []

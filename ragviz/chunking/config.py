@@ -87,7 +87,7 @@ class ChunkerConfig:
         spec = get_spec(chunker)
         unknown = set(values) - set(OLD_FIELD_NAMES) - set(spec.names)
         if unknown:
-            raise InputError(key="param.unknown_settings" + (".one" if len(unknown) == 1 else ""),
+            raise InputError(key="param.unknown_settings", n=len(unknown),
                              names=", ".join(sorted(unknown)))
         return cls.create(chunker, **{k: v for k, v in values.items() if k in spec.names})
 

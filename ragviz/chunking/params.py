@@ -32,7 +32,7 @@ class Unit:
         if n is None:
             return t(f"unit.{self.name}", lang) if f"unit.{self.name}" in STRINGS else ""
         key = f"unit_count.{self.name}"
-        return t(f"{key}.one" if n == 1 else key, lang, n=n) if key in STRINGS else f"{n}"
+        return t(key, lang, n=n) if key in STRINGS else f"{n}"  # its plural form by n
 
 
 def _character_span(n_chars: int) -> int:

@@ -214,8 +214,7 @@ def _columns(header: list[str]) -> list[str]:
         raise InputError(key="questions.no_question_column", at=first, columns=shown)
     unknown = [c for c in columns if c not in _COLUMNS]
     if unknown:
-        raise InputError(key="questions.unknown_columns" + (".one" if len(unknown) == 1 else ""),
-                         at=first,
+        raise InputError(key="questions.unknown_columns", n=len(unknown), at=first,
                          columns=shorten(", ".join(unknown)))
     return columns
 

@@ -277,8 +277,8 @@ def _encodable(text: str, where: str | Phrase) -> str:
 def _only(data: Mapping[str, Any], allowed: set[str], where: str | Phrase) -> None:
     unknown = set(data) - allowed
     if unknown:
-        raise InputError(key="workspace.unknown_fields" + (".one" if len(unknown) == 1 else ""),
-                         where=where, names=", ".join(sorted(unknown)))
+        raise InputError(key="workspace.unknown_fields", n=len(unknown), where=where,
+                         names=", ".join(sorted(unknown)))
 
 
 def _typed(data: Mapping[str, Any], key: str, kind: type, where: str | Phrase) -> Any:
