@@ -21,12 +21,20 @@ def _placeholders(template: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(template) if name}
 
 
+# CLDR's plural forms a language may need beyond "one" and "other" (the key itself): only the
+# languages that have them hold them, beside the key they are a form of.
+OTHER_PLURAL_FORMS = (".zero", ".two", ".few", ".many")
+
+
 @pytest.mark.parametrize("key", sorted(STRINGS))
 def test_every_key_has_every_language_with_the_same_placeholders(key: str) -> None:
     entry = STRINGS[key]
-    assert set(entry) == set(LANGUAGES), f"{key} lacks {set(LANGUAGES) - set(entry)}"
-    assert all(entry[lang].strip() for lang in LANGUAGES)
-    assert _placeholders(entry["en"]) == _placeholders(entry["pt"])
+    if key.endswith(OTHER_PLURAL_FORMS):
+        assert key.rsplit(".", 1)[0] in STRINGS
+    else:
+        assert set(entry) == set(LANGUAGES), f"{key} lacks {set(LANGUAGES) - set(entry)}"
+    assert all(text.strip() for text in entry.values())
+    assert len({frozenset(_placeholders(text)) for text in entry.values()}) == 1
 
 
 def test_every_key_the_code_asks_for_exists() -> None:
@@ -223,3 +231,30 @@ def test_no_code_picks_a_plural_by_hand() -> None:
                for number, line in enumerate(path.read_text().splitlines(), 1)
                if '.one"' in line or "'.one'" in line]
     assert picking == []
+
+
+def test_a_catalog_file_is_a_language(tmp_path: Path) -> None:
+    """Issue 32, item 2: adding a language is one catalog file; a language with more plural
+    forms than English (Polish: few, many) holds them beside the key, and a key it lacks is
+    said in English."""
+    from ragviz.i18n import count, load_catalog, remove_language
+
+    english = {key: entry["en"] for key, entry in STRINGS.items()}
+    polish = {**english, "language.name": "Polski",
+              "count.false_answers": "{n} fałszywej odpowiedzi",
+              "count.false_answers.one": "{n} fałszywa odpowiedź",
+              "count.false_answers.few": "{n} fałszywe odpowiedzi",
+              "count.false_answers.many": "{n} fałszywych odpowiedzi"}
+    del polish["outcome.context"]
+    path = tmp_path / "pl.json"
+    path.write_text(json.dumps(polish, ensure_ascii=False), encoding="utf-8")
+    assert load_catalog(path) == "pl"
+    try:
+        assert LANGUAGE_NAMES["pl"] == "Polski" and pick_language("pl-PL") == "pl"
+        assert [count(n, "count.false_answers", "pl") for n in (1, 3, 5, 1234)] == [
+            "1 fałszywa odpowiedź", "3 fałszywe odpowiedzi", "5 fałszywych odpowiedzi",
+            "1\xa0234 fałszywe odpowiedzi"]
+        assert t("outcome.context", "pl", chunks="1") == "context: chunks 1"
+    finally:
+        remove_language("pl")
+    assert "pl" not in LANGUAGES and "count.false_answers.few" not in STRINGS

@@ -49,6 +49,13 @@ def _add_catalog(code: str, catalog: Mapping[str, str]) -> None:
     LANGUAGE_NAMES[code] = catalog[NAME_KEY]
 
 
+def load_catalog(path: Path) -> str:
+    """Add the language of the catalog file ``path`` (``<code>.json``): what every file in
+    ``catalogs/`` gets at import. Returns its code."""
+    register_language(path.stem, json.loads(path.read_text(encoding="utf-8")))
+    return path.stem
+
+
 def _load_catalogs() -> None:
     paths = sorted(CATALOGS.glob("*.json"), key=lambda p: (p.stem != SOURCE_LANGUAGE, p.stem))
     for path in paths:
