@@ -258,3 +258,21 @@ def test_a_catalog_file_is_a_language(tmp_path: Path) -> None:
     finally:
         remove_language("pl")
     assert "pl" not in LANGUAGES and "count.false_answers.few" not in STRINGS
+
+
+def test_no_sentence_types_a_list_of_scorers_or_chunkers() -> None:
+    """Issue 32, item 2: lists of chunkers and scorers in sentences come from their registries
+    (a ``{known}`` value), so a new one is named without editing a sentence."""
+    from ragviz.chunking.registry import chunker_names
+    from ragviz.errors import InputError
+    from ragviz.i18n import render
+    from ragviz.retrieval.scorers import scorer_names
+    from ragviz.share.workspace import check_scorer
+
+    names = "|".join(map(re.escape, (*chunker_names(), *scorer_names())))
+    typed = re.compile(rf"\b({names}), ({names})\b")
+    assert sorted(key for key, entry in STRINGS.items() if not key.startswith("sample.")
+                  for text in entry.values() if typed.search(text)) == []
+    with pytest.raises(InputError) as refused:
+        check_scorer("")
+    assert all(name in render(refused.value, "pt") for name in scorer_names())

@@ -23,7 +23,7 @@ from ragviz.embedding.models import BUNDLED_MODELS
 from ragviz.embedding.openai_api import OPENAI_PREFIX, parse_openai_name
 from ragviz.errors import InputError, ModelLoadError
 from ragviz.evaluation.results import MAX_EXPAND
-from ragviz.i18n import LANGUAGES, Phrase, phrase
+from ragviz.i18n import LANGUAGES, Listed, Phrase, phrase
 from ragviz.inputs.documents import (
     MAX_DOCUMENT_CHARS,
     MAX_QUESTIONS,
@@ -39,7 +39,7 @@ from ragviz.inputs.limits import (
     in_models_dir,
 )
 from ragviz.inputs.questions import LabelledQuestion, check_question, references_from_json
-from ragviz.retrieval.scorers import DEFAULT_SCORER, get_scorer
+from ragviz.retrieval.scorers import DEFAULT_SCORER, get_scorer, scorer_names
 
 RERANK_STAGE = "+rerank("
 
@@ -156,7 +156,8 @@ APP_RERANKERS = ("sentence-max",)
 def check_scorer(value: str) -> str:
     """A scorer spec the app may run (see APP_RERANKERS), or InputError."""
     if not isinstance(value, str) or not value.strip() or len(value) > MAX_MODEL_CHARS:
-        raise InputError(key="workspace.scorer", got=shown(value))
+        raise InputError(key="workspace.scorer", got=shown(value),
+                         known=Listed(scorer_names()))
     rest = value.partition(RERANK_STAGE)[2]
     if rest and rest.removesuffix(")").split(",")[0] not in APP_RERANKERS:
         raise InputError(key="workspace.reranker", got=shown(value),
