@@ -147,6 +147,13 @@ def test_a_field_without_its_model_is_refused() -> None:
         checked("cache clear", {**payload, "surprise": 1})
 
 
+def test_report_says_where_it_went_in_the_language_asked(tmp_path: Path) -> None:
+    html = tmp_path / "r.html"
+    said = _out("report", *LABELLED, *FIXED, "--html", str(html), "--lang", "pt")
+    characters = f"{len(html.read_text(encoding='utf-8')):,}".replace(",", ".")
+    assert said == f"relatório escrito em {html} ({characters} caracteres)\n"
+
+
 def test_report_has_no_table_and_says_so_before_any_work(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     html = tmp_path / "report.html"

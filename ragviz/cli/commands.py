@@ -335,4 +335,5 @@ def cmd_report(args: argparse.Namespace) -> None:
                         reason=_reason(error)) from None
     payload = {**analysis_header("report", analyses[0]), "html": str(out),
                "characters": len(html), "configurations": [a.config.label() for a in analyses]}
-    _emit(args, payload, lambda: f"wrote {out} ({len(html):,} characters)\n")
+    _emit(args, payload, lambda: t("cli.report_written", args.lang, path=out,
+                                   chars=grouped(len(html), args.lang)) + "\n")
