@@ -3,10 +3,11 @@ steps, or sizes and overlaps the user types), optionally crossed with scorers (a
 depths), each configuration's metrics on the same questions.
 
 How it runs (``run_sweep``): every configuration is chunked first, so the work is known
-before any embedding (the distinct chunk texts of the whole grid, for the time left); then,
-configuration by configuration, only the texts no earlier configuration made are embedded, in
-one batched call through the embedder's cache (a text two configurations share is embedded
-once), and every scorer of the axis ranks the same vectors. ``stop`` is asked before each
+before any embedding (the distinct chunk texts of the whole grid, for the time left); then the
+distinct texts no configuration embedded yet go to the model through the embedder's cache in
+waves of at least ``WAVE_TEXTS`` (the next configurations' new texts in one batched call,
+sorted by length: a text two configurations share is embedded once), and each configuration
+is ranked by every scorer of the axis on the same vectors. ``stop`` is asked before each
 configuration and between embedding batches: a stopped sweep returns the rows it finished
 (``SweepResult.complete`` false); the batches it embedded stay in the cache.
 """
@@ -40,6 +41,7 @@ MAX_OVERLAPS = 5  # overlaps (shares of the size) a user may type
 MAX_SCORERS = 6  # scorer settings on the scorer axis (scorers x rerank depths)
 MAX_CONFIGURATIONS = 150  # rows of one sweep: chunker settings x scorer settings
 MAX_OVERLAP_PERCENT = 90
+WAVE_TEXTS = 256  # new chunk texts embedded per call (16 batches of the embedder's 16)
 
 
 @dataclass(frozen=True)
@@ -218,18 +220,20 @@ def run_sweep(
         report(tally.step())
     rows: list[SweepRow] = []
     embedded: set[str] = set()
-    for config, chunking in zip(grid, plan.chunkings, strict=False):
+    for position, (config, chunking) in enumerate(zip(grid, plan.chunkings, strict=False)):
         if stop is not None and stop():
             break
         if chunking is not None:
             texts = [embedding_text(c) for c in chunking.chunks]
-            try:
-                vectors = embedder.encode_documents(texts, _between_batches(stop))
-            except _StoppedError:
-                break
-            fresh = set(texts) - embedded
-            embedded |= fresh
-            tally.texts_done += len(fresh)
+            if not embedded.issuperset(texts):
+                wave = _wave(plan.chunkings[position:], embedded)
+                try:
+                    embedder.encode_documents(wave, _between_batches(stop))
+                except _StoppedError:
+                    break
+                embedded.update(wave)
+                tally.texts_done += len(wave)
+            vectors = embedder.encode_documents(texts)  # from the cache now
             for one in ranked:
                 analysis = analyse_chunked(corpus, config, embedder, questions, chunking,
                                            vectors, query_vectors, one)
@@ -240,6 +244,21 @@ def run_sweep(
             report(tally.step())
     complete = tally.rows_done >= tally.rows_total
     return SweepResult(tuple(rows), complete=complete)
+
+
+def _wave(chunkings: Sequence[ChunkingResult | None], embedded: set[str]) -> list[str]:
+    """The texts the next configurations bring that are not embedded yet, configuration by
+    configuration until ``WAVE_TEXTS``: one call embeds them (full batches sorted by length,
+    measurably faster than a call per configuration), and Cancel loses at most one wave."""
+    wave: dict[str, None] = {}
+    for chunking in chunkings:
+        if chunking is None:
+            continue
+        wave.update((text, None) for text in (embedding_text(c) for c in chunking.chunks)
+                    if text not in embedded)
+        if len(wave) >= WAVE_TEXTS:
+            break
+    return list(wave)
 
 
 def _scorer_settings(settings: RetrievalSettings,
