@@ -138,6 +138,7 @@ def test_the_settings_say_what_ran(outputs: dict[str, dict[str, Any]]) -> None:
         "cosine+rerank(sentence-max)", "sentence-max", 20)
     assert b["chunker"] == "sentence(max_chars=220, overlap_sentences=1)"
     assert outputs["report"]["configurations"] == ["fixed(size=120, overlap=0)"]
+    assert outputs["index"]["model"] == "use-multilingual"  # the vectors' check
 
 
 def test_a_field_without_its_model_is_refused() -> None:

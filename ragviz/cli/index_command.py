@@ -372,7 +372,8 @@ def cmd_index(args: argparse.Namespace, emit: Emit, embedder: Any) -> None:
         raise IndexInputError(key="index.no_collection", where=args.path)
     lang = getattr(args, "lang", "en")
     items = [_item(reader, info, embedder, lang) for info in infos]
-    emit(args, {"index": args.path, "collections": items},
+    emit(args, {"model": None if embedder is None else embedder.name, "index": args.path,
+                "collections": items},
          lambda: "\n".join(summary_text(item, lang) for item in items) + "\n")
 
 

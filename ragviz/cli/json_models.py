@@ -327,6 +327,8 @@ class Collection(_Out):
 class IndexOutput(Versioned):
     """``ragviz index --json``: what a production index holds (no retrieval runs)."""
 
+    model: str | None = Field(description="the model the stored vectors were checked "
+                              "against (--model), null when none was given")
     index: str
     collections: list[Collection]
 
