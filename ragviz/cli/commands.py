@@ -65,8 +65,9 @@ def cmd_chunk(args: argparse.Namespace) -> None:
         payload["breakpoint_threshold"] = result.breakpoint_threshold
 
     def text() -> str:
-        lines = [f"{config.label()}: {len(rows)} chunks"
-                 + (f" from {len(corpus.sources)} files" if corpus.multi_file else "")]
+        files = len(corpus.sources) if corpus.multi_file else 0
+        lines = [f"{config.label()}: " + t("cli.chunk_count_files" if files else "cli.chunk_count",
+                                           args.lang, n=len(rows), files=files)]
         lines += [f"#{c.index} {_where(c, corpus)}[{c.start}:{c.end}] {c.text!r}"
                   for c in result.chunks]
         return "\n".join(lines) + "\n"

@@ -15,6 +15,7 @@ from ragviz.cli.sweep_options import step_line, sweep_plan, sweep_scorers
 from ragviz.evaluation.experiments import compare
 from ragviz.evaluation.results import SweepResult
 from ragviz.evaluation.sweeping import run_sweep
+from ragviz.i18n import grouped, t
 
 
 def cmd_compare(args: argparse.Namespace) -> None:
@@ -37,12 +38,13 @@ def cmd_compare(args: argparse.Namespace) -> None:
 
         lines = [f"A {result.label_a}: {metrics_line(result.metrics_a, args.lang, a.top_k)}",
                  f"B {result.label_b}: {metrics_line(result.metrics_b, args.lang, a.top_k)}",
-                 f"{len(result.flips)} of {prepared.coverage.evaluated} questions change "
-                 "from A to B", *notes]
+                 t("cli.flips", args.lang, n=len(result.flips),
+                   total=grouped(prepared.coverage.evaluated, args.lang)), *notes]
         for flip in result.flips:
             before = label_name(flip.label_a, args.lang) if flip.label_a else "-"
             after = label_name(flip.label_b, args.lang) if flip.label_b else "-"
-            lines.append(f"  [{flip.direction}] {flip.question.question}: {before} -> {after}")
+            direction = t(f"cli.direction_{flip.direction}", args.lang)
+            lines.append(f"  [{direction}] {flip.question.question}: {before} -> {after}")
         if a.settings.scorer != b.settings.scorer:  # B retrieves otherwise: what that does
             lines.append(setting_sentence(b.settings.scorer, result, args.lang))
         return "\n".join([*lines, *answers]) + "\n"
@@ -65,11 +67,11 @@ def cmd_sweep(args: argparse.Namespace) -> None:
     notes = with_coverage(payload, prepared.coverage, args.lang)
 
     def text() -> str:
-        lines = [f"{len(result.rows)} configurations on {embedder.name}; best by "
-                 f"{args.metric}: {best.label()}", *notes]
+        lines = [t("cli.sweep_header", args.lang, n=len(result.rows), model=embedder.name,
+                   metric=args.metric, best=best.label()), *notes]
         for row in result.rows:
             mark = "*" if row is best else " "
-            lines.append(f"{mark} {row.label()}: {row.chunks} chunks  "
+            lines.append(f"{mark} {row.label()}: {t('cli.chunk_count', args.lang, n=row.chunks)}  "
                          f"{metrics_line(row.metrics, args.lang, settings.top_k)}")
         return "\n".join(lines) + "\n"
 
