@@ -98,7 +98,7 @@ def config_widgets(side: str, n_chars: int) -> ChunkerConfig:
     # the chunker picker beside the title saves a row; on a narrow screen it wraps under
     # it (LAYOUT_CSS, .st-key-config_head_*) instead of cutting the chunker's name
     with st.container(key=f"config_head_{side}"):
-        title, select = st.columns([4, 5], vertical_alignment="bottom")
+        title, select = st.columns([4, 5], vertical_alignment="center")
         title.subheader(tr(f"app.config_{side}"))
         chunker = select.selectbox(tr("app.chunker"), CHUNKER_NAMES, key=f"{side}_chunker",
                                    format_func=chunker_title)

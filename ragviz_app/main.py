@@ -61,7 +61,12 @@ line-height:1.4}
 overflow-wrap:anywhere}
 .st-key-doc_upload [data-testid="stFileUploaderDropzoneInstructions"]{display:none}
 [class*="st-key-typed_"] [data-testid^="stNumberInputStep"]{display:none}
+[class*="st-key-config_head_"] [data-testid="stSelectbox"]{position:relative}
+[class*="st-key-config_head_"] h3{white-space:nowrap}
+[class*="st-key-config_head_"] [data-testid="stSelectbox"] [data-testid="stWidgetLabel"]{
+position:absolute;bottom:100%;margin:0}
 [class*="st-key-typed_"] input{padding:0 .35rem}
+[class*="st-key-typed_"] [data-testid="stNumberInputContainer"]{height:2rem}
 [class*="st-key-typed_label_"] [data-testid="stCaptionContainer"],
 [class*="st-key-typed_label_"] [data-testid="stCaptionContainer"] p{color:inherit;font-size:.875rem}
 </style>"""

@@ -19,6 +19,7 @@ from ragviz_app import app_state as state
 from ragviz_app import index_source
 from ragviz_app.common import lang, md, sample_titles, ss, tr, translated
 from ragviz_app.models import WantedModel, model_inputs
+from ragviz_app.number_marks import slider_numbers
 from ragviz_app.session import on_sample_change, start_walkthrough
 from ragviz_app.views import llm_view
 from ragviz_app.views.question_editor import document_notice
@@ -43,6 +44,7 @@ def sidebar() -> tuple[state.DocumentChoice, dict[str, WantedModel]]:
         choice = document_inputs()
         model = model_inputs()
         llm_view.settings()
+        slider_numbers(lang())  # the sliders' numbers with the page's decimal sign
     return choice, model
 
 

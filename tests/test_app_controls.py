@@ -103,3 +103,16 @@ def test_the_copy_link_words_cannot_become_markup() -> None:
     made = button_html('Copy "<b>link</b>"', "done</script>", "x'y", "<i>help</i>")
     assert "<b>" not in made and "</script>\"" not in made and "<i>" not in made
     assert made.count("</script>") == 1  # the script's own end only
+
+
+def test_sliders_write_the_pages_decimal_sign() -> None:
+    """Portuguese sliders said 0.19 beside charts saying 0,19: the page carries the script
+    that writes its language's decimal sign into the sliders' numbers (run in Chromium by
+    tests/browser/test_layout_browser.py)."""
+    at = portuguese()
+    scripts = [h.proto.body for h in at.sidebar.get("html") if "rvDecimalSign" in h.proto.body]
+    assert len(scripts) == 1 and 'window.rvDecimalSign = ",";' in scripts[0]
+    at.selectbox(key="lang").select("en")
+    rerun(at)
+    scripts = [h.proto.body for h in at.sidebar.get("html") if "rvDecimalSign" in h.proto.body]
+    assert len(scripts) == 1 and 'window.rvDecimalSign = ".";' in scripts[0]

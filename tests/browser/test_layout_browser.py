@@ -160,3 +160,5 @@ def test_portuguese_charts_write_decimal_commas(app: AppPage, screenshot_dir: Pa
     page.screenshot(path=str(screenshot_dir / "calibration-pt.png"), full_page=True)
     shown = page.evaluate(AXIS_NUMBERS_JS)
     assert shown and all("," in text for text in shown), shown
+    floor = page.locator('.st-key-floor [data-testid="stSliderThumbValue"]').inner_text()
+    assert "," in floor and "." not in floor, floor  # the slider beside them too (issue 36)
