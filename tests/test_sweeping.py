@@ -16,6 +16,7 @@ from ragviz.evaluation.measures import metric_names
 from ragviz.evaluation.results import Metrics, RetrievalSettings, SweepResult, SweepRow
 from ragviz.evaluation.sweeping import (
     SweepStep,
+    check_size,
     parse_numbers,
     run_sweep,
     sweep_grid,
@@ -46,6 +47,16 @@ def test_typed_numbers_are_checked(text: str, key: str) -> None:
         parse_numbers(text, "sizes", 3)
     assert raised.value.key == key
     assert parse_numbers(" 200, 400 400;800 ", "sizes", 3) == (200, 400, 800)
+
+
+def test_a_sweep_over_the_limit_is_one_sentence() -> None:
+    grid = sweep_grid(50_000, None, tuple(range(100, 1300, 100)), (0, 10))
+    with pytest.raises(InputError) as raised:
+        check_size(grid, ("cosine", "bm25", "hybrid"))
+    assert raised.value.localized("en") == (
+        f"this sweep would run {3 * len(grid)} configurations, over the limit of 150: give fewer "
+        "sizes, overlaps, chunkers or scorers")
+    check_size(grid, ())  # the same grid alone fits
 
 
 def test_a_stop_between_configurations_keeps_the_rows_finished(

@@ -14,6 +14,7 @@ from ragviz.chunking import ChunkerConfig
 from ragviz.cli.retrieval_options import scorer_spec
 from ragviz.errors import InputError, UserError
 from ragviz.evaluation.sweeping import (
+    MAX_OVERLAP_PERCENT,
     MAX_OVERLAPS,
     MAX_SCORERS,
     MAX_SIZES,
@@ -29,11 +30,14 @@ from ragviz.i18n import t
 from ragviz.retrieval.scorers import get_scorer
 
 
-def _numbers(name: str, limit: int) -> Callable[[str], tuple[int, ...]]:
+def _numbers(name: str, limit: int, high: int | None = None) -> Callable[[str], tuple[int, ...]]:
     def parse(raw: str) -> tuple[int, ...]:
         values = parse_numbers(raw, name, limit)
         if not values:
             raise InputError(key="sweep.none_given", name=name)
+        over = [value for value in values if high is not None and value > high]
+        if over:  # said before any model work
+            raise InputError(key="sweep.overlap_percent", limit=high, got=over[0])
         return values
     return parse
 
@@ -65,7 +69,8 @@ def add_sweep_axes(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--sizes", type=_numbers("--sizes", MAX_SIZES), metavar="N,N,...",
                         help=f"sizes to try instead of each chunker's steps (in its size's "
                         f"unit, at most {MAX_SIZES})")
-    parser.add_argument("--overlaps", type=_numbers("--overlaps", MAX_OVERLAPS),
+    parser.add_argument("--overlaps", type=_numbers("--overlaps", MAX_OVERLAPS,
+                                                    MAX_OVERLAP_PERCENT),
                         metavar="P,P,...", help="overlaps to try, in percent of the size "
                         f"(at most {MAX_OVERLAPS}; a sentence overlap keeps its steps)")
     parser.add_argument("--scorers", type=_scorer_list, metavar="S,S,...",
