@@ -108,3 +108,13 @@ def test_the_heatmap_tells_close_iou_cells_apart() -> None:
     assert cells["encoding"]["tooltip"][1]["format"] == ".1%"
     shown = sorted(f"{v:.1%}" for v in (0.071, 0.074, 0.065))
     assert len(set(shown)) == 3
+
+
+def test_a_peer_chunker_is_an_axis_like_ragvizs_own(
+        use_model: Embedder, seed_doc: str, seed_questions: list[LabelledQuestion]) -> None:
+    grid = sweep_grid(len(seed_doc), ["fixed", "langchain_recursive"], (150,), (0,))
+    assert [c.label() for c in grid] == ["fixed(size=150, overlap=0)",
+                                         "langchain_recursive(chunk_size=150, chunk_overlap=0)"]
+    result = run_sweep(seed_doc, seed_questions, use_model, grid, SETTINGS)
+    assert [row.config.chunker for row in result.rows] == ["fixed", "langchain_recursive"]
+    assert all(row.chunks > 1 for row in result.rows)
