@@ -16,6 +16,7 @@ languages' own names, the product's name and the map's question notation (Q3).
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from collections.abc import Iterator
@@ -71,6 +72,12 @@ def _words(text: str) -> set[str]:
     return {word.lower() for word in WORD.findall(text)}
 
 
+def _document() -> str:
+    """The sample's text, lowercased: a chunk cuts its words ("Pag|amentos"), so a piece of
+    one is user data too."""
+    return (ROOT / "sample_docs" / f"{SAMPLE}.txt").read_text(encoding="utf-8").lower()
+
+
 def allowed_words() -> set[str]:
     """User data (the sample's document and questions) and names shown as they are typed."""
     folder = ROOT / "sample_docs"
@@ -121,9 +128,8 @@ def test_the_cli_says_nothing_outside_the_catalog(
     assert main(argv) == 0
     said = capsys.readouterr()
     assert OPEN in said.out, "the command said nothing from the catalog"
-    document = (ROOT / "sample_docs" / f"{SAMPLE}.txt").read_text(encoding="utf-8").lower()
     left = unmarked(said.out + said.err, allowed_words())
-    assert [word for word in left if word.lower() not in document] == []  # a chunk cuts words
+    assert [word for word in left if word.lower() not in _document()] == []
 
 
 def _widget_texts(at: AppTest) -> list[str]:
@@ -182,3 +188,16 @@ def test_the_app_shows_nothing_outside_the_catalog(pseudo: str) -> None:
                 found.setdefault(text[:120], words)
     assert checked > 100, "the page said too little from the catalog to prove anything"
     assert not found, json.dumps(found, ensure_ascii=False, indent=1)
+
+
+def test_the_report_says_nothing_outside_the_catalog(pseudo: str, tmp_path: Path) -> None:
+    """The HTML report's text (its scripts and styles apart; a file name is user data)."""
+    out = tmp_path / "report.html"
+    csv = str(ROOT / "sample_docs" / f"{SAMPLE}.csv")
+    assert main(["report", f"sample:{SAMPLE}", "--questions", csv, "--lang", pseudo,
+                 "--model", "minilm-en", "--html", str(out)]) == 0
+    page = re.sub(r"<script.*?</script>|<style.*?</style>", " ", out.read_text(), flags=re.S)
+    text = html.unescape(MARKUP.sub(" ", page))
+    assert OPEN in text
+    allowed = allowed_words() | _words(f"{SAMPLE}.txt")
+    assert [word for word in unmarked(text, allowed) if word.lower() not in _document()] == []
