@@ -14,7 +14,9 @@ the first).
 ``retry-after`` in seconds), ``slow`` (answer after ``seconds``), ``cut`` (the stream stops
 halfway), ``empty`` (no choice), ``filter`` (finish_reason content_filter, no text),
 ``filter400`` (Azure's 400 with code content_filter), ``html`` (a web page), ``drip`` (the
-stream sends a word every ``seconds``).
+stream sends a word every ``seconds``); any fault with ``"gated": true`` first waits until
+``POST /control/release`` (``{"n": N}``) lets N waiting answers go, so a test holds the model
+at a state it checks instead of racing it.
 ``GET /control/stats`` gives ``calls`` and the request ``bodies``; ``POST /control/reset``.
 
 Run: ``python tests/chat_server.py --key KEY --model NAME``; prints ``PORT <n>`` once it listens.
@@ -78,6 +80,7 @@ class _State:
         self.faults: list[dict[str, Any]] = []
         self.calls = 0
         self.bodies: list[dict[str, Any]] = []
+        self.gate = threading.Semaphore(0)
 
 
 def _error(message: str, kind: str, code: str | None) -> dict[str, Any]:
@@ -120,10 +123,15 @@ class _Handler(BaseHTTPRequestHandler):
             with state.lock:
                 state.faults += [body] * int(body.get("times", 1))
             self._send(200, {"queued": len(state.faults)})
+        elif self.path == "/control/release":
+            for _ in range(int(self._body().get("n", 1))):
+                state.gate.release()
+            self._send(200, {"released": True})
         elif self.path == "/control/reset":
             self._body()
             with state.lock:
                 state.faults, state.calls, state.bodies = [], 0, []
+                state.gate = threading.Semaphore(0)
             self._send(200, {"reset": True})
         elif self.path == "/v1/chat/completions":
             self._chat(self._body())
@@ -142,6 +150,8 @@ class _Handler(BaseHTTPRequestHandler):
             state.bodies.append(body)
             fault = state.faults.pop(0) if state.faults else {}
         kind = fault.get("kind")
+        if fault.get("gated"):
+            state.gate.acquire(timeout=120)
         if kind == "slow":
             time.sleep(float(fault.get("seconds", 30)))
         if self._faulty(kind, fault):

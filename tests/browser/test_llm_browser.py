@@ -35,19 +35,22 @@ def test_answers_stream_into_the_page_and_cancel_stops_asking(app: AppPage, base
         expect(field).to_have_value(value)
         field.press("Enter")
         app.wait_idle()
-    _control(base, "/control/fault", {"kind": "drip", "times": 20, "seconds": 0.3})
+    # every answer waits at the server's gate: the page is held at each state it is checked in
+    _control(base, "/control/fault", {"kind": "drip", "times": 9, "seconds": 0.3, "gated": True})
     before = _calls(base)
     page.get_by_role("button", name=re.compile(r"^Ask the LLM \(9 prompts")).click()
     expect(page.get_by_text("Asking: 0 of 9 prompts answered")).to_be_visible(timeout=30_000)
+    _control(base, "/control/release", {"n": 1})
     streaming = page.get_by_text(re.compile(r"^LLM · até"))  # the first answer, word by word
     expect(streaming.first).to_be_visible(timeout=30_000)
     expect(page.get_by_text("Asking: 1 of 9 prompts answered")).to_be_visible(timeout=30_000)
     page.get_by_role("button", name=re.compile(r"^Cancel")).click()
+    _control(base, "/control/release", {"n": 9})  # the question held at the gate may end
     ask = page.get_by_role("button", name=re.compile(r"^Ask the LLM \(\d prompts"))
     expect(ask).to_be_visible(timeout=30_000)
     left = int(re.findall(r"\((\d) prompts", ask.inner_text())[0])
     assert 0 < left < 9  # some answered, the rest not asked
     assert _calls(base) - before < 9
     expect(page.get_by_text("answered from the wrong chunk", exact=False).first).to_be_visible()
-    _control(base, "/control/fault", {"kind": "drip", "times": 0})
+    _control(base, "/control/reset", {})
     app.assert_no_exception()
