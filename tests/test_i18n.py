@@ -276,3 +276,14 @@ def test_no_sentence_types_a_list_of_scorers_or_chunkers() -> None:
     with pytest.raises(InputError) as refused:
         check_scorer("")
     assert all(name in render(refused.value, "pt") for name in scorer_names())
+
+
+def test_no_code_outside_the_i18n_package_names_portuguese() -> None:
+    """Issue 32, item 2: a third language must not need code edits, so no code outside
+    ``ragviz/i18n`` compares with "pt" (BM25's stemmer table is about the document's language,
+    which a stemmer supports, not about the interface's)."""
+    naming = [f"{path.relative_to(ROOT)}:{number}" for path in SOURCES if path.exists()
+              and "i18n" not in path.parts and path.name != "bm25.py"
+              for number, line in enumerate(path.read_text().splitlines(), 1)
+              if re.search(r"""["']pt(-BR)?["']""", line)]
+    assert naming == []
