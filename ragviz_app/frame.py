@@ -178,7 +178,7 @@ def typed_slider(spec: state.ParamSpec, key: str, help_text: str | None) -> None
         st.caption(spec.label(lang()), help=help_text)
         slider_col, box_col = st.columns([3, 2], gap="small", vertical_alignment="bottom")
     slider_col.slider(spec.label(lang()), int(spec.low), int(spec.high), step=int(spec.step),
-                      key=key, label_visibility="collapsed")
+                      key=key, label_visibility="collapsed", help=help_text)
     box_col.number_input(spec.label(lang()), int(spec.low), int(spec.high),
                          step=int(spec.step), key=box, label_visibility="collapsed",
                          on_change=_typed, args=(key,))
