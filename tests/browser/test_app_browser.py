@@ -1,5 +1,6 @@
 """What only a real browser shows: the default page renders, its highlighted documents and the
-score charts are drawn, and a slider re-cuts the chunks."""
+score charts are drawn, and a slider re-cuts the chunks. Two journeys, one per page they open
+(the questions tab a visitor sees first, the chunks tab)."""
 
 from __future__ import annotations
 
@@ -17,18 +18,28 @@ from .conftest import CHART_DRAWN, DOC, AppPage
 pytestmark = pytest.mark.browser
 
 
-def test_default_page_renders_without_exception(app: AppPage, screenshot_dir: Path) -> None:
-    app.open(tab=None)  # what a visitor sees first: every question's bars and outcome
+def test_default_page_renders_and_its_score_charts_are_drawn(
+        app: AppPage, screenshot_dir: Path) -> None:
+    """What a visitor sees first: every question's bars and outcome, each chart drawn."""
+    app.open(tab=None)
     app.wait_charts(14)
     shot = screenshot_dir / "default.png"
     app.screenshot_full(shot)
     assert shot.stat().st_size > 20_000, "the screenshot looks empty"
     assert app.page.get_by_text(t("app.title", "en")).is_visible()
+    charts = app.visible_charts()
+    assert charts.count() >= 2, "every question gets a score chart per configuration"
+    for i in range(min(charts.count(), 4)):
+        chart = charts.nth(i)
+        chart.scroll_into_view_if_needed()
+        drawn = chart.locator(CHART_DRAWN).first
+        assert drawn.is_visible(), f"chart {i} is not drawn"
+        box = drawn.bounding_box()
+        assert box is not None and box["width"] > 100 and box["height"] > 50, box
     app.assert_healthy()
 
 
-def test_highlighted_documents_show_the_sample_in_chunks(app: AppPage) -> None:
-    app.open()
+def assert_highlighted_documents_show_the_sample_in_chunks(app: AppPage) -> None:
     docs = app.page.locator(DOC)
     # auto-waits: the first run may still be drawing configuration B
     expect(docs).to_have_count(2, timeout=30_000)
@@ -39,28 +50,11 @@ def test_highlighted_documents_show_the_sample_in_chunks(app: AppPage) -> None:
         badges = doc.locator(".rv-badge")
         assert badges.count() >= 2, f"document {i} shows fewer than two chunks"
         assert badges.first.inner_text().strip() == "#0"
-    app.assert_healthy()
 
 
-def test_score_charts_are_drawn(app: AppPage, screenshot_dir: Path) -> None:
+def test_the_chunks_are_highlighted_and_the_size_slider_recuts_them(app: AppPage) -> None:
     app.open()
-    app.open_tab(t("tab.questions", "en"))
-    app.wait_charts(2)
-    charts = app.visible_charts()
-    assert charts.count() >= 2, "every question gets a score chart per configuration"
-    for i in range(min(charts.count(), 4)):
-        chart = charts.nth(i)
-        chart.scroll_into_view_if_needed()
-        drawn = chart.locator(CHART_DRAWN).first
-        assert drawn.is_visible(), f"chart {i} is not drawn"
-        box = drawn.bounding_box()
-        assert box is not None and box["width"] > 100 and box["height"] > 50, box
-    app.screenshot_full(screenshot_dir / "questions.png")
-    app.assert_healthy()
-
-
-def test_chunk_size_slider_recuts_the_chunks(app: AppPage) -> None:
-    app.open()
+    assert_highlighted_documents_show_the_sample_in_chunks(app)
     start = int(app.slider("a_size").get_attribute("value") or 0)
     before = app.chunk_badges()
     assert app.page.locator(DOC).first.locator(".rv-badge").count() == math.ceil(
