@@ -319,6 +319,20 @@ class AppPage:
     def visible_charts(self) -> Locator:
         return self.page.locator(CHART).locator("visible=true")
 
+    def assert_charts_drawn(self, min_height: float, at_most: int | None = None) -> int:
+        """Each visible chart (the first ``at_most``), scrolled into view, is drawn at least
+        100 px wide and ``min_height`` px high; returns how many charts are visible."""
+        charts = self.visible_charts()
+        count = charts.count()
+        for i in range(count if at_most is None else min(count, at_most)):
+            chart = charts.nth(i)
+            chart.scroll_into_view_if_needed()
+            drawn = chart.locator(CHART_DRAWN).first
+            assert drawn.is_visible(), f"chart {i} is not drawn"
+            box = drawn.bounding_box()
+            assert box is not None and box["width"] > 100 and box["height"] > min_height, box
+        return count
+
     def slider(self, key: str) -> Locator:
         """The range input of the slider whose widget key is ``key`` (``st-key-<key>``)."""
         return self.page.locator(f'.st-key-{key} input[type="range"]')

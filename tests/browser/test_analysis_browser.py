@@ -16,7 +16,7 @@ from ragviz.i18n import t
 from ragviz.present.presentation import calibration_message, diagnosis_text, format_score
 from ragviz_app.app_state import slider_floor
 
-from .conftest import CHART_DRAWN, AppPage, default_analyses, visible_texts
+from .conftest import AppPage, default_analyses, visible_texts
 
 pytestmark = pytest.mark.browser
 
@@ -98,15 +98,7 @@ def test_calibration_chart_numbers_and_apply_button(app: AppPage, screenshot_dir
 
     app.open_tab(t("tab.calibration", "en"))
     app.wait_charts(2)
-    charts = app.visible_charts()
-    assert charts.count() >= 2, "a calibration chart per configuration"
-    for i in range(charts.count()):
-        chart = charts.nth(i)
-        chart.scroll_into_view_if_needed()
-        drawn = chart.locator(CHART_DRAWN).first
-        assert drawn.is_visible(), f"calibration chart {i} is not drawn"
-        box = drawn.bounding_box()
-        assert box is not None and box["width"] > 100 and box["height"] > 40, box
+    assert app.assert_charts_drawn(min_height=40) >= 2, "a calibration chart per configuration"
 
     metrics = app.page.locator(METRIC).locator("visible=true")
     pairs = []

@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 from ragviz.i18n import t
 from ragviz_app.app_state import DEFAULT_SAMPLE, load_sample
 
-from .conftest import CHART_DRAWN, DOC, AppPage
+from .conftest import DOC, AppPage
 
 pytestmark = pytest.mark.browser
 
@@ -27,15 +27,8 @@ def test_default_page_renders_and_its_score_charts_are_drawn(
     app.screenshot_full(shot)
     assert shot.stat().st_size > 20_000, "the screenshot looks empty"
     assert app.page.get_by_text(t("app.title", "en")).is_visible()
-    charts = app.visible_charts()
-    assert charts.count() >= 2, "every question gets a score chart per configuration"
-    for i in range(min(charts.count(), 4)):
-        chart = charts.nth(i)
-        chart.scroll_into_view_if_needed()
-        drawn = chart.locator(CHART_DRAWN).first
-        assert drawn.is_visible(), f"chart {i} is not drawn"
-        box = drawn.bounding_box()
-        assert box is not None and box["width"] > 100 and box["height"] > 50, box
+    shown = app.assert_charts_drawn(min_height=50, at_most=4)
+    assert shown >= 2, "every question gets a score chart per configuration"
     app.assert_healthy()
 
 
