@@ -5,8 +5,11 @@ the production index's sentences, the report's and the command line's words and 
 strings; its ``language.name`` entry is the language's name in itself. The languages are the
 catalog files present (English, the source language, first), so adding a language is one file;
 ``register_language`` adds one at run time (the tests' pseudo-locale).
-``t(key, lang, **values)`` formats a string; a missing key is a bug, a missing translation falls
-back to English, and a test checks that every key has every language.
+
+A ``Message(key, values)`` is a string not yet said (errors carry one); ``render(message, lang)``
+says it, and ``t(key, lang, **values)`` is its shorthand. A missing key is a bug, a missing
+translation falls back to English, and a test checks that every key has every language. Numbers,
+plural forms and lists follow each language's CLDR data (Babel).
 """
 
 from __future__ import annotations
