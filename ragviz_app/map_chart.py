@@ -60,9 +60,8 @@ def link_frame(drawn: SpaceMap, question: int | None) -> pd.DataFrame:
 
 # Where labels go: Vega-Lite does not move a text mark off another, so the map places its
 # labels here, on the pixels it will most likely get (its plot is HEIGHT tall and about
-# PLOT_WIDTH wide, beside the top_k's numbers, with the sidebar open at 1280x800; wider
-# screens only spread them more).
-PLOT_WIDTH = 580
+# PLOT_WIDTH wide with the sidebar open at 1280x800; wider screens only spread them more).
+PLOT_WIDTH = 820
 PADDING = 24  # the scales' padding, in pixels
 CHAR_WIDTH = 0.62  # a bold character's width, in font sizes
 LINE_HEIGHT = 0.85  # from the top of a capital to the foot of a comma, in font sizes

@@ -102,15 +102,11 @@ def draw_space(model: Embedder, sides: Sequence[space.Side], frame: Frame | None
                       keep=space.KEEP_RANKS))
     st.html(map_key(lang()))
     chart = localised(map_chart(drawn, colouring, question, lang(), large), lang())
-    # beside the Map tab's chart, the shown question's top_k in numbers (UMAP's lengths lie)
-    chart_place, numbers = st.columns([5, 2]) if frame is not None else (st.container(), None)
-    chart_place.altair_chart(chart, width="stretch", key=key,
-                             on_select=on_pick if on_pick is not None else "ignore",
-                             selection_mode=[PICK_CHUNK, PICK_QUESTION] if on_pick else None)
-    if numbers is not None:
-        with numbers:
-            top_k_numbers(sides, question)
-    if frame is not None:
+    st.altair_chart(chart, width="stretch", key=key,
+                    on_select=on_pick if on_pick is not None else "ignore",
+                    selection_mode=[PICK_CHUNK, PICK_QUESTION] if on_pick else None)
+    if frame is not None:  # under the Map tab's chart (its width kept for a projector), the
+        top_k_numbers(sides, question)  # shown question's top_k in numbers: lengths lie
         _picked_note(drawn)
 
 
