@@ -9,6 +9,7 @@ from streamlit.testing.v1 import AppTest
 from ragviz.chunking import CHUNKER_NAMES, get_spec
 from ragviz.i18n import t
 from ragviz.inputs.documents import MAX_UPLOAD_BYTES
+from ragviz.share.workspace import MAX_WORKSPACE_BYTES
 from ragviz_app.frame import chunker_title
 from ragviz_app.views.copy_link import BUTTON_CLASS, button_html
 from tests.test_app import APP, TIMEOUT, open_tab, rerun, run_app
@@ -116,3 +117,11 @@ def test_sliders_write_the_pages_decimal_sign() -> None:
     rerun(at)
     scripts = [h.proto.body for h in at.sidebar.get("html") if "rvDecimalSign" in h.proto.body]
     assert len(scripts) == 1 and 'window.rvDecimalSign = ".";' in scripts[0]
+
+
+def test_the_workspace_importer_says_its_own_limit() -> None:
+    """Its uploader said the server's cap ("60MB per file", in English), not the workspace's."""
+    at = portuguese()
+    limits = [c.value for c in at.sidebar.caption if "exportado pelo ragviz" in c.value]
+    assert limits == ["Um arquivo .json exportado pelo ragviz, de até 0,9 MB."]
+    assert MAX_WORKSPACE_BYTES == 900_000

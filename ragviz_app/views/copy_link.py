@@ -44,7 +44,8 @@ _SCRIPT = """<script>
 </script>"""
 
 _STYLE = """<style>
-button.%(cls)s{width:100%%;padding:.4rem .75rem;border-radius:.5rem;font:inherit;cursor:pointer;
+button.%(cls)s{width:100%%;padding:.4rem .75rem;border-radius:.5rem;font:inherit;font-size:.875rem;
+cursor:pointer;
 border:1px solid rgba(49,51,63,.2);background:#fff;color:inherit;line-height:1.6}
 button.%(cls)s:hover{border-color:#1d4ed8;color:#1d4ed8}
 </style>"""

@@ -8,12 +8,13 @@ from collections.abc import Callable
 import streamlit as st
 
 from ragviz.evaluation.experiments import compare
+from ragviz.i18n import decimal
 from ragviz.index.messages import say
 from ragviz.inputs.corpus import Corpus
 from ragviz.present.exports import answers_csv, results_csv
 from ragviz.present.report import render_report
 from ragviz.projection.space import static_maps
-from ragviz.share.workspace import Workspace
+from ragviz.share.workspace import MAX_WORKSPACE_BYTES, Workspace
 from ragviz_app.common import SIDES, lang, md, ss, tr
 from ragviz_app.frame import Frame
 from ragviz_app.session import current_settings, on_workspace_upload
@@ -106,6 +107,10 @@ def workspace_panel(workspace: Callable[[], str] | None, report: Callable[[], st
                                key="export_workspace", width="stretch", on_click="ignore")
         st.file_uploader(tr("app.import_workspace"), type=["json"], key="workspace_upload",
                          on_change=on_workspace_upload, help=tr("app.import_workspace_help"))
+        # its real limit in the page's language (Streamlit's line, the server's cap in
+        # English, is hidden: main.LAYOUT_CSS)
+        st.caption(tr("app.import_workspace_limit",
+                      mb=decimal(MAX_WORKSPACE_BYTES / 1e6, 1, lang())))
         if report is not None:
             st.download_button(tr("app.download_report"), report, file_name="ragviz-report.html",
                                mime="text/html", key="download_report", width="stretch",
