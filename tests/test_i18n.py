@@ -287,3 +287,17 @@ def test_no_code_outside_the_i18n_package_names_portuguese() -> None:
               for number, line in enumerate(path.read_text().splitlines(), 1)
               if re.search(r"""["']pt(-BR)?["']""", line)]
     assert naming == []
+
+
+def test_an_empty_list_is_said_in_the_sentence_s_language() -> None:
+    """A store with no collection said "(collections: none)" in Portuguese too: the word was
+    typed in the code; it is a message now, rendered with the sentence."""
+    from ragviz.index.messages import NONE, Sentence
+
+    said = Sentence("no_collection", where="x", name="y", known=NONE)
+    assert said.endswith("(collections: none)")
+    assert said.localized("pt").endswith("(coleções: nenhuma)")
+    typed = [f"{path.relative_to(ROOT)}:{number}" for path in SOURCES if path.exists()
+             for number, line in enumerate(path.read_text().splitlines(), 1)
+             if re.search(r"""(\bor|\belse) ["']none["']""", line)]
+    assert typed == []

@@ -29,7 +29,7 @@ import numpy as np
 from ragviz.errors import IndexInputError
 from ragviz.index import base
 from ragviz.index.base import CollectionInfo, LoadedIndex
-from ragviz.index.messages import Sentence
+from ragviz.index.messages import NONE, Sentence
 from ragviz.index.stores import REQUEST_TIMEOUT_S, OpenOptions, Store, register
 from ragviz.inputs.documents import shorten
 
@@ -178,7 +178,7 @@ class ChromaReader:
             return self._client.get_collection(name, embedding_function=None)
         except chromadb.errors.NotFoundError:
             names = sorted(c.name for c in self._client.list_collections())
-            known = ", ".join(names) if names else "none"
+            known = ", ".join(names) if names else NONE
             raise IndexInputError(Sentence("no_collection", where=self.where, name=name,
                                            known=known)) from None
 

@@ -3,10 +3,9 @@ it again in its own language; the text lives in the shared catalogs (``ragviz/i1
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from ragviz.i18n import Message
 
-if TYPE_CHECKING:
-    from ragviz.i18n import Message
+NONE = Message("value.none")  # an empty list in a sentence ("collections: none")
 
 
 class Sentence(str):
@@ -25,8 +24,6 @@ class Sentence(str):
     def message(self) -> Message:
         """The message it carries (``idx.<key>``; a value that is a ``Sentence`` is rendered in
         the same language as the sentence)."""
-        from ragviz.i18n import Message
-
         return Message(f"idx.{self.key}", self.values)
 
     def localized(self, lang: str) -> str:

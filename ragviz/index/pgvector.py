@@ -26,7 +26,7 @@ import numpy as np
 from ragviz.errors import IndexInputError
 from ragviz.index import base
 from ragviz.index.base import CollectionInfo, IndexChunk, LoadedIndex
-from ragviz.index.messages import Sentence
+from ragviz.index.messages import NONE, Sentence
 from ragviz.index.stores import OpenOptions, Store, register
 
 INSTALL_HINT = "reading a Postgres index needs psycopg and pgvector: pip install 'ragviz[index]'"
@@ -150,7 +150,7 @@ class PgReader(base.TwoSearches):
         match = next((x for x in found if x.name == collection), None)
         if match is None:
             raise IndexInputError(Sentence("no_collection", where=self.where, name=collection,
-                                           known=", ".join(x.name for x in found) or "none"))
+                                           known=", ".join(x.name for x in found) or NONE))
         return match
 
     def collections(self) -> list[CollectionInfo]:
@@ -393,7 +393,7 @@ def find_layouts(conn: Any, extra: dict[str, Any], where: str) -> list[Layout]:
     found = [*langchain_layouts(conn, tables), *llama_layouts(conn, tables)]
     if not found:
         raise IndexInputError(Sentence("pg_no_layout", where=where,
-                                       tables=_names(tables) or "none"))
+                                       tables=_names(tables) or NONE))
     return found
 
 
@@ -442,7 +442,7 @@ def named_table(conn: Any, extra: dict[str, Any], tables: list[tuple[str, str]],
     columns = columns_of(conn, schema, table)
     if not columns:
         raise IndexInputError(Sentence("pg_no_table", where=where, table=given,
-                                       tables=_names(tables) or "none"))
+                                       tables=_names(tables) or NONE))
 
     def pick(option: str, guesses: tuple[str, ...], required: bool) -> str | None:
         name = extra.get(option.replace("-", "_"))

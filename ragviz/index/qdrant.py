@@ -20,7 +20,7 @@ from typing import Any
 from ragviz.errors import IndexInputError
 from ragviz.index import base
 from ragviz.index.base import CollectionInfo, IndexChunk, LoadedIndex
-from ragviz.index.messages import Sentence
+from ragviz.index.messages import NONE, Sentence
 from ragviz.index.stores import OpenOptions, Store, register
 
 INSTALL_HINT = "reading a Qdrant index needs qdrant-client: pip install 'ragviz[index]'"
@@ -68,7 +68,7 @@ class QdrantReader(base.TwoSearches):
                                   n=len(names), names=", ".join(names))
         if collection not in names:
             raise IndexInputError(Sentence("no_collection", where=self.where,
-                                           name=collection, known=", ".join(names) or "none"))
+                                           name=collection, known=", ".join(names) or NONE))
         return collection
 
     def _vector(self, name: str) -> tuple[str | None, int | None]:
