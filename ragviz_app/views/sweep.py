@@ -77,11 +77,12 @@ def _controls(place: DeltaGenerator, n_chars: int, scorer: str) -> Plan | None:
     language = lang()
     place.selectbox(tr("app.sweep_metric"), metric_names(), key="sweep_metric",
                     format_func=lambda name: presentation.metric_label(name, language))
-    if "sweep_chunkers" not in ss:
-        ss["sweep_chunkers"] = list(default_sweep_chunkers())
+    default = default_sweep_chunkers()  # none picked: these (no preset value to lose)
     chunkers = place.multiselect(tr("app.sweep_chunkers"), _chunker_choices(),
                                  key="sweep_chunkers",
-                                 format_func=lambda name: get_spec(name).title)
+                                 format_func=lambda name: get_spec(name).title,
+                                 placeholder=tr("app.sweep_chunkers_hint",
+                                                names=", ".join(default)))
     sizes = place.text_input(tr("app.sweep_sizes"), key="sweep_sizes",
                              placeholder=tr("app.sweep_sizes_hint"),
                              help=tr("app.sweep_sizes_help", n=MAX_SIZES))
@@ -90,12 +91,9 @@ def _controls(place: DeltaGenerator, n_chars: int, scorer: str) -> Plan | None:
                                 help=tr("app.sweep_overlaps_help", n=MAX_OVERLAPS))
     scorers = place.multiselect(tr("app.sweep_scorers"), scorer_names(), key="sweep_scorers",
                                 placeholder=tr("app.sweep_scorers_hint", scorer=scorer))
-    if not chunkers:
-        place.info(tr("app.sweep_no_chunker"))
-        return None
     try:
-        grid = sweep_grid(n_chars, chunkers, parse_numbers(sizes or "", tr("app.sweep_sizes"),
-                                                           MAX_SIZES),
+        grid = sweep_grid(n_chars, chunkers or default,
+                          parse_numbers(sizes or "", tr("app.sweep_sizes"), MAX_SIZES),
                           parse_numbers(overlaps or "", tr("app.sweep_overlaps"), MAX_OVERLAPS))
         axis = tuple(scorers) if len(scorers) > 1 or (scorers and scorers[0] != scorer) else ()
         check_size(grid, axis)
