@@ -76,9 +76,14 @@ class Param:
         return t(key, lang) if key in STRINGS else self.name
 
     def text(self, lang: str = "en") -> str:
-        """The slider label, e.g. ``size (characters)``."""
+        """The slider label, e.g. ``size (characters)``: the unit in the word a language
+        keeps short enough for a slider's narrow column (``unit_label``), and none when
+        the name already says it (``máx_caracteres``)."""
         name = self.title(lang)
-        word = self.unit.say(lang)
+        if self.unit.say(lang) and self.unit.say(lang) in name:
+            return name
+        short = f"unit_label.{self.unit.name}"
+        word = t(short, lang) if short in STRINGS else self.unit.say(lang)
         return f"{name} ({word})" if word else name
 
     def widget_range(self, n_chars: int) -> tuple[Number, Number]:
