@@ -1,12 +1,21 @@
 """Corrupt Chroma data, in a directory or a zip (issue 37, item 3): a table missing from
-``chroma.sqlite3``, a damaged HNSW header. Before, a
+``chroma.sqlite3``, a damaged HNSW header, a truncated HNSW segment, a header counting more
+vectors than its segment holds, an entry point outside the segment. Before, a
 ``chromadb.errors.InternalError`` traceback (CLI exit 1, a red box with server paths in
-the app); now one sentence naming what the user gave, never the temporary copy's path."""
+the app), and for the last three native code reading the files unchecked, which killed the
+process by a signal (the CLI, or the app's server with every session). Now Chroma's files
+are read in a child process: one sentence naming what the user gave, never the temporary
+copy's path, and the process that asked lives on."""
 
 from __future__ import annotations
 
+import gc
+import os
+import re
 import shutil
+import signal
 import sqlite3
+import struct
 from collections.abc import Callable
 from pathlib import Path
 
@@ -15,10 +24,18 @@ import pytest
 
 from ragviz.cli.command import main
 from ragviz.errors import IndexInputError
+from ragviz.index import open_index
 from tests.index_fixtures import chroma_collection
 from tests.test_index_readonly import zip_folder
 
 COUNT = 1_500  # past Chroma's sync threshold: the vectors are in the HNSW files
+# hnswlib's header.bin as Chroma writes it: a version, then offsetLevel0, max_elements,
+# cur_element_count, size_data_per_element, label_offset, offsetData, maxlevel,
+# enterpoint_node, maxM, maxM0, M, mult, ef_construction.
+HEADER = struct.Struct("<IQQQQQQiIQQQdQ")
+COUNTED, ENTRY = 3, 8  # the fields a damage below rewrites
+# How native code dies on memory it should not read (SIGSEGV here; others on other systems).
+FATAL = {signal.SIGSEGV, signal.SIGBUS, signal.SIGABRT}
 
 
 def drop_table(folder: Path) -> None:
@@ -32,11 +49,77 @@ def damage_header(folder: Path) -> None:
         header.write_bytes(b"\xff" * header.stat().st_size)
 
 
-# A truncated HNSW segment (data_level0.bin cut short) is left out: hnswlib reads it unchecked
-# in native code, and one run in a few crashed the process (a fresh clone's test worker died);
-# reading Chroma in a child process would be the fix (see the stop's note).
+def truncate_segment(folder: Path) -> None:
+    for data in folder.rglob("data_level0.bin"):
+        data.write_bytes(data.read_bytes()[:100])
+
+
+def rewrite_header(folder: Path, field: int, value: int) -> None:
+    for header in folder.rglob("header.bin"):
+        data = header.read_bytes()
+        fields = list(HEADER.unpack(data[:HEADER.size]))
+        fields[field] = value
+        header.write_bytes(HEADER.pack(*fields) + data[HEADER.size:])
+
+
+def count_beyond_segment(folder: Path) -> None:
+    """The header counts 100,000 vectors; the segment holds far fewer (read past its end)."""
+    rewrite_header(folder, COUNTED, 100_000)
+
+
+def entry_outside(folder: Path) -> None:
+    """The search's entry point is a vector a billion rows past the segment (a query dies;
+    reading the stored vectors does not search)."""
+    rewrite_header(folder, ENTRY, 1_000_000_000)
+
+
 DAMAGES: dict[str, Callable[[Path], None]] = {
-    "a table missing": drop_table, "a damaged HNSW header": damage_header}
+    "a table missing": drop_table, "a damaged HNSW header": damage_header,
+    "a truncated HNSW segment": truncate_segment,
+    "an HNSW header counting more vectors than stored": count_beyond_segment,
+    "an HNSW entry point outside the segment": entry_outside}
+# What each damage may say: Chroma's refusal, the reader's death, or either (hnswlib reads a
+# cut segment into a buffer unchecked: its leftover bytes decide whether native code dies).
+REFUSED, DIED = "refused", "died"
+SAYS = {"a table missing": {REFUSED}, "a damaged HNSW header": {REFUSED},
+        "a truncated HNSW segment": {REFUSED, DIED},
+        "an HNSW header counting more vectors than stored": {DIED},
+        "an HNSW entry point outside the segment": {DIED}}
+
+
+def died(where: str, lang: str = "en") -> re.Pattern[str]:
+    """The reader's death as the catalog says it, the signal's number left open."""
+    said = {"en": "The Chroma index at {} could not be read: its files are damaged (the reader "
+                  "stopped with signal {}); rebuild or restore the index.",
+            "pt": "O índice Chroma em {} não pôde ser lido: seus arquivos estão danificados (o "
+                  "leitor parou com o sinal {}); reconstrua ou restaure o índice."}[lang]
+    return re.compile(re.escape(said).replace(r"\{\}", "{}").format(
+        re.escape(where), r"(?P<signal>\d+)"))
+
+
+def kind_of(said: str, where: str) -> str:
+    """Which sentence ``said`` is (asserting it is one of the two, whole)."""
+    if said.startswith(f"{where} cannot be read as a Chroma directory ("):
+        return REFUSED
+    match = died(where).fullmatch(said)
+    assert match is not None, said
+    assert int(match["signal"]) in FATAL, said
+    return DIED
+
+
+def reader_children() -> list[int]:
+    """This process's children that are Chroma readers (``chroma_child.py``), alive."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            stat = (entry / "stat").read_text()
+            command = (entry / "cmdline").read_bytes()
+        except OSError:
+            continue
+        fields = stat.rsplit(")", 1)[-1].split()
+        if int(fields[1]) == os.getpid() and fields[0] != "Z" and b"chroma_child.py" in command:
+            found.append(int(entry.name))
+    return found
 
 
 @pytest.fixture(scope="module")
@@ -61,7 +144,9 @@ def damaged(request: pytest.FixtureRequest, healthy: Path, tmp_path: Path) -> Pa
 
 
 def test_a_corrupt_directory_is_one_sentence(damaged: Path, tmp_path: Path,
-                                             capsys: pytest.CaptureFixture[str]) -> None:
+                                             capsys: pytest.CaptureFixture[str],
+                                             request: pytest.FixtureRequest) -> None:
+    says = SAYS[request.node.callspec.params["damaged"]]
     questions = tmp_path / "q.csv"
     questions.write_text("question,answer,answerable\ntext 5?,text 5,yes\n", encoding="utf-8")
     for args in (["index", f"chroma:{damaged}"],
@@ -73,13 +158,17 @@ def test_a_corrupt_directory_is_one_sentence(damaged: Path, tmp_path: Path,
             assert "Traceback" not in err
             continue
         assert code == 2 and err.count("\n") == 1, err
-        assert err.startswith(f"ragviz {args[0]}: {damaged} cannot be read as a Chroma "
-                              "directory ("), err
+        prefix = f"ragviz {args[0]}: "
+        assert err.startswith(prefix), err
+        assert kind_of(err[len(prefix):-1], str(damaged)) in says
         assert "ragviz-chroma-" not in err and "Traceback" not in err
+    gc.collect()
+    assert reader_children() == []  # every reader the CLI started has ended
 
 
 def test_a_corrupt_zip_in_the_app_is_one_sentence(damaged: Path, tmp_path: Path,
-                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+                                                  monkeypatch: pytest.MonkeyPatch,
+                                                  request: pytest.FixtureRequest) -> None:
     from ragviz_app import upload_store
     from ragviz_app.index_source import upload_reader
 
@@ -92,5 +181,35 @@ def test_a_corrupt_zip_in_the_app_is_one_sentence(damaged: Path, tmp_path: Path,
         said = str(refused)
     else:
         raise AssertionError("a damaged index was read without a word")
-    assert said.startswith("prod.zip cannot be read as a Chroma directory (")
+    assert kind_of(said, "prod.zip") in SAYS[request.node.callspec.params["damaged"]]
     assert str(tmp_path) not in said and "ragviz-chroma-" not in said
+
+
+def test_the_reader_dying_is_said_in_portuguese_and_again_without_a_new_reader(
+        healthy: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = tmp_path / "db"
+    shutil.copytree(healthy, folder)
+    count_beyond_segment(folder)
+    assert main(["index", f"chroma:{folder}", "--lang", "pt"]) == 2
+    err = capsys.readouterr().err
+    assert died(str(folder), "pt").fullmatch(err.removeprefix("ragviz index: ").strip()), err
+    reader = open_index(f"chroma:{folder}")
+    said = []
+    for _ in range(2):
+        with pytest.raises(IndexInputError) as refused:
+            reader.read()
+        said.append(str(refused.value))
+        assert reader_children() == []  # the dead reader was not started again
+    assert said[0] == said[1] and died(str(folder)).fullmatch(said[0])
+
+
+def test_a_healthy_read_leaves_no_reader_behind(healthy: Path) -> None:
+    reader = open_index(f"chroma:{healthy}")
+    loaded = reader.read()
+    assert len(loaded.chunks) == COUNT and loaded.chunks[0].vector is not None
+    assert len(reader_children()) == 1  # one child for every call of this reader
+    assert [c.count for c in reader.collections()] == [COUNT]
+    assert len(reader_children()) == 1
+    del reader
+    gc.collect()
+    assert reader_children() == []

@@ -5,15 +5,21 @@ collections are opened with ``embedding_function=None`` and only stored vectors 
 
 A diagnostic tool never writes to what it diagnoses: Chroma writes to a directory it merely
 opens (its database, its HNSW files, even a 0-byte ``chroma.sqlite3`` made a new database),
-so a directory is copied to a temporary folder and the copy is opened. A server is asked
-with a timeout on every request and no redirect followed (a redirect could point anywhere
-the allowed server chooses); whatever Chroma or the server raises becomes one sentence.
+so a directory is copied to a temporary folder and the copy is opened. The copy is opened in
+a child process (``chroma_process``): Chroma reads its HNSW files in native code, and a
+damaged one can kill the process reading it, which must never be the CLI or the app's
+server. A server's client reads no HNSW file (the server does) and stays in-process.
+
+A server is asked with a timeout on every request and no redirect followed (a redirect could
+point anywhere the allowed server chooses); whatever Chroma or the server raises becomes one
+sentence.
 """
 
 from __future__ import annotations
 
 import contextlib
 import dataclasses
+import importlib.util
 import re
 import shutil
 import tempfile
@@ -29,6 +35,7 @@ import numpy as np
 from ragviz.errors import IndexInputError
 from ragviz.index import base
 from ragviz.index.base import CollectionInfo, LoadedIndex
+from ragviz.index.chroma_process import ChildClient, ChildError, ReaderStoppedError
 from ragviz.index.messages import NONE, Sentence
 from ragviz.index.stores import REQUEST_TIMEOUT_S, OpenOptions, Store, register
 from ragviz.inputs.documents import shorten
@@ -157,8 +164,7 @@ class ChromaReader:
     def search_settings(self, collection: str) -> str:
         """The setting that governs the recall of Chroma's HNSW search."""
         with self._guard():
-            handle = self._collection(collection)
-        configuration = getattr(handle, "configuration", None) or {}
+            configuration = getattr(self._collection(collection), "configuration", None) or {}
         hnsw = configuration.get("hnsw") if isinstance(configuration, dict) else None
         value = hnsw.get("ef_search") if isinstance(hnsw, dict) else None
         return f"the collection's hnsw:search_ef (now {value if value is not None else 100})"
@@ -173,14 +179,22 @@ class ChromaReader:
                               names=", ".join(sorted(names)))
 
     def _collection(self, name: str) -> Any:
-        chromadb = _chromadb()
         try:
             return self._client.get_collection(name, embedding_function=None)
-        except chromadb.errors.NotFoundError:
+        except Exception as error:
+            if not _missing(error):
+                raise
             names = sorted(c.name for c in self._client.list_collections())
             known = ", ".join(names) if names else NONE
             raise IndexInputError(Sentence("no_collection", where=self.where, name=name,
                                            known=known)) from None
+
+
+def _missing(error: Exception) -> bool:
+    """Whether ``error`` says the collection does not exist (in the child or a server)."""
+    if isinstance(error, ChildError | ReaderStoppedError):  # no chromadb in this process
+        return isinstance(error, ChildError) and error.missing
+    return isinstance(error, _chromadb().errors.NotFoundError)
 
 
 def _row(column: Any, row: int) -> Any:
@@ -233,15 +247,16 @@ def open_persistent(path: str, shown: str | None = None) -> ChromaReader:
         raise IndexInputError(Sentence("not_folder", path=path))
     if not (folder / "chroma.sqlite3").is_file():
         raise IndexInputError(Sentence("not_chroma_dir", path=path))
-    chromadb = _chromadb()
+    if importlib.util.find_spec("chromadb") is None:  # pragma: no cover - installed in tests
+        raise IndexInputError(INSTALL_HINT)
     copy = _copy(folder, name)
     guard = _Guard(name, str(copy))
+    client = ChildClient(str(copy))
     try:
         with guard():
-            client = chromadb.PersistentClient(path=str(copy), settings=_settings())
+            client.start()
     except IndexInputError:
-        # Chroma keeps the half-made client of that path: drop it with the copy.
-        _release(str(copy), None)
+        _release(str(copy), client)
         raise
     reader = ChromaReader(lambda: client, name, guard)
     weakref.finalize(reader, _release, str(copy), client)
@@ -263,16 +278,9 @@ def _copy(folder: Path, name: str) -> Path:
     return target
 
 
-def _release(copy: str, client: Any) -> None:
-    """Close the client of ``copy``, drop Chroma's cached system for it (other clients'
-    stay), and remove the copy."""
-    if client is not None:
-        with contextlib.suppress(Exception):
-            client.close()
-    from chromadb.api.shared_system_client import SharedSystemClient
-
-    SharedSystemClient._identifier_to_system.pop(copy, None)
-    SharedSystemClient._identifier_to_refcount.pop(copy, None)
+def _release(copy: str, client: ChildClient) -> None:
+    """End the child reading ``copy``, and remove the copy."""
+    client.close()
     shutil.rmtree(Path(copy).parent, ignore_errors=True)
 
 
@@ -306,6 +314,12 @@ class _Guard:
         if self.server is not None and isinstance(error, _RedirectError):
             return IndexInputError(Sentence("server_redirects", where=self.server,
                                             status=error.status))
+        if isinstance(error, ReaderStoppedError):  # native code died on the directory's files
+            if error.signal is not None:
+                return IndexInputError(Sentence("chroma_damaged_signal", path=self.name,
+                                                signal=error.signal))
+            return IndexInputError(Sentence("chroma_damaged_exit", path=self.name,
+                                            code=error.code))
         reason = _reason(error)
         if self.copy:
             reason = reason.replace(self.copy, self.name)
