@@ -140,9 +140,11 @@ def main() -> None:
     parser = bench_parser(__doc__)
     parser.add_argument("--at-800", action="store_true",
                         help="real text cut at 800 characters instead of the mixed corpus")
+    parser.add_argument("--chars", type=int, default=CORPUS_CHARS,
+                        help="characters of distinct chunks to embed (default 1,000,000)")
     args = parser.parse_args()
     with on_machine(args.smoke):
-        measure(4_000 if args.smoke else CORPUS_CHARS, 2 if args.smoke else 6, args.at_800)
+        measure(4_000 if args.smoke else args.chars, 2 if args.smoke else 6, args.at_800)
 
 
 def measure(total_chars: int, slices: int, at_800: bool = False) -> None:
