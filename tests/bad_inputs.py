@@ -633,11 +633,39 @@ def corrupt_chroma_zip() -> bytes:
     return zipped({f"db/{name}": data for name, data in files.items()})
 
 
+def hnsw_overcounted_zip() -> bytes:
+    """A zipped Chroma directory whose HNSW header (hnswlib's, after Chroma's version field)
+    counts 100,000 vectors in a segment of 8: native code reading it dies by SIGSEGV
+    (issue 37, item 3; the reader runs in a child process, which is what dies)."""
+    import struct
+    import tempfile
+
+    import chromadb
+    from chromadb.api.shared_system_client import SharedSystemClient
+
+    with tempfile.TemporaryDirectory() as folder:
+        chromadb.PersistentClient(path=folder).create_collection(
+            "faq", embedding_function=None,
+            configuration={"hnsw": {"sync_threshold": 2, "batch_size": 2}},
+        ).add(ids=[f"c{n}" for n in range(8)], documents=[f"text {n}" for n in range(8)],
+              embeddings=[[float(n), 1.0, 0.5, -1.0] for n in range(8)])
+        SharedSystemClient._identifier_to_refcount.pop(folder, None)
+        SharedSystemClient._identifier_to_system.pop(folder).stop()
+        for header in Path(folder).rglob("header.bin"):
+            data = bytearray(header.read_bytes())
+            struct.pack_into("<Q", data, 4 + 2 * 8, 100_000)  # cur_element_count
+            header.write_bytes(bytes(data))
+        files = {path.relative_to(folder).as_posix(): path.read_bytes()
+                 for path in Path(folder).rglob("*") if path.is_file()}
+    return zipped({f"db/{name}": data for name, data in files.items()})
+
+
 ROWS += (  # issue 37: Chroma directories, zips and servers against hostile input
     Row("index", "chroma: with an empty path", cli("index chroma:", {}), "exit 2 · ragviz index: chroma: needs a folder after it: write chroma:DIR, the folder that holds chroma.sqlite3"),
     Row("index", "a 0-byte chroma.sqlite3 (read on a copy: it stays 0 bytes)", cli("index chroma:db", {"db/chroma.sqlite3": b""}), "exit 2 · ragviz index: chroma:db holds no collection"),
     Row("index", "--timeout 0", cli("index chroma:db --timeout 0", {}), "exit 2 · ragviz index: argument --timeout: give a number of seconds from 0.1 to 3600, got '0' (see ragviz index --help)"),
     Row("index", "app: a zipped Chroma directory whose database lost a table", IndexUpload("lost.zip", corrupt_chroma_zip), "error: lost.zip cannot be read as a Chroma directory (Error executing plan: Internal error: error returned from database: (code: 1) no such table: embeddings)"),
+    Row("index", "app: a zipped Chroma directory whose HNSW header counts 100,000 vectors in a segment of 8 (native code dies reading it)", IndexUpload("hnsw.zip", hnsw_overcounted_zip), "error: The Chroma index at hnsw.zip could not be read: its files are damaged (the reader stopped with signal 11); rebuild or restore the index."),
 )
 
 ROWS += (  # issue 34: the LLM's answer (a bad option is refused before any model work)
