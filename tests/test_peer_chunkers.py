@@ -304,3 +304,12 @@ def test_the_cli_names_a_missing_peer_with_the_install_hint(
     assert main(["chunk", path, "--chunker", "nowhere_chunker"]) != 0
     assert "the nowhere_chunker chunker needs Nowhere: pip install 'ragviz[peers]'" in (
         capsys.readouterr().err)
+
+
+def test_a_parameter_counted_in_sentences_is_labelled_in_sentences() -> None:
+    """Chonkie's ``min_sentences_per_chunk`` slider read "(characters)"."""
+    for name in registry.chunker_names():
+        for param in registry.get_spec(name).params:
+            if "sentences" in param.name:
+                assert param.unit.name == "sentences", (name, param.name)
+                assert "(characters)" not in param.text("en"), (name, param.text("en"))

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ragviz.chunking.base import ChunkingResult
+from ragviz.chunking.params import SENTENCES
 from ragviz.chunking.peers.common import library_param, quiet_chonkie, register_window, with_offsets
 
 if TYPE_CHECKING:
@@ -27,5 +28,5 @@ def _run(document: str, values: Mapping[str, Any], embedder: Embedder | None) ->
 SPEC = register_window(
     "chonkie_sentence", _run, "chonkie", library="Chonkie",
     call='SentenceChunker(tokenizer="character", …)', order=211, size=512, overlap=0,
-    more=(library_param("min_sentences_per_chunk", 1, 1, fits_document=None),),
+    more=(library_param("min_sentences_per_chunk", 1, 1, SENTENCES, fits_document=None),),
 )
