@@ -213,3 +213,18 @@ def test_a_healthy_read_leaves_no_reader_behind(healthy: Path) -> None:
     del reader
     gc.collect()
     assert reader_children() == []
+
+
+def test_the_app_page_says_it_and_keeps_the_upload(healthy: Path, tmp_path: Path) -> None:
+    """The page itself (AppTest runs the app in this process: before, the process died)."""
+    from tests.test_app import shown
+    from tests.test_app_index import index_app
+
+    folder = tmp_path / "db"
+    shutil.copytree(healthy, folder)
+    count_beyond_segment(folder)
+    at = index_app(("hnsw.zip", zip_folder(folder)), sources=False)
+    (error,) = [shown(e.value) for e in at.error]
+    assert died("hnsw.zip").fullmatch(error), error
+    assert at.file_uploader(key="index_upload").value is not None  # the upload stays
+    assert not at.exception
