@@ -22,7 +22,7 @@ from pathlib import Path
 import streamlit as st
 
 from ragviz.errors import IndexInputError, IndexLimitError
-from ragviz.i18n import Listed
+from ragviz.i18n import Listed, grouped
 from ragviz.i18n import say as i18n_say
 from ragviz.index import IndexReader, LoadedIndex, open_index
 from ragviz.index.archive import unzip_chroma
@@ -31,9 +31,11 @@ from ragviz.index.chroma import open_server
 from ragviz.index.messages import Sentence, say
 from ragviz.index.placement import Placed, place
 from ragviz.index.stores import capabilities, detect, server_scheme, stores
+from ragviz.inputs.convert import MAX_BINARY_FILE_BYTES
 from ragviz.inputs.corpus import Corpus, load_files
+from ragviz.inputs.documents import MAX_FILE_CHARS, MAX_UPLOAD_BYTES
 from ragviz_app.app_state import DocumentChoice
-from ragviz_app.common import lang, md, ss
+from ragviz_app.common import lang, md, ss, tr
 from ragviz_app.upload_store import upload_folder
 
 HOSTS_ENV = "RAGVIZ_CHROMA_HOSTS"
@@ -262,6 +264,10 @@ def source_files() -> tuple[Corpus | None, list[str]]:
     """The optional source files, as a corpus, with one sentence per file left out."""
     files = st.file_uploader(say_here("sources"), key="index_sources",
                              accept_multiple_files=True, help=say_here("sources_help"))
+    # the real limits in the page's language (Streamlit's line is hidden: main.LAYOUT_CSS)
+    st.caption(tr("app.upload_help", chars=grouped(MAX_FILE_CHARS, lang()),
+                            limit=f"{MAX_UPLOAD_BYTES / 1e6:g}",
+                            binary=f"{MAX_BINARY_FILE_BYTES / 1e6:g}"))
     uploads = [(file.name, file.getvalue()) for file in files or ()]
     if not uploads:
         return None, []
@@ -289,6 +295,7 @@ def index_inputs() -> IndexChoice | None:
     if ss.get("index_from", "file") == "file":
         upload = st.file_uploader(say_here("upload", formats=_file_formats()), key="index_upload",
                                   help=say_here("upload_help"))
+        st.caption(tr("idx.upload_limit", mb=st.get_option("server.maxUploadSize")))
     else:
         st.text_input(say_here("server"), key="index_server", placeholder="localhost:8000")
     loaded, where = _loaded(upload)

@@ -60,7 +60,10 @@ line-height:1.4}
 [data-testid="stMetricLabel"] label{white-space:normal;overflow:visible;text-overflow:clip;
 overflow-wrap:anywhere}
 .st-key-doc_upload [data-testid="stFileUploaderDropzoneInstructions"],
-.st-key-workspace_upload [data-testid="stFileUploaderDropzoneInstructions"]{display:none}
+.st-key-workspace_upload [data-testid="stFileUploaderDropzoneInstructions"],
+.st-key-questions_upload [data-testid="stFileUploaderDropzoneInstructions"],
+.st-key-index_upload [data-testid="stFileUploaderDropzoneInstructions"],
+.st-key-index_sources [data-testid="stFileUploaderDropzoneInstructions"]{display:none}
 [class*="st-key-typed_"] [data-testid^="stNumberInputStep"]{display:none}
 [class*="st-key-config_head_"] [data-testid="stSelectbox"]{position:relative}
 [class*="st-key-config_head_"] h3{white-space:nowrap}

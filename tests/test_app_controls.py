@@ -11,6 +11,7 @@ from ragviz.i18n import t
 from ragviz.inputs.documents import MAX_UPLOAD_BYTES
 from ragviz.share.workspace import MAX_WORKSPACE_BYTES
 from ragviz_app.frame import chunker_title
+from ragviz_app.main import LAYOUT_CSS
 from ragviz_app.views.copy_link import BUTTON_CLASS, button_html
 from tests.test_app import APP, TIMEOUT, open_tab, rerun, run_app
 
@@ -70,6 +71,21 @@ def test_the_upload_limit_is_said_in_the_pages_language() -> None:
     megabytes = f"{MAX_UPLOAD_BYTES / 1e6:g} MB"
     limits = [c.value for c in at.sidebar.caption if megabytes in c.value]
     assert limits and "por arquivo" in limits[0] and "1.000.000" in limits[0], limits
+
+
+def test_every_uploader_says_its_limit_in_the_pages_language() -> None:
+    """The questions file, the index file and its source files showed only Streamlit's
+    English "60MB per file"; each says its own limit in Portuguese, the same line hidden."""
+    at = portuguese()
+    megabytes = f"{MAX_UPLOAD_BYTES / 1e6:g} MB"
+    assert any(c.value == f"Até {megabytes}." for c in at.caption), "questions file"
+    at.radio(key="doc_source").set_value("index")
+    rerun(at)
+    captions = [c.value for c in at.sidebar.caption]
+    assert any(c.startswith("Até ") and c.endswith(" MB por arquivo.") for c in captions), captions
+    assert any(megabytes in c and "1.000.000" in c for c in captions), captions  # the sources
+    for key in ("questions_upload", "index_upload", "index_sources"):
+        assert f".st-key-{key} [data-testid=\"stFileUploaderDropzoneInstructions\"]" in LAYOUT_CSS
 
 
 # --- the link keeps the open tab; "Copy link" ------------------------------------------------

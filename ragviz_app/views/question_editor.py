@@ -18,6 +18,7 @@ from streamlit.delta_generator import DeltaGenerator
 from ragviz.evaluation.results import Coverage
 from ragviz.i18n import count
 from ragviz.inputs.corpus import Corpus
+from ragviz.inputs.documents import MAX_UPLOAD_BYTES
 from ragviz.inputs.questions import LabelledQuestion
 from ragviz.present.exports import guard_cell
 from ragviz.present.presentation import coverage_line
@@ -103,6 +104,8 @@ def table_tools() -> None:
     )
     st.file_uploader(tr("app.upload_questions"), key="questions_upload", type=["csv", "tsv", "txt"],
                      on_change=on_questions_upload, help=tr("app.upload_questions_help"))
+    # its real limit in the page's language (Streamlit's line is hidden: main.LAYOUT_CSS)
+    st.caption(tr("app.upload_questions_limit", mb=f"{MAX_UPLOAD_BYTES / 1e6:g}"))
     if "_questions_upload_error" in ss:
         st.error(md(ss["_questions_upload_error"]))
     if "_questions_uploaded" in ss:
