@@ -37,7 +37,7 @@ FAST_TESTS := tests/test_answers.py tests/test_calibration.py tests/test_chunker
 	tests/test_presentation.py tests/test_registry.py tests/test_render.py tests/test_report.py \
 	tests/test_retrieval.py tests/test_seed_chunks.py tests/test_sentences.py tests/test_spans.py \
 	tests/test_workspace.py tests/test_cache.py tests/test_legacy_files.py tests/test_one_place.py \
-	tests/test_upload_store.py
+	tests/test_upload_store.py tests/test_test_hygiene.py
 test-fast: $(STAMP)
 	RAGVIZ_FAST_TESTS=1 $(PY) -m pytest -q $(FAST_TESTS)
 

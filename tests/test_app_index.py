@@ -285,7 +285,8 @@ def empty_chroma_zip(folder: Path) -> bytes:
 
 
 @pytest.mark.parametrize(("name", "make", "said"), [
-    ("notes.zip", lambda tmp: zipped_text(tmp), "notes.zip is not a zipped Chroma or Qdrant folder"),
+    ("notes.zip", lambda tmp: zipped_text(tmp),
+     "notes.zip is not a zipped Chroma or Qdrant folder"),
     ("empty.zip", lambda tmp: empty_chroma_zip(tmp / "c"), "the collection 'empty' in"),
     ("all.jsonl", lambda tmp: b'{"text": "a", "embedding": [NaN, 1.0]}\n',
      "all.jsonl line 1: the stored vector holds NaN"),
