@@ -59,6 +59,7 @@ class ChildClient:
         self._stopped: ReaderStoppedError | None = None
         self._last = 0.0
         self._timer: threading.Timer | None = None
+        self._found: set[str] = set()  # the collections known to exist
 
     def start(self) -> None:
         """Start the child now (its open's failure raised here, as Chroma's was)."""
@@ -69,7 +70,9 @@ class ChildClient:
         return [SimpleNamespace(name=name) for name in self.call({"op": "names"})[0]]
 
     def get_collection(self, name: str, embedding_function: Any = None) -> ChildCollection:
-        self.call({"op": "open", "name": name})
+        if name not in self._found:  # asked once: the copy's collections never change
+            self.call({"op": "open", "name": name})
+            self._found.add(name)
         return ChildCollection(self, name)
 
     def call(self, body: dict[str, Any],
