@@ -16,6 +16,7 @@ import shutil
 import signal
 import sqlite3
 import struct
+import threading
 from collections.abc import Callable
 from pathlib import Path
 
@@ -228,3 +229,20 @@ def test_the_app_page_says_it_and_keeps_the_upload(healthy: Path, tmp_path: Path
     assert died("hnsw.zip").fullmatch(error), error
     assert at.file_uploader(key="index_upload").value is not None  # the upload stays
     assert not at.exception
+
+
+def test_an_idle_reader_ends_its_child_and_starts_another_when_asked_again(
+        healthy: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from ragviz.index import chroma_process
+
+    monkeypatch.setattr(chroma_process, "IDLE_S", 0.5)
+    reader = open_index(f"chroma:{healthy}")
+    first = reader_children()
+    assert len(first) == 1
+    for _ in range(600):  # the idle child's memory is given back (waited for, at most 60 s)
+        if not reader_children():
+            break
+        threading.Event().wait(0.1)
+    assert reader_children() == []
+    assert [c.count for c in reader.collections()] == [COUNT]  # a new child, same copy
+    assert len(reader_children()) == 1 and reader_children() != first

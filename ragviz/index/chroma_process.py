@@ -65,6 +65,7 @@ class ChildClient:
         """Start the child now (its open's failure raised here, as Chroma's was)."""
         with self._lock:
             self._running()
+            self._idle_later()
 
     def list_collections(self) -> list[SimpleNamespace]:
         return [SimpleNamespace(name=name) for name in self.call({"op": "names"})[0]]
