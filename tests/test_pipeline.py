@@ -8,6 +8,7 @@ import json
 import pytest
 
 from ragviz.chunking import Chunk, ChunkerConfig
+from ragviz.cli.payloads import search_payload
 from ragviz.embedding.models import Embedder
 from ragviz.evaluation.pipeline import (
     MAX_CHUNKS,
@@ -132,10 +133,10 @@ def test_unlabelled_question_gets_no_diagnosis_and_no_calibration(
     assert analysis.metrics.answerable == 0
 
 
-def test_to_dict_is_json(sentence_seed: Analysis) -> None:
-    data = sentence_seed.to_dict()
+def test_the_search_payload_is_json(sentence_seed: Analysis) -> None:
+    data = search_payload(sentence_seed)
     assert json.loads(json.dumps(data)) == data
-    assert data["config_label"] == "sentence(max_chars=220, overlap_sentences=1)"
+    assert data["config"] == {"chunker": "sentence", "max_chars": 220, "overlap_sentences": 1}
 
 
 def test_answer_past_minilm_token_limit_is_diagnosed_truncated(minilm_model: Embedder) -> None:
@@ -209,7 +210,7 @@ def test_analyse_takes_chunks_and_question_vectors_it_is_given(
     monkeypatch.setattr(use_model, "encode_queries", refuse)
     again = analyse(seed_doc, SENTENCE_220, use_model, seed_questions, RetrievalSettings(top_k=2),
                     chunking=sentence_seed.chunking, query_vectors=query_vectors)
-    assert again.to_dict() == sentence_seed.to_dict()
+    assert search_payload(again) == search_payload(sentence_seed)
 
 
 def test_no_floor_set_is_said_not_passed_at_the_scales_bottom() -> None:

@@ -11,6 +11,7 @@ stderr and exit code 2, never a traceback.
 
 from __future__ import annotations
 
+import importlib
 import os
 import sys
 from collections.abc import Sequence
@@ -27,6 +28,18 @@ __all__ = ["EXIT_USER_ERROR", "_config", "build_parser", "main", "terminal_safe"
 EXIT_INTERRUPTED = 130  # as shells report a Ctrl-C
 
 
+def quiet_loaded_libraries() -> None:
+    """The same for libraries imported before ``main`` (a caller's process): they read the
+    variable once, when imported, so they are told directly."""
+    if "huggingface_hub" in sys.modules:
+        # the module, not the ``tqdm`` class the package exports under the same name
+        importlib.import_module("huggingface_hub.utils.tqdm").disable_progress_bars()
+    if "transformers" in sys.modules:
+        from transformers.utils import logging as transformers_logging
+
+        transformers_logging.disable_progress_bar()  # type: ignore[no-untyped-call]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["app"]:  # its other arguments belong to `streamlit run`
@@ -38,6 +51,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     # the model library's "Loading weights" bars are not ragviz's output: keep stderr for
     # ragviz's own sentences (set before the library is imported, when a model is chosen)
     os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+    quiet_loaded_libraries()
     try:
         args.handler(args)
     except KeyboardInterrupt:
