@@ -198,6 +198,9 @@ def main(argv: list[str] | None = None) -> None:
     found.add_argument("--runs", type=int, default=10)
     found.add_argument("--big-steps", type=int, default=3)
     found.add_argument("--skip-big", action="store_true")
+    found.add_argument("--query", default="",
+                       help="a link's query for the page, e.g. a reranked configuration: "
+                            "'scorer=cosine%%2Brerank(sentence-max)' (issue 33's 0.3 s step)")
     found.add_argument("--steps-only", action="store_true",
                        help="no first-page rows: the floor, top_k and size steps only")
     found.add_argument("--chromium", default="/usr/bin/chromium")
@@ -211,6 +214,9 @@ def main(argv: list[str] | None = None) -> None:
 def measure(args: argparse.Namespace) -> None:
     with served_page_context(args.chromium) as (proc, url, context):
         meter = CpuMeter(proc.pid)
+        if args.query:
+            url = f"{url.rstrip('/')}/?{args.query}"
+            print(f"page: {url}")
         print_table(small_document_rows(context, url, meter, args.runs, args.smoke,
                                         args.steps_only), flush=True)
         if not args.skip_big:
