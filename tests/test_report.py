@@ -148,3 +148,10 @@ def test_hit_at_1_is_listed_once_at_top_k_1() -> None:
 
     assert "hit_at_k" not in shown_metrics(1) and "hit_at_k" in shown_metrics(3)
     assert shown_metrics(1).count("hit_at_1") == 1
+
+
+def test_every_table_column_has_a_header(hostile_html: str) -> None:
+    """The flips table's last column (fixed / broken by B) had an empty header."""
+    assert "flip" in hostile_html  # the compare report has its flips table
+    assert "<th></th>" not in hostile_html
+    assert "<th>Change</th>" in hostile_html

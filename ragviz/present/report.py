@@ -446,7 +446,7 @@ def _flips_html(comparison: Comparison, lang: str) -> Markup:
             for f in comparison.flips]
     return Markup(_macros().flips({
         "rows": rows, "none": t("report.no_flips", lang), "title": t("report.flips", lang),
-        "question": t("report.question", lang),
+        "question": t("report.question", lang), "change": t("report.change", lang),
         "label_a": comparison.label_a, "label_b": comparison.label_b,
     }))
 
@@ -470,7 +470,7 @@ def _verdict_flips_html(analyses: Sequence[Analysis], answers: Sequence[AnswerSe
     return Markup(_macros().flips({
         "rows": rows, "none": t("report.no_verdict_flips", lang),
         "title": t("report.verdict_flips", lang), "question": t("report.question", lang),
-        "label_a": config_text(analyses[0].config, lang),
+        "change": t("report.change", lang), "label_a": config_text(analyses[0].config, lang),
         "label_b": config_text(analyses[1].config, lang),
     }))
 
