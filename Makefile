@@ -26,8 +26,8 @@ run: $(STAMP)
 # time what a page shows, and a second worker's load made them wait past their bounds.
 test: $(STAMP)
 	bash scripts/ensure_chromium.sh
-	$(PY) -m pytest -q -n 2 --ignore=tests/browser
-	$(PY) -m pytest -q tests/browser
+	$(PY) -m pytest -q -n 2 --ignore=tests/browser --durations=15
+	$(PY) -m pytest -q tests/browser --durations=10
 
 # No model, no browser (README, Contributing): RAGVIZ_FAST_TESTS=1 makes loading a model fail a
 # test (tests/conftest.py), so a file that needs one cannot stay in this list unnoticed.

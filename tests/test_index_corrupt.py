@@ -108,8 +108,9 @@ def kind_of(said: str, where: str) -> str:
     return DIED
 
 
-def reader_children() -> list[int]:
-    """This process's children that are Chroma readers (``chroma_child.py``), alive."""
+def reader_children(besides: frozenset[int] = frozenset()) -> list[int]:
+    """This process's children that are Chroma readers (``chroma_child.py``), alive, but
+    ``besides`` (readers other tests of this worker opened and have not yet ended)."""
     found = []
     for entry in Path("/proc").iterdir():
         try:
@@ -118,7 +119,8 @@ def reader_children() -> list[int]:
         except OSError:
             continue
         fields = stat.rsplit(")", 1)[-1].split()
-        if int(fields[1]) == os.getpid() and fields[0] != "Z" and b"chroma_child.py" in command:
+        if int(fields[1]) == os.getpid() and fields[0] != "Z" and b"chroma_child.py" in command \
+                and int(entry.name) not in besides:
             found.append(int(entry.name))
     return found
 
@@ -150,6 +152,7 @@ def test_a_corrupt_directory_is_one_sentence(damaged: Path, tmp_path: Path,
     says = SAYS[request.node.callspec.params["damaged"]]
     questions = tmp_path / "q.csv"
     questions.write_text("question,answer,answerable\ntext 5?,text 5,yes\n", encoding="utf-8")
+    others = frozenset(reader_children())
     for args in (["index", f"chroma:{damaged}"],
                  ["eval", "--index", f"chroma:{damaged}", "--index-mode", "database",
                   "--questions", str(questions), "--model", "minilm-en"]):
@@ -164,7 +167,7 @@ def test_a_corrupt_directory_is_one_sentence(damaged: Path, tmp_path: Path,
         assert kind_of(err[len(prefix):-1], str(damaged)) in says
         assert "ragviz-chroma-" not in err and "Traceback" not in err
     gc.collect()
-    assert reader_children() == []  # every reader the CLI started has ended
+    assert reader_children(others) == []  # every reader the CLI started has ended
 
 
 def test_a_corrupt_zip_in_the_app_is_one_sentence(damaged: Path, tmp_path: Path,
@@ -194,26 +197,28 @@ def test_the_reader_dying_is_said_in_portuguese_and_again_without_a_new_reader(
     assert main(["index", f"chroma:{folder}", "--lang", "pt"]) == 2
     err = capsys.readouterr().err
     assert died(str(folder), "pt").fullmatch(err.removeprefix("ragviz index: ").strip()), err
+    others = frozenset(reader_children())
     reader = open_index(f"chroma:{folder}")
     said = []
     for _ in range(2):
         with pytest.raises(IndexInputError) as refused:
             reader.read()
         said.append(str(refused.value))
-        assert reader_children() == []  # the dead reader was not started again
+        assert reader_children(others) == []  # the dead reader was not started again
     assert said[0] == said[1] and died(str(folder)).fullmatch(said[0])
 
 
 def test_a_healthy_read_leaves_no_reader_behind(healthy: Path) -> None:
+    others = frozenset(reader_children())
     reader = open_index(f"chroma:{healthy}")
     loaded = reader.read()
     assert len(loaded.chunks) == COUNT and loaded.chunks[0].vector is not None
-    assert len(reader_children()) == 1  # one child for every call of this reader
+    assert len(reader_children(others)) == 1  # one child for every call of this reader
     assert [c.count for c in reader.collections()] == [COUNT]
-    assert len(reader_children()) == 1
+    assert len(reader_children(others)) == 1
     del reader
     gc.collect()
-    assert reader_children() == []
+    assert reader_children(others) == []
 
 
 def test_the_app_page_says_it_and_keeps_the_upload(healthy: Path, tmp_path: Path) -> None:
@@ -235,14 +240,15 @@ def test_an_idle_reader_ends_its_child_and_starts_another_when_asked_again(
         healthy: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from ragviz.index import chroma_process
 
+    others = frozenset(reader_children())
     monkeypatch.setattr(chroma_process, "IDLE_S", 0.5)
     reader = open_index(f"chroma:{healthy}")
-    first = reader_children()
+    first = reader_children(others)
     assert len(first) == 1
     for _ in range(600):  # the idle child's memory is given back (waited for, at most 60 s)
-        if not reader_children():
+        if not reader_children(others):
             break
         threading.Event().wait(0.1)
-    assert reader_children() == []
+    assert reader_children(others) == []
     assert [c.count for c in reader.collections()] == [COUNT]  # a new child, same copy
-    assert len(reader_children()) == 1 and reader_children() != first
+    assert len(reader_children(others)) == 1 and reader_children(others) != first
