@@ -31,6 +31,21 @@ THREAD_NAME = "ragviz-precompute"
 DEFAULT_IDLE_SECONDS = 0.5
 
 
+class ThreadedJob:
+    """A job run on its own daemon thread (``_thread``, set when it starts): whether it
+    still runs, and waiting for it; shared by the precompute, map and sweep jobs."""
+
+    _thread: threading.Thread | None = None
+
+    @property
+    def running(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def join(self, timeout: float | None = None) -> None:
+        if self._thread is not None:
+            self._thread.join(timeout)
+
+
 class CancelledError(Exception):
     """Raised between two batches of an embedding job whose token was cancelled."""
 
@@ -94,7 +109,7 @@ def fill_cache(document: str | Corpus, config: ChunkerConfig, embedder: Embedder
 
 
 @dataclass
-class Precompute:
+class Precompute(ThreadedJob):
     """A background thread that fills the cache for ``configs`` one after the other, after
     waiting ``idle_seconds`` (a new slider move cancels it before it starts). A failed or
     invalid configuration is skipped and recorded in ``errors``."""
@@ -129,11 +144,3 @@ class Precompute:
     def cancel(self) -> None:
         """Stop at the next batch boundary (returns at once; ``join`` waits for it)."""
         self.token.cancel()
-
-    def join(self, timeout: float | None = None) -> None:
-        if self._thread is not None:
-            self._thread.join(timeout)
-
-    @property
-    def running(self) -> bool:
-        return self._thread is not None and self._thread.is_alive()

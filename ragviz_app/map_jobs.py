@@ -11,13 +11,14 @@ import threading
 from dataclasses import dataclass, field
 
 from ragviz.projection import planar
+from ragviz_app.jobs import ThreadedJob
 
 THREAD_NAME = "ragviz-map"
 MAX_JOBS = 8  # finished jobs kept to tell a late poll how they ended
 
 
 @dataclass
-class ProjectionJob:
+class ProjectionJob(ThreadedJob):
     """One UMAP fit of ``vectors``; ``error`` is set when it failed."""
 
     vectors: planar.Vectors = field(repr=False)
@@ -40,14 +41,6 @@ class ProjectionJob:
 
     def _report(self, share: float) -> None:
         self.share = share
-
-    @property
-    def running(self) -> bool:
-        return self._thread is not None and self._thread.is_alive()
-
-    def join(self, timeout: float | None = None) -> None:
-        if self._thread is not None:
-            self._thread.join(timeout)
 
 
 JOBS: dict[str, ProjectionJob] = {}

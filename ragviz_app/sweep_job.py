@@ -14,14 +14,14 @@ from dataclasses import dataclass, field
 
 from ragviz.evaluation.results import SweepResult
 from ragviz.evaluation.sweeping import StepReport, Stop, SweepStep
-from ragviz_app.jobs import CancelToken
+from ragviz_app.jobs import CancelToken, ThreadedJob
 
 THREAD_NAME = "ragviz-sweep"
 Work = Callable[[StepReport, Stop], SweepResult]
 
 
 @dataclass
-class SweepJob:
+class SweepJob(ThreadedJob):
     """One sweep: ``step`` is the last progress report, ``result`` the rows (all of them,
     or those finished before Cancel), ``error`` what stopped it otherwise."""
 
@@ -58,11 +58,3 @@ class SweepJob:
     @property
     def cancelled(self) -> bool:
         return self.token.cancelled
-
-    @property
-    def running(self) -> bool:
-        return self._thread is not None and self._thread.is_alive()
-
-    def join(self, timeout: float | None = None) -> None:
-        if self._thread is not None:
-            self._thread.join(timeout)
