@@ -56,6 +56,9 @@ IDLE_JS = """() => {
     const app = document.querySelector('[data-testid="stApp"]');
     if (!app || app.getAttribute('data-test-script-state') !== 'notRunning') return false;
     if (document.querySelector('[data-testid="stStatusWidgetRunningIcon"]')) return false;
+    // an element whose code is still loading shows a grey placeholder (React Suspense)
+    if (document.querySelector('[data-testid="stSkeleton"], [data-testid="stAppSkeleton"]'))
+        return false;
     return !document.querySelector('[data-stale="true"]');
 }"""
 # At least one chart in the DOM, and every chart the user can see (open tab) drawn.
