@@ -12,6 +12,7 @@ import pytest
 from article import ARTICLE_FLOOR
 
 from ragviz.cli.command import main
+from ragviz.i18n import t
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_docs"
 DOC = str(SAMPLES / "politica_reembolso.txt")
@@ -202,6 +203,21 @@ def test_eval_explanations_are_english_by_default_and_portuguese_on_request(
     text = capsys.readouterr().out
     assert "[resposta-dividida]" in text and "[answer-split]" not in text  # label names
     assert "hit@1 0," in text  # decimal comma
+
+
+def test_a_portuguese_run_in_process_leaves_the_next_ones_english(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """main() called twice in one process (a notebook, the tests): the second run, and what
+    the caller reads through ``cli_say`` after it, speak the caller's language again (the
+    first run's --lang pt used to stay, so a later run's warnings came out in Portuguese)."""
+    from ragviz.cli.reading import cli_say
+
+    assert main(["chunk", str(tmp_path), "--lang", "pt"]) == 2
+    assert "nenhum arquivo" in capsys.readouterr().err
+    assert cli_say("cli.interrupted") == t("cli.interrupted", "en")
+    assert main(["chunk", str(tmp_path)]) == 2
+    assert "no file could be read from" in capsys.readouterr().err
 
 
 def test_text_output_ends_with_a_newline(capsys: pytest.CaptureFixture[str]) -> None:

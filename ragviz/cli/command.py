@@ -45,7 +45,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     if argv[:1] == ["app"]:  # its other arguments belong to `streamlit run`
         return run_app(argv[1:])
     lang = language_of(argv)
-    CLI_LANG.set(lang)
+    token = CLI_LANG.set(lang)
+    try:  # main() called in-process (tests, a notebook) leaves the caller's language as it was
+        return _run(argv, lang)
+    finally:
+        CLI_LANG.reset(token)
+
+
+def _run(argv: list[str], lang: str) -> int:
     parser = build_parser(lang)
     args = parser.parse_args(argv)
     # the model library's "Loading weights" bars are not ragviz's output: keep stderr for
