@@ -197,7 +197,9 @@ def test_ann_miss_on_a_real_hnsw_index_with_a_low_ef_search(
     database = evaluate(capsys, low, "--index-mode", "database", *args)
     check = database["index"]["exact_check"]
     assert check["settings"] == "hnsw.ef_search (now 1)"
-    assert 0 < check["recall_at_k"] < 1 and check["questions_missed"] > 0
+    # HNSW draws its graph's levels at random: with ef_search = 1 its one row is sometimes
+    # outside every question's exact top 3 (recall 0), sometimes inside a few
+    assert 0 <= check["recall_at_k"] < 1 and check["questions_missed"] > 0
     missed = [row for row in database["questions"] if "ann-miss" in row["labels"]]
     assert len(missed) == check["questions_missed"]
     for row, whole in zip(database["questions"], exact["questions"], strict=True):
