@@ -10,24 +10,32 @@ PORT ?= 8501
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	# torch first and pinned: this resolves to the CPU wheel, never a multi-GB CUDA build.
+	$(PY) -m pip install --quiet --upgrade pip uv
+	# torch first and pinned, through pip: pip finds the CPU wheel this machine keeps on disk
+	# (uv does not look there), never a multi-GB CUDA build.
 	$(PY) -m pip install --quiet torch==2.13.0
-	# peers, index, map and bench: the peer chunkers' tests compare text by text, the index
-	# tests use a real Chroma, the map tests fit a real UMAP, and tests/test_bench_smoke.py
-	# runs every benchmark once (--smoke).
-	$(PY) -m pip install --quiet -e '.[dev,peers,index,map,bench]'
+	# The rest through uv, which keeps that torch and installs in seconds what takes pip
+	# minutes. peers, index, map and bench: the peer chunkers' tests compare text by text, the
+	# index tests use a real Chroma, the map tests fit a real UMAP, and
+	# tests/test_bench_smoke.py runs every benchmark once (--smoke).
+	$(PY) -m uv pip install --python $(PY) --quiet --compile-bytecode -e '.[dev,peers,index,map,bench]'
 	touch $(STAMP)
 
 run: $(STAMP)
 	$(VENV)/bin/streamlit run streamlit_app.py --server.port $(PORT) --browser.gatherUsageStats false
 
-# The core and AppTest suites on both cores (pytest-xdist), then the browser tests alone: they
-# time what a page shows, and a second worker's load made them wait past their bounds.
+# The core and AppTest suites on three workers (pytest-xdist; they wait on subprocesses,
+# servers and time budgets, so three keep two cores busier than two do: 6.9 min against 8.7),
+# a test file per worker (a module's fixture, a Postgres, a Chroma server or the bench smoke
+# runs, starts once instead of on every worker given one of its tests). Then the browser
+# tests alone: Chromium's renderer keeps both cores busy (a second worker gained nothing).
+# PYTHONDONTWRITEBYTECODE emptied: the tests start ~200 Python processes, each of which would
+# otherwise compile ragviz from source again when the environment sets it.
 test: $(STAMP)
 	bash scripts/ensure_chromium.sh
-	$(PY) -m pytest -q -n 2 --ignore=tests/browser --durations=15
-	$(PY) -m pytest -q tests/browser --durations=10
+	PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -q -n 3 --dist loadfile --ignore=tests/browser \
+		--durations=15
+	PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -q tests/browser --durations=10
 
 # No model, no browser (README, Contributing): RAGVIZ_FAST_TESTS=1 makes loading a model fail a
 # test (tests/conftest.py), so a file that needs one cannot stay in this list unnoticed.
