@@ -15,10 +15,12 @@ $(STAMP): pyproject.toml
 	# (uv does not look there), never a multi-GB CUDA build.
 	$(PY) -m pip install --quiet torch==2.13.0
 	# The rest through uv, which keeps that torch and installs in seconds what takes pip
-	# minutes. peers, index, map and bench: the peer chunkers' tests compare text by text, the
-	# index tests use a real Chroma, the map tests fit a real UMAP, and
-	# tests/test_bench_smoke.py runs every benchmark once (--smoke).
-	$(PY) -m uv pip install --python $(PY) --quiet --compile-bytecode -e '.[dev,peers,index,map,bench]'
+	# minutes; files copied, not hard-linked from uv's cache (nltk refuses to read a data
+	# file with several links), bytecode compiled as pip does. peers, index, map and bench:
+	# the peer chunkers' tests compare text by text, the index tests use a real Chroma, the
+	# map tests fit a real UMAP, and tests/test_bench_smoke.py runs every benchmark once.
+	$(PY) -m uv pip install --python $(PY) --quiet --compile-bytecode --link-mode copy \
+		-e '.[dev,peers,index,map,bench]'
 	touch $(STAMP)
 
 run: $(STAMP)
