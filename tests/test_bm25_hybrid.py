@@ -4,6 +4,8 @@ a floor on the scorer's own scale."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import math
 import re
@@ -119,15 +121,23 @@ def test_the_cli_checks_the_floor_on_the_scorers_scale(
                         "Refunds of gift cards take longer.", encoding="utf-8")
     base = ["search", str(document), "--question", "refunds days", "--chunker", "fixed",
             "--size", "40", "--overlap", "0", "--json"]
-    assert main([*base, "--scorer", "bm25", "--floor", "0.5"]) == 0
-    out = json.loads(capsys.readouterr().out)
+    out = json.loads(_stdout_of([*base, "--scorer", "bm25", "--floor", "0.5"]))
     assert out["floor"] == 0.5 and out["scorer"] == "bm25"
     assert main([*base, "--scorer", "bm25", "--floor", "-0.5"]) == 2
     assert "off this scorer's scale: give a number from 0 to ∞" in capsys.readouterr().err
     assert main([*base, "--floor", "3"]) == 2  # cosine: -1 to 1
     assert "give a number from -1 to 1" in capsys.readouterr().err
-    assert main([*base, "--scorer", "hybrid", "--fusion", "weighted", "--alpha", "0.25"]) == 0
-    assert json.loads(capsys.readouterr().out)["scorer"] == "hybrid(alpha=0.25,fusion=weighted)"
+    weighted = _stdout_of([*base, "--scorer", "hybrid", "--fusion", "weighted", "--alpha", "0.25"])
+    assert json.loads(weighted)["scorer"] == "hybrid(alpha=0.25,fusion=weighted)"
+
+
+def _stdout_of(args: list[str]) -> str:
+    """What ``ragviz ARGS`` prints (it must succeed), read from its own buffer: once, on a
+    fresh clone, capsys read nothing while the JSON reached pytest's outer capture."""
+    buffer = io.StringIO()
+    with contextlib.redirect_stdout(buffer):
+        assert main(args) == 0, args
+    return buffer.getvalue()
 
 
 def test_the_app_draws_bm25_on_its_open_scale() -> None:
