@@ -4,8 +4,6 @@ a floor on the scorer's own scale."""
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import math
 import re
@@ -25,6 +23,7 @@ from ragviz.present.presentation import decision_text
 from ragviz.retrieval.hybrid import min_max, rrf
 from ragviz.retrieval.scorers import get_scorer
 from ragviz.share.samples import get_sample
+from tests.test_cli_schema import _out as cli_stdout
 
 TOKEN = re.compile(r"(?u)\b\w\w+\b")
 
@@ -121,23 +120,17 @@ def test_the_cli_checks_the_floor_on_the_scorers_scale(
                         "Refunds of gift cards take longer.", encoding="utf-8")
     base = ["search", str(document), "--question", "refunds days", "--chunker", "fixed",
             "--size", "40", "--overlap", "0", "--json"]
-    out = json.loads(_stdout_of([*base, "--scorer", "bm25", "--floor", "0.5"]))
+    # read from the run's own buffer: once, on a fresh clone, capsys read nothing while
+    # the JSON reached pytest's outer capture
+    out = json.loads(cli_stdout(*base, "--scorer", "bm25", "--floor", "0.5"))
     assert out["floor"] == 0.5 and out["scorer"] == "bm25"
     assert main([*base, "--scorer", "bm25", "--floor", "-0.5"]) == 2
     assert "off this scorer's scale: give a number from 0 to ∞" in capsys.readouterr().err
     assert main([*base, "--floor", "3"]) == 2  # cosine: -1 to 1
     assert "give a number from -1 to 1" in capsys.readouterr().err
-    weighted = _stdout_of([*base, "--scorer", "hybrid", "--fusion", "weighted", "--alpha", "0.25"])
+    weighted = cli_stdout(*base, "--scorer", "hybrid", "--fusion", "weighted", "--alpha", "0.25")
     assert json.loads(weighted)["scorer"] == "hybrid(alpha=0.25,fusion=weighted)"
 
-
-def _stdout_of(args: list[str]) -> str:
-    """What ``ragviz ARGS`` prints (it must succeed), read from its own buffer: once, on a
-    fresh clone, capsys read nothing while the JSON reached pytest's outer capture."""
-    buffer = io.StringIO()
-    with contextlib.redirect_stdout(buffer):
-        assert main(args) == 0, args
-    return buffer.getvalue()
 
 
 def test_the_app_draws_bm25_on_its_open_scale() -> None:

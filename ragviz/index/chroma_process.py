@@ -143,18 +143,25 @@ class ChildClient:
         return self._stopped
 
     def _idle_later(self) -> None:
-        """End the child once ``IDLE_S`` seconds pass without another request."""
+        """End the child once ``IDLE_S`` seconds pass without another request: one timer,
+        armed when none is, not a new thread for every request of a whole read."""
         self._last = time.monotonic()
-        if self._timer is not None:
-            self._timer.cancel()
-        self._timer = threading.Timer(IDLE_S, self._end_if_idle)
+        if self._timer is None:
+            self._arm(IDLE_S)
+
+    def _arm(self, seconds: float) -> None:
+        self._timer = threading.Timer(seconds, self._end_if_idle)
         self._timer.daemon = True
         self._timer.start()
 
     def _end_if_idle(self) -> None:
         with self._lock:
-            if time.monotonic() - self._last >= IDLE_S * 0.99:
-                self.close()
+            left = IDLE_S - (time.monotonic() - self._last)
+            if left > IDLE_S * 0.01:  # a request came since: wait out the rest
+                self._arm(left)
+                return
+            self._timer = None
+            self.close()
 
 
 class ChildCollection:
