@@ -188,17 +188,27 @@ def test_ann_miss_on_a_real_hnsw_index_with_a_low_ef_search(
                  for i, v in enumerate(filler)])
         conn.execute("ALTER TABLE langchain_pg_embedding ALTER COLUMN embedding "
                      f"TYPE vector({vectors.shape[1]})")
-        conn.execute("CREATE INDEX ON langchain_pg_embedding USING hnsw "
+        conn.execute("CREATE INDEX hnsw_refunds ON langchain_pg_embedding USING hnsw "
                      "(embedding vector_cosine_ops)")
         conn.execute("ANALYZE langchain_pg_embedding")
     low = uri + "&options=-c%20hnsw.ef_search%3D1"
     args = ("--top-k", "3")
     exact = evaluate(capsys, uri, "--index-mode", "memory", *args)
-    database = evaluate(capsys, low, "--index-mode", "database", *args)
+    # HNSW draws its graph's levels at random (pgvector seeds them per backend, out of
+    # reach): with ef_search = 1 its one row is sometimes every answer's chunk. Such a
+    # draw cannot show the answer's chunk named first, so the graph is built again, up to
+    # eight times (of 20 draws on this machine, one had no such question).
+    for _ in range(8):
+        database = evaluate(capsys, low, "--index-mode", "database", *args)
+        if any(row["diagnosis"]["ann_miss"]["chunk"] in row["diagnosis"]["holding_chunks"]
+               for row in database["questions"] if "ann-miss" in row["labels"]):
+            break
+        with psycopg.connect(uri, autocommit=True) as conn:
+            conn.execute("REINDEX INDEX hnsw_refunds")
     check = database["index"]["exact_check"]
     assert check["settings"] == "hnsw.ef_search (now 1)"
-    # HNSW draws its graph's levels at random: with ef_search = 1 its one row is sometimes
-    # outside every question's exact top 3 (recall 0), sometimes inside a few
+    # with ef_search = 1 its one row is sometimes outside every question's exact top 3
+    # (recall 0), sometimes inside a few
     assert 0 <= check["recall_at_k"] < 1 and check["questions_missed"] > 0
     missed = [row for row in database["questions"] if "ann-miss" in row["labels"]]
     assert len(missed) == check["questions_missed"]
