@@ -6,7 +6,7 @@ words.
 
 from __future__ import annotations
 
-from ragviz.i18n import KeyedError, Phrase
+from ragviz.i18n import KeyedError, Message
 
 
 class InputError(KeyedError, ValueError):
@@ -21,7 +21,7 @@ class ConversionError(InputError):
 
     def __init__(self, name: str, kind: str, reason: str, **values: object) -> None:
         super().__init__(key="convert.could_not_read", name=name,
-                         reason=Phrase(f"convert.{reason}", values))
+                         reason=Message(f"convert.{reason}", values))
         self.name = name
         self.kind = kind
 

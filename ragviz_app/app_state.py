@@ -20,7 +20,7 @@ from ragviz.chunking.params import Param
 from ragviz.errors import InputError
 from ragviz.evaluation.excerpts import LeftOut, Unfound, resolve_questions
 from ragviz.evaluation.results import Analysis
-from ragviz.i18n import count, phrase, t
+from ragviz.i18n import message, t
 from ragviz.inputs.corpus import Corpus, as_corpus, load_files, short_name
 from ragviz.inputs.documents import MAX_QUESTIONS, DecodedText, check_document
 from ragviz.inputs.questions import (
@@ -29,7 +29,9 @@ from ragviz.inputs.questions import (
     check_question,
     parse_references,
 )
-from ragviz.inputs.reading import notice_sentences, problem_sentences, read_text_file, reads_alone
+from ragviz.inputs.reading import read_text_file, reads_alone
+from ragviz.present.corpus_notes import notice_sentences, problem_sentences
+from ragviz.present.param_words import param_label
 from ragviz.present.presentation import left_out_text
 from ragviz.retrieval.scorers import CosineScorer, ScoreScale
 from ragviz.share.samples import get_sample
@@ -75,7 +77,7 @@ class ParamSpec:
 
     def label(self, lang: str = "en") -> str:
         """The slider label in the interface language, e.g. ``size (tokens)``."""
-        return self.param.text(lang)
+        return param_label(self.param, lang)
 
 
 def _widget(param: Param, n_chars: int) -> ParamSpec:
@@ -278,7 +280,7 @@ def left_out_sentences(left_out: Sequence[LeftOut], lang: str = "en",
     if len(names) > LISTED_FILES:
         listed = t("app.more_files", lang, names=listed, n=len(names) - LISTED_FILES)
     key = "app.left_out_files" if one_document else "app.left_out_files_corpus"
-    return [count(len(files), key, lang, files=listed), *said]
+    return [t(key, lang, n=len(files), files=listed), *said]
 
 
 def _references(text: str, answerable: bool) -> tuple[Reference, ...]:
@@ -406,7 +408,7 @@ def checked_questions(
     problems: list[str] = []
     for number, question in enumerate(questions, start=1):
         try:
-            good.append(check_question(question, phrase("questions.number", n=number)))
+            good.append(check_question(question, message("questions.number", n=number)))
         except InputError as error:
             problems.append(error.localized(lang))
     if len(good) > MAX_QUESTIONS:

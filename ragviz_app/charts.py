@@ -17,10 +17,10 @@ import altair as alt
 import pandas as pd
 
 from ragviz.chunking.base import Chunk
-from ragviz.chunking.sweep_grid import overlap_text
 from ragviz.evaluation.measures import get_metric
 from ragviz.i18n import SOURCE_LANGUAGE, STRINGS, number_symbols, t
 from ragviz.present.palette import ANSWERABLE, FLOOR, HIT, OTHER, UNANSWERABLE, UNDER_FLOOR
+from ragviz.present.param_words import overlap_text
 from ragviz.present.presentation import (
     config_text,
     decimal,

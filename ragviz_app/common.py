@@ -10,7 +10,7 @@ from typing import Any
 import streamlit as st
 
 from ragviz.evaluation.results import MAX_EXPAND, Analysis, RetrievalSettings
-from ragviz.i18n import LANGUAGES, t
+from ragviz.i18n import LANGUAGES, render, t
 from ragviz.present.safe_text import visible_controls
 from ragviz.retrieval.scorers import DEFAULT_SCORER, SCORERS, ScoreScale, get_scorer
 
@@ -82,7 +82,7 @@ def translated(prefix: str) -> Callable[[str], str]:
 
 def sample_titles(samples: dict[str, Any]) -> Callable[[str], str]:
     language = lang()
-    return lambda name: str(samples[name].title(language))
+    return lambda name: render(samples[name].title, language)
 
 
 def side_by_side(analyses: dict[str, Analysis | None],

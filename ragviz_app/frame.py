@@ -23,11 +23,12 @@ from ragviz.evaluation.calibration import calibrate_outcomes
 from ragviz.evaluation.metrics import metrics_per_file
 from ragviz.evaluation.pipeline import analyse, chunk_document, rescore
 from ragviz.evaluation.results import MAX_EXPAND, Analysis, Metrics, RetrievalSettings
-from ragviz.i18n import say
+from ragviz.i18n import render
 from ragviz.inputs.corpus import Corpus
 from ragviz.inputs.limits import TOP_K_RANGE
 from ragviz.inputs.questions import LabelledQuestion
 from ragviz.present import presentation
+from ragviz.present.param_words import param_title
 from ragviz.retrieval.scorers import DEFAULT_SCORER, scorer_names
 from ragviz_app import app_state as state
 from ragviz_app import background, floors
@@ -108,7 +109,7 @@ def config_widgets(side: str, n_chars: int) -> ChunkerConfig:
     if modes:
         st.radio(
             tr("app.semantic_mode"), modes, key=f"{side}_mode", horizontal=True,
-            format_func=lambda name: get_spec(chunker).param(name).title(lang()),
+            format_func=lambda name: param_title(get_spec(chunker).param(name), lang()),
         )
         values["mode"] = ss[f"{side}_mode"]
     specs = state.param_specs(chunker, n_chars)
@@ -359,10 +360,10 @@ def refusing(frame: Frame, side: str) -> Iterator[None]:
     try:
         yield
     except ValueError as error:
-        frame.errors[side] = tr("app.config_error", error=say(error, lang()).rstrip("."))
+        frame.errors[side] = tr("app.config_error", error=render(error, lang()).rstrip("."))
         frame.configs[side] = None
     except ModelLoadError as error:
-        frame.errors[side] = say(error, lang())
+        frame.errors[side] = render(error, lang())
         frame.configs[side] = None
 
 

@@ -17,6 +17,7 @@ from ragviz.embedding.models import Embedder
 from ragviz.errors import IndexInputError
 from ragviz.evaluation.index_analysis import IndexAnalysis, analyse_index
 from ragviz.evaluation.pipeline import chunk_document, rescore
+from ragviz.i18n import render
 from ragviz.index.base import INDEX_CONFIG
 from ragviz.inputs.corpus import Corpus
 from ragviz.inputs.questions import LabelledQuestion
@@ -24,7 +25,7 @@ from ragviz_app import background, floors
 from ragviz_app import frame as shared_frame
 from ragviz_app.common import SIDES, expand_of, lang, md, retrieval, scorer_name, ss, tr
 from ragviz_app.frame import Frame
-from ragviz_app.index_source import IndexChoice, error_text, say_here
+from ragviz_app.index_source import IndexChoice, error_text
 
 
 @dataclass(frozen=True)
@@ -43,8 +44,8 @@ def config_inputs(columns: Sequence[DeltaGenerator], choice: IndexChoice,
     fitted to the source files."""
     left, right = columns
     with left:
-        st.subheader(say_here("side_a"))
-        st.caption(md(say_here("side_a_caption", name=choice.loaded.name,
+        st.subheader(tr("idx.side_a"))
+        st.caption(md(tr("idx.side_a_caption", name=choice.loaded.name,
                                n=f"{len(choice.loaded.chunks):,}")))
     chars = choice.sources.total_chars if choice.sources else choice.corpus.total_chars
     with right:
@@ -82,7 +83,7 @@ def _side_b(frame: Frame, choice: IndexChoice, questions: list[LabelledQuestion]
             top_k: int) -> None:
     config = frame.configs["b"]
     if choice.sources is None:
-        frame.errors["b"] = say_here("b_needs_sources")
+        frame.errors["b"] = tr("idx.b_needs_sources")
         frame.configs["b"] = None
         return
     assert config is not None
@@ -123,5 +124,5 @@ def top_notes(frame: Frame) -> None:
     view: IndexView | None = frame.index
     if view is None or view.result is None:
         return
-    for warning in view.result.warnings(lang()):
+    for warning in (render(w, lang()) for w in view.result.warnings()):
         st.error(md(warning))

@@ -22,13 +22,11 @@ from pathlib import Path
 import streamlit as st
 
 from ragviz.errors import IndexInputError, IndexLimitError
-from ragviz.i18n import Listed, grouped
-from ragviz.i18n import say as i18n_say
+from ragviz.i18n import Listed, grouped, render, t
 from ragviz.index import IndexReader, LoadedIndex, open_index
 from ragviz.index.archive import unzip_chroma
 from ragviz.index.base import CollectionInfo
 from ragviz.index.chroma import open_server
-from ragviz.index.messages import Sentence, say
 from ragviz.index.placement import Placed, place
 from ragviz.index.stores import capabilities, detect, server_scheme, stores
 from ragviz.inputs.convert import MAX_BINARY_FILE_BYTES
@@ -63,10 +61,6 @@ class IndexChoice:
     def corpus(self) -> Corpus:
         """What the views draw: the source files, then the chunks that sit in none."""
         return self.placed.corpus
-
-
-def say_here(key: str, **values: object) -> str:
-    return say(key, lang(), **values)
 
 
 def allowed_hosts(scheme: str = CHROMA_SCHEME) -> list[str]:
@@ -112,15 +106,15 @@ def server_reader(text: str, language: str = "en") -> IndexReader:
     if scheme is not None and scheme != CHROMA_SCHEME:
         host, port = _server_address(typed, scheme, language)
         if not host_allowed(host, port, allowed_hosts(scheme)):
-            raise IndexInputError(say("host_refused_store", language, env=INDEX_HOSTS_ENV,
-                                      address=f"{host}:{port}", scheme=_same_scheme(scheme)))
+            raise IndexInputError(key="idx.host_refused_store", env=INDEX_HOSTS_ENV,
+                                  address=f"{host}:{port}", scheme=_same_scheme(scheme))
         return open_index(typed, max_chunks=APP_MAX_CHUNKS)
     address = parse_address(typed)
     if address is None:
-        raise IndexInputError(say("bad_address", language, address=typed))
+        raise IndexInputError(key="idx.bad_address", address=typed)
     if not host_allowed(*address, allowed_hosts()):  # the list itself is the admin's
-        raise IndexInputError(say("host_refused", language, env=HOSTS_ENV,
-                                  address=f"{address[0]}:{address[1]}"))
+        raise IndexInputError(key="idx.host_refused", env=HOSTS_ENV,
+                              address=f"{address[0]}:{address[1]}")
     return open_server(*address)
 
 
@@ -134,11 +128,11 @@ def _server_address(typed: str, scheme: str, language: str) -> tuple[str, int]:
             parts = conninfo_to_dict(typed)
             port = int(str(parts.get("port") or 5432).split(",")[0])
         except Exception:
-            raise IndexInputError(say("bad_address", language, address=scheme)) from None
+            raise IndexInputError(key="idx.bad_address", address=scheme) from None
         return str(parts.get("host") or "localhost").split(",")[0].lower(), port
     address = parse_address(typed.removeprefix(scheme))
     if address is None:
-        raise IndexInputError(say("bad_address", language, address=typed))
+        raise IndexInputError(key="idx.bad_address", address=typed)
     return address
 
 
@@ -158,7 +152,7 @@ def upload_reader(name: str, data: bytes) -> IndexReader:
     if not path.is_file():
         path.write_bytes(data)
     if detect(path) is None:
-        raise IndexInputError(Sentence("not_index_file", name=safe_name))
+        raise IndexInputError(key="idx.not_index_file", name=safe_name)
     return open_index(str(path), max_chunks=APP_MAX_CHUNKS)
 
 
@@ -193,8 +187,8 @@ def over_limit(info: CollectionInfo, language: str = "en") -> str | None:
     where the database-retrieval mode (issue 21, part 8) takes such a collection over."""
     if info.count <= APP_MAX_CHUNKS:
         return None
-    return say("too_many", language, name=info.name, n=f"{info.count:,}",
-               limit=f"{APP_MAX_CHUNKS:,}")
+    return t("idx.too_many", language, name=info.name, n=f"{info.count:,}",
+             limit=f"{APP_MAX_CHUNKS:,}")
 
 
 def checked_size(loaded: LoadedIndex, language: str = "en") -> LoadedIndex:
@@ -218,8 +212,8 @@ def read_within(reader: IndexReader, collection: str | None, language: str) -> L
     except IndexLimitError as error:
         if error.key != "idx.file_too_many":
             raise
-        raise IndexInputError(say("too_many_read", language, name=error.values["name"],
-                                  limit=f"{APP_MAX_CHUNKS:,}")) from None
+        raise IndexInputError(key="idx.too_many_read", name=error.values["name"],
+                              limit=f"{APP_MAX_CHUNKS:,}") from None
 
 
 def load(reader: IndexReader, where: str, collection: str | None) -> LoadedIndex:
@@ -257,13 +251,13 @@ def error_text(error: IndexInputError) -> str:
 
 
 def problem_text(problem: object) -> str:
-    return i18n_say(problem, lang())
+    return render(problem, lang())
 
 
 def source_files() -> tuple[Corpus | None, list[str]]:
     """The optional source files, as a corpus, with one sentence per file left out."""
-    files = st.file_uploader(say_here("sources"), key="index_sources",
-                             accept_multiple_files=True, help=say_here("sources_help"))
+    files = st.file_uploader(tr("idx.sources"), key="index_sources",
+                             accept_multiple_files=True, help=tr("idx.sources_help"))
     # the real limits in the page's language (Streamlit's line is hidden: main.LAYOUT_CSS)
     st.caption(tr("app.upload_help", chars=grouped(MAX_FILE_CHARS, lang()),
                             limit=f"{MAX_UPLOAD_BYTES / 1e6:g}",
@@ -272,7 +266,7 @@ def source_files() -> tuple[Corpus | None, list[str]]:
     if not uploads:
         return None, []
     corpus = load_files(uploads)
-    problems = [i18n_say(problem.said, lang()) for problem in corpus.problems]
+    problems = [render(problem.said, lang()) for problem in corpus.problems]
     return (corpus if corpus.sources else None), problems
 
 
@@ -289,15 +283,15 @@ def _file_formats() -> Listed:
 def index_inputs() -> IndexChoice | None:
     """The Index source's widgets (every one drawn on every run, so nothing typed or
     uploaded is dropped when another fails) and the collection they resolve to."""
-    st.radio(say_here("from"), ("file", "server"), key="index_from", horizontal=True,
+    st.radio(tr("idx.from"), ("file", "server"), key="index_from", horizontal=True,
              format_func=_from_label(lang()))
     upload = None
     if ss.get("index_from", "file") == "file":
-        upload = st.file_uploader(say_here("upload", formats=_file_formats()), key="index_upload",
-                                  help=say_here("upload_help"))
+        upload = st.file_uploader(tr("idx.upload", formats=_file_formats()), key="index_upload",
+                                  help=tr("idx.upload_help"))
         st.caption(tr("idx.upload_limit", mb=st.get_option("server.maxUploadSize")))
     else:
-        st.text_input(say_here("server"), key="index_server", placeholder="localhost:8000")
+        st.text_input(tr("idx.server"), key="index_server", placeholder="localhost:8000")
     loaded, where = _loaded(upload)
     sources, problems = source_files()
     show_problems(problems)
@@ -306,15 +300,15 @@ def index_inputs() -> IndexChoice | None:
     for problem in loaded.problems:
         st.warning(md(problem_text(problem)))
     dimension = next((len(c.vector) for c in loaded.chunks if c.vector is not None), None)
-    vectors = (say_here("with_vectors", dimension=dimension) if dimension is not None
-               else say_here("without_vectors"))
-    st.caption(md(say_here("loaded", name=loaded.name, n=f"{len(loaded.chunks):,}",
+    vectors = (tr("idx.with_vectors", dimension=dimension) if dimension is not None
+               else tr("idx.without_vectors"))
+    st.caption(md(tr("idx.loaded", name=loaded.name, n=f"{len(loaded.chunks):,}",
                            vectors=vectors)))
     return choose(loaded, sources, where)
 
 
 def _from_label(language: str) -> Callable[[str], str]:
-    return lambda value: say(f"from_{value}", language)
+    return lambda value: t(f"idx.from_{value}", language)
 
 
 def _loaded(upload: object) -> tuple[LoadedIndex | None, str]:
@@ -335,14 +329,14 @@ def _loaded(upload: object) -> tuple[LoadedIndex | None, str]:
 def _reader(upload: object) -> tuple[IndexReader | None, str]:
     if ss.get("index_from", "file") == "file":
         if upload is None:
-            st.info(say_here("upload_wait"))
+            st.info(tr("idx.upload_wait"))
             return None, ""
         name, data = upload.name, upload.getvalue()  # type: ignore[attr-defined]
         digest = hashlib.sha256(data).hexdigest()[:24]
         return _kept_reader(f"{name}:{digest}", lambda: upload_reader(name, data))
     typed = str(ss.get("index_server", "")).strip()
     if not typed:
-        st.info(say_here("server_wait"))
+        st.info(tr("idx.server_wait"))
         return None, ""
     return server_reader(typed, lang()), typed
 
@@ -369,20 +363,20 @@ def _collection(reader: IndexReader, where: str) -> str | None:
     # an upload's ``where`` is a memo key (its name and digest): its sentences say the name
     shown = getattr(reader, "where", where) if ss.get("index_from", "file") == "file" else where
     if not infos:
-        raise IndexInputError(say_here("holds_no_collection", where=shown))
+        raise IndexInputError(key="idx.holds_no_collection", where=shown)
     by_name = {info.name: info for info in infos}
     language = lang()
     asked = ss.get("index_collection")
     if asked not in by_name:  # a first visit, or a collection that went away: say which
         if asked:
-            st.warning(md(say("no_collection", language, where=shown, name=asked,
-                              known=", ".join(by_name))))
+            st.warning(md(t("idx.no_collection", language, where=shown, name=asked,
+                            known=", ".join(by_name))))
         ss.index_collection = infos[0].name
     # a radio, not a select: its labels wrap where a select cut "dimension 512" in the sidebar
-    st.radio(say_here("collection"), list(by_name), key="index_collection",
-             format_func=lambda name: say("collection_row", language, name=name,
-                                          count=f"{by_name[name].count:,}",
-                                          dimension=by_name[name].dimension or "–"))
+    st.radio(tr("idx.collection"), list(by_name), key="index_collection",
+             format_func=lambda name: t("idx.collection_row", language, name=name,
+                                        count=f"{by_name[name].count:,}",
+                                        dimension=by_name[name].dimension or "–"))
     too_many = over_limit(by_name[ss.index_collection], language)
     if too_many is not None:
         st.error(md(too_many))
@@ -392,7 +386,7 @@ def _collection(reader: IndexReader, where: str) -> str | None:
 
 def source_label(others: Callable[[str], str], language: str) -> Callable[[str], str]:
     """The document source radio's labels, "Index" included."""
-    return lambda value: say("source_index", language) if value == "index" else others(value)
+    return lambda value: t("idx.source_index", language) if value == "index" else others(value)
 
 
 def index_document() -> DocumentChoice:

@@ -26,7 +26,7 @@ from ragviz.embedding.openai_api import (
     parse_openai_name,
 )
 from ragviz.errors import ModelLoadError
-from ragviz.i18n import say
+from ragviz.i18n import render
 from ragviz_app.common import CUSTOM, SIDES, lang, md, ss, tr
 
 OPENAI = "openai"
@@ -226,7 +226,7 @@ def pick_model(side: str, request: WantedModel) -> Embedder:
             ss[active] = model.name if request.name in BUNDLED_MODELS else request.name
             return model
         except ModelLoadError as error:
-            failure = say(error, lang())
+            failure = render(error, lang())
     try:
         fallback = loaded_model(str(ss[active]), is_shared(side, str(ss[active])))
     except ModelLoadError:  # the model that worked fails now too (e.g. its API key changed)

@@ -18,9 +18,10 @@ from ragviz.chunking import ChunkerConfig, get_spec
 from ragviz.chunking.registry import param_names
 from ragviz.embedding.models import BUNDLED_MODELS, DEFAULT_MODEL
 from ragviz.errors import InputError
-from ragviz.i18n import pick_language, say
+from ragviz.i18n import pick_language, render
 from ragviz.inputs.corpus import Corpus
 from ragviz.inputs.questions import LabelledQuestion, read_questions_file
+from ragviz.present import link_notes
 from ragviz.share import links
 from ragviz.share.samples import get_sample
 from ragviz.share.workspace import Settings, Workspace
@@ -85,11 +86,12 @@ def apply_query(query: dict[str, str]) -> None:
         return
     if query.get(TAB_PARAM) in TAB_IDS:  # the tab open when the link was copied
         ss.tab_id = query[TAB_PARAM]
-    work, refused = links.work_from_query(query, lang())
+    work, refused = link_notes.work_from_query(query, lang())
     if work is not None:
         use_workspace(work)
-        ss["_link_restored"] = links.restored_summary(work, ss.doc_source == "paste", lang())
-    settings, problems, notes = links.import_link(query, current_settings(), lang())
+        restored = links.restored_summary(work, ss.doc_source == "paste")
+        ss["_link_restored"] = render(restored, lang())
+    settings, problems, notes = link_notes.import_link(query, current_settings(), lang())
     if refused:
         problems.insert(0, tr("link.refused", error=refused))
     if settings.sample and settings.sample != ss.sample_name:
@@ -228,7 +230,7 @@ def on_workspace_upload() -> None:
     try:
         workspace = links.read_workspace(file.getvalue())
     except InputError as error:
-        ss["_workspace_error"] = say(error, lang())
+        ss["_workspace_error"] = render(error, lang())
         return
     ss.pop("_workspace_error", None)
     use_workspace(workspace)

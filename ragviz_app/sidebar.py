@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ragviz.i18n import LANGUAGE_NAMES, LANGUAGES, Listed, grouped
+from ragviz.i18n import LANGUAGE_NAMES, LANGUAGES, Listed, grouped, render
 from ragviz.inputs.convert import (
     ACCEPTED_FORMATS,
     ARCHIVE_SUFFIXES,
@@ -74,7 +74,7 @@ def document_inputs() -> state.DocumentChoice:
             on_change=on_sample_change, format_func=sample_titles(samples),
         )
         picked = samples[ss.sample_name]
-        st.caption(picked.demonstrates(lang()))
+        st.caption(render(picked.demonstrates, lang()))
         if picked.is_corpus:
             sample_corpus = sample_corpus_of(picked.name)
         else:

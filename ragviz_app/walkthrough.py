@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from ragviz.chunking import ChunkerConfig
-from ragviz.i18n import count, t
+from ragviz.i18n import t
 from ragviz.present.presentation import decimal
 from ragviz.present.render import boundary_kind
 from ragviz.share.workspace import DEFAULT_CONFIG_A, DEFAULT_CONFIG_B
@@ -107,8 +107,8 @@ def _calibration_values(calibration: Calibration | None, language: str) -> dict[
     difference of the shown scores (0.48 and 0.52 must not give a margin of -0.03)."""
     if calibration is None:
         return {"lowest": "—", "highest": "—", "margin": "—", "floor": "—",
-                "false_refusals": count(0, "count.false_refusals", language),
-                "false_answers": count(0, "count.false_answers", language)}
+                "false_refusals": t("count.false_refusals", language, n=0),
+                "false_answers": t("count.false_answers", language, n=0)}
     low, high = calibration.lowest_answerable, calibration.highest_unanswerable
     digits = next((d for d in range(2, 6)
                    if round(round(low, d) - round(high, d), d) == round(low - high, d)), 6)
@@ -117,8 +117,8 @@ def _calibration_values(calibration: Calibration | None, language: str) -> dict[
         "highest": decimal(high, digits, language),
         "margin": decimal(low - high, digits, language),
         "floor": decimal(calibration.floor, max(digits, 2), language),
-        "false_refusals": count(calibration.false_refusals, "count.false_refusals", language),
-        "false_answers": count(calibration.false_answers, "count.false_answers", language),
+        "false_refusals": t("count.false_refusals", language, n=calibration.false_refusals),
+        "false_answers": t("count.false_answers", language, n=calibration.false_answers),
     }
 
 

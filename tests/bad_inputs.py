@@ -226,7 +226,7 @@ class IndexUpload:
 
     def seen(self, lang: str = "en") -> str:
         from ragviz.errors import IndexInputError
-        from ragviz.i18n import say
+        from ragviz.i18n import render
         from ragviz_app.index_source import read_upload
 
         data = self.data if isinstance(self.data, bytes) else self.data()
@@ -235,7 +235,7 @@ class IndexUpload:
         except IndexInputError as error:
             return f"error: {error.localized(lang)}"
         return f"{len(loaded.chunks):,} chunks" + "".join(
-            f" · warning: {say(problem, lang)}" for problem in loaded.problems)
+            f" · warning: {render(problem, lang)}" for problem in loaded.problems)
 
 
 @dataclass(frozen=True)

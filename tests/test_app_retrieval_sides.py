@@ -4,6 +4,7 @@ scale; the link carries both sides' retrieval and reopens it."""
 
 from __future__ import annotations
 
+from ragviz.present import link_notes
 from ragviz.share import links
 from ragviz.share.workspace import Settings
 from tests.test_app import open_tab, rerun, run_app
@@ -35,7 +36,7 @@ def test_the_link_carries_each_sides_retrieval() -> None:
                         floor_b=0.2)
     query = links.settings_to_query(settings)
     assert (query["scorer"], query["b_scorer"], query["b_expand"]) == ("bm25", B_SPEC, "2")
-    back, problems = links.import_query(query, Settings())
+    back, problems = link_notes.import_query(query, Settings())
     assert problems == [] and back.scorer_of("b") == B_SPEC and back.expand_of("b") == 2
     assert (back.floor, back.floor_b) == (1.5, 0.2)  # 1.5 is on BM25's scale, not cosine's
     at = started(query)
@@ -47,6 +48,6 @@ def test_the_link_carries_each_sides_retrieval() -> None:
 
 def test_a_link_may_not_ask_the_app_to_send_questions_elsewhere() -> None:
     query = {"b_scorer": "cosine+rerank(api:m,base=http://10.0.0.1:9)"}
-    back, problems = links.import_query(query, Settings())
+    back, problems = link_notes.import_query(query, Settings())
     assert back.scorer_of("b") == "cosine"
     assert any("the app reranks only with sentence-max" in str(p) for p in problems)

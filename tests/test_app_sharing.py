@@ -78,7 +78,7 @@ def test_every_sample_loads_with_its_questions_and_comparison() -> None:
         assert at.session_state.a_chunker == config_a.chunker
         assert at.session_state.b_chunker == config_b.chunker
         assert len(at.session_state.questions_base) == len(sample.questions())
-        assert sample.demonstrates("en") in page_text(at)
+        assert str(sample.demonstrates) in page_text(at)
 
 
 def test_the_guided_replay_walks_the_article_and_keeps_the_users_work() -> None:

@@ -82,12 +82,11 @@ def test_keys_built_at_run_time_exist() -> None:
 
 def test_counts_agree_with_their_words() -> None:
     """Issue 19, low 10: "1 respostas" (one count, a plural word)."""
-    from ragviz.i18n import count
 
-    assert count(1, "count.false_answers", "pt") == "1 resposta indevida"
-    assert count(2, "count.false_answers", "pt") == "2 respostas indevidas"
-    assert count(0, "count.false_refusals", "en") == "0 false refusals"
-    assert count(1, "count.false_refusals", "en") == "1 false refusal"
+    assert t("count.false_answers", "pt", n=1) == "1 resposta indevida"
+    assert t("count.false_answers", "pt", n=2) == "2 respostas indevidas"
+    assert t("count.false_refusals", "en", n=0) == "0 false refusals"
+    assert t("count.false_refusals", "en", n=1) == "1 false refusal"
 
 
 PLURAL_HEDGE = re.compile(r"\w\((s|es|ns|ões)\)|\ba\(s\)")
@@ -109,11 +108,10 @@ def test_a_singular_has_its_plural_with_the_same_placeholders(key: str) -> None:
 
 
 def test_question_counts_agree_with_their_words() -> None:
-    from ragviz.i18n import count
 
-    assert count(1, "app.questions_uploaded", "pt") == "1 pergunta carregada do arquivo."
-    assert count(1, "app.flips", "en") == "1 question changes outcome between A and B"
-    assert count(1, "app.question_count", "en", answerable=1, unanswerable=0).startswith(
+    assert t("app.questions_uploaded", "pt", n=1) == "1 pergunta carregada do arquivo."
+    assert t("app.flips", "en", n=1) == "1 question changes outcome between A and B"
+    assert t("app.question_count", "en", n=1, answerable=1, unanswerable=0).startswith(
         "1 question in use")
 
 
@@ -198,15 +196,13 @@ def test_numbers_plurals_and_lists_follow_cldr() -> None:
 
 def test_one_message_type_and_one_renderer() -> None:
     """Issue 32, item 1: a ``Message(key, values)`` is what stages return; an error carries
-    one, so does the index's ``Sentence``; ``render(message, lang)`` says any of them, and a
-    message inside another is said in the same language."""
-    from ragviz.errors import ConversionError, InputError
-    from ragviz.i18n import Message, Phrase, message, render
-    from ragviz.index.messages import Sentence
+    one (the index's too); ``render(message, lang)`` says any of them, and a message inside
+    another is said in the same language."""
+    from ragviz.errors import ConversionError, IndexInputError, InputError
+    from ragviz.i18n import Message, message, render
 
     refused = message("outcome.refused", best="0,31", floor="0,50")
     assert refused == Message("outcome.refused", {"best": "0,31", "floor": "0,50"})
-    assert Phrase is Message
     assert render(refused, "pt") == "recusada: o melhor score 0,31 está abaixo do piso 0,50"
     assert str(refused) == render(refused, "en")
 
@@ -217,10 +213,36 @@ def test_one_message_type_and_one_renderer() -> None:
     assert render(nested, "pt") == t("convert.could_not_read", "pt", name="x.png",
                                      reason=t("convert.empty", "pt"))
 
-    sentence = Sentence("listing_chunks", n=2)
-    assert sentence.message == Message("idx.listing_chunks", {"n": 2})
-    assert render(sentence, "en") == sentence == "2 chunks"
-    assert render(InputError(sentence), "pt") == t("idx.listing_chunks", "pt", n=2)
+    counted = Message("idx.listing_chunks", {"n": 2})
+    assert str(counted) == "2 chunks"
+    built = IndexInputError.of(counted)
+    assert built.message == counted and str(built) == "2 chunks"
+    assert render(built, "pt") == t("idx.listing_chunks", "pt", n=2)
+
+
+def test_an_index_refusal_is_a_message_until_it_is_shown(tmp_path: Path) -> None:
+    """Issue 32, item 1: the index's refusals were English strings that knew their key
+    (``Sentence(str)``), made when raised; now each carries its ``Message`` (a place named
+    in it is one too), and only the page or the CLI says it."""
+    from ragviz.errors import IndexInputError
+    from ragviz.i18n import Message, render
+    from ragviz.index.chroma import open_persistent
+    from ragviz.index.pgvector import where_of
+
+    with pytest.raises(IndexInputError) as refused:
+        open_persistent(str(tmp_path / "absent"))
+    assert refused.value.message == Message("idx.not_folder",
+                                            {"path": str(tmp_path / "absent")})
+    assert render(refused.value, "pt") == t("idx.not_folder", "pt", path=str(tmp_path / "absent"))
+    assert render(refused.value, "pt") != str(refused.value)
+
+    where = where_of("postgresql://me:secret@db.example:5433/rag")
+    assert where == Message("idx.pg_where", {"target": "me@db.example:5433/rag"})
+    assert render(where, "pt") == "o banco Postgres me@db.example:5433/rag"
+    assert isinstance(where_of("postgresql://[broken"), Message)
+    error = IndexInputError(key="idx.pg_no_extension", where=where)
+    assert render(error, "pt").startswith(t("idx.pg_no_extension", "pt", where=render(where, "pt")))
+    assert "secret" not in render(error, "pt") + str(error)
 
 
 def test_no_code_picks_a_plural_by_hand() -> None:
@@ -237,7 +259,7 @@ def test_a_catalog_file_is_a_language(tmp_path: Path) -> None:
     """Issue 32, item 2: adding a language is one catalog file; a language with more plural
     forms than English (Polish: few, many) holds them beside the key, and a key it lacks is
     said in English."""
-    from ragviz.i18n import count, load_catalog, remove_language
+    from ragviz.i18n import load_catalog, remove_language
 
     english = {key: entry["en"] for key, entry in STRINGS.items()}
     polish = {**english, "language.name": "Polski",
@@ -251,7 +273,7 @@ def test_a_catalog_file_is_a_language(tmp_path: Path) -> None:
     assert load_catalog(path) == "pl"
     try:
         assert LANGUAGE_NAMES["pl"] == "Polski" and pick_language("pl-PL") == "pl"
-        assert [count(n, "count.false_answers", "pl") for n in (1, 3, 5, 1234)] == [
+        assert [t("count.false_answers", "pl", n=n) for n in (1, 3, 5, 1234)] == [
             "1 fałszywa odpowiedź", "3 fałszywe odpowiedzi", "5 fałszywych odpowiedzi",
             "1\xa0234 fałszywe odpowiedzi"]
         assert t("outcome.context", "pl", chunks="1") == "context: chunks 1"
@@ -292,11 +314,12 @@ def test_no_code_outside_the_i18n_package_names_portuguese() -> None:
 def test_an_empty_list_is_said_in_the_sentence_s_language() -> None:
     """A store with no collection said "(collections: none)" in Portuguese too: the word was
     typed in the code; it is a message now, rendered with the sentence."""
-    from ragviz.index.messages import NONE, Sentence
+    from ragviz.i18n import Message, render
+    from ragviz.index.messages import NONE
 
-    said = Sentence("no_collection", where="x", name="y", known=NONE)
-    assert said.endswith("(collections: none)")
-    assert said.localized("pt").endswith("(coleções: nenhuma)")
+    said = Message("idx.no_collection", {"where": "x", "name": "y", "known": NONE})
+    assert str(said).endswith("(collections: none)")
+    assert render(said, "pt").endswith("(coleções: nenhuma)")
     typed = [f"{path.relative_to(ROOT)}:{number}" for path in SOURCES if path.exists()
              for number, line in enumerate(path.read_text().splitlines(), 1)
              if re.search(r"""(\bor|\belse) ["']none["']""", line)]

@@ -19,11 +19,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = "ragviz"
 # The stages in data-flow order: files -> text -> chunks (ours, or a production index's
-# stored ones) -> vectors -> scores -> outcomes -> the map's points (projection) ->
-# sentences -> sharing -> the command line. The index stage only reads stores: analysing
-# an index is evaluation's, its command the CLI's.
+# stored ones) -> vectors -> scores -> outcomes -> the map's points (projection) -> the
+# settings a link or workspace carries (share) -> sentences (present, which says every
+# stage's messages) -> the command line. The index stage only reads stores: analysing an
+# index is evaluation's, its command the CLI's.
 STAGES = ("inputs", "chunking", "index", "embedding", "retrieval", "evaluation", "answering",
-          "projection", "present", "share", "cli")
+          "projection", "share", "present", "cli")
 # Used by every stage: the sentences, the errors a user meets, the results kept.
 SHARED = ("i18n", "errors", "cache")
 MAX_TOP_LEVEL_PARTS = 14  # the stages, i18n, errors and cache: a new part is a new stage
@@ -249,3 +250,57 @@ def test_cycle_finder_sees_a_deferred_import_and_skips_type_checking(tmp_path: P
     assert with_types["ragviz.c"] == {"ragviz.a"}
     assert find_cycles(with_types) == [["ragviz.a", "ragviz.b", "ragviz.a"],
                                        ["ragviz.e", "ragviz.f", "ragviz.e"]]
+
+
+# Issue 32, item 1: a stage returns messages; putting one into words (``t``, ``render``,
+# ``count``, numbers as a language writes them…) is for the stages that speak to the reader
+# (``present``, ``cli``) and the app. What the others may take from ``ragviz.i18n``: the
+# message type and its parts, the language list, and content a catalog holds that is not a
+# sentence to the reader (the prompt template sent to the language model).
+SPEAKING = ("i18n", "present", "cli")
+MESSAGE_PARTS = frozenset({"Message", "message", "KeyedError", "Listed", "LogLine",
+                           "LANGUAGES", "LANGUAGE_NAMES", "SOURCE_LANGUAGE", "STRINGS",
+                           "catalog_text"})
+SAYING_METHODS = frozenset({"localized", "for_cli"})
+
+
+def words_put_in(root: Path) -> list[str]:
+    """Every place outside the speaking stages that says a message: an import from
+    ``ragviz.i18n`` other than ``MESSAGE_PARTS`` (or of the module whole), a call of an
+    error's ``localized``/``for_cli``."""
+    found = []
+    for module, path in module_names(root).items():
+        if stage_of(module) in SPEAKING:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module == f"{PACKAGE}.i18n":
+                found += [f"{module}: {a.name}" for a in node.names if a.name not in MESSAGE_PARTS]
+            elif isinstance(node, ast.ImportFrom) and node.module == PACKAGE:
+                found += [f"{module}: i18n" for a in node.names if a.name == "i18n"]
+            elif isinstance(node, ast.Import):
+                found += [f"{module}: {a.name}" for a in node.names
+                          if a.name == f"{PACKAGE}.i18n"]
+            elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                  and node.func.attr in SAYING_METHODS):
+                found.append(f"{module}:{node.lineno}: .{node.func.attr}()")
+    return found
+
+
+def test_only_the_speaking_stages_put_a_message_into_words() -> None:
+    said = words_put_in(ROOT)
+    assert said == [], "say these where they are shown (present, cli, the app): " + "; ".join(said)
+
+
+def test_the_words_check_sees_a_stage_that_says_its_message(tmp_path: Path) -> None:
+    package = tmp_path / PACKAGE
+    (package / "index").mkdir(parents=True)
+    (package / "present").mkdir()
+    for init in (package, package / "index", package / "present"):
+        (init / "__init__.py").write_text("")
+    (package / "index" / "a.py").write_text(
+        "from ragviz.i18n import Message, t\nimport ragviz.i18n\n"
+        "def f(error, lang):\n    return error.localized(lang)\n")
+    (package / "index" / "b.py").write_text("from ragviz.i18n import Message, message\n")
+    (package / "present" / "c.py").write_text("from ragviz.i18n import render, t\n")
+    assert words_put_in(tmp_path) == ["ragviz.index.a: t", "ragviz.index.a: ragviz.i18n",
+                                      "ragviz.index.a:4: .localized()"]

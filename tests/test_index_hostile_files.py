@@ -18,7 +18,7 @@ import pytest
 
 from ragviz.cli.command import main
 from ragviz.errors import IndexInputError
-from ragviz.i18n import say
+from ragviz.i18n import render
 from ragviz.index import open_index
 from ragviz.index.base import MAX_CHUNK_CHARS, MAX_INDEX_CHARS, as_vector
 from ragviz.index.jsonl import JsonlReader
@@ -68,7 +68,7 @@ def sentences(path: Path, **options: object) -> list[str]:
         loaded = reader.read()
     except IndexInputError as error:
         return [str(error)]
-    return [say(p, "en") for p in loaded.problems]
+    return [render(p, "en") for p in loaded.problems]
 
 
 def jsonl(path: Path, lines: list[str | bytes]) -> Path:
@@ -348,14 +348,14 @@ def test_one_rule_for_damaged_records_in_jsonl_and_csv(tmp_path: Path) -> None:
                                         b'{"text": "\xff"}', '{"text": "b"}'])
     loaded = open_index(str(path)).read()
     assert [c.text for c in loaded.chunks] == ["a", "b"]
-    assert [say(p, "en") for p in loaded.problems] == [
+    assert [render(p, "en") for p in loaded.problems] == [
         "b.jsonl line 2 is not UTF-8 text; save the file as UTF-8; 2 records could not be "
         "read and were left out (this is the first)"]
     table = tmp_path / "b.csv"
     table.write_text('text,vector\na,"[1, 0]"\nb,"[NaN, 1]"\nc,"[0, 1]"\n', encoding="utf-8")
     loaded = open_index(str(table)).read()
     assert [c.text for c in loaded.chunks] == ["a", "c"]
-    assert [say(p, "pt") for p in loaded.problems] == [
+    assert [render(p, "pt") for p in loaded.problems] == [
         "b.csv linha 2: o vetor guardado contém valores NaN ou infinitos; refaça o vetor "
         "desse chunk; ficou de fora"]
 

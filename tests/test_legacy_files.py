@@ -12,7 +12,8 @@ from urllib.parse import parse_qsl, urlsplit
 import pytest
 
 from ragviz.chunking import ChunkerConfig
-from ragviz.share.links import import_query, read_workspace, work_from_query
+from ragviz.present.link_notes import import_query, work_from_query
+from ragviz.share.links import read_workspace
 from ragviz.share.workspace import Settings, Workspace
 
 LEGACY = Path(__file__).resolve().parent / "data" / "legacy"

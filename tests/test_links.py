@@ -17,8 +17,9 @@ from ragviz.errors import InputError
 from ragviz.inputs.documents import _looks_binary_text
 from ragviz.inputs.limits import FLOOR_RANGE, MODELS_DIR_ENV, TOP_K_RANGE
 from ragviz.inputs.questions import LabelledQuestion
+from ragviz.present import link_notes
+from ragviz.present.link_notes import settings_from_query
 from ragviz.share import links
-from ragviz.share.links import settings_from_query
 from ragviz.share.samples import load_samples
 from ragviz.share.workspace import MAX_WORKSPACE_BYTES, Settings, Workspace
 from ragviz_app.app_state import config_from_values
@@ -36,7 +37,7 @@ def pasted(document: str, questions: tuple[LabelledQuestion, ...] = QUESTIONS) -
 def carried(workspace: Workspace) -> Workspace:
     link = links.share_query(workspace.settings, workspace)
     assert links.WORK_KEY in link.query and link.missing_chars is None
-    work, problem = links.work_from_query(link.query)
+    work, problem = link_notes.work_from_query(link.query)
     assert problem is None and work is not None
     return work
 
@@ -119,7 +120,7 @@ def test_a_damaged_work_parameter_is_one_short_sentence(value: str, message: str
 def test_the_link_is_checked_like_a_workspace_file() -> None:
     bad = Workspace("doc", (LabelledQuestion("q", "answer", False),))
     link = {links.WORK_KEY: links.encode_work(links.compact_json(bad))}
-    work, problem = links.work_from_query(link)
+    work, problem = link_notes.work_from_query(link)
     assert work is None and problem is not None and "unanswerable" in problem
 
 
@@ -131,19 +132,19 @@ def test_a_workspace_with_a_309_digit_size_is_refused_not_overflowed() -> None:
 
 def test_top_k_and_floor_ranges_are_the_widgets_ranges() -> None:
     high = TOP_K_RANGE[1]
-    assert links.import_query({"k": str(high)}, Settings())[0].top_k == high
-    settings_, problems = links.import_query({"k": str(high + 1)}, Settings())
+    assert link_notes.import_query({"k": str(high)}, Settings())[0].top_k == high
+    settings_, problems = link_notes.import_query({"k": str(high + 1)}, Settings())
     assert settings_.top_k == Settings().top_k and problems
     with pytest.raises(InputError):
         Workspace.from_json(Workspace("doc", settings=Settings(top_k=high + 1)).to_json())
-    assert links.import_query({"floor": str(FLOOR_RANGE[0])}, Settings())[0].floor == -1.0
+    assert link_notes.import_query({"floor": str(FLOOR_RANGE[0])}, Settings())[0].floor == -1.0
 
 
 def test_every_bad_value_is_named_short_and_the_good_ones_apply() -> None:
     query = {"k": "11", "floor": "nan", "a_size": "1" + "0" * 400, "model": "/etc",
              "lang": "pt", "b": "sentence", "b_max_chars": "300", "a": "x" * 100_000,
              "sample": "y" * 1000}
-    result, problems = links.import_query(query, Settings())
+    result, problems = link_notes.import_query(query, Settings())
     assert (result.language, result.config_b.get("max_chars")) == ("pt", 300)
     assert len(problems) == 6
     for key in ("k:", "floor:", "a_size=", "model:", "a=", "sample:"):
@@ -155,11 +156,11 @@ def test_a_model_path_is_refused_the_same_way_whether_it_exists_or_not(
     tmp_path: object, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.delenv(MODELS_DIR_ENV, raising=False)
-    messages = [links.import_query({"model": path}, Settings())[1][0].replace(path, "P")
+    messages = [link_notes.import_query({"model": path}, Settings())[1][0].replace(path, "P")
                 for path in ("/etc", "/no/such/folder", "/etc/passwd")]
     assert len(set(messages)) == 1 and "etc" not in messages[0]
     for accepted in ("minilm-en", "intfloat/multilingual-e5-small"):
-        assert links.import_query({"model": accepted}, Settings()) == (
+        assert link_notes.import_query({"model": accepted}, Settings()) == (
             Settings(model=accepted), [])
 
 
@@ -172,8 +173,8 @@ def test_a_folder_under_the_models_dir_is_accepted(
     (root / "mine").mkdir()
     monkeypatch.setenv(MODELS_DIR_ENV, str(root))
     inside, outside = str(root / "mine"), str(root / "mine" / ".." / "..")
-    assert links.import_query({"model": inside}, Settings())[0].model == inside
-    assert links.import_query({"model": outside}, Settings())[1]
+    assert link_notes.import_query({"model": inside}, Settings())[0].model == inside
+    assert link_notes.import_query({"model": outside}, Settings())[1]
 
 
 # --- property tests: nothing a link or a workspace holds escapes as an exception -----------
@@ -194,10 +195,10 @@ HOSTILE = st.one_of(
 @given(st.dictionaries(st.sampled_from(QUERY_KEYS), HOSTILE, max_size=10))
 @settings(max_examples=300)
 def test_no_query_raises_and_every_message_is_short(query: dict[str, str]) -> None:
-    result, problems = links.import_query(query, Settings())
+    result, problems = link_notes.import_query(query, Settings())
     assert result.checked() == result
     assert all(len(problem) < 300 and "\n" not in problem for problem in problems)
-    _work, problem = links.work_from_query(query)
+    _work, problem = link_notes.work_from_query(query)
     assert problem is None or len(problem) < 300
 
 
@@ -252,10 +253,10 @@ def test_each_side_may_name_its_model_and_an_old_link_means_one_model() -> None:
     query = links.share_query(two, None).query
     assert (query["model"], query["b_model"], query["b_floor"]) == (
         "use-multilingual", "minilm-en", "0.4")
-    assert links.import_query(query, Settings()) == (two, [])
-    assert links.import_query({"a_model": "minilm-en", "b_model": "use-multilingual"},
+    assert link_notes.import_query(query, Settings()) == (two, [])
+    assert link_notes.import_query({"a_model": "minilm-en", "b_model": "use-multilingual"},
                               Settings())[0].model_of("a") == "minilm-en"
-    old, problems = links.import_query({"model": "minilm-en", "floor": "0.3"}, two)
+    old, problems = link_notes.import_query({"model": "minilm-en", "floor": "0.3"}, two)
     assert problems == []
     assert (old.model_of("a"), old.model_of("b"), old.floor_of("b")) == ("minilm-en",) * 2 + (0.3,)
     assert "b_model" not in links.share_query(old, None).query
@@ -263,10 +264,10 @@ def test_each_side_may_name_its_model_and_an_old_link_means_one_model() -> None:
 
 def test_an_api_model_in_a_link_names_its_server_but_never_credentials() -> None:
     api = "openai:text-embedding-3-small@http://127.0.0.1:8080/v1"
-    assert links.import_query({"b_model": api}, Settings())[0].model_b == api
+    assert link_notes.import_query({"b_model": api}, Settings())[0].model_b == api
     for bad in ("openai:m@http://user:sk-secret@host/v1", "openai:m@http://host/v1?key=sk-1",
                 "openai:m@file:///etc/passwd", "openai: m"):
-        settings, problems = links.import_query({"b_model": bad}, Settings())
+        settings, problems = link_notes.import_query({"b_model": bad}, Settings())
         assert settings.model_b is None and problems and problems[0].startswith("b_model:")
 
 
@@ -274,7 +275,7 @@ def test_an_api_model_in_a_link_names_its_server_but_never_credentials() -> None
 def test_link_numbers_are_ascii_digits_only(raw: str) -> None:
     """``str.isdigit()`` takes "²" (``int()`` does not) and ``int()`` takes "٣": a link
     number in any other spelling is named, never parsed and never a traceback."""
-    settings_, problems = links.import_query(
+    settings_, problems = link_notes.import_query(
         {"k": raw, "floor": raw, "a": "fixed", "a_size": raw}, Settings())
     assert settings_ == Settings() and len(problems) == 3, problems
     restored, named = settings_from_query({"k": raw, "floor": raw, "a_size": raw})
@@ -290,11 +291,11 @@ def test_the_model_a_floor_was_set_on_travels_in_links_and_files() -> None:
     settings = Settings(model="minilm-en", floor=ARTICLE_FLOOR, floor_on="use-multilingual")
     query = links.share_query(settings, None).query
     assert query["floor_on"] == "use-multilingual"
-    opened, problems = links.import_query(query, Settings())
+    opened, problems = link_notes.import_query(query, Settings())
     assert opened.floor_on == "use-multilingual" and not problems
-    plain, _ = links.import_query({"model": "minilm-en", "floor": "0.3"}, settings)
+    plain, _ = link_notes.import_query({"model": "minilm-en", "floor": "0.3"}, settings)
     assert plain.floor_on is None  # an older link: its floor was set on its model
-    bad, problems = links.import_query({**query, "floor_on": "../etc"}, Settings())
+    bad, problems = link_notes.import_query({**query, "floor_on": "../etc"}, Settings())
     assert bad.floor_on is None and problems
     file = Workspace("Documento.", (), settings).to_json()
     assert Workspace.from_json(file).settings.floor_on == "use-multilingual"
@@ -303,19 +304,19 @@ def test_the_model_a_floor_was_set_on_travels_in_links_and_files() -> None:
 def test_a_link_keeps_its_chunker_and_size_and_fits_the_overlap_it_did_not_set() -> None:
     """Issue 37 item 16: ``?a=langchain_recursive&a_chunk_size=5`` fell back to fixed(120)
     and blamed "got 200", the default overlap the link never set."""
-    result, problems = links.import_query({"a": "langchain_recursive", "a_chunk_size": "5"},
+    result, problems = link_notes.import_query({"a": "langchain_recursive", "a_chunk_size": "5"},
                                           Settings())
     assert result.config_a.chunker == "langchain_recursive"
     assert (result.config_a.get("chunk_size"), result.config_a.get("chunk_overlap")) == (5, 4)
     assert problems == ["a: chunk_overlap set to 4, the most that fits under chunk_size 5."]
     assert not any("200" in problem for problem in problems), "never the value it did not set"
-    pt = links.import_query({"a": "langchain_recursive", "a_chunk_size": "5"}, Settings(),
+    pt = link_notes.import_query({"a": "langchain_recursive", "a_chunk_size": "5"}, Settings(),
                             "pt")[1]
     assert pt == ["a: chunk_overlap passou a 4, o máximo que cabe abaixo de chunk_size 5."]
 
 
 def test_an_overlap_the_link_set_too_large_is_named_and_fitted() -> None:
-    result, problems = links.import_query(
+    result, problems = link_notes.import_query(
         {"b": "fixed", "b_size": "50", "b_overlap": "80"}, Settings())
     assert (result.config_b.chunker, result.config_b.get("size")) == ("fixed", 50)
     assert result.config_b.get("overlap") == 49

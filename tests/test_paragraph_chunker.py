@@ -15,7 +15,8 @@ from streamlit.testing.v1 import AppTest
 from ragviz.chunking import CHUNKER_NAMES, ChunkerConfig, default_grid, make_chunks
 from ragviz.chunking.paragraph import chunk_paragraphs, split_paragraphs
 from ragviz.cli.command import main
-from ragviz.share.links import settings_from_query, settings_to_query
+from ragviz.present.link_notes import settings_from_query
+from ragviz.share.links import settings_to_query
 from ragviz.share.workspace import Settings, Workspace
 
 APP = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")

@@ -29,6 +29,7 @@ from ragviz.chunking.spec import ChunkerSpec
 from ragviz.cli.command import main
 from ragviz.embedding.models import Embedder, SentenceTransformerEmbedder
 from ragviz.errors import InputError
+from ragviz.present.param_words import param_label
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = sorted(p for p in (ROOT / "sample_docs").rglob("*") if p.suffix in {".txt", ".md"})
@@ -312,4 +313,5 @@ def test_a_parameter_counted_in_sentences_is_labelled_in_sentences() -> None:
         for param in registry.get_spec(name).params:
             if "sentences" in param.name:
                 assert param.unit.name == "sentences", (name, param.name)
-                assert "(characters)" not in param.text("en"), (name, param.text("en"))
+                label = param_label(param, "en")
+                assert "(characters)" not in label, (name, label)

@@ -13,7 +13,8 @@ from ragviz.chunking import CHUNKER_NAMES, ChunkerConfig, check_config, default_
 from ragviz.chunking.registry import get_spec
 from ragviz.chunking.spec import ChunkerSpec
 from ragviz.cli.command import _config, build_parser
-from ragviz.share.links import settings_from_query
+from ragviz.present.link_notes import settings_from_query
+from ragviz.present.param_words import param_label
 from ragviz.share.workspace import Settings, Workspace
 from ragviz_app import app_state
 
@@ -88,7 +89,7 @@ def test_every_param_has_a_label_in_both_languages(spec: ChunkerSpec) -> None:
     from ragviz.i18n import STRINGS
 
     for param in spec.params:  # labels are the catalog's, by the parameter's name (issue 18)
-        assert param.text("en") and param.text("pt")
+        assert param_label(param, "en") and param_label(param, "pt")
         assert set(STRINGS[f"param_label.{param.name}"]) >= {"en", "pt"}
 
 

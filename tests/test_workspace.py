@@ -13,7 +13,8 @@ from ragviz.errors import InputError
 from ragviz.inputs.documents import _looks_binary_text
 from ragviz.inputs.limits import TOP_K_RANGE
 from ragviz.inputs.questions import LabelledQuestion
-from ragviz.share.links import settings_from_query, settings_to_query
+from ragviz.present.link_notes import settings_from_query
+from ragviz.share.links import settings_to_query
 from ragviz.share.workspace import (
     MAX_WORKSPACE_BYTES,
     Settings,

@@ -18,7 +18,7 @@ from typing import Any
 
 from ragviz.chunking.base import Chunk
 from ragviz.errors import InputError
-from ragviz.i18n import t
+from ragviz.i18n import catalog_text
 from ragviz.retrieval.decision import Hit, excerpts
 
 FIELDS = ("{context}", "{question}")
@@ -29,7 +29,7 @@ _WORDS = re.compile(r"\w+|[^\w\s]")
 
 def default_template(lang: str) -> str:
     """The article's template in ``lang`` (the preview's, ``build_prompt``'s)."""
-    return t("prompt.template", lang)
+    return catalog_text("prompt.template", lang)
 
 
 def check_template(template: str) -> str:

@@ -23,7 +23,6 @@ from ragviz.answering.verdict import (
 )
 from ragviz.errors import LLMError
 from ragviz.evaluation.results import Analysis, QuestionOutcome
-from ragviz.i18n import say
 from ragviz.retrieval.decision import Hit, with_neighbours
 
 Progress = Callable[[int, int], None]
@@ -40,12 +39,12 @@ class LLMResult:
     prompt: BuiltPrompt | None = None
     error: LLMError | None = None
 
-    def to_dict(self, lang: str = "en") -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON row but its ``error``, which the CLI says in ``--lang``."""
         reply = self.reply
         return {"answer": self.answer, "verdict": self.verdict, "chunk": self.chunk,
                 "tokens": reply.tokens() if reply else None,
                 "latency_s": round(reply.latency_s, 3) if reply else None,
-                "error": say(self.error, lang) if self.error else None,
                 "prompt": None if self.prompt is None else self.prompt.to_dict()}
 
 

@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from typing import Literal
 
 from ragviz.errors import InputError
-from ragviz.i18n import STRINGS, t
 from ragviz.inputs.documents import MAX_DOCUMENT_CHARS, shown
 from ragviz.inputs.limits import DECIMAL_NUMBER, MAX_INT_DIGITS, WHOLE_NUMBER
 
@@ -20,19 +19,14 @@ Number = int | float
 
 @dataclass(frozen=True)
 class Unit:
-    """What a parameter counts. Its words are the catalog's, looked up by name:
-    ``unit.<name>`` goes into slider labels ("size (characters)"), ``unit_count.<name>``
-    (with ``.one``) into chart rows ("1 sentence"); a unit without them says no word."""
+    """What a parameter counts. Its words are the catalog's, looked up by name
+    (``ragviz.present.param_words``): ``unit.<name>`` goes into slider labels ("size
+    (characters)"), ``unit_count.<name>`` (with ``.one``) into chart rows ("1 sentence"); a
+    unit without them says no word."""
 
     name: str
     # How far a slider in this unit usefully reaches on a document of n characters.
     span: Callable[[int], int] | None = None
-
-    def say(self, lang: str, n: Number | None = None) -> str:
-        if n is None:
-            return t(f"unit.{self.name}", lang) if f"unit.{self.name}" in STRINGS else ""
-        key = f"unit_count.{self.name}"
-        return t(key, lang, n=n) if key in STRINGS else f"{n}"  # its plural form by n
 
 
 def _character_span(n_chars: int) -> int:
@@ -53,7 +47,8 @@ PERCENT = Unit("percent")
 @dataclass(frozen=True)
 class Param:
     """One chunker parameter: its kind, unit, accepted range and default; its label is the
-    catalog's ``param_label.<name>`` (the name itself when the catalog has none).
+    catalog's ``param_label.<name>`` (the name itself when the catalog has none), said by
+    ``ragviz.present.param_words``.
 
     The range is what every interface accepts (links, workspaces, CLI, sliders); a slider
     may show less of it when ``fits_document`` caps it at a share of the document's span,
@@ -69,22 +64,6 @@ class Param:
     step: Number = 1
     # Share of the unit's document span a slider reaches (None: the whole range).
     fits_document: float | None = None
-
-    def title(self, lang: str = "en") -> str:
-        """The parameter's name in ``lang`` ("sobreposição" for ``overlap_sentences``)."""
-        key = f"param_label.{self.name}"
-        return t(key, lang) if key in STRINGS else self.name
-
-    def text(self, lang: str = "en") -> str:
-        """The slider label, e.g. ``size (characters)``: the unit in the word a language
-        keeps short enough for a slider's narrow column (``unit_label``), and none when
-        the name already says it (``máx_caracteres``)."""
-        name = self.title(lang)
-        if self.unit.say(lang) and self.unit.say(lang) in name:
-            return name
-        short = f"unit_label.{self.unit.name}"
-        word = t(short, lang) if short in STRINGS else self.unit.say(lang)
-        return f"{name} ({word})" if word else name
 
     def widget_range(self, n_chars: int) -> tuple[Number, Number]:
         """Slider bounds on a document of ``n_chars``: inside the range every interface

@@ -61,14 +61,3 @@ def axes(config: ChunkerConfig) -> tuple[Number, Number]:
     size = config.get(spec.size_axis) if spec.size_axis else None
     overlap = config.get(spec.overlap_axis) if spec.overlap_axis else None
     return size or 0, overlap or 0
-
-
-def overlap_text(chunker: str, size: Number, overlap: Number, lang: str = "en") -> str:
-    """A sweep row's overlap: a share of the size when it counts the same unit (so every
-    size lines up in one row), else a count in its own unit ("1 sentence(s)")."""
-    spec = get_spec(chunker)
-    if spec.overlap_axis is None:
-        return ""
-    if spec.overlap_is_share():
-        return f"{round(100 * overlap / max(size, 1))} %"
-    return spec.param(spec.overlap_axis).unit.say(lang, overlap)

@@ -223,7 +223,6 @@ def _index_facts(index_run: Any, payload: dict[str, Any], lang: str
     (also ``stale_chunks`` in its JSON row), and over whom the token metrics' means are."""
     if index_run is None:
         return {}, []
-    from ragviz.index.messages import say
     from ragviz.index.placement import STALE_SUFFIX
     from ragviz.present.presentation import chunk_list
 
@@ -238,7 +237,7 @@ def _index_facts(index_run: Any, payload: dict[str, Any], lang: str
         for file in dict.fromkeys(result.placed.stale[i] for i in chunks):
             mine = [i for i in chunks if result.placed.stale[i] == file]
             stale.setdefault(number, []).append(
-                say("stale_answer", lang, chunks=chunk_list(mine, lang), file=file))
+                t("idx.stale_answer", lang, chunks=chunk_list(mine, lang), file=file))
     scored = [o for o in result.analysis.outcomes
               if o.question.is_answerable is True and o.question.expected]
     measured = sum(o.tokens is not None for o in scored)
@@ -248,8 +247,8 @@ def _index_facts(index_run: Any, payload: dict[str, Any], lang: str
     stale_only = sum(1 for o in scored if o.tokens is None and o.diagnosis is not None
                      and o.diagnosis.answer_span is not None
                      and o.diagnosis.answer_span.source.endswith(STALE_SUFFIX))
-    return stale, [say("token_denominator", lang, n=measured, evaluated=len(scored),
-                       missing=len(scored) - measured, stale=stale_only)]
+    return stale, [t("idx.token_denominator", lang, n=measured, evaluated=len(scored),
+                     missing=len(scored) - measured, stale=stale_only)]
 
 
 def _index_run(args: argparse.Namespace) -> Any:

@@ -14,8 +14,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ragviz.errors import IndexInputError, InputError
-from ragviz.i18n import count, decimal, grouped, t
-from ragviz.i18n import say as i18n_say
+from ragviz.i18n import decimal, grouped, render, t
 from ragviz.index.base import (
     CLI_MAX_CHUNKS,
     LIMIT_VARIABLE,
@@ -26,7 +25,6 @@ from ragviz.index.base import (
     memory_limit,
 )
 from ragviz.index.duplicates import duplicate_count, duplicate_groups, near_searched
-from ragviz.index.messages import say
 from ragviz.index.open import open_index
 from ragviz.index.stores import REQUEST_TIMEOUT_S, forms
 
@@ -92,7 +90,7 @@ def _terminal() -> bool:
 def reading_progress(lang: str) -> Callable[[int], None]:
     """A line on stderr, rewritten as the records of an index are read."""
     def show(records: int) -> None:
-        sys.stderr.write(say("read_progress", lang, n=grouped(records, lang)) + "\r")
+        sys.stderr.write(t("idx.read_progress", lang, n=grouped(records, lang)) + "\r")
         sys.stderr.flush()
 
     return show
@@ -188,7 +186,7 @@ class IndexRun:
         result = self.result
         payload["chunker"] = f"index {result.index.name}"
         payload["index"] = {"collection": result.index.name, "problems":
-                            [i18n_say(p, self.lang) for p in result.index.problems],
+                            [render(p, self.lang) for p in result.index.problems],
                             "stored_vectors": result.stored,
                             "vector_mismatch_share": round(result.mismatch_share, 6),
                             **self._mode()}
@@ -196,8 +194,8 @@ class IndexRun:
         for row in payload["questions"]:
             if row["diagnosis"] is not None and row["diagnosis"]["duplicate_crowding"]:
                 row["duplicate_crowding"] = row["diagnosis"]["duplicate_crowding"]
-        warnings = [*(i18n_say(p, self.lang) for p in result.index.problems),
-                    *result.warnings(self.lang)]
+        warnings = [*(render(p, self.lang) for p in result.index.problems),
+                    *(render(w, self.lang) for w in result.warnings())]
         payload["warnings"] = warnings
         return [*self._mode_sentence(payload["top_k"]), *warnings]
 
@@ -221,8 +219,8 @@ class IndexRun:
                   margin=run.margin, fetched=f"{run.fetched:,}")]
         past, excess = run.mrr_past_depth()
         if past:
-            said.append(count(past, "index.mrr_past_depth", self.lang, depth=run.depth,
-                              excess=decimal(excess, 3, self.lang)))
+            said.append(t("index.mrr_past_depth", self.lang, n=past, depth=run.depth,
+                          excess=decimal(excess, 3, self.lang)))
         return said
 
     def _chunk(self, i: int) -> dict[str, Any]:
@@ -235,8 +233,8 @@ class IndexRun:
                "vector_agreement": _rounded(result.agreement[i])}
         if result.placed.stale[i] is not None:
             out["stale_in"] = result.placed.stale[i]
-            out["explanation"] = say("stale_chunk", self.lang, chunk=i,
-                                     file=result.placed.stale[i])
+            out["explanation"] = t("idx.stale_chunk", self.lang, chunk=i,
+                                   file=result.placed.stale[i])
         return out
 
 
@@ -273,7 +271,7 @@ def database_progress(lang: str) -> Callable[[int, int], None]:
     started = time.monotonic()
 
     def show(done: int, total: int) -> None:
-        line = say("database_progress", lang, done=grouped(done, lang),
+        line = t("idx.database_progress", lang, done=grouped(done, lang),
                  total=grouped(total, lang), seconds=f"{time.monotonic() - started:.0f}")
         sys.stderr.write(line + ("\n" if done == total else "\r"))
         sys.stderr.flush()
@@ -310,7 +308,7 @@ def summary(loaded: LoadedIndex, embedder: Any, lang: str = "en") -> dict[str, A
         "dimension": None if stored is None else int(stored.shape[1]),
         "chunk_chars": {name: int(np.percentile(sizes, q)) for name, q in
                         (("min", 0), ("p10", 10), ("median", 50), ("p90", 90), ("max", 100))},
-        "problems": [i18n_say(p, lang) for p in loaded.problems],
+        "problems": [render(p, lang) for p in loaded.problems],
     }
     texts = [c.text for c in loaded.chunks]
     groups = duplicate_groups(stored, texts) if stored is not None else duplicate_groups(
@@ -322,9 +320,8 @@ def summary(loaded: LoadedIndex, embedder: Any, lang: str = "en") -> dict[str, A
         try:
             check_dimension(stored, embedder)
         except IndexInputError:  # this collection is flagged; the listing goes on
-            out["vector_check"] = dimension_sentence(
-                int(stored.shape[1]), embedder.name, embedder.dimension,
-                loaded.name).localized(lang)
+            out["vector_check"] = render(dimension_sentence(
+                int(stored.shape[1]), embedder.name, embedder.dimension, loaded.name), lang)
             return out
         fresh = embedder.encode_documents(texts)
         share = float(np.mean(np.sum(stored * fresh, axis=1) < MISMATCH_COSINE))
@@ -342,22 +339,22 @@ def summary_text(item: dict[str, Any], lang: str = "en") -> str:
                  dimension=item["dimension"] or "—", limit=f"{memory_limit():,}",
                  variable=LIMIT_VARIABLE)
     sizes = item["chunk_chars"]
-    names = dict(zip(sizes, say("listing_size_names", lang).split(","), strict=True))
-    chunks = say("listing_chunks", lang, n=item["count"])
-    head = say("listing_head", lang, name=item["collection"], count=chunks,
-               dimension=item["dimension"] or say("listing_no_dimension", lang))
-    duplicates = say("listing_duplicates", lang, chunks=grouped(item["duplicate_chunks"], lang),
-                     groups=grouped(item["duplicate_groups"], lang)) + (
-        "" if item["near_duplicates_searched"] else say("listing_exact_only", lang))
-    lines = [*item["problems"], head, "  " + say("listing_sizes", lang, sizes="  ".join(
+    names = dict(zip(sizes, t("idx.listing_size_names", lang).split(","), strict=True))
+    chunks = t("idx.listing_chunks", lang, n=item["count"])
+    head = t("idx.listing_head", lang, name=item["collection"], count=chunks,
+             dimension=item["dimension"] or t("idx.listing_no_dimension", lang))
+    duplicates = t("idx.listing_duplicates", lang, chunks=grouped(item["duplicate_chunks"], lang),
+                   groups=grouped(item["duplicate_groups"], lang)) + (
+        "" if item["near_duplicates_searched"] else t("idx.listing_exact_only", lang))
+    lines = [*item["problems"], head, "  " + t("idx.listing_sizes", lang, sizes="  ".join(
         f"{names[k]} {grouped(v, lang)}" for k, v in sizes.items())), "  " + duplicates]
     if "vector_mismatch_share" in item:
-        lines.append("  " + say("listing_mismatch", lang, model=item["model"],
-                                share=f"{item['vector_mismatch_share']:.0%}"))
+        lines.append("  " + t("idx.listing_mismatch", lang, model=item["model"],
+                              share=f"{item['vector_mismatch_share']:.0%}"))
     elif "vector_check" in item:
         lines.append(f"  {item['vector_check']}")
     elif item.get("model") is None and item["dimension"] is not None:
-        lines.append("  " + say("vectors_not_checked", lang))
+        lines.append("  " + t("idx.vectors_not_checked", lang))
     return "\n".join(lines)
 
 

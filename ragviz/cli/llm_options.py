@@ -32,7 +32,7 @@ from ragviz.cli import output
 from ragviz.cli.reading import CLI_LANG, _reason
 from ragviz.errors import InputError
 from ragviz.evaluation.results import Analysis
-from ragviz.i18n import decimal, grouped, t
+from ragviz.i18n import decimal, grouped, render, t
 from ragviz.inputs.documents import shorten
 from ragviz.present.answers import verdict_text
 from ragviz.present.safe_text import visible_controls as terminal_safe
@@ -146,7 +146,13 @@ def answer_sets(asker: Asker | None, analyses: list[Analysis]) -> list[AnswerSet
 def add_rows(rows: list[dict[str, Any]], results: list[LLMResult], lang: str) -> None:
     """Each question's JSON row gets its ``llm`` part."""
     for row, result in zip(rows, results, strict=True):
-        row["llm"] = result.to_dict(lang)
+        row["llm"] = llm_json(result, lang)
+
+
+def llm_json(result: LLMResult, lang: str) -> dict[str, Any]:
+    """A question's ``llm`` part of the JSON, its error said in ``lang``."""
+    return {**result.to_dict(), "error": None if result.error is None
+            else render(result.error, lang)}
 
 
 def head(asker: Asker, metrics: LLMMetrics) -> dict[str, Any]:
@@ -223,7 +229,7 @@ def compare_into(asker: Asker | None, a: Analysis, b: Analysis, payload: dict[st
         results, metrics = ask(asker, analysis)
         answers.append(results)
         sides[side] = {**head(asker, metrics), "questions": [
-            {"question": o.question.question, **r.to_dict(lang)}
+            {"question": o.question.question, **llm_json(r, lang)}
             for o, r in zip(analysis.outcomes, results, strict=True)]}
         lines += [f"{side.upper()} {line}" for line in summary_lines(asker, metrics, lang)[:1]]
     changed = flips(answers[0], answers[1], a, lang)

@@ -36,6 +36,7 @@ from ragviz.i18n import LANGUAGES, SOURCE_LANGUAGE, KeyedError, t
 from ragviz.inputs.convert import ACCEPTED_SUFFIXES
 from ragviz.inputs.documents import shorten
 from ragviz.inputs.limits import TOP_K_RANGE
+from ragviz.present.param_words import unit_word
 from ragviz.present.safe_text import visible_controls as terminal_safe
 
 EXIT_USER_ERROR = 2
@@ -105,7 +106,7 @@ def _option_help(name: str) -> str:
             uses.append(f"{spec.name}: instead of --{_flag(spec.alternatives[0])}")
         else:
             param = spec.param(name)
-            uses.append(f"{spec.name} {param.default} {param.unit.say('en')}".rstrip())
+            uses.append(f"{spec.name} {param.default} {unit_word(param.unit, 'en')}".rstrip())
     return "default: " + "; ".join(uses)
 
 

@@ -22,7 +22,7 @@ from ragviz.embedding.models import (
     load_embedder,
 )
 from ragviz.errors import UserError
-from ragviz.i18n import Phrase, phrase, say, t
+from ragviz.i18n import Message, message, render, t
 from ragviz.inputs.corpus import Corpus, Source, load_paths, short_name
 from ragviz.inputs.documents import (
     MAX_CLI_QUESTIONS,
@@ -30,7 +30,8 @@ from ragviz.inputs.documents import (
     DecodedText,
 )
 from ragviz.inputs.questions import LabelledQuestion, check_question, read_questions_file
-from ragviz.inputs.reading import notice_sentences, problem_sentences, read_text_file, reads_alone
+from ragviz.inputs.reading import read_text_file, reads_alone
+from ragviz.present.corpus_notes import notice_sentences, problem_sentences
 from ragviz.present.safe_text import visible_controls as terminal_safe
 from ragviz.share.samples import Sample, get_sample, load_samples
 
@@ -47,7 +48,7 @@ def cli_say(key: str, **values: object) -> str:
 
 def cli_line(kind: str, text: object) -> None:
     """One ``ragviz: note: ...`` / ``ragviz: skipped: ...`` line on stderr, in ``--lang``."""
-    said = say(text, CLI_LANG.get())
+    said = render(text, CLI_LANG.get())
     sys.stderr.write(terminal_safe(cli_say(f"cli.{kind}", text=said), keep="") + "\n")
 
 
@@ -65,7 +66,7 @@ def _read_bytes(path: str, what: str) -> tuple[bytes, str]:
         return _sample_bytes(path.removeprefix(SAMPLE_PREFIX), what)
     if path == "-":
         return sys.stdin.buffer.read(), cli_say("cli.stdin")
-    file, shown, kind = Path(path), short_name(path), phrase(f"cli.what_{what}")
+    file, shown, kind = Path(path), short_name(path), message(f"cli.what_{what}")
     if file.is_dir():
         raise UserError(key="cli.is_folder", what=kind, name=shown)
     if not file.is_file():
@@ -82,16 +83,16 @@ _ERRNO_KEYS = {errno.ENOENT: "cli.os_missing", errno.EACCES: "cli.os_denied",
                errno.ENOSPC: "cli.os_full", errno.EROFS: "cli.os_read_only"}
 
 
-def _reason(error: OSError) -> Phrase | str:
+def _reason(error: OSError) -> Message | str:
     """The system's reason, in the catalog's words when it is a common one."""
     key = _ERRNO_KEYS.get(error.errno or 0)
-    return phrase(key) if key else (error.strerror or type(error).__name__).lower()
+    return message(key) if key else (error.strerror or type(error).__name__).lower()
 
 
 def _note_encoding(name: str, decoded: DecodedText) -> None:
     if decoded.notice:
         key = "cli.not_utf8_guessed" if decoded.guessed else "cli.not_utf8"
-        cli_line("note", phrase(key, name=name, encoding=decoded.notice))
+        cli_line("note", message(key, name=name, encoding=decoded.notice))
 
 
 def _shown_name(path: str) -> str:

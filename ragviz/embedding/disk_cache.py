@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ragviz.i18n import t
+from ragviz.i18n import LogLine, Message
 
 FILE_NAME = "embeddings.sqlite3"
 DEFAULT_MB = 1_000
@@ -124,8 +124,8 @@ def limit_bytes() -> int:
     except ValueError:
         megabytes = -1.0
     if not 0 <= megabytes < 1e9:
-        _warn_once("limit", t("cache.bad_limit", current_settings().lang, got=repr(raw[:40]),
-                              default=DEFAULT_MB))
+        _warn_once("limit", Message("cache.bad_limit", {"got": repr(raw[:40]),
+                                                        "default": DEFAULT_MB}))
         return DEFAULT_MB * 1_000_000
     return int(megabytes * 1_000_000)
 
@@ -133,10 +133,11 @@ def limit_bytes() -> int:
 _WARNED: set[str] = set()
 
 
-def _warn_once(what: str, message: str) -> None:
+def _warn_once(what: str, message: Message) -> None:
+    """Log ``message`` once a process, said in the run's language when the record is shown."""
     if what not in _WARNED:
         _WARNED.add(what)
-        LOG.warning("ragviz: %s", message)
+        LOG.warning("ragviz: %s", LogLine(message, current_settings().lang))
 
 
 def _reason(error: BaseException) -> str:
@@ -258,8 +259,8 @@ class DiskCache:
                 self._connection.close()
         self._connection = None
         if self.warn:
-            _warn_once(f"open:{self.path}", t("cache.unusable", current_settings().lang,
-                                              reason=_reason(error)))
+            _warn_once(f"open:{self.path}", Message("cache.unusable",
+                                                    {"reason": _reason(error)}))
 
     @contextlib.contextmanager
     def _using(self, write: bool) -> Iterator[sqlite3.Connection | None]:

@@ -20,10 +20,9 @@ from ragviz.evaluation.excerpts import resolve_questions
 from ragviz.evaluation.metrics import compute_metrics, outcome_calibration
 from ragviz.evaluation.pipeline import analyse_chunked, encode_questions, rescore
 from ragviz.evaluation.results import Analysis, Coverage, QuestionOutcome, RetrievalSettings
-from ragviz.index import messages
+from ragviz.i18n import Message
 from ragviz.index.base import INDEX_CONFIG, LoadedIndex, Vector
 from ragviz.index.duplicates import duplicate_groups
-from ragviz.index.messages import say
 from ragviz.index.placement import STALE_SUFFIX, Placed, place
 from ragviz.inputs.corpus import Corpus
 from ragviz.inputs.questions import LabelledQuestion, Reference
@@ -69,13 +68,13 @@ class IndexAnalysis:
             return 0.0
         return sum(a < MISMATCH_COSINE for a in checked) / len(checked)
 
-    def warnings(self, lang: str = "en") -> tuple[str, ...]:
+    def warnings(self) -> tuple[Message, ...]:
         """The sentences at the top of the page: most vectors do not match; no source file
         was given (what hit@k and MRR then mean, and why the token metrics are left out)."""
-        said = [say("no_sources", lang)] if self.by_text and self.analysis.outcomes else []
+        said = [Message("idx.no_sources")] if self.by_text and self.analysis.outcomes else []
         if self.mismatch_share > 0.5:
-            share = f"{self.mismatch_share:.0%}"
-            said.append(say("mismatch_warning", lang, share=share, model=self.analysis.model))
+            said.append(Message("idx.mismatch_warning", {"share": f"{self.mismatch_share:.0%}",
+                                                         "model": self.analysis.model}))
         return tuple(said)
 
 
@@ -103,24 +102,25 @@ BUNDLED_DIMENSIONS = {"use-multilingual": 512, "minilm-en": 384}
 
 
 def dimension_sentence(stored: int, model: str, dimension: int,
-                       collection: str | None = None) -> messages.Sentence:
+                       collection: str | None = None) -> Message:
     """Both dimensions in one sentence, naming the bundled model that makes ``stored`` when
     there is one; ``collection``: the listing's line for that collection."""
     key = "dimension" if collection is None else "dimension_in_collection"
     named = {} if collection is None else {"name": collection}
     fits = next((name for name, size in BUNDLED_DIMENSIONS.items() if size == stored), None)
     if fits is not None and fits != model:
-        return messages.Sentence(f"{key}_fits", stored=stored, model=model,
-                                 dimension=dimension, fits=fits, **named)
-    return messages.Sentence(key, stored=stored, model=model, dimension=dimension, **named)
+        return Message(f"idx.{key}_fits", {"stored": stored, "model": model,
+                                           "dimension": dimension, "fits": fits, **named})
+    return Message(f"idx.{key}", {"stored": stored, "model": model, "dimension": dimension,
+                                  **named})
 
 
 def check_dimension(stored: Vector, embedder: Embedder) -> None:
     """One sentence naming both dimensions when the model cannot score the stored vectors
-    (said again in the page's language through ``IndexInputError.localized``)."""
+    (said in the page's language where it is shown)."""
     if stored.shape[1] != embedder.dimension:
-        raise IndexInputError(dimension_sentence(int(stored.shape[1]), embedder.name,
-                                                 embedder.dimension))
+        raise IndexInputError.of(dimension_sentence(int(stored.shape[1]), embedder.name,
+                                                    embedder.dimension))
 
 
 def analyse_index(index: LoadedIndex, embedder: Embedder,

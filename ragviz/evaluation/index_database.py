@@ -92,8 +92,8 @@ def analyse_in_database(reader: RetrievingIndex, collection: str | None, embedde
         raise IndexInputError(key="index.collection_empty", name=repr(info.name),
                               where=getattr(reader, "where", ""))
     if info.dimension is not None and info.dimension != embedder.dimension:
-        raise IndexInputError(dimension_sentence(info.dimension, embedder.name,
-                                                 embedder.dimension))
+        raise IndexInputError.of(dimension_sentence(info.dimension, embedder.name,
+                                                    embedder.dimension))
     probe = _Probe(reader, info.name)
     fetched: dict[str, IndexChunk] = {}
     queries = encode_questions(embedder, questions)

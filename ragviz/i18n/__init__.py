@@ -7,9 +7,11 @@ catalog files present (English, the source language, first), so adding a languag
 ``register_language`` adds one at run time (the tests' pseudo-locale).
 
 A ``Message(key, values)`` is a string not yet said (errors carry one); ``render(message, lang)``
-says it, and ``t(key, lang, **values)`` is its shorthand. A missing key is a bug, a missing
-translation falls back to English, and a test checks that every key has every language. Numbers,
-plural forms and lists follow each language's CLDR data (Babel).
+says it, and ``t(key, lang, **values)`` is its shorthand. Stages return messages; only the
+stages that speak to the reader (``present``, ``cli``) and the app say them (a test checks).
+A missing key is a bug, a missing translation falls back to English, and a test checks that
+every key has every language. Numbers, plural forms and lists follow each language's CLDR
+data (Babel).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal, Self
 
 from babel import Locale, UnknownLocaleError
 from babel.core import get_global
@@ -97,7 +99,7 @@ def register(strings: dict[str, dict[str, str]]) -> None:
 
 def t(key: str, lang: str = "en", **values: object) -> str:
     """The string ``key`` in ``lang`` (falling back to English), formatted with ``values``
-    (a value that is a ``Phrase`` or a keyed error is said in ``lang`` too). A count ``n``
+    (a value that is a ``Message`` or a keyed error is said in ``lang`` too). A count ``n``
     picks the key's plural form by ``lang``'s CLDR rules (``key.one`` for "1 question"); an
     integer ``n`` is written grouped as ``lang`` writes numbers (1,234 / 1.234)."""
     entry = STRINGS[_plural_key(key, lang, values)]
@@ -105,6 +107,14 @@ def t(key: str, lang: str = "en", **values: object) -> str:
     if not values:
         return template
     return template.format(**{name: _said(name, value, lang) for name, value in values.items()})
+
+
+def catalog_text(key: str, lang: str = SOURCE_LANGUAGE) -> str:
+    """A catalog entry that is content rather than a sentence to the reader (the article's
+    prompt template, which goes to the language model): as the catalog holds it in ``lang``
+    (English when it has none), unformatted, for the stage that fills it in."""
+    entry = STRINGS[key]
+    return entry.get(lang) or entry[SOURCE_LANGUAGE]
 
 
 def _said(name: str, value: object, lang: str) -> object:
@@ -120,7 +130,7 @@ def _said(name: str, value: object, lang: str) -> object:
 @dataclass(frozen=True)
 class Message:
     """The one message type: a catalog key and its values, not yet said. Stages return these
-    (an error carries one: ``KeyedError.message``; so does the index's ``Sentence``); only the
+    (an error carries one: ``KeyedError.message``); only the
     CLI's output, the report and the app put them into words, with ``render(message, lang)``.
     ``str()`` is the source language (English)."""
 
@@ -131,7 +141,17 @@ class Message:
         return render(self, SOURCE_LANGUAGE)
 
 
-Phrase = Message  # its former name, kept for the callers that still use it
+
+@dataclass(frozen=True)
+class LogLine:
+    """A message and the language a log line is to say it in: a logging record's argument,
+    put into words only when a handler formats the record (``str()``)."""
+
+    message: Message
+    lang: str = "en"
+
+    def __str__(self) -> str:
+        return render(self.message, self.lang)
 
 
 @dataclass(frozen=True)
@@ -154,9 +174,6 @@ def message(key: str, **values: object) -> Message:
     return Message(key, values)
 
 
-phrase = message  # its former name
-
-
 class KeyedError(Exception):
     """An error a user can meet, carried as a message key plus values, never a sentence:
     the CLI and the app say it in the user's language (``localized``); ``str()`` is English.
@@ -174,10 +191,16 @@ class KeyedError(Exception):
         super().__init__(message if message is not None or key is None
                          else t(key, "en", **values))
 
+    @classmethod
+    def of(cls, said: Message) -> Self:
+        """The error that says ``said`` (a message a stage built before knowing it would fail)."""
+        values: dict[str, Any] = dict(said.values)
+        return cls(key=said.key, **values)
+
     @property
     def message(self) -> Message | None:
         """The message this error carries (None for the few whose text comes from elsewhere:
-        then its text, or the index ``Sentence`` it was given, is what it says)."""
+        then its text is what it says)."""
         return Message(self.key, self.values) if self.key else None
 
     def localized(self, lang: str) -> str:
@@ -192,13 +215,13 @@ class KeyedError(Exception):
 
 
 def render(said: object, lang: str) -> str:
-    """The one renderer: a ``Message`` in ``lang``; an error or an index ``Sentence`` by the
-    message it carries; a ``Listed`` as ``lang`` lists; anything else as its text.
+    """The one renderer: a ``Message`` in ``lang``; an error by the message it carries; a
+    ``Listed`` as ``lang`` lists; anything else as its text.
 
-    The shorthands all come down to it: ``t(key, lang, **values)`` renders
-    ``Message(key, values)``; ``count(n, key, lang)`` is ``t`` with the count ``n``; the index's
-    ``say(key, …)`` prefixes ``idx.``; the app's ``tr``/``say_here`` and the CLI's ``cli_say``
-    bind the page's or ``--lang``'s language."""
+    The shorthands all come down to it, and only the CLI, the report and the app use them:
+    ``t(key, lang, **values)`` renders ``Message(key, values)`` (a count ``n`` picks the plural
+    form); the app's ``tr`` and the CLI's ``cli_say`` bind the page's or ``--lang``'s
+    language."""
     if isinstance(said, Message):
         return t(said.key, lang, **said.values)
     if isinstance(said, KeyedError):
@@ -209,9 +232,6 @@ def render(said: object, lang: str) -> str:
     if isinstance(said, Listed):
         return said.localized(lang)
     return str(said)
-
-
-say = render  # its former name
 
 
 @cache
@@ -275,12 +295,6 @@ def joined(items: Iterable[object], language: str = "en", *,
     """Items as ``language`` lists them (CLDR): "a, b, and c" / "a, b e c"; ``style="or"``
     for alternatives ("a, b, or c")."""
     return format_list([str(item) for item in items], style=style, locale=_locale(language))
-
-
-def count(n: int, key: str, lang: str = "en", **values: object) -> str:
-    """``n`` with its word in agreement, by ``lang``'s plural rules (see ``t``); ``values`` fill
-    the sentence's other placeholders."""
-    return t(key, lang, n=n, **values)
 
 
 _SAID = (Message, KeyedError, Listed)  # values said in the sentence's language

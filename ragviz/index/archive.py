@@ -11,7 +11,6 @@ import zipfile
 from pathlib import Path, PurePosixPath
 
 from ragviz.errors import IndexInputError
-from ragviz.index.messages import Sentence
 from ragviz.inputs.corpus import MAX_ZIP_MEMBERS, MAX_ZIP_UNCOMPRESSED_BYTES
 
 MARKER = "chroma.sqlite3"
@@ -34,22 +33,22 @@ def unzip_chroma(data: bytes, name: str, target: Path) -> Path:
     except IndexInputError:
         raise
     except _BROKEN as error:
-        raise IndexInputError(Sentence("zip_broken", name=name)) from error
+        raise IndexInputError(key="idx.zip_broken", name=name) from error
     return target
 
 
 def _chroma_root(archive: zipfile.ZipFile, name: str) -> PurePosixPath:
     infos = archive.infolist()
     if len(infos) > MAX_ZIP_MEMBERS:
-        raise IndexInputError(Sentence("zip_members", name=name, n=f"{len(infos):,}",
-                                       limit=f"{MAX_ZIP_MEMBERS:,}"))
+        raise IndexInputError(key="idx.zip_members", name=name, n=f"{len(infos):,}",
+                              limit=f"{MAX_ZIP_MEMBERS:,}")
     for info in infos:
         if not _safe(info):
-            raise IndexInputError(Sentence("zip_unsafe_name", name=name, member=info.filename))
+            raise IndexInputError(key="idx.zip_unsafe_name", name=name, member=info.filename)
     roots = sorted((PurePosixPath(i.filename).parent for i in infos
                     if PurePosixPath(i.filename).name in MARKERS), key=lambda p: len(p.parts))
     if not roots:
-        raise IndexInputError(Sentence("zip_not_chroma", name=name))
+        raise IndexInputError(key="idx.zip_not_chroma", name=name)
     return roots[0]
 
 
@@ -77,6 +76,6 @@ def _write(archive: zipfile.ZipFile, members: list[zipfile.ZipInfo], root: PureP
             while block := source.read(1 << 20):
                 budget -= len(block)
                 if budget < 0:
-                    raise IndexInputError(Sentence("zip_too_big", name=name,
-                                                   limit=f"{MAX_ZIP_UNCOMPRESSED_BYTES:,}"))
+                    raise IndexInputError(key="idx.zip_too_big", name=name,
+                                          limit=f"{MAX_ZIP_UNCOMPRESSED_BYTES:,}")
                 sink.write(block)

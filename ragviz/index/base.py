@@ -18,7 +18,7 @@ import numpy.typing as npt
 
 from ragviz.chunking.config import ChunkerConfig
 from ragviz.errors import IndexInputError, IndexLimitError, InputError
-from ragviz.i18n import Phrase
+from ragviz.i18n import Message
 from ragviz.inputs.corpus import MAX_CORPUS_CHARS
 from ragviz.inputs.documents import MAX_DOCUMENT_CHARS
 
@@ -82,7 +82,7 @@ class LoadedIndex:
 
     name: str
     chunks: tuple[IndexChunk, ...]
-    problems: tuple[str | Phrase | InputError, ...] = ()  # said in the reader's language
+    problems: tuple[str | Message | InputError, ...] = ()  # said in the reader's language
 
 
 class IndexReader(Protocol):
@@ -137,7 +137,7 @@ class TwoSearches:
 
 
 def from_metadata(chunk_id: str, text: str, metadata: dict[str, Any], raw_vector: Any,
-                  where: str | Phrase) -> IndexChunk:
+                  where: str | Message) -> IndexChunk:
     """A chunk whose source and offsets are read from its metadata (Chroma, JSONL)."""
     start, end = metadata_offsets(text, metadata)
     return IndexChunk(chunk_id, text, source_of(metadata), start, end, metadata,
@@ -230,7 +230,7 @@ def source_of(metadata: Mapping[str, Any]) -> str:
     return ""
 
 
-def as_vector(raw: Any, where: str | Phrase) -> Vector | None:
+def as_vector(raw: Any, where: str | Message) -> Vector | None:
     """A stored vector as a float32 unit row, refused with one sentence when it holds NaN or
     infinity, or is all zeros (cosine on it would be NaN and rank arbitrarily); None when
     absent. Normalised in float64 after dividing by its largest value, so neither 1e38
@@ -274,7 +274,7 @@ class ReadBudget:
     vector_bytes: int = 0
     no_text: int = 0
     bad: int = 0
-    first_bad: Phrase | InputError | None = None
+    first_bad: Message | InputError | None = None
 
     def record(self) -> None:
         """One more record read, good or not; past twice the chunk limit the file is
@@ -293,12 +293,12 @@ class ReadBudget:
         return IndexLimitError(key="idx.file_too_many", name=self.name,
                                limit=f"{self.max_chunks:,}")
 
-    def text(self, length: int, where: str | Phrase) -> None:
+    def text(self, length: int, where: str | Message) -> None:
         """A chunk's text of ``length`` characters is kept."""
         self.ahead(length, length, where)
         self.chars += length
 
-    def ahead(self, longest: int, total: int, where: str | Phrase) -> None:
+    def ahead(self, longest: int, total: int, where: str | Message) -> None:
         """Texts about to be decoded, the longest of ``longest`` characters (at ``where``),
         ``total`` in all: refused past the chunk or the index limit."""
         if longest > self.max_chunk_chars:
@@ -341,17 +341,17 @@ class ReadBudget:
         if self.first_bad is None:
             self.first_bad = problem
 
-    def problems(self) -> tuple[Phrase, ...]:
+    def problems(self) -> tuple[Message, ...]:
         """One sentence for the records without text, one for the damaged ones."""
         said = []
         if self.no_text:
-            said.append(Phrase("idx.no_text_records", {
+            said.append(Message("idx.no_text_records", {
                 "n": f"{self.no_text:,}", "total": f"{self.records:,}", "name": self.name}))
         if self.bad == 1:
-            said.append(Phrase("index.left_out", {"problem": self.first_bad}))
+            said.append(Message("index.left_out", {"problem": self.first_bad}))
         elif self.bad:
-            said.append(Phrase("idx.left_out_more", {"problem": self.first_bad,
-                                                     "n": f"{self.bad:,}"}))
+            said.append(Message("idx.left_out_more", {"problem": self.first_bad,
+                                                      "n": f"{self.bad:,}"}))
         return tuple(said)
 
     def loaded(self, chunks: list[IndexChunk]) -> LoadedIndex:
@@ -367,7 +367,7 @@ class ReadBudget:
         raise IndexInputError(key="index.no_chunk", name=self.name)
 
 
-def readable(value: str, where: str | Phrase) -> str:
+def readable(value: str, where: str | Message) -> str:
     """``value`` when it is text that can be written out (a lone surrogate such as a JSON
     ``"\\ud800"`` cannot be); else the record is refused, named."""
     try:

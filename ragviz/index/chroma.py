@@ -36,11 +36,11 @@ from ragviz.errors import IndexInputError
 from ragviz.index import base
 from ragviz.index.base import CollectionInfo, LoadedIndex
 from ragviz.index.chroma_process import ChildClient, ChildError, ReaderStoppedError
-from ragviz.index.messages import NONE, Sentence
+from ragviz.index.messages import NONE
 from ragviz.index.stores import REQUEST_TIMEOUT_S, OpenOptions, Store, register
 from ragviz.inputs.documents import shorten
 
-INSTALL_HINT = "reading a Chroma index needs chromadb: pip install 'ragviz[index]'"
+INSTALL_HINT = "index.needs_chromadb"  # the catalog key naming the package to install
 # A server that does not answer its heartbeat is reported within this many seconds.
 SERVER_TIMEOUT_S = 5.0
 _PAGE = 5_000  # rows per get(), so a large collection is not one huge response
@@ -52,7 +52,7 @@ def _chromadb() -> Any:
     try:
         import chromadb
     except ImportError as error:  # pragma: no cover - the extra is installed in tests
-        raise IndexInputError(INSTALL_HINT) from error
+        raise IndexInputError(key=INSTALL_HINT) from error
     return chromadb
 
 
@@ -100,7 +100,7 @@ class ChromaReader:
                     break
                 offset += _PAGE
         if not chunks:
-            raise IndexInputError(Sentence("empty_collection", name=name, where=self.where))
+            raise IndexInputError(key="idx.empty_collection", name=name, where=self.where)
         return LoadedIndex(name, tuple(chunks))
 
     def info(self, collection: str | None = None) -> CollectionInfo:
@@ -174,7 +174,7 @@ class ChromaReader:
         if len(names) == 1:
             return str(names[0])
         if not names:
-            raise IndexInputError(Sentence("holds_no_collection", where=self.where))
+            raise IndexInputError(key="idx.holds_no_collection", where=self.where)
         raise IndexInputError(key="index.several_collections", where=self.where, n=len(names),
                               names=", ".join(sorted(names)))
 
@@ -186,8 +186,8 @@ class ChromaReader:
                 raise
             names = sorted(c.name for c in self._client.list_collections())
             known = ", ".join(names) if names else NONE
-            raise IndexInputError(Sentence("no_collection", where=self.where, name=name,
-                                           known=known)) from None
+            raise IndexInputError(key="idx.no_collection", where=self.where, name=name,
+                                  known=known) from None
 
 
 def _missing(error: Exception) -> bool:
@@ -241,14 +241,14 @@ def open_persistent(path: str, shown: str | None = None) -> ChromaReader:
     sentences (an upload's name rather than the folder it was unpacked into)."""
     name = shown or path
     if not path.strip():
-        raise IndexInputError(Sentence("chroma_path_empty"))
+        raise IndexInputError(key="idx.chroma_path_empty")
     folder = Path(path)
     if not folder.is_dir():
-        raise IndexInputError(Sentence("not_folder", path=path))
+        raise IndexInputError(key="idx.not_folder", path=path)
     if not (folder / "chroma.sqlite3").is_file():
-        raise IndexInputError(Sentence("not_chroma_dir", path=path))
+        raise IndexInputError(key="idx.not_chroma_dir", path=path)
     if importlib.util.find_spec("chromadb") is None:  # pragma: no cover - installed in tests
-        raise IndexInputError(INSTALL_HINT)
+        raise IndexInputError(key=INSTALL_HINT)
     copy = _copy(folder, name)
     guard = _Guard(name, str(copy))
     client = ChildClient(str(copy))
@@ -273,8 +273,8 @@ def _copy(folder: Path, name: str) -> Path:
     except (OSError, shutil.Error) as error:
         shutil.rmtree(made, ignore_errors=True)
         reason = _reason(error).replace(str(folder), name).replace(str(made), "")
-        raise IndexInputError(Sentence("chroma_copy_failed", path=name,
-                                       reason=reason[:_REASON_CHARS])) from None
+        raise IndexInputError(key="idx.chroma_copy_failed", path=name,
+                              reason=reason[:_REASON_CHARS]) from None
     return target
 
 
@@ -309,28 +309,28 @@ class _Guard:
         import httpx
 
         if self.server is not None and isinstance(error, httpx.TimeoutException | TimeoutError):
-            return IndexInputError(Sentence("server_timeout", where=self.server,
-                                            seconds=_seconds(self.timeout)))
+            return IndexInputError(key="idx.server_timeout", where=self.server,
+                                   seconds=_seconds(self.timeout))
         if self.server is not None and isinstance(error, _RedirectError):
-            return IndexInputError(Sentence("server_redirects", where=self.server,
-                                            status=error.status))
+            return IndexInputError(key="idx.server_redirects", where=self.server,
+                                   status=error.status)
         if isinstance(error, ReaderStoppedError):  # native code died on the directory's files
             if error.signal is not None:
-                return IndexInputError(Sentence("chroma_damaged_signal", path=self.name,
-                                                signal=error.signal))
-            return IndexInputError(Sentence("chroma_damaged_exit", path=self.name,
-                                            code=error.code))
+                return IndexInputError(key="idx.chroma_damaged_signal", path=self.name,
+                                       signal=error.signal)
+            return IndexInputError(key="idx.chroma_damaged_exit", path=self.name,
+                                   code=error.code)
         reason = _reason(error)
         if self.copy:
             reason = reason.replace(self.copy, self.name)
         reason = shorten(" ".join(reason.split()), _REASON_CHARS) or type(error).__name__
         if self.server is None:
-            return IndexInputError(Sentence("chroma_unreadable", path=self.name, reason=reason))
+            return IndexInputError(key="idx.chroma_unreadable", path=self.name, reason=reason)
         if isinstance(error, _chromadb().errors.ChromaError):  # the server's own refusal
-            return IndexInputError(Sentence("server_error", where=self.server, reason=reason))
+            return IndexInputError(key="idx.server_error", where=self.server, reason=reason)
         # anything else (JSON that does not parse, ragged vectors...) is no Chroma answer:
         # the library's words about it would not help
-        return IndexInputError(Sentence("server_garbled", where=self.server))
+        return IndexInputError(key="idx.server_garbled", where=self.server)
 
 
 def _seconds(value: float) -> str:
@@ -370,10 +370,10 @@ def _heartbeat(host: str, port: int, seconds: float, guard: _Guard) -> None:
     try:
         status, body = _ask(host, port, "/api/v2/heartbeat", seconds, guard)
     except (httpx.HTTPError, httpx.InvalidURL, OSError) as error:
-        raise IndexInputError(Sentence("server_silent", host=host, port=port,
-                                       reason=_reason(error))) from None
+        raise IndexInputError(key="idx.server_silent", host=host, port=port,
+                              reason=_reason(error)) from None
     if status != 200 or b"nanosecond heartbeat" not in body:
-        raise IndexInputError(Sentence("server_not_chroma", where=guard.server, status=status))
+        raise IndexInputError(key="idx.server_not_chroma", where=guard.server, status=status)
 
 
 def _ask(host: str, port: int, path: str, seconds: float, guard: _Guard) -> tuple[int, bytes]:

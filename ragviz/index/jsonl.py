@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from ragviz.errors import IndexInputError, IndexLimitError
-from ragviz.i18n import Phrase
+from ragviz.i18n import Message
 from ragviz.index.base import (
     MAX_RECORD_BYTES,
     FileReader,
@@ -69,11 +69,11 @@ def bounded_lines(handle: IO[bytes], name: str) -> Iterator[tuple[int, bytes]]:
         yield number, line
 
 
-def _line(name: str, number: int) -> Phrase:
-    return Phrase("index.line", {"name": name, "line": number})
+def _line(name: str, number: int) -> Message:
+    return Message("index.line", {"name": name, "line": number})
 
 
-def parse_line(line: bytes, where: Phrase, budget: ReadBudget, first: bool) -> IndexChunk:
+def parse_line(line: bytes, where: Message, budget: ReadBudget, first: bool) -> IndexChunk:
     """One line as a chunk, or the sentence that says why it is left out."""
     try:
         text = line.decode("utf-8-sig" if first else "utf-8")
@@ -90,7 +90,7 @@ def parse_line(line: bytes, where: Phrase, budget: ReadBudget, first: bool) -> I
     return parse_record(record, where, budget)
 
 
-def parse_record(record: Any, where: str | Phrase,
+def parse_record(record: Any, where: str | Message,
                  budget: ReadBudget | None = None) -> IndexChunk:
     """One chunk from a LangChain or LlamaIndex record; the text is kept as written
     (counted against ``budget`` before its vector is read)."""

@@ -24,12 +24,13 @@ from typing import Any
 import numpy as np
 
 from ragviz.errors import IndexInputError
+from ragviz.i18n import Message, message
 from ragviz.index import base
 from ragviz.index.base import CollectionInfo, IndexChunk, LoadedIndex
-from ragviz.index.messages import NONE, Sentence
+from ragviz.index.messages import NONE
 from ragviz.index.stores import OpenOptions, Store, register
 
-INSTALL_HINT = "reading a Postgres index needs psycopg and pgvector: pip install 'ragviz[index]'"
+INSTALL_HINT = "index.needs_psycopg"  # the catalog key naming the package to install
 _FETCH = 2_000  # rows per round trip of the memory mode's cursor
 _REASON_CHARS = 160
 _TEXT_GUESS = ("text", "document", "page_content", "content", "chunk")
@@ -41,7 +42,7 @@ def _psycopg() -> Any:
     try:
         import psycopg
     except ImportError as error:  # pragma: no cover - the extra is installed in tests
-        raise IndexInputError(INSTALL_HINT) from error
+        raise IndexInputError(key=INSTALL_HINT) from error
     return psycopg
 
 
@@ -60,19 +61,19 @@ class Layout:
     collection_id: str | None = None
 
 
-def where_of(uri: str) -> str:
+def where_of(uri: str) -> Message:
     """The database named without its password: ``user@host:port/dbname``."""
     from psycopg.conninfo import conninfo_to_dict
 
     try:
         parts = conninfo_to_dict(uri)
     except Exception:  # an unparsable URI is refused when connecting, said then
-        return Sentence("pg_where", target="").rstrip()
+        return message("idx.pg_where_unknown")
     host = str(parts.get("host") or "localhost")
     port = f":{parts['port']}" if parts.get("port") else ""
     user = f"{parts['user']}@" if parts.get("user") else ""
     target = f"{user}{host}{port}/{parts.get('dbname') or ''}".rstrip("/")
-    return Sentence("pg_where", target=target)
+    return message("idx.pg_where", target=target)
 
 
 class PgReader(base.TwoSearches):
@@ -111,12 +112,12 @@ class PgReader(base.TwoSearches):
             raise
         except psycopg.errors.QueryCanceled:
             self._rollback()
-            raise IndexInputError(Sentence("pg_timeout", where=self.where,
-                                           seconds=f"{self.timeout:g}")) from None
+            raise IndexInputError(key="idx.pg_timeout", where=self.where,
+                                  seconds=f"{self.timeout:g}") from None
         except psycopg.Error as error:
             self._rollback()
-            raise IndexInputError(Sentence("pg_error", where=self.where,
-                                           reason=scrub(error, self.uri))) from None
+            raise IndexInputError(key="idx.pg_error", where=self.where,
+                                  reason=scrub(error, self.uri)) from None
 
     def _rollback(self) -> None:
         if self._conn is not None:
@@ -149,8 +150,8 @@ class PgReader(base.TwoSearches):
                                   n=len(found), names=", ".join(x.name for x in found))
         match = next((x for x in found if x.name == collection), None)
         if match is None:
-            raise IndexInputError(Sentence("no_collection", where=self.where, name=collection,
-                                           known=", ".join(x.name for x in found) or NONE))
+            raise IndexInputError(key="idx.no_collection", where=self.where, name=collection,
+                                  known=", ".join(x.name for x in found) or NONE)
         return match
 
     def collections(self) -> list[CollectionInfo]:
@@ -165,9 +166,9 @@ class PgReader(base.TwoSearches):
             total, with_vector = conn.execute(q.counts(), q.params()).fetchone()
             dimension = conn.execute(q.dimension(), q.params()).fetchone()
         if check and with_vector < total:
-            raise IndexInputError(Sentence("pg_null_vectors", n=f"{total - with_vector:,}",
-                                           total=f"{total:,}", name=layout.name,
-                                           column=layout.vector))
+            raise IndexInputError(key="idx.pg_null_vectors", n=f"{total - with_vector:,}",
+                                  total=f"{total:,}", name=layout.name,
+                                  column=layout.vector)
         return CollectionInfo(layout.name, int(total),
                               None if dimension is None else int(dimension[0]))
 
@@ -175,8 +176,8 @@ class PgReader(base.TwoSearches):
         layout = self.layout(collection)
         info = self._info(layout, check=True)
         if info.count == 0:
-            raise IndexInputError(Sentence("empty_collection", name=layout.name,
-                                           where=self.where))
+            raise IndexInputError(key="idx.empty_collection", name=layout.name,
+                                  where=self.where)
         q = Queries(layout)
         chunks: list[IndexChunk] = []
         with self._transaction() as conn:
@@ -279,7 +280,7 @@ def scrub(error: BaseException, uri: str) -> str:
     return text[:_REASON_CHARS] or type(error).__name__
 
 
-def connect(uri: str, timeout: float, where: str) -> Any:
+def connect(uri: str, timeout: float, where: Message) -> Any:
     """A connection whose every transaction is read only and every statement bounded by
     ``timeout``; pgvector's types registered (numpy vectors both ways)."""
     psycopg = _psycopg()
@@ -294,7 +295,7 @@ def connect(uri: str, timeout: float, where: str) -> Any:
         conn.read_only = True
         if TypeInfo.fetch(conn, "vector") is None:
             conn.close()
-            raise IndexInputError(Sentence("pg_no_extension", where=where))
+            raise IndexInputError(key="idx.pg_no_extension", where=where)
         from pgvector.psycopg import register_vector
 
         register_vector(conn)
@@ -302,8 +303,8 @@ def connect(uri: str, timeout: float, where: str) -> Any:
     except IndexInputError:
         raise
     except psycopg.Error as error:
-        raise IndexInputError(Sentence("pg_connect", where=where,
-                                       reason=scrub(error, uri))) from None
+        raise IndexInputError(key="idx.pg_connect", where=where,
+                              reason=scrub(error, uri)) from None
     return conn
 
 
@@ -385,15 +386,15 @@ def user_tables(conn: Any) -> list[tuple[str, str]]:
     return [(str(s), str(t)) for s, t in rows]
 
 
-def find_layouts(conn: Any, extra: dict[str, Any], where: str) -> list[Layout]:
+def find_layouts(conn: Any, extra: dict[str, Any], where: Message) -> list[Layout]:
     """The layout ``--table`` names, else LangChain's collections and LlamaIndex's tables."""
     tables = user_tables(conn)
     if extra.get("table"):
         return [named_table(conn, extra, tables, where)]
     found = [*langchain_layouts(conn, tables), *llama_layouts(conn, tables)]
     if not found:
-        raise IndexInputError(Sentence("pg_no_layout", where=where,
-                                       tables=_names(tables) or NONE))
+        raise IndexInputError(key="idx.pg_no_layout", where=where,
+                              tables=_names(tables) or NONE)
     return found
 
 
@@ -432,7 +433,7 @@ def llama_layouts(conn: Any, tables: list[tuple[str, str]]) -> list[Layout]:
 
 
 def named_table(conn: Any, extra: dict[str, Any], tables: list[tuple[str, str]],
-                where: str) -> Layout:
+                where: Message) -> Layout:
     """The layout of ``--table`` and its column options (guessed when not given), each
     missing table or column, and a vector column that is not pgvector's, said in one
     sentence."""
@@ -441,8 +442,8 @@ def named_table(conn: Any, extra: dict[str, Any], tables: list[tuple[str, str]],
     schema = schema or next((s for s, t in tables if t == table), "public")
     columns = columns_of(conn, schema, table)
     if not columns:
-        raise IndexInputError(Sentence("pg_no_table", where=where, table=given,
-                                       tables=_names(tables) or NONE))
+        raise IndexInputError(key="idx.pg_no_table", where=where, table=given,
+                              tables=_names(tables) or NONE)
 
     def pick(option: str, guesses: tuple[str, ...], required: bool) -> str | None:
         name = extra.get(option.replace("-", "_"))
@@ -451,16 +452,16 @@ def named_table(conn: Any, extra: dict[str, Any], tables: list[tuple[str, str]],
             if name is None and not required:
                 return None
         if name not in columns:
-            raise IndexInputError(Sentence("pg_no_column", table=given, column=name or "?",
-                                           option=f"--{option}", columns=", ".join(columns)))
+            raise IndexInputError(key="idx.pg_no_column", table=given, column=name or "?",
+                                  option=f"--{option}", columns=", ".join(columns))
         return str(name)
 
     text = pick("text-column", _TEXT_GUESS, True)
     vector = pick("vector-column", _VECTOR_GUESS, True)
     assert text is not None and vector is not None
     if not columns[vector].startswith("vector"):
-        raise IndexInputError(Sentence("pg_not_vector", table=given, column=vector,
-                                       type=columns[vector]))
+        raise IndexInputError(key="idx.pg_not_vector", table=given, column=vector,
+                              type=columns[vector])
     return Layout(given, schema, table, text, vector, pick("id-column", ("id",), False),
                   pick("metadata-column", ("metadata", "cmetadata", "metadata_"), False))
 

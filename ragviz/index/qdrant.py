@@ -18,12 +18,13 @@ from pathlib import Path
 from typing import Any
 
 from ragviz.errors import IndexInputError
+from ragviz.i18n import Message, message
 from ragviz.index import base
 from ragviz.index.base import CollectionInfo, IndexChunk, LoadedIndex
-from ragviz.index.messages import NONE, Sentence
+from ragviz.index.messages import NONE
 from ragviz.index.stores import OpenOptions, Store, register
 
-INSTALL_HINT = "reading a Qdrant index needs qdrant-client: pip install 'ragviz[index]'"
+INSTALL_HINT = "index.needs_qdrant_client"  # the catalog key naming the package to install
 _PAGE = 1_000
 _REASON_CHARS = 160
 _HTTP = re.compile(r"^qdrant\+http://(?P<host>[^:/\s]+):(?P<port>\d{1,5})/?$")
@@ -33,14 +34,14 @@ def _client_class() -> Any:
     try:
         from qdrant_client import QdrantClient
     except ImportError as error:  # pragma: no cover - the extra is installed in tests
-        raise IndexInputError(INSTALL_HINT) from error
+        raise IndexInputError(key=INSTALL_HINT) from error
     return QdrantClient
 
 
 class QdrantReader(base.TwoSearches):
     """A Qdrant client seen through ``IndexReader`` and ``RetrievingIndex``."""
 
-    def __init__(self, client: Any, where: str, vector_name: str | None) -> None:
+    def __init__(self, client: Any, where: str | Message, vector_name: str | None) -> None:
         self.client, self.where, self.vector_name = client, where, vector_name
 
     @contextlib.contextmanager
@@ -51,8 +52,8 @@ class QdrantReader(base.TwoSearches):
             raise
         except Exception as error:  # the library's and the server's failures alike
             reason = (str(error).strip().splitlines() or [type(error).__name__])[0]
-            raise IndexInputError(Sentence("qdrant_error", where=self.where,
-                                           reason=reason[:_REASON_CHARS])) from None
+            raise IndexInputError(key="idx.qdrant_error", where=self.where,
+                                  reason=reason[:_REASON_CHARS]) from None
 
     def _names(self) -> list[str]:
         return sorted(c.name for c in self.client.get_collections().collections)
@@ -63,12 +64,12 @@ class QdrantReader(base.TwoSearches):
             if len(names) == 1:
                 return names[0]
             if not names:
-                raise IndexInputError(Sentence("holds_no_collection", where=self.where))
+                raise IndexInputError(key="idx.holds_no_collection", where=self.where)
             raise IndexInputError(key="index.several_collections", where=self.where,
                                   n=len(names), names=", ".join(names))
         if collection not in names:
-            raise IndexInputError(Sentence("no_collection", where=self.where,
-                                           name=collection, known=", ".join(names) or NONE))
+            raise IndexInputError(key="idx.no_collection", where=self.where,
+                                  name=collection, known=", ".join(names) or NONE)
         return collection
 
     def _vector(self, name: str) -> tuple[str | None, int | None]:
@@ -81,8 +82,8 @@ class QdrantReader(base.TwoSearches):
         if self.vector_name is None and len(vectors) == 1:
             only = next(iter(vectors))
             return str(only), int(vectors[only].size)
-        raise IndexInputError(Sentence("qdrant_vector_name", name=name,
-                                       names=", ".join(sorted(vectors))))
+        raise IndexInputError(key="idx.qdrant_vector_name", name=name,
+                              names=", ".join(sorted(vectors)))
 
     def collections(self) -> list[CollectionInfo]:
         with self._guard():
@@ -118,7 +119,7 @@ class QdrantReader(base.TwoSearches):
                 if offset is None:
                     break
         if not chunks:
-            raise IndexInputError(Sentence("empty_collection", name=name, where=self.where))
+            raise IndexInputError(key="idx.empty_collection", name=name, where=self.where)
         return LoadedIndex(name, tuple(chunks))
 
     def _chunk(self, point: Any, name: str, using: str | None) -> IndexChunk | None:
@@ -207,7 +208,7 @@ def open_local(path: str, vector_name: str | None, shown: str | None = None) -> 
     name = shown or path
     folder = Path(path)
     if not _is_qdrant_dir(folder):
-        raise IndexInputError(Sentence("not_qdrant_dir", path=name))
+        raise IndexInputError(key="idx.not_qdrant_dir", path=name)
     made = Path(tempfile.mkdtemp(prefix="ragviz-qdrant-"))
     shutil.copytree(folder, made / "db", ignore=shutil.ignore_patterns(".lock"))
     client_class = _client_class()
@@ -215,8 +216,8 @@ def open_local(path: str, vector_name: str | None, shown: str | None = None) -> 
         client = client_class(path=str(made / "db"))
     except Exception as error:
         shutil.rmtree(made, ignore_errors=True)
-        raise IndexInputError(Sentence("qdrant_error", where=name,
-                                       reason=str(error)[:_REASON_CHARS])) from None
+        raise IndexInputError(key="idx.qdrant_error", where=name,
+                              reason=str(error)[:_REASON_CHARS]) from None
     reader = QdrantReader(client, name, vector_name)
     weakref.finalize(reader, _release, client, made)
     return reader
@@ -233,8 +234,8 @@ def _open(spec: str, options: OpenOptions) -> QdrantReader:
     if spec.startswith("qdrant+http://"):
         match = _HTTP.match(spec)
         if match is None:
-            raise IndexInputError(Sentence("qdrant_address", spec=repr(spec)))
-        where = Sentence("qdrant_where", target=f"{match['host']}:{match['port']}")
+            raise IndexInputError(key="idx.qdrant_address", spec=repr(spec))
+        where = message("idx.qdrant_where", target=f"{match['host']}:{match['port']}")
         client = _client_class()(host=match["host"], port=int(match["port"]), https=False,
                                  timeout=max(1, round(options.timeout)), prefer_grpc=False)
         return QdrantReader(client, where, vector_name)

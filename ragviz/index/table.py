@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from ragviz.errors import IndexInputError, IndexLimitError
-from ragviz.i18n import Phrase
+from ragviz.i18n import Message
 from ragviz.index.base import (
     MAX_DIMENSION,
     MAX_INDEX_CHARS,
@@ -70,7 +70,7 @@ def used_columns(names: Sequence[str], name: str) -> list[str]:
             *(c for c in _OTHER if c in names)]
 
 
-def row_chunk(row: dict[str, Any], number: int, where: Phrase, budget: ReadBudget) -> IndexChunk:
+def row_chunk(row: dict[str, Any], number: int, where: Message, budget: ReadBudget) -> IndexChunk:
     """One row as a chunk (its text counted before its vector is read), or the sentence
     that says why it is left out."""
     text = next((row[c] for c in _TEXT if c in row), None)
@@ -135,7 +135,7 @@ def _count_rows(handle: IO[bytes], budget: ReadBudget) -> None:
 
 def _csv_chunk(header: list[str], cells: list[str], lines: _Lines, number: int,
                budget: ReadBudget) -> IndexChunk:
-    where = Phrase("index.row", {"name": budget.name, "row": number})
+    where = Message("index.row", {"name": budget.name, "row": number})
     if lines.undecodable:
         raise IndexInputError(key="idx.not_utf8_record", where=where)
     if len(cells) != len(header):
@@ -178,7 +178,7 @@ class _Lines:
             raise StopIteration
         self.number += 1
         if len(line) > MAX_RECORD_BYTES:
-            where = Phrase("index.line", {"name": self.name, "line": self.number})
+            where = Message("index.line", {"name": self.name, "line": self.number})
             raise IndexLimitError(key="idx.record_too_long", where=where,
                                   limit=f"{MAX_RECORD_BYTES:,}")
         try:
@@ -266,13 +266,13 @@ def _parquet_batch(batch: pa.RecordBatch, budget: ReadBudget,
         lengths = pc.utf8_length(texts)
     longest, total = pc.max(lengths).as_py() or 0, pc.sum(lengths).as_py() or 0
     first = budget.records + 1 + (pc.index(lengths, longest).as_py() if longest else 0)
-    budget.ahead(longest, total, Phrase("index.row", {"name": budget.name, "row": first}))
+    budget.ahead(longest, total, Message("index.row", {"name": budget.name, "row": first}))
     for name in batch.schema.names[1:]:
         if name in _VECTOR:
             _check_dimension(batch.column(name), budget)
     for row in _batch_rows(batch):
         budget.record()
-        where = Phrase("index.row", {"name": budget.name, "row": budget.records})
+        where = Message("index.row", {"name": budget.name, "row": budget.records})
         budget.keep(partial(row_chunk, row, budget.records, where, budget), chunks)
 
 
@@ -323,7 +323,7 @@ def _check_dimension(vectors: pa.Array, budget: ReadBudget) -> None:
         raise IndexLimitError(key="idx.table_too_big", name=budget.name)
 
 
-def _cell_vector(cell: Any, where: Phrase) -> Any:
+def _cell_vector(cell: Any, where: Message) -> Any:
     if isinstance(cell, str):
         if not cell.strip():
             return None

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from ragviz.errors import ConversionError, InputError
-from ragviz.i18n import Listed, Phrase
+from ragviz.i18n import Listed, Message
 from ragviz.inputs import pdf_text
 from ragviz.inputs.documents import MAX_FILE_CHARS, decode_upload
 from ragviz.inputs.docx_text import DocxFormatError, DocxLimitError, docx_blocks
@@ -52,7 +52,7 @@ class Converted:
     catalog phrase, said in the reader's language)."""
 
     text: str
-    notice: Phrase | None = None
+    notice: Message | None = None
 
 
 def suffix_of(name: str) -> str:
@@ -63,7 +63,7 @@ def convert(name: str, data: bytes) -> Converted:
     """Text of the file ``name`` holding ``data``; ConversionError when it has none."""
     suffix = suffix_of(name)
     if suffix not in SUPPORTED_SUFFIXES:
-        shown = suffix or Phrase("convert.no_extension")
+        shown = suffix or Message("convert.no_extension")
         raise ConversionError(name, "unsupported", "unsupported", suffix=shown,
                               formats=SUPPORTED_FORMATS)
     if not data.strip():
@@ -96,7 +96,7 @@ def _convert_text(name: str, data: bytes, html: bool) -> Converted:
         reason = "big_text" if error.key and "big_upload" in error.key else "binary"
         values = {k: v for k, v in error.values.items() if k != "name"}
         raise ConversionError(name, "not-text", reason, **values) from None
-    guessed = Phrase("convert.guessed", {"name": name, "encoding": decoded.encoding}) \
+    guessed = Message("convert.guessed", {"name": name, "encoding": decoded.encoding}) \
         if decoded.guessed else None
     if not html:
         return Converted(decoded.text, guessed)
@@ -105,8 +105,8 @@ def _convert_text(name: str, data: bytes, html: bool) -> Converted:
     if too_deep and not text.strip():
         raise ConversionError(name, "too-deep", "too_deep", depth=MAX_DEPTH)
     if too_deep:
-        cut = Phrase("convert.guessed_and_cut", {**guessed.values, "depth": MAX_DEPTH}) \
-            if guessed else Phrase("convert.cut", {"depth": MAX_DEPTH})
+        cut = Message("convert.guessed_and_cut", {**guessed.values, "depth": MAX_DEPTH}) \
+            if guessed else Message("convert.cut", {"depth": MAX_DEPTH})
         return Converted(text, cut)
     return Converted(text, guessed)
 
@@ -124,7 +124,7 @@ def _convert_pdf(name: str, data: bytes) -> Converted:
         raise ConversionError(name, "no-text-layer", "pdf_no_text_layer")
     notice = None
     if read.stopped == "time":
-        notice = Phrase("convert.pdf_partly_read", {"n": len(read.pages),
+        notice = Message("convert.pdf_partly_read", {"n": len(read.pages),
                         "total": read.total_pages, "seconds": _PDF_LIMITS["seconds"]})
     return Converted(text, notice)
 

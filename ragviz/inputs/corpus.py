@@ -23,7 +23,7 @@ from typing import Any, BinaryIO
 
 from ragviz.cache import BoundedCache
 from ragviz.errors import ConversionError, InputError
-from ragviz.i18n import KeyedError, Phrase
+from ragviz.i18n import KeyedError, Message
 from ragviz.inputs.convert import (
     ACCEPTED_FORMATS,
     ACCEPTED_SUFFIXES,
@@ -58,7 +58,7 @@ class Source:
 
     name: str
     text: str
-    notice: str | Phrase | None = None
+    notice: str | Message | None = None
 
     def to_dict(self) -> dict[str, object]:
         """The file as JSON output names it: its name and its length (not its text)."""
@@ -72,7 +72,7 @@ class Problem:
     name: str
     kind: str
     message: str
-    phrase: Phrase | KeyedError | None = field(default=None, compare=False)  # message as a key
+    phrase: Message | KeyedError | None = field(default=None, compare=False)  # message as a key
 
     def __str__(self) -> str:
         return self.message
@@ -80,11 +80,11 @@ class Problem:
     @classmethod
     def keyed(cls, name: str, kind: str, key: str, /, **values: object) -> Problem:
         """A problem said by catalog key (English in ``message``, any language at display)."""
-        said = Phrase(key, values)
+        said = Message(key, values)
         return cls(name, kind, str(said), said)
 
     @property
-    def said(self) -> Phrase | KeyedError | str:
+    def said(self) -> Message | KeyedError | str:
         """What to put in the reader's language (``ragviz.i18n.say``); the English if no key."""
         return self.phrase if self.phrase is not None else self.message
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ragviz.errors import InputError
-from ragviz.i18n import Phrase, phrase
+from ragviz.i18n import Message, message
 from ragviz.inputs.documents import (
     MAX_ANSWER_CHARS,
     MAX_QUESTION_CHARS,
@@ -94,16 +94,16 @@ def parse_bool(value: str | bool | None) -> bool | None:
     raise InputError(key="questions.answerable", got=repr(shorten(str(value))))
 
 
-def line_of(line: int) -> Phrase:
+def line_of(line: int) -> Message:
     """"line 3" in the reader's language: where a questions file's problem is."""
-    return phrase("questions.line", line=line)
+    return message("questions.line", line=line)
 
 
-def _at(where: str | Phrase) -> str | Phrase:
-    return phrase("questions.at", where=where) if where else ""
+def _at(where: str | Message) -> str | Message:
+    return message("questions.at", where=where) if where else ""
 
 
-def check_question(question: LabelledQuestion, where: str | Phrase = "") -> LabelledQuestion:
+def check_question(question: LabelledQuestion, where: str | Message = "") -> LabelledQuestion:
     """Enforce the input limits with a message that says where the problem is."""
     text = question.question.strip()
     if len(text) > MAX_QUESTION_CHARS:
@@ -206,7 +206,7 @@ def _parse_rows(rows: _Rows, limit: int) -> list[LabelledQuestion]:
 
 def _columns(header: list[str]) -> list[str]:
     columns = [h.strip().lower() for h in header]
-    shown = shorten(", ".join(columns)) or phrase("questions.no_column")
+    shown = shorten(", ".join(columns)) or message("questions.no_column")
     first = _at(line_of(1))
     if len(set(columns)) != len(columns):
         raise InputError(key="questions.column_twice", at=first, columns=shown)
@@ -254,15 +254,15 @@ def parse_references(text: str, corpus_id: str, line: int) -> tuple[Reference, .
 
 
 def references_from_json(raw: Any, corpus_id: str,
-                         where: str | Phrase) -> tuple[Reference, ...]:
+                         where: str | Message) -> tuple[Reference, ...]:
     """Excerpts from decoded JSON (a CSV cell, a workspace file); ``where`` starts messages."""
     if not isinstance(raw, list) or len(raw) > MAX_REFERENCES:
         raise InputError(key="questions.references_list", at=_at(where), limit=MAX_REFERENCES)
-    return tuple(_reference(item, corpus_id, phrase("questions.excerpt", where=where, n=n))
+    return tuple(_reference(item, corpus_id, message("questions.excerpt", where=where, n=n))
                  for n, item in enumerate(raw, start=1))
 
 
-def _reference(item: Any, corpus_id: str, where: Phrase) -> Reference:
+def _reference(item: Any, corpus_id: str, where: Message) -> Reference:
     if not isinstance(item, dict) or not isinstance(item.get("content"), str) \
             or not item["content"].strip():
         raise InputError(key="questions.excerpt_no_content", where=where)

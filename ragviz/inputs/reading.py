@@ -1,12 +1,10 @@
 """Reading the user's documents the same way wherever they come from (the app's uploader,
 the ``ragviz`` command's paths): which files are read alone as text, how one such file is
-decoded and checked, and the sentences a corpus's files deserve."""
+decoded and checked (the sentences a corpus's files deserve: ``ragviz.present.corpus_notes``)."""
 
 from __future__ import annotations
 
-from ragviz.i18n import say
 from ragviz.inputs.convert import CONVERTED_SUFFIXES, suffix_of
-from ragviz.inputs.corpus import Corpus
 from ragviz.inputs.documents import MAX_FILE_CHARS, DecodedText, check_document, decode_upload
 
 
@@ -23,15 +21,3 @@ def read_text_file(data: bytes, name: str, shown: str = "") -> DecodedText:
     decoded = decode_upload(data, name)
     check_document(decoded.text, shown, MAX_FILE_CHARS)
     return decoded
-
-
-def problem_sentences(corpus: Corpus, lang: str) -> tuple[str, ...]:
-    """One sentence per file that could not be read, in ``lang``."""
-    return tuple(say(problem.said, lang) for problem in corpus.problems)
-
-
-def notice_sentences(corpus: Corpus, lang: str) -> tuple[str, ...]:
-    """One sentence per file read with a caveat (another encoding, pages or nested text left
-    out), in ``lang``, each led by the file's name."""
-    said = [(source.name, say(source.notice, lang)) for source in corpus.sources if source.notice]
-    return tuple(text if text.startswith(name) else f"{name}: {text}" for name, text in said)

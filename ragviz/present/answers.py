@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from ragviz.answering.run import AnswerSet, LLMMetrics, LLMResult, verdict_flips
 from ragviz.answering.verdict import FAILED, NOT_ASKED, REFUSED_BY_LLM, WRONG_CHUNK
 from ragviz.evaluation.results import Comparison, Flip, QuestionOutcome
-from ragviz.i18n import decimal, grouped, say, t
+from ragviz.i18n import decimal, grouped, render, t
 from ragviz.retrieval.decision import rank
 
 OK_VERDICTS = ("correct",)
@@ -20,7 +20,7 @@ QUIET_VERDICTS = ("not-asked", "answered")  # neither right nor wrong
 def verdict_text(result: LLMResult, lang: str) -> str:
     """The verdict in words (a failed call: the sentence saying why)."""
     if result.verdict == FAILED:
-        return t("llm.verdict.failed", lang, error=say(result.error, lang) if result.error
+        return t("llm.verdict.failed", lang, error=render(result.error, lang) if result.error
                  else "")
     if result.verdict == WRONG_CHUNK:
         return t(f"llm.verdict.{WRONG_CHUNK}", lang, chunk=f"#{result.chunk}")

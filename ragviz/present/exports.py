@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from ragviz.answering.run import AnswerSet, LLMResult
 from ragviz.evaluation.measures import METRICS, metric_names
 from ragviz.evaluation.results import Analysis, QuestionOutcome
-from ragviz.i18n import say
+from ragviz.i18n import render
 from ragviz.present.answers import verdict_text
 from ragviz.present.presentation import diagnosis_text
 
@@ -88,7 +88,7 @@ def _llm_cells(answers: AnswerSet | None, position: int, language: str) -> tuple
     return (answers.model, result.verdict, verdict_text(result, language),
             "" if result.chunk is None else result.chunk,
             "" if result.answer is None else result.answer,
-            "" if result.error is None else say(result.error, language),
+            "" if result.error is None else render(result.error, language),
             "" if reply is None or reply.prompt_tokens is None else reply.prompt_tokens,
             "" if reply is None or reply.completion_tokens is None else reply.completion_tokens,
             "" if reply is None else f"{reply.latency_s:.3f}")

@@ -41,11 +41,11 @@ from ragviz.evaluation.diagnosis import (
 from ragviz.evaluation.excerpts import LeftOut, TokenScores, Unfound
 from ragviz.evaluation.measures import get_metric, metric_names
 from ragviz.evaluation.results import Coverage, Metrics, QuestionOutcome, WhyFailed
-from ragviz.i18n import SOURCE_LANGUAGE, STRINGS, count, grouped, t
+from ragviz.i18n import SOURCE_LANGUAGE, STRINGS, grouped, t
 from ragviz.i18n import decimal as decimal  # re-exported: the display rule's numbers
 from ragviz.index.base import INDEX_CONFIG
-from ragviz.index.messages import say
 from ragviz.inputs.documents import shorten
+from ragviz.present.param_words import param_title
 from ragviz.retrieval.decision import Decision, build_prompt, with_neighbours
 
 FEWEST_DIGITS = 2
@@ -150,7 +150,7 @@ def param_name(name: str, language: str = "en") -> str:
     for spec in specs():  # a newer chunker names its parameters in its own spec
         for param in spec.params:
             if param.name == name:
-                return param.title(language)
+                return param_title(param, language)
     return name
 
 
@@ -158,7 +158,7 @@ def config_text(config: ChunkerConfig, language: str = "en") -> str:
     """A configuration for reading: ``config.label()`` in English, translated parameter
     names and decimal commas in Portuguese; a production index's chunks by that name."""
     if config == INDEX_CONFIG:
-        return say("index_config", language)
+        return t("idx.index_config", language)
     if language == SOURCE_LANGUAGE:
         return config.label()
     shown = {k: v for k, v in config.params().items() if v is not None}
@@ -429,8 +429,8 @@ def calibration_message(calibration: Calibration, language: str = "en") -> str:
     margin = format_score(calibration.margin, language)
     key = "calibration.separable" if calibration.separable else "calibration.overlap"
     return t(key, language, floor=floor, lowest=lowest, highest=highest, margin=margin,
-             false_refusals=count(calibration.false_refusals, "count.false_refusals", language),
-             false_answers=count(calibration.false_answers, "count.false_answers", language))
+             false_refusals=t("count.false_refusals", language, n=calibration.false_refusals),
+             false_answers=t("count.false_answers", language, n=calibration.false_answers))
 
 
 def why_failed_text(result: WhyFailed, language: str = "en") -> str:
@@ -441,5 +441,5 @@ def why_failed_text(result: WhyFailed, language: str = "en") -> str:
         return t("why.no_fix", language)
     detail = "" if result.fix_diagnosis is None else diagnosis_text(result.fix_diagnosis,
                                                                      language)
-    return count(result.kept, "why.fix", language, config=config_text(result.fix, language),
-                 detail=detail)
+    return t("why.fix", language, n=result.kept, config=config_text(result.fix, language),
+             detail=detail)

@@ -18,7 +18,7 @@ import numpy.typing as npt
 
 from ragviz.chunking.base import Chunk
 from ragviz.chunking.spans import difference
-from ragviz.i18n import SOURCE_LANGUAGE, t
+from ragviz.i18n import SOURCE_LANGUAGE, catalog_text
 
 
 @dataclass(frozen=True)
@@ -206,4 +206,4 @@ def build_prompt(
     if not hits:
         return None
     context = "\n\n".join(excerpts(chunks, hits))
-    return t("prompt.template", language, context=context, question=question)
+    return catalog_text("prompt.template", language).format(context=context, question=question)

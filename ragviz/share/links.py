@@ -23,7 +23,7 @@ from urllib.parse import urlencode
 
 from ragviz.chunking import CHUNKER_NAMES, CHUNKER_PARAMS, ChunkerConfig, check_config, get_spec
 from ragviz.errors import InputError
-from ragviz.i18n import Phrase, say, t
+from ragviz.i18n import Message
 from ragviz.inputs.documents import shown
 from ragviz.inputs.limits import DECIMAL_NUMBER, MAX_INT_DIGITS, WHOLE_NUMBER
 from ragviz.inputs.questions import LabelledQuestion
@@ -91,21 +91,14 @@ def settings_to_query(settings: Settings) -> dict[str, str]:
     return query
 
 
-Said = str | Phrase | InputError  # a problem, put into words in the reader's language
+Said = str | Message | InputError  # a problem, put into words in the reader's language
 
 
-def settings_from_query(
-    query: Mapping[str, str], base: Settings | None = None, lang: str = "en"
-) -> tuple[Settings, list[str]]:
-    """Settings from a link, starting from ``base``; bad values are skipped and reported
-    (in ``lang``)."""
-    settings, problems = _settings_from_query(query, base)
-    return settings, [say(problem, lang) for problem in problems]
-
-
-def _settings_from_query(
+def read_query(
     query: Mapping[str, str], base: Settings | None = None
 ) -> tuple[Settings, list[Said]]:
+    """Settings from a link, starting from ``base``; bad values are skipped and returned as
+    problems (said by ``ragviz.present.link_notes``)."""
     settings = base or Settings()
     problems: list[Said] = []
     configs = {
@@ -124,7 +117,7 @@ def _settings_from_query(
                 len(raw) <= MAX_INT_DIGITS:
             values[name] = kind(raw)
         else:
-            problems.append(Phrase("link.not_a_number", {"param": key, "got": shown(raw)}))
+            problems.append(Message("link.not_a_number", {"param": key, "got": shown(raw)}))
     for key, name in (("model", "model"), ("b_model", "model_b"), ("lang", "language"),
                       ("sample", "sample"), ("floor_on", "floor_on"), ("b_floor_on", "floor_b_on")):
         if query.get(key):
@@ -150,7 +143,7 @@ def _config_from_query(
             spec = get_spec(chunker)
             config = ChunkerConfig.create(chunker, **dict.fromkeys(spec.alternatives))
         except ValueError:
-            problems.append(Phrase("link.not_a_chunker", {"param": prefix, "got": shown(chunker)}))
+            problems.append(Message("link.not_a_chunker", {"param": prefix, "got": shown(chunker)}))
     spec = get_spec(config.chunker)
     for param in spec.params:
         raw = query.get(f"{prefix}_{param.name}")
@@ -159,7 +152,7 @@ def _config_from_query(
         try:
             value = param.parse(raw)
         except ValueError as error:  # the message starts with the name
-            problems.append(Phrase("link.side_value", {"side": prefix, "error": error}))
+            problems.append(Message("link.side_value", {"side": prefix, "error": error}))
             continue
         others = dict.fromkeys(
             n for n in spec.alternatives if param.name in spec.alternatives and n != param.name
@@ -169,7 +162,7 @@ def _config_from_query(
     try:
         return check_config(config)
     except ValueError as error:
-        problems.append(Phrase("link.side_config", {"side": prefix, "error": error}))
+        problems.append(Message("link.side_config", {"side": prefix, "error": error}))
         return base
 
 
@@ -188,11 +181,11 @@ def _fitted_overlap(config: ChunkerConfig, prefix: str, query: Mapping[str, str]
     fitted = spec.param(overlap_name).clamp(size - 1, 0, size - 1)
     key = f"{prefix}_{overlap_name}"
     if key in query:
-        problems.append(Phrase("link.overlap_too_large", {
+        problems.append(Message("link.overlap_too_large", {
             "side": prefix, "param": key, "got": overlap, "size_name": size_name,
             "size": size, "fitted": fitted}))
     else:
-        problems.append(Phrase("link.overlap_fitted", {
+        problems.append(Message("link.overlap_fitted", {
             "side": prefix, "overlap": overlap_name, "size_name": size_name, "size": size,
             "fitted": fitted}))
     return config.with_values(**{overlap_name: fitted})
@@ -207,38 +200,21 @@ def _format_number(value: float | int) -> str:
 # --- settings from a link ------------------------------------------------------------------
 
 
-def import_query(query: Mapping[str, str], base: Settings,
-                 lang: str = "en") -> tuple[Settings, list[str]]:
-    """Settings from a link's parameters on top of ``base``, and one short sentence per bad
-    value (in ``lang``). Never raises: every bad value is named, every good one applies."""
-    settings, problems = _import_query(query, base)
-    return settings, [_one_line(say(problem, lang)) for problem in problems]
-
-
 # A link's value changed so that it fits (kept, not ignored): a note, not a problem.
 FITTED = ("link.overlap_fitted", "link.overlap_too_large")
 
 
-def import_link(query: Mapping[str, str], base: Settings, lang: str = "en"
-                ) -> tuple[Settings, list[str], list[str]]:
-    """``import_query`` with the notes of values changed to fit (``FITTED``) apart from the
-    problems (values ignored), so a page can say each in its own words."""
-    settings, said = _import_query(query, base)
-    fitted = [isinstance(p, Phrase) and p.key in FITTED for p in said]
-    words = [_one_line(say(problem, lang)) for problem in said]
-    return (settings, [w for w, f in zip(words, fitted, strict=True) if not f],
-            [w for w, f in zip(words, fitted, strict=True) if f])
-
-
-def _import_query(query: Mapping[str, str], base: Settings) -> tuple[Settings, list[Said]]:
+def read_link(query: Mapping[str, str], base: Settings) -> tuple[Settings, list[Said]]:
+    """Settings from a link's parameters on top of ``base``, and the problem of each bad
+    value. Never raises: every bad value is named, every good one applies."""
     problems: list[Said] = []
     chunker_query = _chunker_query(query, problems)
     try:
-        settings, chunker_problems = _settings_from_query(chunker_query, base)
+        settings, chunker_problems = read_query(chunker_query, base)
         problems += chunker_problems
     except Exception:  # a link must never break the page
         settings = base
-        problems.append(Phrase("link.chunkers_unreadable"))
+        problems.append(Message("link.chunkers_unreadable"))
     values = _read_values(query, problems)
     if "a_model" in values:
         values["model"] = values.pop("a_model")
@@ -297,9 +273,9 @@ def _read_values(query: Mapping[str, str], problems: list[Said]) -> dict[str, An
         try:
             values[VALUE_NAMES.get(key, key)] = read(raw)
         except InputError as error:
-            problems.append(Phrase("link.value_error", {"param": key, "error": error}))
+            problems.append(Message("link.value_error", {"param": key, "error": error}))
         except Exception:
-            problems.append(Phrase("link.unreadable", {"param": key, "got": shown(raw)}))
+            problems.append(Message("link.unreadable", {"param": key, "got": shown(raw)}))
     return values
 
 
@@ -312,8 +288,8 @@ def _chunker_query(query: Mapping[str, str], problems: list[Said]) -> dict[str, 
             if chunker in CHUNKER_NAMES:
                 kept[prefix] = chunker
             else:
-                problems.append(Phrase("link.not_a_chunker", {"param": prefix,
-                                                              "got": shown(chunker)}))
+                problems.append(Message("link.not_a_chunker", {"param": prefix,
+                                                               "got": shown(chunker)}))
         for name in PARAM_NAMES:
             key = f"{prefix}_{name}"
             raw = query.get(key)
@@ -323,8 +299,8 @@ def _chunker_query(query: Mapping[str, str], problems: list[Said]) -> dict[str, 
             if pattern.fullmatch(raw):
                 kept[key] = raw
             else:
-                problems.append(Phrase("link.not_a_slider_number",
-                                       {"param": key, "got": shown(raw)}))
+                problems.append(Message("link.not_a_slider_number",
+                                        {"param": key, "got": shown(raw)}))
     return kept
 
 
@@ -373,11 +349,6 @@ def _read_sample(raw: str) -> str:
     except (KeyError, ValueError):
         raise InputError(key="link.not_sample", got=shown(raw)) from None
     return raw
-
-
-def _one_line(text: str, limit: int = 200) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
 # --- the work (document, questions, settings) in the link ----------------------------------
@@ -442,28 +413,28 @@ def decode_work(token: str) -> Workspace:
     if len(token) > 2 * MAX_LINK_CHARS:
         raise InputError(key="link.document_too_long")
     if not BASE64URL.fullmatch(token):
-        raise InputError(key="link.damaged", why=Phrase("link.bad_characters"))
+        raise InputError(key="link.damaged", why=Message("link.bad_characters"))
     try:
         packed = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
     except (binascii.Error, ValueError):
-        raise InputError(key="link.damaged", why=Phrase("link.mistyped")) from None
+        raise InputError(key="link.damaged", why=Message("link.mistyped")) from None
     inflater = zlib.decompressobj()
     try:
         plain = inflater.decompress(packed, MAX_WORKSPACE_BYTES + 1)
     except zlib.error:
-        raise InputError(key="link.damaged", why=Phrase("link.no_unpack")) from None
+        raise InputError(key="link.damaged", why=Message("link.no_unpack")) from None
     if len(plain) > MAX_WORKSPACE_BYTES or inflater.unconsumed_tail:
         raise InputError(key="link.unpacks_too_much")
     if not inflater.eof:
-        raise InputError(key="link.damaged", why=Phrase("link.cut_short"))
-    return read_workspace(plain, Phrase("link.the_document"))
+        raise InputError(key="link.damaged", why=Message("link.cut_short"))
+    return read_workspace(plain, Message("link.the_document"))
 
 
-def read_workspace(data: str | bytes, where: Phrase | None = None) -> Workspace:
+def read_workspace(data: str | bytes, where: Message | None = None) -> Workspace:
     """``Workspace.from_json`` with every failure as InputError (said of ``where``: the
     workspace file, or a link's document), and chunker numbers kept small enough for the
     widgets (a 309-digit size would overflow a float)."""
-    what = where or Phrase("workspace.the_file")
+    what = where or Message("workspace.the_file")
     try:
         workspace = Workspace.from_json(data, what)
     except InputError:
@@ -475,27 +446,25 @@ def read_workspace(data: str | bytes, where: Phrase | None = None) -> Workspace:
     return workspace
 
 
-def _check_config_numbers(config: ChunkerConfig, what: Phrase, side: str) -> None:
+def _check_config_numbers(config: ChunkerConfig, what: Message, side: str) -> None:
     for name, value in config.params().items():
         if value is not None and abs(value) > MAX_CONFIG_NUMBER:
             raise InputError(key="link.number_too_large", what=what, side=side, name=name,
                              got=shown(value))
 
 
-def work_from_query(query: Mapping[str, str], lang: str = "en"
-                    ) -> tuple[Workspace | None, str | None]:
-    """The work a link carries (or None), and the sentence in ``lang`` that says why it was
-    refused."""
+def read_work(query: Mapping[str, str]) -> tuple[Workspace | None, InputError | None]:
+    """The work a link carries (or None), and the error that says why it was refused."""
     token = query.get(WORK_KEY)
     if token is None:
         return None, None
     try:
         return decode_work(token), None
     except InputError as error:
-        return None, _one_line(error.localized(lang))
+        return None, error
 
 
-def restored_summary(workspace: Workspace, pasted: bool, language: str = "en") -> str:
+def restored_summary(workspace: Workspace, pasted: bool) -> Message:
     """What a reopened link put back, in one sentence."""
     key = "link.restored_pasted" if pasted else "link.restored_sample"
-    return t(key, language, n=f"{len(workspace.document):,}", q=len(workspace.questions))
+    return Message(key, {"n": len(workspace.document), "q": len(workspace.questions)})

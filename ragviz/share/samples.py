@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from ragviz.chunking import ChunkerConfig
-from ragviz.i18n import t
+from ragviz.i18n import Message
 from ragviz.inputs.corpus import Corpus, load_paths
 from ragviz.inputs.questions import LabelledQuestion, parse_questions_csv
 
@@ -100,13 +100,15 @@ class Sample:
         first, second = self.compare
         return ChunkerConfig.from_dict(first), ChunkerConfig.from_dict(second)
 
-    def title(self, language: str = "en") -> str:
-        """The sample's title in ``language`` (``sample.<name>.title`` in the catalogs)."""
-        return t(f"sample.{self.name}.title", language)
+    @property
+    def title(self) -> Message:
+        """The sample's title (``sample.<name>.title`` in the catalogs)."""
+        return Message(f"sample.{self.name}.title")
 
-    def demonstrates(self, language: str = "en") -> str:
-        """What the sample demonstrates, in ``language`` (``sample.<name>.demonstrates``)."""
-        return t(f"sample.{self.name}.demonstrates", language)
+    @property
+    def demonstrates(self) -> Message:
+        """What the sample demonstrates (``sample.<name>.demonstrates``)."""
+        return Message(f"sample.{self.name}.demonstrates")
 
 
 def _sample(entry: Any, index: int, directory: Path) -> Sample:

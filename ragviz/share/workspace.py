@@ -23,7 +23,7 @@ from ragviz.embedding.models import BUNDLED_MODELS
 from ragviz.embedding.openai_api import OPENAI_PREFIX, parse_openai_name
 from ragviz.errors import InputError, ModelLoadError
 from ragviz.evaluation.results import MAX_EXPAND
-from ragviz.i18n import LANGUAGES, Listed, Phrase, phrase
+from ragviz.i18n import LANGUAGES, Listed, Message, message
 from ragviz.inputs.documents import (
     MAX_DOCUMENT_CHARS,
     MAX_QUESTIONS,
@@ -220,10 +220,10 @@ class Workspace:
         return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
 
     @classmethod
-    def from_json(cls, text: str | bytes, what: Phrase | None = None) -> Workspace:
+    def from_json(cls, text: str | bytes, what: Message | None = None) -> Workspace:
         """The workspace in ``text``; ``what`` names it in messages (the workspace file, a
         link's document)."""
-        what = what or Phrase("workspace.the_file")
+        what = what or Message("workspace.the_file")
         if len(text) > MAX_WORKSPACE_BYTES:
             raise InputError(key="workspace.too_big", what=what, n=f"{len(text):,}",
                              limit=f"{MAX_WORKSPACE_BYTES:,}")
@@ -265,7 +265,7 @@ def _short_int(digits: str) -> int:
     return int(digits)
 
 
-def _encodable(text: str, where: str | Phrase) -> str:
+def _encodable(text: str, where: str | Message) -> str:
     """Refuse text that cannot be written back as UTF-8 (lone surrogates), so that an
     imported workspace can always be exported again."""
     try:
@@ -275,14 +275,14 @@ def _encodable(text: str, where: str | Phrase) -> str:
     return text
 
 
-def _only(data: Mapping[str, Any], allowed: set[str], where: str | Phrase) -> None:
+def _only(data: Mapping[str, Any], allowed: set[str], where: str | Message) -> None:
     unknown = set(data) - allowed
     if unknown:
         raise InputError(key="workspace.unknown_fields", n=len(unknown), where=where,
                          names=", ".join(sorted(unknown)))
 
 
-def _typed(data: Mapping[str, Any], key: str, kind: type, where: str | Phrase) -> Any:
+def _typed(data: Mapping[str, Any], key: str, kind: type, where: str | Message) -> Any:
     if key not in data:
         raise InputError(key="workspace.missing_field", where=where, name=repr(key))
     value = data[key]
@@ -295,7 +295,7 @@ def _typed(data: Mapping[str, Any], key: str, kind: type, where: str | Phrase) -
 
 
 def _question(raw: Any, i: int) -> LabelledQuestion:
-    where = phrase("questions.number", n=i + 1)
+    where = message("questions.number", n=i + 1)
     if not isinstance(raw, dict):
         raise InputError(key="workspace.not_object", where=where)
     _only(raw, {"question", "answer", "answerable", "references"}, where)

@@ -8,7 +8,6 @@ import streamlit as st
 
 from ragviz.evaluation.experiments import compare
 from ragviz.evaluation.results import Analysis
-from ragviz.i18n import count
 from ragviz.inputs.corpus import Corpus
 from ragviz.present import presentation
 from ragviz_app.common import lang, tr
@@ -31,7 +30,7 @@ def compare_view(a: Analysis, b: Analysis) -> None:
     if not comparison.flips:
         st.success(tr("app.no_flips"))
         return
-    st.markdown(f"**{count(len(comparison.flips), 'app.flips', lang())}**")
+    st.markdown(f"**{tr('app.flips', n=len(comparison.flips))}**")
     rows = [
         {
             tr("col.question"): f.question.question,

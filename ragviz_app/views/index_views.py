@@ -15,7 +15,7 @@ import streamlit as st
 from ragviz.evaluation.index_analysis import STALE_CHUNK, IndexAnalysis
 from ragviz.evaluation.measures import metric_names
 from ragviz.evaluation.results import Analysis
-from ragviz.index.messages import say
+from ragviz.i18n import t
 from ragviz.present import presentation
 from ragviz_app import charts
 from ragviz_app.common import lang, md, ss
@@ -51,16 +51,16 @@ def label_rows(view: IndexView, language: str) -> list[dict[str, str]]:
     rows = []
     for i in range(len(result.placed.chunks)):
         for label in result.chunk_labels(i):
-            why_text = (say("stale_chunk", language, chunk=i, file=result.placed.stale[i])
+            why_text = (t("idx.stale_chunk", language, chunk=i, file=result.placed.stale[i])
                         if label == STALE_CHUNK else
-                        say("mismatch_chunk", language, chunk=i, model=result.analysis.model,
-                            cosine=presentation.format_score(result.agreement[i], language)))
+                        t("idx.mismatch_chunk", language, chunk=i, model=result.analysis.model,
+                          cosine=presentation.format_score(result.agreement[i], language)))
             rows.append(_row(str(i), label, why_text, language))
     for outcome in result.analysis.outcomes:
         copies = crowding(result, outcome.decision.ranking[:outcome.decision.top_k].tolist())
         if copies:
-            sentence = say("crowding_row", language, chunks=", ".join(map(str, copies)),
-                           places=len(copies), top_k=result.analysis.top_k)
+            sentence = t("idx.crowding_row", language, chunks=", ".join(map(str, copies)),
+                         places=len(copies), top_k=result.analysis.top_k)
             rows.append(_row(", ".join(map(str, copies)), CROWDING,
                              f"{outcome.question.question}: {sentence}", language))
     return rows
@@ -73,8 +73,8 @@ def crowding(result: IndexAnalysis, top: list[int]) -> tuple[int, ...]:
 
 
 def _row(chunk: str, label: str, text: str, language: str) -> dict[str, str]:
-    return {say("col_chunk", language): chunk, say("col_label", language): label,
-            say("col_why", language): text}
+    return {t("idx.col_chunk", language): chunk, t("idx.col_label", language): label,
+            t("idx.col_why", language): text}
 
 
 def labels_panel(frame: Frame) -> None:
@@ -84,13 +84,13 @@ def labels_panel(frame: Frame) -> None:
         return
     language = lang()
     rows = label_rows(view, language)
-    with st.expander(say("labels_title", language), expanded=bool(rows)):
+    with st.expander(t("idx.labels_title", language), expanded=bool(rows)):
         unplaced = view.result.placed.known.count(False)
         if unplaced:  # the true reason: no source file given, or not found in those given
             key = "no_offsets" if view.result.placed.given else "no_sources_placed"
-            st.caption(say(key, language, n=unplaced))
+            st.caption(t(f"idx.{key}", language, n=unplaced))
         if not rows:
-            st.caption(say("labels_none", language))
+            st.caption(t("idx.labels_none", language))
             return
         st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
 
@@ -101,12 +101,12 @@ def compare_index(frame: Frame) -> None:
     view: IndexView = frame.index
     a, b = frame.analyses["a"], frame.analyses["b"]
     language = lang()
-    st.subheader(say("whatif", language))
+    st.subheader(t("idx.whatif", language))
     if view.sources is None or b is None:
-        st.info(md(frame.errors.get("b") or say("b_needs_sources", language)))
+        st.info(md(frame.errors.get("b") or t("idx.b_needs_sources", language)))
         return
-    st.caption(say("whatif_caption", language,
-                   config=presentation.config_text(b.config, language)))
+    st.caption(t("idx.whatif_caption", language,
+                 config=presentation.config_text(b.config, language)))
     if a is not None:
         st.dataframe(metrics_table(a, b, language), hide_index=True, width="stretch")
         st.altair_chart(charts.localised(size_histogram(a, b, language), language),
@@ -118,7 +118,7 @@ def compare_index(frame: Frame) -> None:
 def metrics_table(a: Analysis, b: Analysis, language: str) -> pd.DataFrame:
     """Every registered metric for the index (A) and the what-if (B)."""
     return pd.DataFrame([
-        {say("metric", language): presentation.metric_label(name, language, k=a.top_k),
+        {t("idx.metric", language): presentation.metric_label(name, language, k=a.top_k),
          "A": presentation.metric_text(name, a.metrics.values.get(name), language),
          "B": presentation.metric_text(name, b.metrics.values.get(name), language)}
         for name in metric_names()])
@@ -129,21 +129,21 @@ def size_histogram(a: Analysis, b: Analysis, language: str) -> Any:
     data = pd.DataFrame(
         [{"side": side, "chars": len(c.text)} for side, analysis in (("A", a), ("B", b))
          for c in analysis.chunks])
-    title = say("sizes", language)
+    title = t("idx.sizes", language)
     return alt.Chart(data).mark_bar().encode(
         x=alt.X("chars:Q", bin=alt.Bin(maxbins=30), title=title),
-        y=alt.Y("count():Q", title=say("sizes_count", language)),
+        y=alt.Y("count():Q", title=t("idx.sizes_count", language)),
         color=alt.Color("side:N", legend=None),
-        tooltip=[alt.Tooltip("count():Q", title=say("sizes_count", language))],
+        tooltip=[alt.Tooltip("count():Q", title=t("idx.sizes_count", language))],
     ).properties(height=160).facet(column=alt.Column("side:N", title=None))
 
 
 def why_index(frame: Frame) -> None:
     """The why tab on B's source files (A's chunks are production's: no setting to move)."""
     view: IndexView = frame.index
-    st.caption(say("why_a", lang()))
+    st.caption(t("idx.why_a", lang()))
     if view.sources is None:
-        st.info(say("b_needs_sources", lang()))
+        st.info(t("idx.b_needs_sources", lang()))
         return
     ss.why_side = "b"  # A has no setting to move: the search is B's
     why.why_tab(dataclasses.replace(frame, configs={**frame.configs, "a": None}),

@@ -35,7 +35,7 @@ from ragviz.answering.run import (
 from ragviz.answering.verdict import FAILED, NOT_ASKED, WRONG_CHUNK
 from ragviz.errors import LLMError
 from ragviz.evaluation.results import Analysis
-from ragviz.i18n import LANGUAGES, KeyedError, say
+from ragviz.i18n import LANGUAGES, KeyedError, render
 from ragviz_app.common import lang, md, ss, tr
 from ragviz_app.frame import Frame
 
@@ -271,7 +271,7 @@ def answer_slot(asker: Asker | None, analysis: Analysis, position: int) -> None:
 def _said(result: LLMResult) -> str:
     """The verdict in its colour, and the answer (or the failure's sentence)."""
     if result.verdict == FAILED:
-        return f"**LLM** · :red[{md(say(result.error, lang()))}]"
+        return f"**LLM** · :red[{md(render(result.error, lang()))}]"
     if result.verdict == WRONG_CHUNK:
         verdict = tr(f"llm.verdict.{WRONG_CHUNK}", chunk=f"#{result.chunk}")
     else:

@@ -16,7 +16,6 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from ragviz.evaluation.results import Coverage
-from ragviz.i18n import count
 from ragviz.inputs.corpus import Corpus
 from ragviz.inputs.documents import MAX_UPLOAD_BYTES
 from ragviz.inputs.questions import LabelledQuestion
@@ -109,15 +108,15 @@ def table_tools() -> None:
     if "_questions_upload_error" in ss:
         st.error(md(ss["_questions_upload_error"]))
     if "_questions_uploaded" in ss:
-        st.success(count(int(ss.pop("_questions_uploaded")), "app.questions_uploaded", lang()))
+        st.success(tr("app.questions_uploaded", n=int(ss.pop("_questions_uploaded"))))
 
 
 def table_notes() -> None:
     """How many questions count (only rows with a question), and one line per problem."""
     questions = state.frame_questions(ss.questions_base)
     answerable = sum(1 for q in questions if q.is_answerable)
-    st.caption(count(len(questions), "app.question_count", lang(), answerable=answerable,
-                     unanswerable=len(questions) - answerable))
+    st.caption(tr("app.question_count", n=len(questions), answerable=answerable,
+                  unanswerable=len(questions) - answerable))
     for notice in state.table_notices(ss.questions_base):
         rows = ", ".join(str(row) for row in notice.rows)
         if notice.kind == "no_question":
@@ -142,7 +141,7 @@ def document_notice(document: str | Corpus | None) -> None:
     (they belong to this document from now on) or clear them."""
     if questions_follow(document):
         return
-    st.warning(count(len(ss.questions_base), "app.questions_other_document", lang()))
+    st.warning(tr("app.questions_other_document", n=len(ss.questions_base)))
     keep_col, clear_col = st.columns(2)
     keep_col.button(tr("app.keep_questions"), key="keep_questions", on_click=keep_questions,
                     width="stretch")

@@ -8,8 +8,7 @@ from collections.abc import Callable
 import streamlit as st
 
 from ragviz.evaluation.experiments import compare
-from ragviz.i18n import decimal
-from ragviz.index.messages import say
+from ragviz.i18n import decimal, t
 from ragviz.inputs.corpus import Corpus
 from ragviz.present.exports import answers_csv, results_csv
 from ragviz.present.report import render_report
@@ -34,7 +33,7 @@ def _shareable(frame: Frame, say_why: bool) -> str | Corpus | None:
         if say_why:
             with st.sidebar:
                 on_server = ss.get("index_from") == "server"
-                st.info(say("server_not_shared" if on_server else "not_shared", lang()))
+                st.info(t("idx.server_not_shared" if on_server else "idx.not_shared", lang()))
         return None
     if isinstance(document, Corpus):  # a workspace holds one document: say so, drop nothing
         if say_why:

@@ -11,7 +11,6 @@ import pytest
 
 from ragviz.embedding.models import Embedder
 from ragviz.i18n import t
-from ragviz.index.messages import say
 from tests.index_fixtures import DOC, SOURCE, chroma_collection, fixed_120
 from tests.test_app_index import zipped
 
@@ -25,7 +24,7 @@ def test_index_source_and_what_if_are_drawn(app: AppPage, tmp_path: Path, use_mo
     texts = [c.text for c in fixed_120(DOC.read_text(encoding="utf-8"))]
     chroma_collection(tmp_path / "chroma", "refunds", texts, use_model.encode_documents(texts))
     app.open(tab=None)
-    app.page.locator(".st-key-doc_source").get_by_text(say("source_index"), exact=True).click()
+    app.page.locator(".st-key-doc_source").get_by_text(t("idx.source_index"), exact=True).click()
     app.page.locator('.st-key-index_upload input[type="file"]').wait_for(state="attached")
     upload(app, "index_upload", {"name": "refunds.zip", "mimeType": "application/zip",
                                  "buffer": zipped(tmp_path / "chroma")})
@@ -35,7 +34,7 @@ def test_index_source_and_what_if_are_drawn(app: AppPage, tmp_path: Path, use_mo
     app.page.get_by_text("B chunks the source files with any ragviz chunker").wait_for()
     app.wait_idle()
     app.assert_no_exception()
-    assert app.page.get_by_text(say("side_a"), exact=True).is_visible()
+    assert app.page.get_by_text(t("idx.side_a"), exact=True).is_visible()
     app.screenshot_full(screenshot_dir / "index-source.png")
     app.open_tab(t("tab.compare", "en"))
     heading = app.page.get_by_text("What if: the production index (A) against B")
