@@ -16,6 +16,7 @@ languages' own names, the product's name and the map's question notation (Q3).
 
 from __future__ import annotations
 
+import argparse
 import html
 import json
 import re
@@ -201,3 +202,43 @@ def test_the_report_says_nothing_outside_the_catalog(pseudo: str, tmp_path: Path
     assert OPEN in text
     allowed = allowed_words() | _words(f"{SAMPLE}.txt")
     assert [word for word in unmarked(text, allowed) if word.lower() not in _document()] == []
+
+
+def _parsers(parser: argparse.ArgumentParser) -> Iterator[argparse.ArgumentParser]:
+    """``parser`` and every subcommand's parser under it (``cache info`` included)."""
+    yield parser
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for child in dict.fromkeys(action.choices.values()):
+                yield from _parsers(child)
+
+
+def _typed_words(parser: argparse.ArgumentParser) -> set[str]:
+    """What the command line is typed with: flags, metavars, choices, subcommand names, the
+    index forms (chroma:DIR, FILE.jsonl…)."""
+    from ragviz.index.stores import forms
+
+    typed = _words(forms())
+    for each in _parsers(parser):
+        for action in each._actions:
+            typed |= _words(" ".join([*action.option_strings, action.dest or "",
+                                      str(action.metavar or "")]))
+            typed |= _words(" ".join(str(choice) for choice in action.choices or ()))
+    return typed
+
+
+def test_the_cli_help_says_nothing_outside_the_catalog(pseudo: str) -> None:
+    """``--help`` of every command in the pseudo language: the help texts, argparse's own
+    words (usage, the section titles, ``-h``) and the groups' titles come from the catalog;
+    left are the flags, metavars and choices typed on the command line, environment
+    variables, URLs and file forms (all capitals or inside the marked sentences)."""
+    from ragviz.cli.parser import build_parser
+
+    parser = build_parser(pseudo)
+    allowed = allowed_words() | _typed_words(parser)
+    helps = [each.format_help() for each in _parsers(parser)]
+    assert len(helps) >= 12 and all(OPEN in text for text in helps)
+    left = {word for text in helps for word in unmarked(text, allowed) if not word.isupper()}
+    assert left == set()
+    english = "\n".join(each.format_help() for each in _parsers(build_parser("en")))
+    assert "show this help message and exit" in english and "usage: ragviz" in english

@@ -16,11 +16,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import NoReturn
 
+from ragviz.i18n import t
+
 ENTRY_FILE = "entry.py"
-DESCRIPTION = (
-    "Start the ragviz explorer in Streamlit. Every other argument goes to `streamlit run` "
-    "unchanged, e.g. `ragviz app --server.port 8600 --server.headless true`."
-)
+DESCRIPTION = "cli.help.command.app_description"  # its catalog key
 
 
 def entry_path() -> Path:
@@ -37,7 +36,8 @@ def streamlit_command(streamlit_args: Sequence[str]) -> list[str]:
 
 
 def app_parser(prog: str = "ragviz app") -> argparse.ArgumentParser:
-    return argparse.ArgumentParser(prog=prog, description=DESCRIPTION)
+    # ``ragviz app``'s other arguments are Streamlit's, ``--lang`` included: said in English
+    return argparse.ArgumentParser(prog=prog, description=t(DESCRIPTION))
 
 
 def run_app(argv: Sequence[str]) -> NoReturn:

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ragviz.cli.output import _emit
+from ragviz.cli.reading import cli_say
 from ragviz.embedding.disk_cache import DiskCache, RunSettings, cache_dir, limit_bytes, run_settings
 from ragviz.i18n import LANGUAGES, SOURCE_LANGUAGE, decimal, grouped, t
 
@@ -32,17 +33,13 @@ def cached_run(handler: Handler) -> Handler:
 
 def add_cache_parser(sub: Any, parser_class: type[argparse.ArgumentParser]) -> None:
     """``ragviz cache info`` and ``ragviz cache clear``."""
-    cache = sub.add_parser("cache", help="the embeddings kept on disk across runs "
-                           "(RAGVIZ_CACHE_DIR, at most RAGVIZ_CACHE_MB)")
+    cache = sub.add_parser("cache", help=cli_say("cli.help.command.cache"))
     actions = cache.add_subparsers(dest="action", required=True, parser_class=parser_class)
-    for name, handler, help_ in (
-        ("info", cmd_cache_info, "where the cache is, its entries, size and models"),
-        ("clear", cmd_cache_clear, "remove every cached embedding"),
-    ):
-        action = actions.add_parser(name, help=help_)
-        action.add_argument("--json", action="store_true", help="print JSON")
+    for name, handler in (("info", cmd_cache_info), ("clear", cmd_cache_clear)):
+        action = actions.add_parser(name, help=cli_say(f"cli.help.command.cache_{name}"))
+        action.add_argument("--json", action="store_true", help=cli_say("cli.help.json"))
         action.add_argument("--lang", choices=LANGUAGES, default=SOURCE_LANGUAGE,
-                            help="language of explanations")
+                            help=cli_say("cli.help.lang"))
         action.set_defaults(handler=handler)
 
 

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ragviz.cli.reading import cli_say
 from ragviz.errors import IndexInputError, InputError
 from ragviz.i18n import decimal, grouped, render, t
 from ragviz.index.base import (
@@ -33,46 +34,39 @@ if TYPE_CHECKING:  # the analysis imports the pipeline: loaded only when an inde
     from ragviz.evaluation.index_database import DatabaseAnalysis
 
 MODES = ("auto", "memory", "database")
-INDEX_MODEL_HELP = ("check the stored vectors against this model (minilm-en, use-multilingual, "
-                    "a sentence-transformers id or path, or openai:<model>); without it no "
-                    "vector is checked")
-# The store-specific options: (flag, help); each reaches the store as ``OpenOptions.extra``.
-STORE_OPTIONS = (
-    ("--table", "Postgres: the table holding the chunks ([SCHEMA.]TABLE), when it is neither "
-     "LangChain's nor LlamaIndex's"),
-    ("--text-column", "Postgres --table: the column of the chunks' texts"),
-    ("--vector-column", "Postgres --table: the pgvector column of the embeddings"),
-    ("--id-column", "Postgres --table: the column of the chunks' ids"),
-    ("--metadata-column", "Postgres --table: the JSON column of the chunks' metadata"),
-    ("--vector-name", "Qdrant: the named vector to read (when the collection has several)"),
-)
+# The store-specific options (their help: ``cli.help.<name>``); each reaches the store as
+# ``OpenOptions.extra``.
+STORE_OPTIONS = ("--table", "--text-column", "--vector-column", "--id-column",
+                 "--metadata-column", "--vector-name")
 
 
 def add_eval_options(parser: argparse.ArgumentParser) -> None:
     """``--index``, ``--collection`` and ``--sources`` for ``ragviz eval``."""
-    parser.add_argument("--index", help=f"diagnose a production index: {forms()}")
-    parser.add_argument("--collection", help="the collection (when the index holds several)")
+    parser.add_argument("--index", help=cli_say("cli.help.index", forms=forms()))
+    parser.add_argument("--collection", help=cli_say("cli.help.collection"))
     parser.add_argument("--sources", nargs="+", default=[], metavar="FILE",
-                        help="the files the index was built from (to place and check chunks)")
+                        help=cli_say("cli.help.sources"))
     parser.add_argument("--index-mode", choices=MODES, default="auto",
-                        help="memory: load the collection; database: let the database "
-                        "retrieve each question's chunks; auto (default): the database past "
-                        f"{CLI_MAX_CHUNKS:,} chunks")
+                        help=cli_say("cli.help.index_mode", n=CLI_MAX_CHUNKS))
     parser.add_argument("--margin", type=_margin, default=None, metavar="N",
-                        help="database mode: chunks asked for past top_k (default 10)")
+                        help=cli_say("cli.help.margin"))
     add_timeout_option(parser)
     add_store_options(parser)
 
 
 def add_store_options(parser: argparse.ArgumentParser) -> None:
-    for flag, text in STORE_OPTIONS:
-        parser.add_argument(flag, help=text)
+    for flag in STORE_OPTIONS:
+        parser.add_argument(flag, help=cli_say(f"cli.help.{_dest(flag)}"))
 
 
 def store_options(args: argparse.Namespace) -> dict[str, Any]:
     """The store-specific options given (by their ``OpenOptions.extra`` names)."""
-    names = (flag.removeprefix("--").replace("-", "_") for flag, _ in STORE_OPTIONS)
+    names = (_dest(flag) for flag in STORE_OPTIONS)
     return {name: getattr(args, name, None) for name in names}
+
+
+def _dest(flag: str) -> str:
+    return flag.removeprefix("--").replace("-", "_")
 
 
 def open_from_args(args: argparse.Namespace, spec: str) -> IndexReader:
@@ -99,8 +93,8 @@ def reading_progress(lang: str) -> Callable[[int], None]:
 def add_timeout_option(parser: argparse.ArgumentParser) -> None:
     """``--timeout``: how long one request to a Chroma server may wait."""
     parser.add_argument("--timeout", type=_timeout, default=REQUEST_TIMEOUT_S, metavar="S",
-                        help="a server or database: seconds one request may wait before ragviz "
-                        f"stops (default {REQUEST_TIMEOUT_S:g}, up to {MAX_TIMEOUT_S:g})")
+                        help=cli_say("cli.help.timeout", seconds=f"{REQUEST_TIMEOUT_S:g}",
+                                     limit=f"{MAX_TIMEOUT_S:g}"))
 
 
 MAX_MARGIN = 10_000
@@ -137,14 +131,14 @@ def add_index_parser(sub: Any, model_options: Callable[[argparse.ArgumentParser]
                      emit: Emit, model: Callable[[argparse.Namespace, bool], Any]) -> None:
     """``ragviz index PATH [--collection NAME] [--model M]``; the CLI hands in how it adds
     model options, prints, and loads a model (this module does not import the CLI)."""
-    parser = sub.add_parser("index", help="what a production index holds")
+    parser = sub.add_parser("index", help=cli_say("cli.help.command.index"))
     parser.add_argument("path", help=forms())
-    parser.add_argument("--collection", help="only this collection")
+    parser.add_argument("--collection", help=cli_say("cli.help.collection_only"))
     add_timeout_option(parser)
     add_store_options(parser)
     model_options(parser)
     option = next(a for a in parser._actions if "--model" in a.option_strings)
-    option.help = INDEX_MODEL_HELP  # no model, no check: not the other commands' default
+    option.help = cli_say("cli.help.index_model")  # no model, no check: unlike the others
     parser.set_defaults(handler=lambda args: cmd_index(args, emit, model(args, False)))
 
 

@@ -29,7 +29,7 @@ from ragviz.answering.run import (
 )
 from ragviz.answering.verdict import REFUSAL_PHRASES
 from ragviz.cli import output
-from ragviz.cli.reading import CLI_LANG, _reason
+from ragviz.cli.reading import CLI_LANG, _reason, cli_say
 from ragviz.errors import InputError
 from ragviz.evaluation.results import Analysis
 from ragviz.i18n import decimal, grouped, render, t
@@ -60,27 +60,21 @@ def _seconds(raw: str) -> float:
 
 def add_llm_options(parser: argparse.ArgumentParser) -> None:
     """The options of the answer step (none of them does anything without ``--llm``)."""
-    group = parser.add_argument_group("the LLM's answer")
-    group.add_argument("--llm", help="ask an OpenAI-compatible chat model each question's "
-                       "prompt: openai:MODEL (key from RAGVIZ_LLM_API_KEY, else OPENAI_API_KEY)")
-    group.add_argument("--llm-base", dest="llm_base", help="its base URL (default "
-                       "OPENAI_BASE_URL or https://api.openai.com/v1; Ollama: "
-                       "http://localhost:11434/v1)")
+    group = parser.add_argument_group(cli_say("cli.help.llm_group"))
+    group.add_argument("--llm", help=cli_say("cli.help.llm"))
+    group.add_argument("--llm-base", dest="llm_base", help=cli_say("cli.help.llm_base"))
     group.add_argument("--max-tokens", dest="max_tokens", type=_positive,
-                       help="the longest answer, in tokens (default: the server's)")
+                       help=cli_say("cli.help.max_tokens"))
     group.add_argument("--prompt-template", dest="prompt_template", metavar="FILE",
-                       help="a text file with {context} and {question} (default: the "
-                       "article's template in --lang)")
+                       help=cli_say("cli.help.prompt_template"))
     group.add_argument("--max-context-tokens", dest="max_context_tokens", type=_positive,
-                       help="cut the context to this many tokens (tiktoken's encoding for "
-                       "the model, else cl100k, else an estimate; said)")
+                       help=cli_say("cli.help.max_context_tokens"))
     group.add_argument("--llm-timeout", dest="llm_timeout", type=_seconds,
-                       help=f"seconds to wait for one answer (default {TIMEOUT_S:g})")
+                       help=cli_say("cli.help.llm_timeout", seconds=f"{TIMEOUT_S:g}"))
     group.add_argument("--llm-no-stream", dest="llm_no_stream", action="store_true",
-                       help="ask for whole answers instead of streamed ones")
+                       help=cli_say("cli.help.llm_no_stream"))
     group.add_argument("--refusal-phrase", dest="refusal_phrase", action="append",
-                       help="a phrase that means 'I do not know' besides the built-in en/pt "
-                       "ones (repeatable)")
+                       help=cli_say("cli.help.refusal_phrase"))
 
 
 def make_asker(args: argparse.Namespace) -> Asker | None:

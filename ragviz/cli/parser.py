@@ -20,8 +20,8 @@ from ragviz.cli.experiments import cmd_compare, cmd_sweep
 from ragviz.cli.index_command import add_eval_options, add_index_parser
 from ragviz.cli.llm_options import add_llm_options
 from ragviz.cli.output import _emit
-from ragviz.cli.reading import _model
-from ragviz.cli.retrieval_options import FLOOR, FLOOR_HELP, add_scorer_options
+from ragviz.cli.reading import CLI_LANG, _model, cli_say
+from ragviz.cli.retrieval_options import FLOOR, add_scorer_options
 from ragviz.cli.schema_command import add_schema_parser
 from ragviz.cli.study_options import add_study_option
 from ragviz.cli.sweep_options import add_sweep_axes
@@ -40,9 +40,6 @@ from ragviz.present.param_words import unit_word
 from ragviz.present.safe_text import visible_controls as terminal_safe
 
 EXIT_USER_ERROR = 2
-
-
-QUESTIONS_HELP = "a CSV file with question,answer,answerable, or sample:NAME for its questions"
 
 
 def _flag(name: str) -> str:
@@ -100,14 +97,17 @@ def _number(kind: str) -> Callable[[str], int | float]:
 
 def _option_help(name: str) -> str:
     """Which chunkers read an option, with each one's default and unit."""
+    lang = CLI_LANG.get()
     uses: list[str] = []
     for spec in (s for s in specs() if name in s.names):
         if name in spec.alternatives[1:]:
-            uses.append(f"{spec.name}: instead of --{_flag(spec.alternatives[0])}")
+            uses.append(cli_say("cli.help.param_instead", chunker=spec.name,
+                                flag=_flag(spec.alternatives[0])))
         else:
             param = spec.param(name)
-            uses.append(f"{spec.name} {param.default} {unit_word(param.unit, 'en')}".rstrip())
-    return "default: " + "; ".join(uses)
+            word = unit_word(param.unit, lang)
+            uses.append(f"{spec.name} {param.default} {word}".rstrip())
+    return cli_say("cli.help.param_default", uses="; ".join(uses))
 
 
 def _add_config_options(
@@ -116,13 +116,14 @@ def _add_config_options(
     """``--chunker`` and one option per parameter of any registered chunker (``side`` "b":
     ``--b-chunker``, ``--b-size``, ... for ``compare``'s configuration B); defaults depend on
     the chunker, so they come from its spec in ``_config``."""
-    group = parser.add_argument_group(f"chunker{' of configuration B' if side else ''}")
+    group = parser.add_argument_group(cli_say("cli.help.chunker_group_b" if side
+                                              else "cli.help.chunker_group"))
     missing = missing_peers()  # named, so choosing one says how to install it
     prefix = f"{side}_" if side else ""
     group.add_argument(f"--{_flag(prefix)}chunker", dest=f"{prefix}chunker",
                        choices=CHUNKER_NAMES + tuple(missing), default=default,
-                       help=f"not installed: {', '.join(missing)} (pip install "
-                       f"'{PEERS_EXTRA}')" if missing else None)
+                       help=cli_say("cli.help.chunker_missing", names=", ".join(missing),
+                                    extra=PEERS_EXTRA) if missing else None)
     for name in param_names():
         group.add_argument(f"--{_flag(prefix + name)}", dest=prefix + name,
                            type=_number(param_kind(name)), help=_option_help(name))
@@ -136,33 +137,35 @@ def _add_chunker_options(parser: argparse.ArgumentParser, default: str = "senten
 
 def _add_model_options(parser: argparse.ArgumentParser) -> None:
     """The model, the API base, JSON output and the language of the explanations."""
-    parser.add_argument(
-        "--model",
-        help=f"{', '.join(BUNDLED_MODELS)} (default {DEFAULT_MODEL}), "
-        "a sentence-transformers id or path, or openai:<model> (key from OPENAI_API_KEY)",
-    )
-    parser.add_argument(
-        "--api-base",
-        dest="api_base",
-        help="base URL of an OpenAI-compatible API for openai:<model> "
-        "(default OPENAI_BASE_URL or https://api.openai.com/v1)",
-    )
-    parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.add_argument("--model", help=cli_say("cli.help.model", models=", ".join(BUNDLED_MODELS),
+                                                 default=DEFAULT_MODEL))
+    parser.add_argument("--api-base", dest="api_base", help=cli_say("cli.help.api_base"))
+    parser.add_argument("--json", action="store_true", help=cli_say("cli.help.json"))
     parser.add_argument("--format", choices=("text", "json", "md", "csv"), default="text",
-                        help="text (default), json (as --json), or the tables of eval, "
-                        "compare and sweep as Markdown or CSV")
-    parser.add_argument(
-        "--lang", choices=LANGUAGES, default=SOURCE_LANGUAGE, help="language of explanations"
-    )
+                        help=cli_say("cli.help.format"))
+    parser.add_argument("--lang", choices=LANGUAGES, default=SOURCE_LANGUAGE,
+                        help=cli_say("cli.help.lang"))
     parser.add_argument("--no-cache", dest="no_cache", action="store_true",
-                        help="neither read nor write the embedding cache on disk")
+                        help=cli_say("cli.help.no_cache"))
 
 
 class _Parser(argparse.ArgumentParser):
     """argparse that reports a usage mistake in one line, like every other error, in the
-    command's language: its own types raise keyed errors, argparse's phrases are looked up."""
+    command's language: its own types raise keyed errors, argparse's phrases are looked up;
+    its help's own words (usage, the section titles, ``-h``) are the catalog's too."""
 
     lang = "en"
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._positionals.title = t("cli.help.positionals", self.lang)
+        self._optionals.title = t("cli.help.options", self.lang)
+        for action in self._actions:
+            if isinstance(action, argparse._HelpAction):
+                action.help = t("cli.help.help", self.lang)
+
+    def _get_formatter(self) -> argparse.HelpFormatter:
+        return _Formatter(prog=self.prog, usage_word=t("cli.help.usage", self.lang))
 
     def error(self, message: str) -> NoReturn:
         shown = _LONG_QUOTED.sub(lambda m: repr(shorten(m.group(1))), message)
@@ -181,6 +184,18 @@ class _Parser(argparse.ArgumentParser):
             except (TypeError, ValueError, argparse.ArgumentTypeError):
                 pass  # argparse words it
         return super()._get_value(action, arg_string)
+
+
+class _Formatter(argparse.HelpFormatter):
+    """argparse's help with its "usage: " in the command's language."""
+
+    def __init__(self, prog: str, usage_word: str) -> None:
+        super().__init__(prog)
+        self.usage_word = usage_word
+
+    def add_usage(self, usage: str | None, actions: Any, groups: Any,
+                  prefix: str | None = None) -> None:
+        super().add_usage(usage, actions, groups, self.usage_word if prefix is None else prefix)
 
 
 # argparse's own sentences (its messages are gettext's English), matched where they start.
@@ -223,47 +238,42 @@ def _cost(raw: str) -> float:
     return value
 
 
-COST_HELP = "weight of this error when the floor cannot separate the labels (default 1)"
-
-
 TOP_K = _whole_number(*TOP_K_RANGE)
 
 
-TOP_K_HELP = f"chunks given to the model, {TOP_K_RANGE[0]} to {TOP_K_RANGE[1]} (default 2)"
-
-
-
-PATHS_HELP = (f"files ({', '.join(ACCEPTED_SUFFIXES)}), folders, - for standard "
-              "input, or sample:NAME for a bundled sample; several make one corpus")
+def _add_retrieval_options(parser: argparse.ArgumentParser, paths: str = "+",
+                           questions: bool = True, required: bool = True) -> None:
+    """Paths (``nargs`` ``paths``), the questions file, top_k and the floor."""
+    parser.add_argument("paths", nargs=paths, metavar="path",
+                        help=cli_say("cli.help.paths", formats=", ".join(ACCEPTED_SUFFIXES)))
+    if questions:
+        parser.add_argument("--questions", required=required, help=cli_say("cli.help.questions"))
+    parser.add_argument("--top-k", dest="top_k", type=TOP_K, default=2,
+                        help=cli_say("cli.help.top_k", low=TOP_K_RANGE[0], high=TOP_K_RANGE[1]))
+    parser.add_argument("--floor", type=FLOOR, default=None, help=cli_say("cli.help.floor"))
 
 
 def _add_labelled_options(parser: argparse.ArgumentParser) -> None:
     """Paths, the labelled questions, top_k, the floor and the scorer."""
-    parser.add_argument("paths", nargs="+", metavar="path", help=PATHS_HELP)
-    parser.add_argument("--questions", required=True, help=QUESTIONS_HELP)
-    parser.add_argument("--top-k", dest="top_k", type=TOP_K, default=2, help=TOP_K_HELP)
-    parser.add_argument("--floor", type=FLOOR, default=None, help=FLOOR_HELP)
+    _add_retrieval_options(parser)
     add_scorer_options(parser)
 
 
 def _add_experiment_commands(sub: Any) -> None:
     """``compare`` (A against B) and ``sweep`` (the app's grid), as the app runs them."""
-    compare = sub.add_parser("compare", help="two configurations side by side: the metrics "
-                             "and the questions whose outcome flips (as the app's Compare)")
+    compare = sub.add_parser("compare", help=cli_say("cli.help.command.compare"))
     _add_labelled_options(compare)
     _add_chunker_options(compare, default="fixed")
     _add_config_options(compare, side="b")
     add_scorer_options(compare, prefix="b-")  # B's retrieval (default: A's)
     add_llm_options(compare)
     compare.set_defaults(handler=cmd_compare)
-    sweep = sub.add_parser("sweep", help="the metrics of every chunker x size x overlap of "
-                           "the app's sweep, and the best configuration")
+    sweep = sub.add_parser("sweep", help=cli_say("cli.help.command.sweep"))
     _add_labelled_options(sweep)
-    sweep.add_argument("--chunkers", type=_chunker_list,
-                       help="comma-separated chunkers to sweep (default: the app's sweep: "
-                       f"{', '.join(default_sweep_chunkers())})")
+    sweep.add_argument("--chunkers", type=_chunker_list, help=cli_say(
+        "cli.help.chunkers", names=", ".join(default_sweep_chunkers())))
     sweep.add_argument("--metric", choices=metric_names(), default="hit_at_1",
-                       help="the metric that names the best configuration (default hit_at_1)")
+                       help=cli_say("cli.help.metric"))
     add_sweep_axes(sweep)
     _add_model_options(sweep)
     sweep.set_defaults(handler=cmd_sweep)
@@ -289,43 +299,46 @@ def _add_study_and_llm(*parsers: argparse.ArgumentParser) -> None:
 
 
 def build_parser(lang: str = "en") -> argparse.ArgumentParser:
-    """The ``ragviz`` parser; ``lang`` is the language its refusals are said in."""
-    parser_class: type[_Parser] = type("_Parser", (_Parser,), {"lang": lang})
-    parser = parser_class(
-        prog="ragviz", description="See why retrieval returns the wrong passage."
-    )
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=parser_class)
+    """The ``ragviz`` parser, its help and its refusals said in ``lang``."""
+    token = CLI_LANG.set(lang)
+    try:
+        return _build_parser(lang)
+    finally:
+        CLI_LANG.reset(token)
 
-    chunk = sub.add_parser("chunk", help="split a document into chunks with exact offsets")
-    chunk.add_argument("paths", nargs="+", metavar="path", help=PATHS_HELP)
+
+def _build_parser(lang: str) -> argparse.ArgumentParser:
+    parser_class: type[_Parser] = type("_Parser", (_Parser,), {"lang": lang})
+    parser = parser_class(prog="ragviz", description=cli_say("cli.help.program"))
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=parser_class,
+                                title=cli_say("cli.help.commands"))
+
+    chunk = sub.add_parser("chunk", help=cli_say("cli.help.command.chunk"))
+    chunk.add_argument("paths", nargs="+", metavar="path",
+                       help=cli_say("cli.help.paths", formats=", ".join(ACCEPTED_SUFFIXES)))
     _add_chunker_options(chunk)
     chunk.set_defaults(handler=cmd_chunk)
 
-    search = sub.add_parser("search", help="score questions against every chunk")
-    search.add_argument("paths", nargs="+", metavar="path", help=PATHS_HELP)
-    search.add_argument("--question", action="append", help="a question (repeatable)")
-    search.add_argument("--questions", help=QUESTIONS_HELP)
-    search.add_argument("--top-k", dest="top_k", type=TOP_K, default=2, help=TOP_K_HELP)
-    search.add_argument("--floor", type=FLOOR, default=None, help=FLOOR_HELP)
+    search = sub.add_parser("search", help=cli_say("cli.help.command.search"))
+    _add_retrieval_options(search, questions=False)
+    search.add_argument("--question", action="append", help=cli_say("cli.help.question"))
+    search.add_argument("--questions", help=cli_say("cli.help.questions"))
     add_scorer_options(search)
     _add_chunker_options(search)
     add_llm_options(search)
     search.set_defaults(handler=cmd_search)
 
-    evaluate = sub.add_parser("eval", help="metrics and a diagnosis for labelled questions")
-    calibrate = sub.add_parser("calibrate", help="measure the score floor from labelled questions")
-    report = sub.add_parser("report", help="write a self-contained HTML report")
+    evaluate = sub.add_parser("eval", help=cli_say("cli.help.command.eval"))
+    calibrate = sub.add_parser("calibrate", help=cli_say("cli.help.command.calibrate"))
+    report = sub.add_parser("report", help=cli_say("cli.help.command.report"))
     for parser_, handler in (
         (evaluate, cmd_eval),
         (calibrate, cmd_calibrate),
         (report, cmd_report),
     ):
         # eval may read a production index (--index) or a workspace (--workspace) instead
-        parser_.add_argument("paths", nargs="+" if parser_ is calibrate else "*",
-                             metavar="path", help=PATHS_HELP)
-        parser_.add_argument("--questions", required=parser_ is calibrate, help=QUESTIONS_HELP)
-        parser_.add_argument("--top-k", dest="top_k", type=TOP_K, default=2, help=TOP_K_HELP)
-        parser_.add_argument("--floor", type=FLOOR, default=None, help=FLOOR_HELP)
+        _add_retrieval_options(parser_, paths="+" if parser_ is calibrate else "*",
+                               required=parser_ is calibrate)
         add_scorer_options(parser_)
         _add_chunker_options(parser_)
         parser_.set_defaults(handler=handler)
@@ -334,12 +347,15 @@ def build_parser(lang: str = "en") -> argparse.ArgumentParser:
     add_workspace_option(evaluate, sides=True)
     add_workspace_option(report, sides=False)
     add_index_parser(sub, _add_model_options, _emit, _model)
-    calibrate.add_argument("--cost-false-refusal", type=_cost, default=1.0, help=COST_HELP)
-    calibrate.add_argument("--cost-false-answer", type=_cost, default=1.0, help=COST_HELP)
-    report.add_argument("--html", required=True, help="where to write the report")
+    calibrate.add_argument("--cost-false-refusal", type=_cost, default=1.0,
+                           help=cli_say("cli.help.cost"))
+    calibrate.add_argument("--cost-false-answer", type=_cost, default=1.0,
+                           help=cli_say("cli.help.cost"))
+    report.add_argument("--html", required=True, help=cli_say("cli.help.html"))
     _add_experiment_commands(sub)
     # Listed for --help; main() hands `ragviz app ...` to run_app before argparse sees it.
-    app = sub.add_parser("app", help="start the explorer (Streamlit)", description=DESCRIPTION)
+    app = sub.add_parser("app", help=cli_say("cli.help.command.app"),
+                         description=cli_say(DESCRIPTION))
     app.set_defaults(handler=lambda _args: sys.exit(run_app([])))
     add_cache_parser(sub, parser_class)
     add_schema_parser(sub)

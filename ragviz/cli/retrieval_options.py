@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import math
 
+from ragviz.cli.reading import cli_say
 from ragviz.errors import InputError
 from ragviz.evaluation.results import MAX_EXPAND, RetrievalSettings
 from ragviz.inputs.documents import shorten
@@ -35,10 +36,6 @@ def _expand(raw: str) -> int:
     return int(raw)
 
 
-FLOOR_HELP = ("score floor on the scorer's scale (cosine -1 to 1, bm25 0 up); default: the "
-              "scale's bottom, no floor")
-
-
 def add_scorer_options(parser: argparse.ArgumentParser, prefix: str = "") -> None:
     """``--scorer`` (its names read from the scorer registry when the parser is built) and
     the options of BM25 and hybrid, which ``scorer_spec`` folds into one spec."""
@@ -46,35 +43,27 @@ def add_scorer_options(parser: argparse.ArgumentParser, prefix: str = "") -> Non
     parser.add_argument(f"--{prefix}scorer", dest=f"{dest}scorer",
                         default=None if prefix else DEFAULT_SCORER,
                         metavar="{" + ",".join(scorer_names()) + "}",
-                        help="how chunks are scored, with options as NAME(option=value,...) "
-                        f"(default {'A' + chr(39) + 's' if prefix else DEFAULT_SCORER})")
+                        help=cli_say("cli.help.scorer", default=cli_say("cli.help.scorer_as_a")
+                                     if prefix else DEFAULT_SCORER))
     parser.add_argument(f"--{prefix}fusion", dest=f"{dest}fusion", choices=FUSIONS,
-                        help="hybrid: reciprocal rank fusion (rrf, default) or weighted")
-    parser.add_argument(f"--{prefix}alpha", dest=f"{dest}alpha", help="hybrid weighted: the "
-                        "dense ranking's weight, 0 to 1 (default 0.5)")
-    parser.add_argument(f"--{prefix}rrf-k", dest=f"{dest}rrf_k", help="hybrid rrf: k in "
-                        "1/(k + rank) (default 60)")
+                        help=cli_say("cli.help.fusion"))
+    parser.add_argument(f"--{prefix}alpha", dest=f"{dest}alpha", help=cli_say("cli.help.alpha"))
+    parser.add_argument(f"--{prefix}rrf-k", dest=f"{dest}rrf_k", help=cli_say("cli.help.rrf_k"))
     parser.add_argument(f"--{prefix}stopwords", dest=f"{dest}stopwords", choices=BM25_LANGUAGES,
-                        help="bm25 and hybrid: drop this language's stopwords (default none)")
+                        help=cli_say("cli.help.stopwords"))
     parser.add_argument(f"--{prefix}stemmer", dest=f"{dest}stemmer", choices=BM25_LANGUAGES,
-                        help="bm25 and hybrid: stem words with this language's Snowball "
-                        "stemmer (default none)")
+                        help=cli_say("cli.help.stemmer"))
     if not prefix:
         parser.add_argument("--expand", type=_expand, default=0, metavar="N",
-                            help=f"add the N chunks on each side of every hit (same file) to "
-                            f"the prompt, 0 to {MAX_EXPAND} (default 0): the fix for an answer "
-                            "split between chunks")
+                            help=cli_say("cli.help.expand", high=MAX_EXPAND))
     parser.add_argument(f"--{prefix}rerank", dest=f"{dest}rerank", metavar="MODEL",
-                        help="rescore the first stage's top chunks: sentence-max (offline, the "
-                        "embedding model's best sentence), a CrossEncoder id or folder, or "
-                        "api:NAME with --rerank-base (key from RAGVIZ_RERANK_API_KEY)")
+                        help=cli_say("cli.help.rerank"))
     parser.add_argument(f"--{prefix}rerank-depth", dest=f"{dest}rerank_depth",
-                        help="how many first-stage chunks the reranker rescores (default 20)")
+                        help=cli_say("cli.help.rerank_depth"))
     parser.add_argument(f"--{prefix}rerank-base", dest=f"{dest}rerank_base",
-                        help="the rerank API's base URL (POST {base}/rerank)")
+                        help=cli_say("cli.help.rerank_base"))
     parser.add_argument(f"--{prefix}rerank-format", dest=f"{dest}rerank_format",
-                        choices=("auto", "cohere", "tei"),
-                        help="the rerank API's format (default auto: what the server answers)")
+                        choices=("auto", "cohere", "tei"), help=cli_say("cli.help.rerank_format"))
 
 
 def scorer_spec(args: argparse.Namespace, prefix: str = "") -> str:

@@ -9,18 +9,18 @@ import sys
 from typing import Any
 
 from ragviz.cli.json_models import OUTPUTS, schema
+from ragviz.cli.reading import cli_say
 from ragviz.errors import UserError
 from ragviz.i18n import LANGUAGES, SOURCE_LANGUAGE
 from ragviz.inputs.documents import shorten
 
 
 def add_schema_parser(sub: Any) -> None:
-    parser = sub.add_parser("schema", help="the JSON Schema of a command's --json output "
-                            "(without COMMAND: the commands that have one)")
+    parser = sub.add_parser("schema", help=cli_say("cli.help.command.schema"))
     parser.add_argument("name", nargs="*", metavar="COMMAND",
-                        help=f"one of: {', '.join(OUTPUTS)}")
+                        help=cli_say("cli.help.schema_name", names=", ".join(OUTPUTS)))
     parser.add_argument("--lang", choices=LANGUAGES, default=SOURCE_LANGUAGE,
-                        help="language of explanations")
+                        help=cli_say("cli.help.lang"))
     parser.set_defaults(handler=cmd_schema)
 
 

@@ -8,6 +8,7 @@ import argparse
 from typing import Any
 
 from ragviz.cli.output import metrics_line
+from ragviz.cli.reading import cli_say
 from ragviz.embedding.models import Embedder
 from ragviz.evaluation.results import Analysis
 from ragviz.evaluation.settings_study import SettingStudy, study
@@ -16,10 +17,7 @@ from ragviz.i18n import t
 
 def add_study_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--also", action="append", default=[], metavar="SCORER",
-                        help="also score the same chunks with this scorer spec (repeatable: "
-                        "--also bm25 --also hybrid --also 'cosine+rerank(sentence-max)'), "
-                        "each with its scale's bottom as floor: the metrics, the questions "
-                        "each one fixes and breaks, and where it ranks every answer")
+                        help=cli_say("cli.help.also"))
 
 
 def studied(args: argparse.Namespace, analysis: Analysis, embedder: Embedder | None

@@ -11,6 +11,7 @@ import sys
 from collections.abc import Callable
 
 from ragviz.chunking import ChunkerConfig
+from ragviz.cli.reading import cli_say
 from ragviz.cli.retrieval_options import scorer_spec
 from ragviz.errors import InputError, UserError
 from ragviz.evaluation.sweeping import (
@@ -67,18 +68,15 @@ def _scorer_list(raw: str) -> tuple[str, ...]:
 def add_sweep_axes(parser: argparse.ArgumentParser) -> None:
     """``--sizes``, ``--overlaps``, ``--scorers`` and ``--rerank-depths`` on ``sweep``."""
     parser.add_argument("--sizes", type=_numbers("--sizes", MAX_SIZES), metavar="N,N,...",
-                        help=f"sizes to try instead of each chunker's steps (in its size's "
-                        f"unit, at most {MAX_SIZES})")
+                        help=cli_say("cli.help.sizes", limit=MAX_SIZES))
     parser.add_argument("--overlaps", type=_numbers("--overlaps", MAX_OVERLAPS,
                                                     MAX_OVERLAP_PERCENT),
-                        metavar="P,P,...", help="overlaps to try, in percent of the size "
-                        f"(at most {MAX_OVERLAPS}; a sentence overlap keeps its steps)")
+                        metavar="P,P,...", help=cli_say("cli.help.overlaps", limit=MAX_OVERLAPS))
     parser.add_argument("--scorers", type=_scorer_list, metavar="S,S,...",
-                        help="scorers to sweep as an axis, e.g. cosine,bm25,hybrid (each "
-                        "with the scorer options given)")
+                        help=cli_say("cli.help.scorers"))
     parser.add_argument("--rerank-depths", dest="rerank_depths",
                         type=_numbers("--rerank-depths", MAX_SCORERS), metavar="N,N,...",
-                        help="rerank depths to sweep as an axis (with --rerank MODEL)")
+                        help=cli_say("cli.help.rerank_depths"))
 
 
 def _base_spec(args: argparse.Namespace, name: str) -> str:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 from dataclasses import dataclass
 
-from ragviz.cli.reading import _read_bytes
+from ragviz.cli.reading import _read_bytes, cli_say
 from ragviz.embedding.models import Embedder, load_embedder
 from ragviz.errors import UserError
 from ragviz.evaluation.results import Analysis, Coverage, RetrievalSettings
@@ -29,12 +29,10 @@ class SideRun:
 
 def add_workspace_option(parser: argparse.ArgumentParser, sides: bool) -> None:
     parser.add_argument("--workspace", metavar="FILE",
-                        help="rerun an app session from its exported workspace (document, "
-                        "questions, configurations, models, scorers, top_k and floors): "
-                        "give it instead of paths and --questions")
+                        help=cli_say("cli.help.workspace"))
     if sides:
         parser.add_argument("--side", choices=SIDES, default="a",
-                            help="with --workspace: the configuration evaluated (default a)")
+                            help=cli_say("cli.help.side"))
 
 
 def workspace_runs(args: argparse.Namespace, sides: tuple[str, ...]) -> list[SideRun]:

@@ -129,4 +129,4 @@ def _open(spec: str, options: OpenOptions) -> JsonlReader:
 
 
 STORE = register(Store("jsonl", _open, detect=_looks_like_jsonl, suffixes=(".jsonl", ".ndjson"),
-                       forms=("a .jsonl",)))
+                       forms=("*.jsonl",)))

@@ -366,4 +366,4 @@ def _open(spec: str, options: OpenOptions) -> TableReader:
 
 STORE = register(Store("table", _open, detect=_looks_like_parquet,
                        suffixes=(".csv", ".parquet"),
-                       forms=(".csv or .parquet chunk export",)))
+                       forms=("*.csv", "*.parquet")))
