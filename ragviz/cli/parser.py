@@ -35,7 +35,7 @@ from ragviz.evaluation.measures import metric_names
 from ragviz.i18n import LANGUAGES, SOURCE_LANGUAGE, KeyedError, t
 from ragviz.inputs.convert import ACCEPTED_SUFFIXES
 from ragviz.inputs.documents import shorten
-from ragviz.inputs.limits import TOP_K_RANGE
+from ragviz.inputs.limits import FLOOR_RANGE, TOP_K_RANGE
 from ragviz.present.param_words import unit_word
 from ragviz.present.safe_text import visible_controls as terminal_safe
 
@@ -250,7 +250,8 @@ def _add_retrieval_options(parser: argparse.ArgumentParser, paths: str = "+",
         parser.add_argument("--questions", required=required, help=cli_say("cli.help.questions"))
     parser.add_argument("--top-k", dest="top_k", type=TOP_K, default=2,
                         help=cli_say("cli.help.top_k", low=TOP_K_RANGE[0], high=TOP_K_RANGE[1]))
-    parser.add_argument("--floor", type=FLOOR, default=None, help=cli_say("cli.help.floor"))
+    parser.add_argument("--floor", type=FLOOR, default=None, help=cli_say(
+        "cli.help.floor", low=f"{FLOOR_RANGE[0]:g}", high=f"{FLOOR_RANGE[1]:g}"))
 
 
 def _add_labelled_options(parser: argparse.ArgumentParser) -> None:
