@@ -164,6 +164,16 @@ def test_malformed_workspaces_are_refused(mutate, fragment: str) -> None:  # typ
         Workspace.from_json(json.dumps(data))
 
 
+def test_a_long_version_is_quoted_short() -> None:
+    """Hypothesis found "unsupported workspace version [None, 1e+16, {…}]" 300 characters
+    long: the version a file gives is quoted cut, as every other value the user gave."""
+    data = _valid()
+    data["version"] = [None, 1e16, {"questions": "0" * 400}]
+    with pytest.raises(InputError, match="unsupported workspace version") as refused:
+        Workspace.from_json(json.dumps(data))
+    assert len(str(refused.value)) < 120 and "…" in str(refused.value)
+
+
 @pytest.mark.parametrize("text", ["not json", "[1, 2]", '{"format": 1}', ""])
 def test_non_workspace_text_is_refused(text: str) -> None:
     with pytest.raises(InputError):

@@ -239,7 +239,7 @@ class Workspace:
             raise InputError(key="workspace.not_workspace")
         version = data.get("version")
         if isinstance(version, bool) or not isinstance(version, int) or version != VERSION:
-            raise InputError(key="workspace.version", got=repr(data.get("version")))
+            raise InputError(key="workspace.version", got=shown(data.get("version")))
         _only(data, {"format", "version", "document", "questions", "settings"}, "workspace")
         raw_document = _typed(data, "document", str, "workspace")
         document = check_document(_encodable(raw_document, "document"))
