@@ -91,7 +91,7 @@ def settings_to_query(settings: Settings) -> dict[str, str]:
     return query
 
 
-Said = str | Message | InputError  # a problem, put into words in the reader's language
+Said = Message | InputError  # a problem, put into words by ragviz.present.link_notes
 
 
 def read_query(
