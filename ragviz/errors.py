@@ -27,8 +27,8 @@ class ConversionError(InputError):
 
 
 class IndexInputError(InputError):
-    """An index that cannot be read as asked; one sentence for the user, by catalog key
-    (``InputError``) or as an index ``Sentence``, said in the page's language either way."""
+    """An index that cannot be read as asked; one sentence for the user by catalog key
+    (``idx.…`` or ``index.…``), said in the page's language where it is shown."""
 
 
 class IndexLimitError(IndexInputError):
