@@ -22,7 +22,7 @@ from pathlib import Path
 import streamlit as st
 
 from ragviz.errors import IndexInputError, IndexLimitError
-from ragviz.i18n import Listed, grouped, render, t
+from ragviz.i18n import Listed, Message, grouped, render, t
 from ragviz.index import IndexReader, LoadedIndex, open_index
 from ragviz.index.archive import unzip_chroma
 from ragviz.index.base import CollectionInfo
@@ -98,13 +98,13 @@ def parse_address(text: str) -> tuple[str, int] | None:
     return match["host"], int(match["port"])
 
 
-def server_reader(text: str, language: str = "en") -> IndexReader:
+def server_reader(text: str) -> IndexReader:
     """The server a typed address names (``host:port`` is Chroma's; a scheme names the
     store), refused unless the operator allowed it: never contacted otherwise."""
     typed = text.strip()
     scheme = server_scheme(typed)
     if scheme is not None and scheme != CHROMA_SCHEME:
-        host, port = _server_address(typed, scheme, language)
+        host, port = _server_address(typed, scheme)
         if not host_allowed(host, port, allowed_hosts(scheme)):
             raise IndexInputError(key="idx.host_refused_store", env=INDEX_HOSTS_ENV,
                                   address=f"{host}:{port}", scheme=_same_scheme(scheme))
@@ -118,7 +118,7 @@ def server_reader(text: str, language: str = "en") -> IndexReader:
     return open_server(*address)
 
 
-def _server_address(typed: str, scheme: str, language: str) -> tuple[str, int]:
+def _server_address(typed: str, scheme: str) -> tuple[str, int]:
     """The host and port a server spec reaches: a Postgres URI's (5432 by default, a Unix
     socket's folder as its host), or an ``http`` address's."""
     if _same_scheme(scheme) == "postgresql://":
@@ -182,29 +182,29 @@ def _unzip_once(data: bytes, name: str, target: Path) -> None:
         shutil.rmtree(staging, ignore_errors=True)
 
 
-def over_limit(info: CollectionInfo, language: str = "en") -> str | None:
+def over_limit(info: CollectionInfo) -> Message | None:
     """The sentence for a collection too large to load into the app, else None: the hook
     where the database-retrieval mode (issue 21, part 8) takes such a collection over."""
     if info.count <= APP_MAX_CHUNKS:
         return None
-    return t("idx.too_many", language, name=info.name, n=f"{info.count:,}",
-             limit=f"{APP_MAX_CHUNKS:,}")
+    return Message("idx.too_many", {"name": info.name, "n": f"{info.count:,}",
+                                    "limit": f"{APP_MAX_CHUNKS:,}"})
 
 
-def checked_size(loaded: LoadedIndex, language: str = "en") -> LoadedIndex:
+def checked_size(loaded: LoadedIndex) -> LoadedIndex:
     """``loaded``, refused in one sentence past the app's in-memory limit."""
-    too_many = over_limit(CollectionInfo(loaded.name, len(loaded.chunks), None), language)
+    too_many = over_limit(CollectionInfo(loaded.name, len(loaded.chunks), None))
     if too_many is not None:
-        raise IndexInputError(too_many)
+        raise IndexInputError.of(too_many)
     return loaded
 
 
-def read_upload(name: str, data: bytes, language: str = "en") -> LoadedIndex:
+def read_upload(name: str, data: bytes) -> LoadedIndex:
     """An uploaded index's only collection, as the app loads it (the bad-input table)."""
-    return checked_size(read_within(upload_reader(name, data), None, language), language)
+    return checked_size(read_within(upload_reader(name, data), None))
 
 
-def read_within(reader: IndexReader, collection: str | None, language: str) -> LoadedIndex:
+def read_within(reader: IndexReader, collection: str | None) -> LoadedIndex:
     """One collection; a file past the app's limit (its reader stops at ``APP_MAX_CHUNKS``
     records kept) refused with the app's sentence, which says what to do instead."""
     try:
@@ -222,7 +222,7 @@ def load(reader: IndexReader, where: str, collection: str | None) -> LoadedIndex
     found = cache.get((where, collection))
     if found is not None:
         return found
-    loaded = checked_size(read_within(reader, collection, lang()), lang())
+    loaded = checked_size(read_within(reader, collection))
     while len(cache) >= _KEPT:
         cache.pop(next(iter(cache)))
     cache[(where, collection)] = loaded
@@ -338,7 +338,7 @@ def _reader(upload: object) -> tuple[IndexReader | None, str]:
     if not typed:
         st.info(tr("idx.server_wait"))
         return None, ""
-    return server_reader(typed, lang()), typed
+    return server_reader(typed), typed
 
 
 def _kept_reader(key: str, make: Callable[[], IndexReader]) -> tuple[IndexReader, str]:
@@ -377,9 +377,9 @@ def _collection(reader: IndexReader, where: str) -> str | None:
              format_func=lambda name: t("idx.collection_row", language, name=name,
                                         count=f"{by_name[name].count:,}",
                                         dimension=by_name[name].dimension or "–"))
-    too_many = over_limit(by_name[ss.index_collection], language)
+    too_many = over_limit(by_name[ss.index_collection])
     if too_many is not None:
-        st.error(md(too_many))
+        st.error(md(render(too_many, language)))
         return None
     return str(ss.index_collection)
 

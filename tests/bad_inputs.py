@@ -231,7 +231,7 @@ class IndexUpload:
 
         data = self.data if isinstance(self.data, bytes) else self.data()
         try:
-            loaded = read_upload(self.name, data, lang)
+            loaded = read_upload(self.name, data)
         except IndexInputError as error:
             return f"error: {error.localized(lang)}"
         return f"{len(loaded.chunks):,} chunks" + "".join(
@@ -264,7 +264,7 @@ class IndexServer:
             silent.listen()
             port = str(silent.getsockname()[1])
             try:
-                server_reader(self.address.replace("PORT", port), lang).collections()
+                server_reader(self.address.replace("PORT", port)).collections()
                 return "read"
             except IndexInputError as error:
                 return f"error: {error.localized(lang).replace(port, 'PORT')}"

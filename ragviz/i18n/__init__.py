@@ -102,8 +102,7 @@ def t(key: str, lang: str = "en", **values: object) -> str:
     (a value that is a ``Message`` or a keyed error is said in ``lang`` too). A count ``n``
     picks the key's plural form by ``lang``'s CLDR rules (``key.one`` for "1 question"); an
     integer ``n`` is written grouped as ``lang`` writes numbers (1,234 / 1.234)."""
-    entry = STRINGS[_plural_key(key, lang, values)]
-    template = entry.get(lang) or entry[SOURCE_LANGUAGE]
+    template = catalog_text(_plural_key(key, lang, values), lang)
     if not values:
         return template
     return template.format(**{name: _said(name, value, lang) for name, value in values.items()})
