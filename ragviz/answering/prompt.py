@@ -32,11 +32,13 @@ def default_template(lang: str) -> str:
     return catalog_text("prompt.template", lang)
 
 
-def check_template(template: str) -> str:
-    """``template`` when it holds ``{context}`` and ``{question}`` and is not too long."""
-    missing = [name for name in FIELDS if name not in template]
+def check_template(template: str, fields: tuple[str, ...] = FIELDS,
+                   key: str = "llm.template_fields") -> str:
+    """``template`` when it holds its ``fields`` (``{context}`` and ``{question}``) and is
+    not too long; ``key`` says which are missing."""
+    missing = [name for name in fields if name not in template]
     if missing:
-        raise InputError(key="llm.template_fields", missing=", ".join(missing))
+        raise InputError(key=key, missing=", ".join(missing))
     if len(template) > MAX_TEMPLATE_CHARS:
         raise InputError(key="llm.template_long", n=f"{len(template):,}",
                          limit=f"{MAX_TEMPLATE_CHARS:,}")

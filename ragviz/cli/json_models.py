@@ -359,11 +359,44 @@ class CacheClearOutput(Versioned):
     bytes_freed: int
 
 
+class QuestionsUnanswerable(_Out):
+    wanted: int
+    kept: int
+    dropped: dict[str, int] = Field(description="candidates dropped, by reason "
+                                    "(answered-from-the-corpus, check-failed, repeat)")
+
+
+class QuestionsOutput(Versioned):
+    """``ragviz questions --json`` (the questions themselves are in the file ``out``)."""
+
+    model: str = Field(description="the chat model that wrote them (never the key)")
+    embedding_model: str | None = Field(description="the model near-duplicates and the "
+                                        "unanswerable check used")
+    out: str = Field(description="the questions file written")
+    wanted: int
+    kept: int = Field(description="answerable questions written, every excerpt verified")
+    calls: int = Field(description="requests answered by the chat model")
+    failed_calls: int
+    drafted: int = Field(description="questions read from the model's replies")
+    dropped: dict[str, int] = Field(description="drafts and replies dropped, by reason "
+                                    "(not-json, malformed, no-excerpt, excerpt-not-in-file, "
+                                    "repeat, near-duplicate, give-away)")
+    flagged_giveaways: int = Field(description="give-aways kept with --keep-giveaways")
+    passages: int = Field(description="passages the corpus was cut into")
+    passage_tokens: int = Field(description="a passage's size in tokens, at most")
+    tokens: dict[str, int] = Field(description="prompt and completion tokens of every call")
+    cost: float | None = Field(description="the tokens at --price, null without it")
+    unanswerable: QuestionsUnanswerable
+    thresholds: dict[str, float] = Field(description="near_duplicate (cosine) and giveaway "
+                                         "(share of the question's words in its excerpts)")
+    stopped: bool = Field(description="stopped by Ctrl-C: the file holds what was kept")
+
+
 OUTPUTS: Final[dict[str, type[Versioned]]] = {
     "chunk": ChunkOutput, "search": SearchOutput, "eval": EvalOutput,
     "calibrate": CalibrateOutput, "report": ReportOutput, "compare": CompareOutput,
     "sweep": SweepOutput, "index": IndexOutput, "cache info": CacheInfoOutput,
-    "cache clear": CacheClearOutput,
+    "cache clear": CacheClearOutput, "questions": QuestionsOutput,
 }
 
 

@@ -20,6 +20,7 @@ from ragviz.cli.experiments import cmd_compare, cmd_sweep
 from ragviz.cli.index_command import add_eval_options, add_index_parser
 from ragviz.cli.llm_options import add_llm_options
 from ragviz.cli.output import _emit
+from ragviz.cli.questions_command import add_questions_parser
 from ragviz.cli.reading import CLI_LANG, _model, cli_say
 from ragviz.cli.retrieval_options import FLOOR, add_scorer_options
 from ragviz.cli.schema_command import add_schema_parser
@@ -358,6 +359,7 @@ def _build_parser(lang: str) -> argparse.ArgumentParser:
     app = sub.add_parser("app", help=cli_say("cli.help.command.app"),
                          description=cli_say(DESCRIPTION))
     app.set_defaults(handler=lambda _args: sys.exit(run_app([])))
+    add_questions_parser(sub, _add_model_options)
     add_cache_parser(sub, parser_class)
     add_schema_parser(sub)
     for command in sub.choices.values():  # the disk cache as --no-cache says, in every command
