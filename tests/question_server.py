@@ -3,8 +3,8 @@
 answering rule:
 
 - a prompt holding a passage between the lines ``<<<`` and ``>>>`` (the question-writing
-  template) is answered, reply after reply in turn, with: JSON in a ```json fence; JSON after
-  a sentence; bare JSON; a reply that is not JSON. Each JSON reply holds, from the passage's
+  template) is answered, reply after reply in turn, with: JSON in a ```json fence; a reply
+  that is not JSON; JSON after a sentence; bare JSON. Each JSON reply holds, from the passage's
   sentences: a question whose excerpt is the sentence with its whitespace squashed, its
   quotes curled and its letters composed (NFC); a question whose excerpt was never in the
   passage (``INVENTED``); the question ``REPEATED`` (in every reply, the passage's first
@@ -66,10 +66,10 @@ def _written(passage: str) -> str:
     if turn == 0:
         return f"```json\n{body}\n```"
     if turn == 1:
-        return f"Here are the questions you asked for:\n{body}"
+        return "Sorry, I would rather talk about something else."
     if turn == 2:
-        return body
-    return "Sorry, I would rather talk about something else."
+        return f"Here are the questions you asked for:\n{body}"
+    return body
 
 
 def _unanswerable(prompt: str) -> str:

@@ -55,37 +55,48 @@ def folded(text: str) -> tuple[str, tuple[int, ...]]:
     return "".join(out), tuple(origin)
 
 
-def _whole_characters(origin: tuple[int, ...], found: int, last: int) -> bool:
-    """The match starts and ends on whole characters of the file (an "e" never matches
-    the first half of a decomposed "é")."""
+def _whole_characters(haystack: str, origin: tuple[int, ...], found: int, last: int) -> bool:
+    """The match starts and ends on whole letters of the file (an "e" never matches the
+    first half of a decomposed "é", written as one character or as two)."""
     starts = found == 0 or origin[found - 1] != origin[found]
-    ends = last + 1 == len(origin) or origin[last + 1] != origin[last]
+    ends = last + 1 == len(origin) or (origin[last + 1] != origin[last]
+                                       and not unicodedata.combining(haystack[last + 1]))
     return starts and ends
+
+
+def _ends_whole(text: str, end: int) -> bool:
+    """No combining mark follows: the match did not stop inside a decomposed letter."""
+    return end == len(text) or not unicodedata.combining(text[end])
+
+
+def _exact(text: str, wanted: str, near: int) -> Located | None:
+    found = text.find(wanted, near)
+    while found >= 0 and not _ends_whole(text, found + len(wanted)):
+        found = text.find(wanted, found + 1)
+    return None if found < 0 else Located(found, found + len(wanted), True)
+
+
+def _forgiven(text: str, wanted: str, near: int) -> Located | None:
+    haystack, origin = folded(text)
+    needle = folded(wanted)[0].strip()
+    found = haystack.find(needle) if needle else -1
+    while found >= 0:
+        last = found + len(needle) - 1
+        if origin[found] >= near and _whole_characters(haystack, origin, found, last):
+            return Located(origin[found], origin[last] + 1, False)
+        found = haystack.find(needle, found + 1)
+    return None
 
 
 def locate_excerpt(text: str, excerpt: str, near: int = 0) -> Located | None:
     """The excerpt in ``text``: its first occurrence at or after ``near`` (where the passage
-    the model read starts), else its first anywhere; None when it is not there."""
+    the model read starts), exact before forgiven, else its first anywhere; None when it is
+    not there."""
     wanted = excerpt.strip()
     if not wanted:
         return None
-    exact = text.find(wanted, near)
-    if exact < 0:
-        exact = text.find(wanted)
-    if exact >= 0:
-        return Located(exact, exact + len(wanted), True)
-    haystack, origin = folded(text)
-    needle = folded(wanted)[0].strip()
-    if not needle:
-        return None
-    first: Located | None = None
-    found = haystack.find(needle)
-    while found >= 0:
-        last = found + len(needle) - 1
-        if _whole_characters(origin, found, last):
-            located = Located(origin[found], origin[last] + 1, False)
-            if located.start >= near:
-                return located
-            first = first or located
-        found = haystack.find(needle, found + 1)
-    return first
+    for start in dict.fromkeys((near, 0)):
+        located = _exact(text, wanted, start) or _forgiven(text, wanted, start)
+        if located is not None:
+            return located
+    return None

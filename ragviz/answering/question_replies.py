@@ -49,12 +49,17 @@ def _candidates(text: str) -> list[str]:
     return out
 
 
-def _decoded(text: str) -> Any:
+def _items(text: str) -> list[Any] | None:
+    """The list of questions the reply holds (None: no such JSON in it)."""
     for candidate in _candidates(text):
         try:
-            return json.loads(candidate)
+            raw = json.loads(candidate)
         except ValueError:
             continue
+        if isinstance(raw, dict):
+            raw = raw.get("questions")
+        if isinstance(raw, list):
+            return raw
     return None
 
 
@@ -75,10 +80,8 @@ def _draft(item: Any) -> Draft | None:
 
 def parse_reply(text: str) -> Reply:
     """The drafts in a reply (see the module)."""
-    raw = _decoded(text)
-    if isinstance(raw, dict):
-        raw = raw.get("questions")
-    if not isinstance(raw, list):
+    raw = _items(text)
+    if raw is None:
         return Reply((), False)
     items = raw[:MAX_DRAFTS_PER_REPLY]
     drafts = [_draft(item) for item in items]

@@ -1,0 +1,275 @@
+"""``ragviz questions``: every kept excerpt slices its file exactly, invented excerpts never
+survive, a question repeated in every reply is kept once, replies that are not JSON are
+counted, unanswerable questions are checked, a stopped run keeps its file, and the file
+evaluates. The model is tests/question_server.py on loopback (deterministic)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+import select
+import subprocess
+import sys
+import unicodedata
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from ragviz.answering.chat import ChatModel
+from ragviz.answering.excerpt_match import locate_excerpt
+from ragviz.answering.passages import spread_passages
+from ragviz.answering.prompt import token_counter
+from ragviz.answering.question_replies import parse_reply
+from ragviz.answering.question_run import QuestionRun, Row, WritingSettings, csv_header, csv_row
+from ragviz.answering.run import Asker
+from ragviz.cli import command as cli
+from ragviz.embedding.base import Embedder
+from ragviz.inputs.corpus import Corpus, Source, load_paths
+from ragviz.inputs.questions import parse_questions_csv
+from tests.question_server import INVENTED, REPEATED, UNANSWERABLE
+
+ROOT = Path(__file__).resolve().parent.parent
+SERVER = ROOT / "tests" / "question_server.py"
+KEY = "sk-questions-test-never-print-me"
+MODEL = "question-writer"
+FILES = {
+    "returns.txt": 'Refunds are accepted within thirty days of purchase.\nThe customer must keep '
+                   'the\nreceipt and the original "packaging" for any return.\n\nStore credit is '
+                   "offered when the receipt is lost, valid for one year.\nDamaged items are "
+                   "replaced at no cost within two weeks.\n",
+    "cafe.md": unicodedata.normalize("NFD", "# Café\n\nO café da loja abre às oito horas e "
+                                     "fecha às dezoito.\nAos domingos o café   fica fechado "
+                                     "para limpeza geral.\n\nO cartão fidelidade dá um café "
+                                     "grátis a cada dez compras.\n"),
+    "wifi.txt": "The guest network's password changes every Monday morning.\nAsk the front desk "
+                "for the new password; it is printed on the daily sheet.\nDevices are limited "
+                "to two per guest room.\n",
+    "hours.txt": "The shop opens at nine on weekdays and at ten on Saturdays.\nPublic holidays "
+                 "follow the Sunday timetable, closing at four.\n",
+}
+
+
+@pytest.fixture(scope="module")
+def base() -> Iterator[str]:
+    """The question-writing model on a free port of 127.0.0.1, stopped after the module."""
+    proc = subprocess.Popen([sys.executable, str(SERVER), "--key", KEY, "--model", MODEL],
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        assert proc.stdout is not None
+        ready, _, _ = select.select([proc.stdout], [], [], 60)
+        line = proc.stdout.readline() if ready else ""
+        if not line.startswith("PORT "):
+            pytest.fail(f"the question server did not start (said {line!r})")
+        yield f"http://127.0.0.1:{int(line.split()[1])}/v1"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+@pytest.fixture(autouse=True)
+def _key(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("RAGVIZ_LLM_API_KEY", KEY)
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("corpus")
+    for name, text in FILES.items():
+        (out / name).write_bytes(text.encode("utf-8"))
+    return out
+
+
+@pytest.fixture(scope="module")
+def written(base: str, folder: Path, tmp_path_factory: pytest.TempPathFactory
+            ) -> tuple[Path, dict[str, object]]:
+    """``ragviz questions`` run once: the file and its --json summary."""
+    out = tmp_path_factory.mktemp("out") / "questions.csv"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("RAGVIZ_LLM_API_KEY", KEY)
+        stdout = io.StringIO()
+        patch.setattr(sys, "stdout", stdout)
+        code = cli.main(["questions", str(folder), "--llm", f"openai:{MODEL}", "--llm-base",
+                         base, "--count", "6", "--unanswerable", "2", "--out", str(out),
+                         "--json"])
+    assert code == 0
+    return out, json.loads(stdout.getvalue())
+
+
+# -- locating excerpts -------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("text", "excerpt", "expected"), [
+    ("a b\n\n  keep the\nreceipt now", "keep the receipt", "keep the\nreceipt"),
+    ('say "hi" there', "say \u201chi\u201d there", 'say "hi" there'),
+    ("it\u2019s here", "it's here", "it\u2019s here"),
+    (unicodedata.normalize("NFD", "o café abre"), "café abre",
+     unicodedata.normalize("NFD", "café abre")),
+    ("\ufb01nal o\ufb00er", "final offer", "\ufb01nal o\ufb00er"),
+])
+def test_an_excerpt_is_found_despite_whitespace_quotes_and_normalisation(
+        text: str, excerpt: str, expected: str) -> None:
+    located = locate_excerpt(text, excerpt)
+    assert located is not None
+    assert text[located.start:located.end] == expected
+
+
+@pytest.mark.parametrize(("text", "excerpt"), [
+    ("Refunds within thirty days.", "refunds within thirty days."),  # case is not forgiven
+    ("Refunds within thirty days.", "Refunds within 30 days."),
+    (unicodedata.normalize("NFD", "o café"), "o cafe"),  # half of a decomposed letter
+    ("keep the receipt", "keep the receipt and the box"),
+    ("anything", "   "),
+])
+def test_an_excerpt_that_differs_otherwise_is_not_found(text: str, excerpt: str) -> None:
+    assert locate_excerpt(text, excerpt) is None
+
+
+def test_the_occurrence_in_the_passage_read_is_preferred() -> None:
+    text = "The fee is ten.\n\nLater: The fee  is ten."
+    later = text.index("Later")
+    located = locate_excerpt(text, "The fee is ten.", near=later)
+    assert located is not None and located.start > later
+    assert text[located.start:located.end] == "The fee  is ten."
+
+
+# -- reading replies ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("reply", [
+    '```json\n{"questions": [{"question": "Q?", "excerpts": ["E."]}]}\n```',
+    'Sure! Here they are:\n{"questions": [{"question": "Q?", "excerpts": ["E."]}]}\nEnjoy.',
+    '[{"question": "Q?", "excerpt": "E."}]',
+])
+def test_replies_are_read_fenced_or_not(reply: str) -> None:
+    parsed = parse_reply(reply)
+    assert parsed.json and [(d.question, d.excerpts) for d in parsed.drafts] == [("Q?", ("E.",))]
+
+
+def test_a_reply_without_json_is_said_so_and_bad_items_counted() -> None:
+    assert not parse_reply("I cannot help with that.").json
+    parsed = parse_reply('{"questions": [{"question": ""}, 3, {"question": "Q?", "excerpts": []}]}')
+    assert parsed.json and parsed.malformed == 2 and len(parsed.drafts) == 1
+
+
+def test_passages_visit_every_file_before_any_second_passage() -> None:
+    corpus = Corpus(tuple(Source(f"f{n}.txt", "\n\n".join(f"Paragraph {n}.{k} " + "word " * 60
+                                                           for k in range(5)))
+                          for n in range(3)))
+    passages = spread_passages(corpus, 400)
+    assert [p.source for p in passages[:3]] == ["f0.txt", "f1.txt", "f2.txt"]
+    for passage in passages:
+        assert corpus.source(passage.source).text[passage.start:passage.end] == passage.text
+    middles = [p.start for p in passages if p.source == "f0.txt"]
+    assert middles[0] > middles[1]  # the middle first, then the first half's middle
+
+
+# -- the command -------------------------------------------------------------------------------
+
+def _rows(path: Path) -> list[dict[str, str]]:
+    with path.open(encoding="utf-8", newline="") as file:
+        return list(csv.DictReader(file))
+
+
+def test_every_kept_excerpt_slices_its_file_exactly(written: tuple[Path, dict[str, object]],
+                                                     folder: Path) -> None:
+    path, _summary = written
+    rows = [r for r in _rows(path) if r["answerable"] == "true"]
+    assert len(rows) == 6
+    assert list(_rows(path)[0]) == ["question", "references", "corpus_id", "answerable"]
+    squashed = 0
+    for row in rows:
+        text = (folder / row["corpus_id"]).read_bytes().decode("utf-8")
+        for ref in json.loads(row["references"]):
+            assert text[ref["start_index"]:ref["end_index"]] == ref["content"]
+            squashed += ref["content"] != " ".join(ref["content"].split())
+            assert INVENTED not in ref["content"]
+    assert squashed  # some excerpt was found although the model squashed its whitespace
+
+
+def test_drops_are_counted_and_a_repeated_question_kept_once(
+        written: tuple[Path, dict[str, object]]) -> None:
+    path, summary = written
+    questions = [r["question"] for r in _rows(path)]
+    assert questions.count(REPEATED) == 1
+    assert not any(INVENTED.lower() in q for q in questions)
+    dropped = summary["dropped"]
+    assert isinstance(dropped, dict)
+    assert dropped["not-json"] >= 1 and dropped["excerpt-not-in-file"] >= 1
+    assert dropped["repeat"] >= 1 and dropped["give-away"] >= 1
+    assert summary["kept"] == 6 and summary["thresholds"] == {"near_duplicate": 0.95,
+                                                              "giveaway": 0.8}
+    assert summary["tokens"]["prompt"] > 0  # type: ignore[index]
+
+
+def test_unanswerable_questions_are_checked_and_written_false(
+        written: tuple[Path, dict[str, object]]) -> None:
+    path, summary = written
+    rows = [r for r in _rows(path) if r["answerable"] == "false"]
+    assert sorted(r["question"] for r in rows) == sorted(UNANSWERABLE)
+    assert all(not r["references"] for r in rows)
+    assert summary["unanswerable"]["kept"] == 2  # type: ignore[index]
+
+
+def test_the_file_evaluates(written: tuple[Path, dict[str, object]], folder: Path,
+                            capsys: pytest.CaptureFixture[str]) -> None:
+    path, _summary = written
+    capsys.readouterr()
+    code = cli.main(["eval", str(folder), "--questions", str(path), "--top-k", "2", "--json"])
+    out = capsys.readouterr()
+    assert code == 0, out.err
+    payload = json.loads(out.out)
+    assert payload["questions_given"] == payload["questions_evaluated"] == 8
+    assert not payload["left_out_rows"]
+
+
+def test_the_summary_says_the_drops_and_the_cost(base: str, folder: Path, tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "q.csv"
+    code = cli.main(["questions", str(folder), "--llm", f"openai:{MODEL}", "--llm-base", base,
+                     "--count", "4", "--out", str(out), "--price", "1000,2000", "--model",
+                     "use-multilingual"])
+    said = capsys.readouterr().out
+    assert code == 0
+    assert "4 of 4 questions written" in said
+    assert "1 question dropped: the reply held no JSON" in said
+    prompt, completion = (int(n) for n in re.findall(r"(\d+) (?:prompt|completion)", said))
+    assert f"cost about {(prompt * 1000 + completion * 2000) / 1e6:.4f}" in said
+
+
+@pytest.mark.parametrize(("options", "said"), [
+    (["--count", "3"], "needs the chat model"),
+    (["--count", "3", "--llm", "openai:x", "--json"], "--out"),
+    (["--count", "3", "--llm", "openai:x", "--template", "TEMPLATE"], "{passage}"),
+])
+def test_mistakes_end_with_a_sentence(options: list[str], said: str, folder: Path,
+                                      tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    template = tmp_path / "t.txt"
+    template.write_text("Write {count} questions.", encoding="utf-8")
+    given = [str(template) if o == "TEMPLATE" else o for o in options]
+    assert cli.main(["questions", str(folder), *given]) == 2
+    assert said in capsys.readouterr().err
+
+
+def test_a_stopped_run_keeps_a_file_that_reads(base: str, folder: Path,
+                                               use_model: Embedder) -> None:
+    corpus = load_paths([str(folder)])
+    model = ChatModel(MODEL, base, KEY, stream=False)
+    run = QuestionRun(corpus, Asker(model, "{context}{question}", token_counter()), use_model,
+                      WritingSettings(8))
+    buffer = io.StringIO(csv_header())
+    buffer.seek(0, io.SEEK_END)
+
+    def keep(row: Row) -> None:
+        buffer.write(csv_row(row))
+
+    def stop(done: int, _total: int) -> None:
+        if done >= 2:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        run.run(keep, stop)
+    kept = parse_questions_csv(buffer.getvalue())
+    assert 2 <= len(kept) < 8 and run.summary.kept == len(kept)
