@@ -145,6 +145,17 @@ def _asker(quiet: bool = False, settings: dict[str, Any] | None = None) -> Asker
                  cache=cache)
 
 
+def settings_asker() -> Asker | None:
+    """The asker the LLM settings describe now, said nothing when there is none (the
+    question generator's model)."""
+    return _asker(quiet=True)
+
+
+def interrupted() -> bool:
+    """A rerun is waiting: a loop that calls the model stops between calls."""
+    return _interrupted()
+
+
 def has_answers() -> bool:
     """Some answer is kept in this session (a download of them is worth offering)."""
     return any(isinstance(kept, ChatAnswer) for kept in (ss.get(CACHE) or {}).values())

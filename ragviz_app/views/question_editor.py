@@ -31,6 +31,7 @@ from ragviz_app.session import (
     questions_follow,
     shown_questions,
 )
+from ragviz_app.views import question_generator
 
 
 def edited_questions(tab: DeltaGenerator, is_open: bool,
@@ -48,6 +49,9 @@ def edited_questions(tab: DeltaGenerator, is_open: bool,
         if is_open:
             table_tools()
             table_notes()
+    if is_open:
+        with tab:
+            question_generator.generator_panel(document)
     questions, problems = state.checked_questions(in_use, lang())
     given = len(questions)
     questions, left_out = state.placed_questions(questions, document)

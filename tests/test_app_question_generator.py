@@ -1,0 +1,86 @@
+""""Generate questions" in the questions tab (AppTest, the real default model, the loopback
+question-writing model of tests/question_server.py): the model of the LLM settings writes
+questions for the sample, each excerpt at its offsets; the review keeps, edits and drops;
+the kept questions join the table, the link and the workspace with their excerpts."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from ragviz.share import links
+from ragviz_app import app_state
+from ragviz_app.views.question_generator import FOUND, REVIEW, in_context, reviewed
+from tests.question_server import INVENTED, REPEATED
+from tests.test_app import rerun, run_app
+from tests.test_app_links import work_token
+from tests.test_question_writing import KEY, MODEL
+from tests.test_question_writing import base as base
+
+
+@pytest.fixture
+def app(monkeypatch: pytest.MonkeyPatch) -> Iterator[AppTest]:
+    monkeypatch.setenv("RAGVIZ_LLM_API_KEY", KEY)
+    yield run_app("questions")
+
+
+def test_without_a_model_the_panel_says_what_to_set(app: AppTest) -> None:
+    assert any("writes questions for this document" in i.value for i in app.info)
+    assert "qgen_start" not in [button.key for button in app.button]
+
+
+def test_generated_questions_are_reviewed_then_join_the_table_and_the_link(
+        app: AppTest, base: str) -> None:
+    app.text_input(key="llm_model").input(f"openai:{MODEL}")
+    app.text_input(key="llm_base").input(base)
+    rerun(app)
+    app.number_input(key="qgen_count").set_value(3)
+    rerun(app)
+    before = len(app_state.frame_questions(app.session_state.questions_base))
+    app.button(key="qgen_start").click()
+    rerun(app)
+    found = app.session_state[FOUND]
+    assert len(found) == 3
+    sample = (Path(__file__).resolve().parent.parent / "sample_docs"
+              / "politica_reembolso.txt").read_text(encoding="utf-8")
+    for question in found:
+        assert question.answerable and question.references
+        for ref in question.references:
+            assert INVENTED not in ref.content
+            assert ref.start is not None and sample[ref.start:ref.end] == ref.content
+    assert [q.question for q in found].count(REPEATED) <= 1
+    assert any("3 of 3 questions written" in c.value for c in app.caption)
+    # the review: drop the first, edit the second
+    app.session_state[REVIEW] = {"edited_rows": {0: {"keep": False},
+                                                 1: {"question": "Edited question?"}},
+                                 "added_rows": [], "deleted_rows": []}
+    app.button(key="qgen_add").click()
+    rerun(app)
+    table = app_state.frame_questions(app.session_state.questions_base)
+    added = table[before:]
+    assert [q.question for q in added] == ["Edited question?", found[2].question]
+    assert added[0].references == found[1].references  # its excerpt at its offsets
+    assert any("2 questions added" in c.value for c in app.caption)
+    work = links.decode_work(work_token(app))
+    assert [q.question for q in work.questions][-2:] == ["Edited question?", found[2].question]
+    assert work.questions[-1].references == found[2].references
+
+
+def test_the_review_keeps_edits_and_drops() -> None:
+    from ragviz.inputs.questions import LabelledQuestion
+
+    found = [LabelledQuestion("a?", answerable=True), LabelledQuestion("b?", answerable=False),
+             LabelledQuestion("c?", answerable=True)]
+    kept = reviewed(found, {"edited_rows": {"0": {"question": " A2? "}, 1: {"keep": False}}})
+    assert [(q.question, q.answerable) for q in kept] == [("A2?", True), ("c?", True)]
+    assert reviewed(found, None) == found
+
+
+def test_an_excerpt_is_shown_in_its_context() -> None:
+    text = "x" * 100 + " the refund\ntakes seven days " + "y" * 100
+    start = text.index("the refund")
+    shown = in_context(text, start, start + len("the refund\ntakes seven days"))
+    assert "«the refund takes seven days»" in shown and shown.startswith("…x")
