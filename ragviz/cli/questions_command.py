@@ -28,6 +28,7 @@ from ragviz.cli.llm_options import add_llm_options, make_asker
 from ragviz.cli.reading import CLI_LANG, _model, _read_corpus, _reason, cli_say
 from ragviz.errors import InputError, UserError
 from ragviz.i18n import decimal, grouped, t
+from ragviz.inputs.convert import ACCEPTED_SUFFIXES
 from ragviz.inputs.documents import shorten
 from ragviz.present.safe_text import visible_controls as terminal_safe
 
@@ -55,8 +56,8 @@ def _price(raw: str) -> tuple[float, float]:
 def add_questions_parser(sub: Any, add_model_options: Any) -> None:
     """``ragviz questions`` with the answer step's ``--llm`` options."""
     parser = sub.add_parser("questions", help=cli_say("cli.help.command.questions"))
-    parser.add_argument("paths", nargs="+", metavar="path", help=cli_say("cli.help.paths",
-                                                                        formats="…"))
+    parser.add_argument("paths", nargs="+", metavar="path", help=cli_say(
+        "cli.help.paths", formats=", ".join(ACCEPTED_SUFFIXES)))
     parser.add_argument("--count", type=_count, required=True,
                         help=cli_say("questions.help.count", limit=MAX_COUNT))
     parser.add_argument("--unanswerable", type=_count, default=0,
