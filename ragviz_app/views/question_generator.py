@@ -8,11 +8,13 @@ workspace carry with their excerpts.
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 import pandas as pd
 import streamlit as st
 
+from ragviz.answering.chat import RETRIES, TIMEOUT_S
 from ragviz.answering.question_run import QuestionRun, Row, WritingSettings
 from ragviz.errors import LLMError
 from ragviz.i18n import KeyedError
@@ -27,6 +29,8 @@ RUNNING = "_qgen_running"
 FOUND = "_qgen_found"  # the questions written so far, waiting for review
 REVIEW = "qgen_review"
 SAID = "_qgen_said"  # the last run's summary line or failure
+JOB = "_qgen_job"  # set when the last generation stopped
+WAIT_S = TIMEOUT_S * (RETRIES + 1)  # the longest a call in flight may take
 CONTEXT_CHARS = 60
 MAX_COUNT = 50
 
@@ -67,6 +71,7 @@ def generator_panel(document: str | Corpus | None) -> None:
             st.button(tr("llm.app.cancel"), key="qgen_cancel", on_click=_stop)
             _generate(document, asker, int(count), int(unanswerable))
         else:
+            wait_for_last()
             st.button(tr("qgen.generate", model=md(asker.model.name)), key="qgen_start",
                       on_click=_start, type="primary")
         if SAID in ss:
@@ -86,21 +91,25 @@ def _stop() -> None:
 
 
 def _generate(document: str | Corpus, asker: Any, count: int, unanswerable: int) -> None:
-    """Runs in this script (a click reruns it, so the loop looks for Cancel between calls)."""
+    """Runs in this script; between calls it looks for Cancel (or any other control). With
+    Streamlit's fast reruns the next run starts while this one waits for the model: that
+    run waits for this one to stop (``wait_for_last``), so it shows what was written."""
     from ragviz_app.models import loaded_model
 
     total = count + unanswerable
     bar = st.progress(0.0, tr("qgen.progress", done=0, total=total))
     found: list[LabelledQuestion] = ss[FOUND]
+    done = threading.Event()
+    ss[JOB] = done
 
     def on_row(row: Row) -> None:
         found.append(row.question)
 
-    def progress(done: int, wanted: int) -> None:
-        bar.progress(min(1.0, done / max(1, wanted)), tr("qgen.progress", done=done,
-                                                         total=wanted))
-        if llm_view.interrupted():
+    def progress(kept: int, wanted: int) -> None:
+        if llm_view.interrupted() or not ss.get(RUNNING):
             raise _CancelledError
+        bar.progress(min(1.0, kept / max(1, wanted)), tr("qgen.progress", done=kept,
+                                                         total=wanted))
 
     try:
         run = QuestionRun(as_corpus(document), asker, loaded_model(str(ss.active_model)),
@@ -112,8 +121,21 @@ def _generate(document: str | Corpus, asker: Any, count: int, unanswerable: int)
         ss[SAID] = tr("qgen.cancelled", n=len(found))
     except (LLMError, KeyedError) as error:
         ss[SAID] = error.localized(lang())
-    ss[RUNNING] = False
+    finally:  # also when Streamlit stops this run at one of its own calls
+        done.set()
+        ss[RUNNING] = False
     st.rerun()
+
+
+def wait_for_last() -> None:
+    """A run stopped by Cancel may still wait for the model's reply: wait for it to end
+    (at most the chat model's timeout), so the questions it wrote are shown."""
+    job = ss.get(JOB)
+    if isinstance(job, threading.Event) and not job.is_set():
+        with st.spinner(tr("qgen.stopping")):
+            job.wait(WAIT_S)
+        if SAID not in ss:  # Streamlit stopped it before it could say so itself
+            ss[SAID] = tr("qgen.cancelled", n=len(ss.get(FOUND) or []))
 
 
 def review(document: str | Corpus) -> None:
