@@ -20,6 +20,18 @@ def base() -> Iterator[str]:
     yield from serve()
 
 
+def set_chat_model(app: AppPage, key: str, base: str, model: str) -> None:
+    """Type the key, the base URL and the model into the opened LLM settings."""
+    for label, value in (("API key (kept in this session only)", key),
+                         ("Base URL of an OpenAI-compatible chat API", base),
+                         ("Chat model (openai:MODEL)", f"openai:{model}")):
+        field = app.page.locator(f'input[aria-label="{label}"]')
+        field.fill(value)
+        expect(field).to_have_value(value)
+        field.press("Enter")
+        app.wait_idle()
+
+
 def test_answers_stream_into_the_page_and_cancel_stops_asking(app: AppPage, base: str) -> None:
     app.open(tab=None)
     app.wait_rendered(doc_tab=False)
@@ -27,14 +39,7 @@ def test_answers_stream_into_the_page_and_cancel_stops_asking(app: AppPage, base
     # the settings start folded (open, they pushed every question's bars below the fold)
     page.get_by_text("Ask the LLM: model, server and prompt template").first.click()
     expect(page.get_by_text("ollama serve", exact=False).first).to_be_visible()
-    for label, value in (("API key (kept in this session only)", KEY),
-                         ("Base URL of an OpenAI-compatible chat API", base),
-                         ("Chat model (openai:MODEL)", f"openai:{MODEL}")):
-        field = page.locator(f'input[aria-label="{label}"]')
-        field.fill(value)
-        expect(field).to_have_value(value)
-        field.press("Enter")
-        app.wait_idle()
+    set_chat_model(app, KEY, base, MODEL)
     # every answer waits at the server's gate: the page is held at each state it is checked in
     _control(base, "/control/fault", {"kind": "drip", "times": 9, "seconds": 0.3, "gated": True})
     before = _calls(base)

@@ -12,6 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import AppPage
+from tests.browser.test_llm_browser import set_chat_model
 from tests.test_llm_answer import _control
 from tests.test_question_writing import KEY, MODEL
 from tests.test_question_writing import base as base
@@ -29,14 +30,7 @@ def test_generate_cancel_review_and_add(app: AppPage, server: str) -> None:
     app.open(tab=None)
     page = app.page
     page.get_by_text("Ask the LLM: model, server and prompt template").first.click()
-    for label, value in (("API key (kept in this session only)", KEY),
-                         ("Base URL of an OpenAI-compatible chat API", server),
-                         ("Chat model (openai:MODEL)", f"openai:{MODEL}")):
-        field = page.locator(f'input[aria-label="{label}"]')
-        field.fill(value)
-        expect(field).to_have_value(value)
-        field.press("Enter")
-        app.wait_idle()
+    set_chat_model(app, KEY, server, MODEL)
     page.get_by_text("Generate questions", exact=True).first.click()
     _control(server, "/control/fault", {"kind": "gate", "gated": True})
     page.get_by_role("button", name=re.compile(r"^Generate with openai")).click()
