@@ -20,6 +20,8 @@ from ragviz.cli.command import build_parser, main
 from ragviz.cli.json_models import OUTPUTS, SCHEMA_VERSION, checked
 from ragviz.embedding.models import Embedder
 from tests.index_fixtures import DOC, QUESTIONS, SOURCE, fixed_120, write_jsonl
+from tests.test_question_writing import KEY, MODEL
+from tests.test_question_writing import base as base
 
 FIXED = ["--chunker", "fixed", "--size", "120", "--overlap", "0"]
 SENTENCE = ["--chunker", "sentence", "--max-chars", "220", "--overlap-sentences", "1"]
@@ -48,7 +50,7 @@ def _index(folder: Path, embedder: Embedder) -> str:
 
 
 @pytest.fixture(scope="module")
-def outputs(tmp_path_factory: pytest.TempPathFactory, use_model: Embedder
+def outputs(tmp_path_factory: pytest.TempPathFactory, use_model: Embedder, base: str
             ) -> dict[str, dict[str, Any]]:
     """Each command's ``--json`` output, by the name ``ragviz schema`` knows it by."""
     folder = tmp_path_factory.mktemp("schema")
@@ -68,8 +70,12 @@ def outputs(tmp_path_factory: pytest.TempPathFactory, use_model: Embedder
                   "0", "--scorers", "cosine,bm25"],
         "index": ["index", index, "--model", "use-multilingual"],
         "cache info": ["cache", "info"],
+        "questions": ["questions", str(DOC), "--llm", f"openai:{MODEL}", "--llm-base", base,
+                      "--count", "2", "--out", str(folder / "questions.csv")],
     }
-    out = {name: json.loads(_out(*args, "--json")) for name, args in runs.items()}
+    with pytest.MonkeyPatch.context() as patch:  # the question-writing model's key
+        patch.setenv("RAGVIZ_LLM_API_KEY", KEY)
+        out = {name: json.loads(_out(*args, "--json")) for name, args in runs.items()}
     previous = os.environ.get("RAGVIZ_CACHE_DIR")
     os.environ["RAGVIZ_CACHE_DIR"] = str(folder / "cache")  # never the session's cache
     try:
