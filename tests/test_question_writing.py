@@ -20,7 +20,7 @@ import pytest
 
 from ragviz.answering.chat import ChatModel
 from ragviz.answering.excerpt_match import locate_excerpt
-from ragviz.answering.passages import spread_passages
+from ragviz.answering.passages import passage_chars, spread_passages
 from ragviz.answering.prompt import token_counter
 from ragviz.answering.question_replies import parse_reply
 from ragviz.answering.question_run import QuestionRun, Row, WritingSettings, csv_header, csv_row
@@ -164,6 +164,17 @@ def test_passages_visit_every_file_before_any_second_passage() -> None:
         assert corpus.source(passage.source).text[passage.start:passage.end] == passage.text
     middles = [p.start for p in passages if p.source == "f0.txt"]
     assert middles[0] > middles[1]  # the middle first, then the first half's middle
+
+
+def test_a_small_corpus_is_cut_finer_so_each_request_has_its_own_passage() -> None:
+    text = " ".join(f"Sentence number {n} says something about topic {n}." for n in range(60))
+    corpus = Corpus((Source("one.txt", text),))
+    counter = token_counter()
+    whole = passage_chars(corpus, counter, 1_000)
+    assert len(spread_passages(corpus, whole)) == 1
+    finer = passage_chars(corpus, counter, 1_000, wanted=8)
+    assert len(spread_passages(corpus, finer)) >= 8
+    assert passage_chars(corpus, counter, 1_000, wanted=10_000) == 300  # never below
 
 
 # -- the command -------------------------------------------------------------------------------

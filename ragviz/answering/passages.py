@@ -3,9 +3,10 @@
 A passage is a recursive chunk (paragraphs, then lines, sentences, words) of at most
 ``max_chars`` characters, where ``max_chars`` is the token budget times the characters per
 token the model's counter measures on the corpus itself, so a passage fits the model's
-context whatever the language. The order visits every file before any file's second
-passage, and inside a file goes middle first, then the middles of the halves, and so on, so
-the first passages asked already span the corpus.
+context whatever the language (smaller when a small corpus would give fewer passages than
+the run needs requests, down to 300 characters). The order visits every file before any
+file's second passage, and inside a file goes middle first, then the middles of the
+halves, and so on, so the first passages asked already span the corpus.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from ragviz.inputs.corpus import Corpus
 
 DEFAULT_PASSAGE_TOKENS = 1_000  # with the template and the reply, inside a 2,048-token context
 MIN_PASSAGE_TOKENS = 100
+MIN_PASSAGE_CHARS = 300  # a few sentences: smaller passages leave little to ask about
 _SAMPLE_CHARS = 20_000
 
 
@@ -42,9 +44,14 @@ def chars_per_token(corpus: Corpus, counter: TokenCounter) -> float:
     return len(sample) / tokens if tokens else 4.0
 
 
-def passage_chars(corpus: Corpus, counter: TokenCounter, tokens: int) -> int:
-    """The largest passage, in characters, that holds about ``tokens`` tokens."""
-    return max(200, int(tokens * chars_per_token(corpus, counter)))
+def passage_chars(corpus: Corpus, counter: TokenCounter, tokens: int, wanted: int = 1) -> int:
+    """The largest passage, in characters, that holds about ``tokens`` tokens; smaller (down
+    to ``MIN_PASSAGE_CHARS``) when the corpus would otherwise give fewer than ``wanted``
+    passages: each request needs a passage of its own, as a model at temperature 0 answers
+    the same prompt the same way."""
+    largest = max(MIN_PASSAGE_CHARS, int(tokens * chars_per_token(corpus, counter)))
+    spread = corpus.total_chars // max(1, wanted)
+    return max(MIN_PASSAGE_CHARS, min(largest, spread))
 
 
 def _middle_first(count: int) -> Iterator[int]:

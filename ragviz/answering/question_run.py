@@ -12,6 +12,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -64,6 +65,8 @@ class WritingSettings:
         for value in (self.count, self.unanswerable):
             if not 0 <= value <= MAX_COUNT:
                 raise InputError(key="cli.whole_number", low=0, high=MAX_COUNT, got=value)
+        if self.per_passage < 1:
+            raise ValueError(f"per_passage must be at least 1, got {self.per_passage}")
         if not MIN_PASSAGE_TOKENS <= self.passage_tokens <= MAX_PASSAGE_TOKENS:
             raise InputError(key="cli.whole_number", low=MIN_PASSAGE_TOKENS,
                              high=MAX_PASSAGE_TOKENS, got=self.passage_tokens)
@@ -84,7 +87,9 @@ class QuestionRun:
         self.template = settings.chosen_template()
         budget = settings.passage_tokens
         counter = token_counter(asker.model.model)
-        self.passages = spread_passages(corpus, passage_chars(corpus, counter, budget))
+        requests = 2 * math.ceil(settings.count / settings.per_passage)  # room for drops
+        self.passages = spread_passages(corpus, passage_chars(corpus, counter, budget,
+                                                              requests))
         self.summary = WritingSummary(asker.model.name, settings.count,
                                       unanswerable_wanted=settings.unanswerable,
                                       passages=len(self.passages), passage_tokens=budget)
