@@ -8,10 +8,13 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import re
 import select
+import signal
 import subprocess
 import sys
+import time
 import unicodedata
 from collections.abc import Iterator
 from pathlib import Path
@@ -284,3 +287,34 @@ def test_a_stopped_run_keeps_a_file_that_reads(base: str, folder: Path,
         run.run(keep, stop)
     kept = parse_questions_csv(buffer.getvalue())
     assert 2 <= len(kept) < 8 and run.summary.kept == len(kept)
+
+
+def test_ctrl_c_keeps_the_file_written_so_far(base: str, folder: Path, tmp_path: Path) -> None:
+    """A real SIGINT while the model holds the third reply: exit 130, the summary says it was
+    stopped, and the file holds the questions of the first two replies, readable."""
+    from tests.test_llm_answer import _calls, _control
+
+    _control(base, "/control/reset", {})
+    for fault in ({"kind": "none"}, {"kind": "none"}, {"kind": "gate", "gated": True}):
+        _control(base, "/control/fault", fault)
+    out = tmp_path / "stopped.csv"
+    env = {**os.environ, "RAGVIZ_LLM_API_KEY": KEY, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "ragviz.cli", "questions", str(folder), "--llm",
+         f"openai:{MODEL}", "--llm-base", base, "--count", "40", "--out", str(out)],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 120
+        while _calls(base) < 3 and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.1)  # waits for the state: the third request held at the gate
+        assert _calls(base) == 3, proc.poll()
+        proc.send_signal(signal.SIGINT)
+        _out, err = proc.communicate(timeout=60)
+    finally:
+        _control(base, "/control/release", {"n": 1})
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130
+    assert "stopped: the file holds every question written until then" in err
+    kept = parse_questions_csv(out.read_text(encoding="utf-8"))
+    assert kept and all(q.references for q in kept)
