@@ -27,6 +27,7 @@ from ragviz.answering.passages import passage_chars, spread_passages
 from ragviz.answering.prompt import token_counter
 from ragviz.answering.question_replies import parse_reply
 from ragviz.answering.question_run import QuestionRun, Row, WritingSettings, csv_header, csv_row
+from ragviz.answering.question_writing import GIVEAWAY, Repeats, overlap
 from ragviz.answering.run import Asker
 from ragviz.cli import command as cli
 from ragviz.embedding.base import Embedder
@@ -178,6 +179,21 @@ def test_a_small_corpus_is_cut_finer_so_each_request_has_its_own_passage() -> No
     finer = passage_chars(corpus, counter, 1_000, wanted=8)
     assert len(spread_passages(corpus, finer)) >= 8
     assert passage_chars(corpus, counter, 1_000, wanted=10_000) == 300  # never below
+
+
+def test_repeats_by_words_and_near_duplicates_by_the_model(use_model: Embedder) -> None:
+    repeats = Repeats(use_model)
+    assert repeats.why_not("How long does a refund take?") is None
+    assert repeats.why_not("how long does a REFUND take") == "repeat"  # the same words
+    assert repeats.why_not("How long does the refund take?") == "near-duplicate"  # 0.995
+    assert repeats.why_not("How many days does a refund take?") is None  # 0.85: kept
+    assert repeats.why_not("Can I change my password?") is None
+
+
+def test_a_giveaway_is_a_question_made_of_its_excerpts_words() -> None:
+    excerpt = ["Refunds are accepted within thirty days of purchase."]
+    assert overlap("Are refunds accepted within thirty days of purchase?", excerpt) == 1.0
+    assert overlap("How long do I have to get my money back?", excerpt) < GIVEAWAY
 
 
 # -- the command -------------------------------------------------------------------------------
