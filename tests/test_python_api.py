@@ -326,3 +326,71 @@ def test_the_api_the_cli_and_the_app_agree_on_the_apps_first_configuration(
     assert api.to_json()["metrics"] == cli["metrics"]
     assert [o.diagnosis.labels for o in api.analysis.outcomes] == \
         [o.diagnosis.labels for o in app.outcomes]
+
+
+# --- a user's vector store --------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def stored(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The article's fixed-120 chunks in a persistent Chroma collection, as a production
+    pipeline would have stored them with the default model."""
+    from ragviz.embedding.models import load_embedder
+    from tests.index_fixtures import DOC, chroma_collection, fixed_120
+
+    folder = tmp_path_factory.mktemp("store") / "chroma"
+    texts = [c.text for c in fixed_120(DOC.read_text(encoding="utf-8"))]
+    chroma_collection(folder, "refunds", texts, load_embedder().encode_documents(texts))
+    return folder
+
+
+def test_a_langchain_chroma_store_is_read_as_its_folder_is(
+        stored: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import chromadb
+    from langchain_chroma import Chroma
+
+    from tests.index_fixtures import DOC, QUESTIONS as CSV
+
+    client = chromadb.PersistentClient(path=str(stored))
+    store = Chroma(client=client, collection_name="refunds")
+    by_object = ragviz.evaluate([DOC], CSV, index=store, top_k=1).to_json()
+    by_collection = ragviz.evaluate([DOC], CSV, index=client.get_collection("refunds"),
+                                    top_k=1).to_json()
+    cli = _cli_json(capsys, ["eval", "--index", f"chroma:{stored}", "--collection", "refunds",
+                             "--sources", str(DOC), "--questions", str(CSV), "--top-k", "1"])
+    for data in (by_object, by_collection):
+        assert data["metrics"] == cli["metrics"]
+        assert data["chunker"] == cli["chunker"] == "index refunds"
+        assert [q["labels"] for q in data["questions"]] == [q["labels"] for q in cli["questions"]]
+    assert store.get()["ids"]  # the user's store still reads: ragviz wrote nothing to it
+
+
+def test_a_store_kept_in_memory_or_of_another_kind_is_told_what_to_give() -> None:
+    import chromadb
+
+    collection = chromadb.EphemeralClient().get_or_create_collection("notes")
+    with pytest.raises(InputError, match="keeps its data in memory"):
+        ragviz.evaluate(None, QUESTIONS, index=collection)
+    with pytest.raises(InputError, match="index= takes a path or URL"):
+        ragviz.evaluate(None, QUESTIONS, index=object())
+
+
+def test_a_qdrant_client_is_read_as_its_storage_is(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from qdrant_client import QdrantClient
+
+    from ragviz.embedding.models import load_embedder
+    from tests.index_fixtures import DOC, QUESTIONS as CSV
+    from tests.test_index_pgvector import article_chunks
+    from tests.test_index_qdrant import qdrant_storage
+
+    texts, sources, starts = article_chunks()
+    qdrant_storage(tmp_path / "q", texts, load_embedder().encode_documents(texts), sources, starts)
+    client = QdrantClient(path=str(tmp_path / "q"))
+    try:
+        api = ragviz.evaluate([DOC], CSV, index=client, collection="langchain").to_json()
+    finally:
+        client.close()
+    cli = _cli_json(capsys, ["eval", "--index", f"qdrant:{tmp_path / 'q'}", "--collection",
+                             "langchain", "--sources", str(DOC), "--questions", str(CSV)])
+    assert api["metrics"] == cli["metrics"] and api["chunker"] == "index langchain"

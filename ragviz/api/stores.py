@@ -1,7 +1,8 @@
 """``index=`` as ``--index`` takes it (a path or a URL), or a user's vector store object:
 LangChain's ``Chroma``, LlamaIndex's ``ChromaVectorStore``, a chromadb ``Collection``, or a
 Qdrant store (LangChain's or LlamaIndex's, over a ``QdrantClient``). An object is turned into
-the ``--index`` spec and collection it stands for, so ragviz reads it as the CLI does: through
+the ``--index`` spec and collection it stands for (a bare ``QdrantClient`` with the
+``collection`` option), so ragviz reads it as the CLI does: through
 its own read-only reader, never through the user's object (a diagnostic tool never writes to
 what it diagnoses)."""
 
@@ -20,6 +21,8 @@ def index_spec(index: object, collection: str | None) -> tuple[str, str | None]:
     chroma = _chroma_collection(index)
     if chroma is not None:
         return _chroma_spec(chroma), collection or str(chroma.name)
+    if _module(index).startswith("qdrant_client"):  # a QdrantClient: collection= names one
+        return _qdrant_spec(index, index), collection
     client = getattr(index, "client", None) or getattr(index, "_client", None)
     name = getattr(index, "collection_name", None)
     if client is not None and isinstance(name, str) and _module(client).startswith("qdrant"):
