@@ -256,11 +256,14 @@ def test_a_callable_retriever_returning_texts_not_in_the_corpus_is_told_which() 
 
 
 def test_an_answer_the_retriever_never_returned_says_its_rank_is_ragvizs() -> None:
+    returned = BOILER.split("\n\n")[0] + "\n\n"  # its whitespace is part of what it sent
+
     def first_paragraph(question: str) -> list[str]:
-        return [BOILER.split("\n\n")[0]]
+        return [returned]
 
     result = ragviz.evaluate(CORPUS, QUESTIONS[:1], retriever=first_paragraph, top_k=1)
     assert result.questions[0]["recall"] == 0.0
+    assert result.chunks[result.questions[0]["hits"][0]["index"]].text == returned
     assert "did not return the answer's chunk" in result.explain(0)
     assert all(CORPUS[c.source][c.start:c.end] == c.text for c in result.chunks)
 
@@ -349,7 +352,8 @@ def test_a_langchain_chroma_store_is_read_as_its_folder_is(
     import chromadb
     from langchain_chroma import Chroma
 
-    from tests.index_fixtures import DOC, QUESTIONS as CSV
+    from tests.index_fixtures import DOC
+    from tests.index_fixtures import QUESTIONS as CSV
 
     client = chromadb.PersistentClient(path=str(stored))
     store = Chroma(client=client, collection_name="refunds")
@@ -380,7 +384,8 @@ def test_a_qdrant_client_is_read_as_its_storage_is(
     from qdrant_client import QdrantClient
 
     from ragviz.embedding.models import load_embedder
-    from tests.index_fixtures import DOC, QUESTIONS as CSV
+    from tests.index_fixtures import DOC
+    from tests.index_fixtures import QUESTIONS as CSV
     from tests.test_index_pgvector import article_chunks
     from tests.test_index_qdrant import qdrant_storage
 

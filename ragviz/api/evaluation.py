@@ -4,8 +4,10 @@ JSON). Every view is made by the code the CLI and the app use; nothing is recomp
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, overload
 
@@ -118,7 +120,7 @@ class Evaluation:
     @property
     def questions(self) -> list[dict[str, Any]]:
         """One dict per question evaluated: ``eval --json``'s question rows."""
-        return list(self.to_json()["questions"])
+        return copy.deepcopy(self._payload["questions"])
 
     def metrics_line(self) -> str:
         """The metrics in one line, as ``ragviz eval`` prints them."""
@@ -132,7 +134,7 @@ class Evaluation:
         import pandas as pd
 
         rows = []
-        for row in self.questions:
+        for row in self._payload["questions"]:
             diagnosis = row["diagnosis"] or {}
             rows.append({**{k: row.get(k) for k in QUESTION_COLUMNS},
                          "rank": diagnosis.get("answer_rank"),
@@ -218,6 +220,11 @@ class Evaluation:
 
     def to_json(self) -> dict[str, Any]:
         """``ragviz eval --json``'s data (``ragviz schema eval``), checked by its model."""
+        return copy.deepcopy(self._payload)
+
+    @cached_property
+    def _payload(self) -> dict[str, Any]:
+        """The JSON data, made once: the rows, the frame and the questions read it."""
         from ragviz.cli import llm_options
         from ragviz.cli.json_models import checked
         from ragviz.cli.output import with_coverage

@@ -4,7 +4,7 @@ str | Document | (text, score)``.
 
 Each returned text is located in the corpus (its metadata's ``source`` and ``start_index``
 first when they hold, then the exact text, then the same words with any whitespace). The
-chunks are the distinct places returned, plus the stretches of text no answer returned
+chunks are the distinct places returned, plus the stretches of text nothing returned
 (never retrieved, so a missed answer still has a chunk to be found in). A question's scores
 are the retriever's when it gives them falling with its order, else ``1 / rank``; a chunk it
 did not return for that question has no score (NaN): the pipeline ranks it after every
@@ -133,7 +133,7 @@ def retrieve_all(retriever: object, questions: Sequence[LabelledQuestion],
     rows: list[ScoreRow] = []
     returned: list[tuple[int, ...]] = []
     for row in placed:
-        indices = [position[_trimmed(corpus, place)] for place, _ in row]
+        indices = [position[place] for place, _ in row]
         rows.append(_scores(len(chunks), indices, [score for _, score in row]))
         returned.append(tuple(dict.fromkeys(indices)))
     return Retrieved(ChunkingResult(chunks), tuple(rows), tuple(returned))
@@ -164,18 +164,11 @@ def locate(corpus: Corpus, item: Returned) -> Place | None:
     return None
 
 
-def _trimmed(corpus: Corpus, place: Place) -> Place:
-    name, start, end = place
-    start, end = trim_span(corpus.source(name).text, start, end)
-    return name, start, end
-
-
 def _chunks(corpus: Corpus, places: list[Place]) -> tuple[Chunk, ...]:
-    """The places returned (trimmed of edge whitespace, each once) and the stretches of
-    text between them, in corpus order."""
+    """The places returned (each once, as returned) and the stretches of text between
+    them (trimmed of edge whitespace), in corpus order."""
     order = {name: n for n, name in enumerate(corpus.names)}
-    spans = sorted({_trimmed(corpus, p) for p in places}, key=lambda p: (order[p[0]], p[1], p[2]))
-    spans = [p for p in spans if p[1] < p[2]]
+    spans = list(dict.fromkeys(places))
     for name in corpus.names:
         text = corpus.source(name).text
         covered = [(s, e) for n, s, e in spans if n == name]
