@@ -399,3 +399,27 @@ def test_a_qdrant_client_is_read_as_its_storage_is(
     cli = _cli_json(capsys, ["eval", "--index", f"qdrant:{tmp_path / 'q'}", "--collection",
                              "langchain", "--sources", str(DOC), "--questions", str(CSV)])
     assert api["metrics"] == cli["metrics"] and api["chunker"] == "index langchain"
+
+
+def test_an_llm_answers_as_with_the_clis_llm_option(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests.test_llm_answer import KEY, MODEL, serve
+
+    monkeypatch.setenv("RAGVIZ_LLM_API_KEY", KEY)
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    server = serve()
+    base = next(server)
+    try:
+        api = ragviz.evaluate("sample:politica_reembolso", "sample:politica_reembolso",
+                              chunker="fixed", size=120, overlap=0, top_k=1,
+                              llm=f"openai:{MODEL}", llm_base=base).to_json()
+        cli = _cli_json(capsys, ["eval", "sample:politica_reembolso", "--questions",
+                                 "sample:politica_reembolso", "--chunker", "fixed", "--size",
+                                 "120", "--overlap", "0", "--top-k", "1",
+                                 "--llm", f"openai:{MODEL}", "--llm-base", base])
+    finally:
+        server.close()
+    assert [q["llm"]["verdict"] for q in api["questions"]] == \
+        [q["llm"]["verdict"] for q in cli["questions"]]
+    assert api["llm"]["metrics"] == cli["llm"]["metrics"]
+    assert KEY not in json.dumps(api)
