@@ -265,6 +265,7 @@ def test_an_answer_the_retriever_never_returned_says_its_rank_is_ragvizs() -> No
     assert result.questions[0]["recall"] == 0.0
     assert result.chunks[result.questions[0]["hits"][0]["index"]].text == returned
     assert "did not return the answer's chunk" in result.explain(0)
+    assert result.to_pandas()["explanation"].tolist() == [result.explain(0)]
     assert all(CORPUS[c.source][c.start:c.end] == c.text for c in result.chunks)
 
 

@@ -130,16 +130,17 @@ class Evaluation:
 
     def to_pandas(self) -> pd.DataFrame:
         """One row per question: labels, the answer's rank, scores, token recall,
-        precision and IoU, the explanation (``QUESTION_COLUMNS``)."""
+        precision and IoU, the explanation (``explain``; ``QUESTION_COLUMNS``)."""
         import pandas as pd
 
         rows = []
-        for row in self._payload["questions"]:
+        for position, row in enumerate(self._payload["questions"]):
             diagnosis = row["diagnosis"] or {}
             rows.append({**{k: row.get(k) for k in QUESTION_COLUMNS},
                          "rank": diagnosis.get("answer_rank"),
                          "answer_score": diagnosis.get("answer_score"),
-                         "hits": [hit["index"] for hit in row["hits"]]})
+                         "hits": [hit["index"] for hit in row["hits"]],
+                         "explanation": self.explain(position)})
         return pd.DataFrame(rows, columns=list(QUESTION_COLUMNS))
 
     def _position(self, question: int | str) -> int:
