@@ -65,14 +65,23 @@ def retriever_name(retriever: object) -> str:
     return type(retriever).__name__
 
 
+def _libraries(thing: object) -> set[str]:
+    """The top-level packages of ``thing``'s class and its bases (a user's subclass of
+    LangChain's ``BaseRetriever`` lives in the user's module)."""
+    return {(cls.__module__ or "").split(".")[0] for cls in type(thing).__mro__}
+
+
 def asker(retriever: object) -> Callable[[str], Sequence[Any]]:
-    """The call that asks ``retriever`` one question."""
-    if hasattr(retriever, "invoke") and type(retriever).__module__.startswith("langchain"):
+    """The call that asks ``retriever`` one question: LangChain's ``invoke``, LlamaIndex's
+    ``retrieve``, or the callable itself."""
+    libraries = _libraries(retriever)
+    if "langchain_core" in libraries and hasattr(retriever, "invoke"):
         return retriever.invoke  # type: ignore[no-any-return]
-    if hasattr(retriever, "retrieve"):
+    if "llama_index" in libraries and hasattr(retriever, "retrieve"):
         return retriever.retrieve  # type: ignore[no-any-return]
-    if hasattr(retriever, "invoke"):
-        return retriever.invoke  # type: ignore[no-any-return]
+    for method in ("invoke", "retrieve"):
+        if callable(getattr(retriever, method, None)):
+            return getattr(retriever, method)  # type: ignore[no-any-return]
     if callable(retriever):
         return retriever
     raise InputError(key="python.retriever_type", got=type(retriever).__name__)
