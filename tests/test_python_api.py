@@ -348,25 +348,27 @@ def stored(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
-def test_a_langchain_chroma_store_is_read_as_its_folder_is(
+def test_langchain_and_llamaindex_chroma_stores_are_read_as_their_folder_is(
         stored: Path, capsys: pytest.CaptureFixture[str]) -> None:
     import chromadb
     from langchain_chroma import Chroma
+    from llama_index.vector_stores.chroma import ChromaVectorStore
 
+    from ragviz.api.stores import index_spec
     from tests.index_fixtures import DOC
     from tests.index_fixtures import QUESTIONS as CSV
 
     client = chromadb.PersistentClient(path=str(stored))
     store = Chroma(client=client, collection_name="refunds")
-    by_object = ragviz.evaluate([DOC], CSV, index=store, top_k=1).to_json()
-    by_collection = ragviz.evaluate([DOC], CSV, index=client.get_collection("refunds"),
-                                    top_k=1).to_json()
+    for index in (store, ChromaVectorStore(chroma_collection=client.get_collection("refunds")),
+                  client.get_collection("refunds")):
+        assert index_spec(index, None) == (f"chroma:{stored}", "refunds")
+    data = ragviz.evaluate([DOC], CSV, index=store, top_k=1).to_json()
     cli = _cli_json(capsys, ["eval", "--index", f"chroma:{stored}", "--collection", "refunds",
                              "--sources", str(DOC), "--questions", str(CSV), "--top-k", "1"])
-    for data in (by_object, by_collection):
-        assert data["metrics"] == cli["metrics"]
-        assert data["chunker"] == cli["chunker"] == "index refunds"
-        assert [q["labels"] for q in data["questions"]] == [q["labels"] for q in cli["questions"]]
+    assert data["metrics"] == cli["metrics"]
+    assert data["chunker"] == cli["chunker"] == "index refunds"
+    assert [q["labels"] for q in data["questions"]] == [q["labels"] for q in cli["questions"]]
     assert store.get()["ids"]  # the user's store still reads: ragviz wrote nothing to it
 
 
@@ -380,10 +382,12 @@ def test_a_store_kept_in_memory_or_of_another_kind_is_told_what_to_give() -> Non
         ragviz.evaluate(None, QUESTIONS, index=object())
 
 
-def test_a_qdrant_client_is_read_as_its_storage_is(
+def test_a_qdrant_client_or_llamaindex_store_is_read_as_its_storage_is(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from llama_index.vector_stores.qdrant import QdrantVectorStore
     from qdrant_client import QdrantClient
 
+    from ragviz.api.stores import index_spec
     from ragviz.embedding.models import load_embedder
     from tests.index_fixtures import DOC
     from tests.index_fixtures import QUESTIONS as CSV
@@ -392,14 +396,17 @@ def test_a_qdrant_client_is_read_as_its_storage_is(
 
     texts, sources, starts = article_chunks()
     qdrant_storage(tmp_path / "q", texts, load_embedder().encode_documents(texts), sources, starts)
-    client = QdrantClient(path=str(tmp_path / "q"))
+    client = QdrantClient(path=str(tmp_path / "q"))  # holds the storage's lock meanwhile
     try:
-        api = ragviz.evaluate([DOC], CSV, index=client, collection="langchain").to_json()
+        assert index_spec(client, "langchain") == (f"qdrant:{tmp_path / 'q'}", "langchain")
+        store = QdrantVectorStore(client=client, collection_name="llama")
+        assert index_spec(store, None) == (f"qdrant:{tmp_path / 'q'}", "llama")
+        data = ragviz.evaluate([DOC], CSV, index=store).to_json()
     finally:
         client.close()
     cli = _cli_json(capsys, ["eval", "--index", f"qdrant:{tmp_path / 'q'}", "--collection",
-                             "langchain", "--sources", str(DOC), "--questions", str(CSV)])
-    assert api["metrics"] == cli["metrics"] and api["chunker"] == "index langchain"
+                             "llama", "--sources", str(DOC), "--questions", str(CSV)])
+    assert data["metrics"] == cli["metrics"] and data["chunker"] == "index llama"
 
 
 def test_an_llm_answers_as_with_the_clis_llm_option(
