@@ -255,7 +255,7 @@ def test_a_callable_retriever_returning_texts_not_in_the_corpus_is_told_which() 
     assert "Tuesday" not in said
 
 
-def test_an_answer_the_retriever_never_returned_says_its_rank_is_ragvizs() -> None:
+def test_an_answer_the_retriever_never_returned_says_its_rank_is_ragvizs(tmp_path: Path) -> None:
     returned = BOILER.split("\n\n")[0] + "\n\n"  # its whitespace is part of what it sent
 
     def first_paragraph(question: str) -> list[str]:
@@ -266,6 +266,8 @@ def test_an_answer_the_retriever_never_returned_says_its_rank_is_ragvizs() -> No
     assert result.chunks[result.questions[0]["hits"][0]["index"]].text == returned
     assert "did not return the answer's chunk" in result.explain(0)
     assert result.to_pandas()["explanation"].tolist() == [result.explain(0)]
+    assert len(result.chart(0).to_dict()["datasets"]) >= 1  # unscored chunks drawn too
+    assert "555-0199" in result.report(tmp_path / "r.html").read_text(encoding="utf-8")
     assert all(CORPUS[c.source][c.start:c.end] == c.text for c in result.chunks)
 
 
