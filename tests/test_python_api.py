@@ -433,3 +433,11 @@ def test_an_llm_answers_as_with_the_clis_llm_option(
         [q["llm"]["verdict"] for q in cli["questions"]]
     assert api["llm"]["metrics"] == cli["llm"]["metrics"]
     assert KEY not in json.dumps(api)
+
+
+def test_the_readers_notes_speak_the_language_asked(capsys: pytest.CaptureFixture[str]) -> None:
+    lost = [{"question": "When?", "corpus_id": "a.txt",
+             "references": [{"content": "not in the file"}]}]
+    with pytest.raises(InputError, match="no question's excerpts lie in the corpus"):
+        ragviz.evaluate({"a.txt": "Rent is due on the first."}, lost, lang="pt")
+    assert "o texto do trecho não está no corpus" in capsys.readouterr().err

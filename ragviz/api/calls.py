@@ -7,7 +7,8 @@ and the app run (``ragviz.evaluation.pipeline``, ``experiments``, ``sweeping``,
 from __future__ import annotations
 
 import argparse
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from ragviz.api.chunkers import ChunkText, user_chunker
@@ -134,17 +135,30 @@ def evaluate(
     settings = RetrievalSettings.checked(top_k, floor, _scorer(scorer, rerank), expand)
     asker = _asker(llm, llm_base, lang)
     labelled = read_questions(questions)
-    if index is not None:
-        evaluation = _index_evaluation(index, corpus, labelled, settings, model, lang, params)
-    elif corpus is None:
-        raise InputError(key="python.empty_corpus")
-    elif retriever is not None:
-        evaluation = _retriever_evaluation(retriever, read_corpus(corpus), labelled, settings,
-                                           model, lang, params)
-    else:
-        evaluation = _chunker_evaluation(chunker, read_corpus(corpus), labelled, settings,
-                                         model, lang, params)
-    return _finished(evaluation, asker)
+    with speaking(lang):  # what the readers note on stderr, in ``lang`` too
+        if index is not None:
+            evaluation = _index_evaluation(index, corpus, labelled, settings, model, lang, params)
+        elif corpus is None:
+            raise InputError(key="python.empty_corpus")
+        elif retriever is not None:
+            evaluation = _retriever_evaluation(retriever, read_corpus(corpus), labelled,
+                                               settings, model, lang, params)
+        else:
+            evaluation = _chunker_evaluation(chunker, read_corpus(corpus), labelled, settings,
+                                             model, lang, params)
+        return _finished(evaluation, asker)
+
+
+@contextmanager
+def speaking(lang: str) -> Iterator[None]:
+    """The CLI's readers' notes (a file skipped, questions left out) said in ``lang``."""
+    from ragviz.cli.reading import CLI_LANG
+
+    token = CLI_LANG.set(lang)
+    try:
+        yield
+    finally:
+        CLI_LANG.reset(token)
 
 
 def _chunker_evaluation(chunker: Chunker, documents: Corpus,
