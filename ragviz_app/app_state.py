@@ -19,7 +19,6 @@ from ragviz.chunking import ChunkerConfig, get_spec
 from ragviz.chunking.params import Param
 from ragviz.errors import InputError
 from ragviz.evaluation.excerpts import LeftOut, Unfound, resolve_questions
-from ragviz.evaluation.results import Analysis
 from ragviz.i18n import message, t
 from ragviz.inputs.corpus import Corpus, as_corpus, load_files, short_name
 from ragviz.inputs.documents import MAX_QUESTIONS, DecodedText, check_document
@@ -438,18 +437,5 @@ def document_chars(document: str | Corpus) -> int:
 def slider_floor(value: float, scale: ScoreScale = COSINE) -> float:
     """A calibrated floor as the floor slider can hold it (the scale's decimals)."""
     return scale.snap(value)
-
-
-FILE_LABEL_CHARS = 16  # a file name in a bar label: longer ones are cut in the middle
-
-
-def chunk_labels(analysis: Analysis) -> dict[int, str] | None:
-    """Score-bar labels that name each chunk's file (``#3 faq.md``) when there are several
-    files; None keeps the plain ``#i``. The number comes first and the file is abbreviated,
-    so a cut label never hides the chunk the explanation names."""
-    if not analysis.corpus.multi_file:
-        return None
-    return {c.index: f"#{c.index} {short_name(c.source, FILE_LABEL_CHARS)}"
-            for c in analysis.chunks}
 
 

@@ -23,10 +23,10 @@ from ragviz.evaluation.diagnosis import OUTRANKED_BY_OTHER_DOCUMENT
 from ragviz.evaluation.pipeline import analyse, chunk_document
 from ragviz.evaluation.results import RetrievalSettings
 from ragviz.i18n import t
-from ragviz.inputs.corpus import Corpus, load_files
+from ragviz.inputs.corpus import Corpus, load_files, short_name
+from ragviz.present.charts import FILE_LABEL_CHARS
 from ragviz.present.presentation import config_text, label_name
 from ragviz.share.samples import get_sample
-from ragviz_app.app_state import FILE_LABEL_CHARS, short_name
 from ragviz_app.jobs import THREAD_NAME
 from tests.test_app import charts, chunk_tables, rerun, run_app
 

@@ -17,7 +17,7 @@ from ragviz.evaluation.experiments import sweep
 from ragviz.evaluation.pipeline import analyse
 from ragviz.evaluation.results import Analysis, RetrievalSettings
 from ragviz.inputs.questions import LabelledQuestion
-from ragviz_app.charts import (
+from ragviz.present.charts import (
     FLOOR_DATA,
     calibration_strip,
     chart_statuses,
@@ -201,8 +201,8 @@ def test_a_long_documents_similarity_profile_is_aggregated_and_keeps_every_dip()
 
 def test_a_long_ranking_draws_the_best_forty_and_says_so() -> None:
     from ragviz.chunking.base import Chunk
+    from ragviz.present.charts import MAX_BARS
     from ragviz.retrieval.decision import decide
-    from ragviz_app.charts import MAX_BARS
 
     chunks = [Chunk(i, i * 10, i * 10 + 5, "x" * 5) for i in range(100)]
     decision = decide([i / 100 for i in range(100)], 2, 0.5)
@@ -240,15 +240,15 @@ def test_portuguese_charts_write_numbers_with_a_decimal_comma() -> None:
     help says so)."""
     from ragviz.chunking.base import Chunk
     from ragviz.i18n import t
+    from ragviz.present.charts import score_bars_spec
     from ragviz.retrieval.decision import decide
-    from ragviz_app.charts import score_bars_spec
 
     chunks = [Chunk(i, i * 10, i * 10 + 5, "x" * 5) for i in range(3)]
     bars = score_bars_spec(decide([0.5, 0.3, 0.1], 2, 0.2), chunks, 0.2, lang="pt")
     assert bars["config"]["locale"]["number"]["decimal"] == ","
     english = score_bars_spec(decide([0.5, 0.3, 0.1], 2, 0.2), chunks, 0.2, lang="en")
     assert "locale" not in english.get("config", {})
-    from ragviz_app.charts import localised
+    from ragviz.present.charts import localised
 
     profile = localised(similarity_profile([(10, 0.8), (30, 0.2)], 0.4, "pt"), "pt").to_dict()
     assert profile["config"]["locale"]["number"]["decimal"] == ","
@@ -267,8 +267,8 @@ def test_the_charts_status_is_the_decisions(scores: list[float], top_k: int, flo
     the decision's top_k and floor (a step then changes one row, not every bar). Ties at the
     floor and between ranks included, that is what the decision's hits say."""
     from ragviz.chunking.base import Chunk
+    from ragviz.present.charts import MAX_BARS, score_bars_spec, score_rows
     from ragviz.retrieval.decision import decide
-    from ragviz_app.charts import MAX_BARS, score_bars_spec, score_rows
 
     chunks = [Chunk(i, i * 10, i * 10 + 5, "x" * 5) for i in range(len(scores))]
     decision = decide(scores, top_k, floor)
@@ -285,8 +285,8 @@ def test_the_status_expression_names_the_fields_the_chart_carries() -> None:
     import re
 
     from ragviz.chunking.base import Chunk
+    from ragviz.present.charts import score_bars_spec, status_expression
     from ragviz.retrieval.decision import decide
-    from ragviz_app.charts import score_bars_spec, status_expression
 
     spec = score_bars_spec(decide([0.5, 0.1], 1, 0.2), [Chunk(i, i, i + 1, "x") for i in range(2)],
                            0.2)

@@ -20,9 +20,9 @@ from ragviz.evaluation.measures import METRICS, Metric, metric_names, register_m
 from ragviz.evaluation.pipeline import analyse
 from ragviz.evaluation.results import Analysis, Metrics, RetrievalSettings, SweepResult, SweepRow
 from ragviz.inputs.questions import LabelledQuestion
+from ragviz.present.charts import sweep_heatmap
 from ragviz.present.exports import results_csv
 from ragviz.present.report import render_report
-from ragviz_app.charts import sweep_heatmap
 from tests.test_app import open_tab, rerun, run_app
 
 TEXT = "Refunds take ten days. The office wifi password is on the board. Lunch is at noon."

@@ -16,6 +16,7 @@ from ragviz.evaluation.diagnosis import LABELS, OK, diagnose
 from ragviz.evaluation.results import QuestionOutcome
 from ragviz.i18n import t
 from ragviz.inputs.questions import LabelledQuestion
+from ragviz.present.charts import score_bars, score_frame
 from ragviz.present.presentation import (
     calibration_message,
     config_text,
@@ -29,7 +30,6 @@ from ragviz.present.presentation import (
     param_name,
 )
 from ragviz.retrieval.decision import decide
-from ragviz_app.charts import score_bars, score_frame
 
 DOC = "Reembolso. O prazo é de 7 dias úteis. Suporte das 9h às 18h."
 CHUNKS = [make_chunk(DOC, i, a, b) for i, (a, b) in enumerate([(0, 10), (11, 37), (38, len(DOC))])]

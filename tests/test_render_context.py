@@ -13,10 +13,10 @@ from ragviz.evaluation.calibration import calibrate_outcomes
 from ragviz.evaluation.experiments import sweep
 from ragviz.evaluation.pipeline import analyse
 from ragviz.inputs.questions import LabelledQuestion
+from ragviz.present.charts import calibration_strip, score_bars, sweep_frame, sweep_heatmap
 from ragviz.present.palette import ANSWERABLE
 from ragviz.present.render import highlight_document, legend
 from ragviz.share.workspace import DEFAULT_CONFIG_B
-from ragviz_app.charts import calibration_strip, score_bars, sweep_frame, sweep_heatmap
 from tests.test_chunkers import TABLE_DOC, TABLE_HEADER
 
 

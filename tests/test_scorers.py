@@ -129,8 +129,8 @@ def test_the_app_offers_a_registered_scorer_and_draws_on_its_scale(toy: SharedWo
 def test_the_score_chart_takes_its_domain_and_axis_label_from_the_scale(
     toy: SharedWords,
 ) -> None:
+    from ragviz.present.charts import score_bars_spec
     from ragviz.retrieval.decision import decide
-    from ragviz_app.charts import score_bars_spec
 
     chunks = [Chunk(0, 0, 4, "abcd"), Chunk(1, 4, 8, "efgh")]
     spec = score_bars_spec(decide([3.0, 1.0], 1, 2.0), chunks, 2.0, "t", scale=toy.scale)

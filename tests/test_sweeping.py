@@ -23,7 +23,7 @@ from ragviz.evaluation.sweeping import (
     time_left_text,
 )
 from ragviz.inputs.questions import LabelledQuestion
-from ragviz_app.charts import cell_format, sweep_heatmap
+from ragviz.present.charts import cell_format, sweep_heatmap
 
 SETTINGS = RetrievalSettings(top_k=2, floor=-1.0)
 

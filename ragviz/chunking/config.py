@@ -63,10 +63,12 @@ class ChunkerConfig:
         return dict(self.values).get(name)
 
     def params(self) -> dict[str, Any]:
-        """The parameters this chunker reads, in its spec's order."""
+        """The parameters this chunker reads, in its spec's order (a chunker no spec
+        describes, a user's own splitter in ``ragviz.api``: the values it was given)."""
         spec = find_spec(self.chunker)
-        names = spec.names if spec is not None else ()
-        return {name: self.get(name) for name in names}
+        if spec is None:
+            return dict(self.values)
+        return {name: self.get(name) for name in spec.names}
 
     def label(self) -> str:
         """Short human name, e.g. ``fixed(size=120, overlap=0)``."""

@@ -7,6 +7,7 @@ offsets into that source's text, so ``corpus.source(c.source).text[c.start:c.end
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -21,22 +22,27 @@ if TYPE_CHECKING:
 
 
 def chunk_corpus(
-    corpus: Corpus, config: ChunkerConfig, embedder: Embedder | None = None
+    corpus: Corpus, config: ChunkerConfig, embedder: Embedder | None = None,
+    chunk_text: Callable[[str], ChunkingResult] | None = None,
 ) -> ChunkingResult:
     """Chunk each source with ``config`` and number the chunks across the corpus.
 
     The semantic chunker's boundary similarities are offsets into one text, so they are
     kept only when the corpus has a single source; notes are gathered from every source.
+    ``chunk_text`` chunks one text instead of ``config``'s registered chunker (a user's own
+    splitter object, ``ragviz.api``; ``config`` then only names it).
     """
     lengths = [len(source.text) for source in corpus.sources]
     limit = chunk_chars_limit(sum(lengths))
-    check_window_chars(config, lengths, limit)
+    if chunk_text is None:
+        check_window_chars(config, lengths, limit)
     chunks: list[Chunk] = []
     notes: list[str] = []
     results: list[ChunkingResult] = []
     total = 0
     for source in corpus.sources:
-        result = make_chunks(source.text, config, embedder)
+        result = make_chunks(source.text, config, embedder) if chunk_text is None \
+            else chunk_text(source.text)
         total += sum(len(c.text) for c in result.chunks)
         if total > limit:
             raise _too_many_chars(config, total, sum(lengths))

@@ -13,7 +13,7 @@ from ragviz.chunking import (
 )
 from ragviz.cli import llm_options, output, study_options
 from ragviz.cli.output import _emit, _progress, _resolved, _where, _writable
-from ragviz.cli.payloads import analysis_header, eval_payload, search_payload
+from ragviz.cli.payloads import analysis_header, eval_json, search_payload
 from ragviz.cli.reading import (
     CLI_LANG,
     _config,
@@ -29,7 +29,6 @@ from ragviz.cli.workspace_run import SIDES, workspace_runs
 from ragviz.embedding.models import Embedder, load_embedder
 from ragviz.embedding.openai_api import REQUEST_TIMEOUT_S
 from ragviz.errors import UserError
-from ragviz.evaluation.metrics import metrics_per_file
 from ragviz.evaluation.overview import corpus_overview
 from ragviz.evaluation.results import Analysis, Coverage, RetrievalSettings
 from ragviz.i18n import grouped, t
@@ -153,7 +152,6 @@ def _run_analysis(
 def cmd_eval(args: argparse.Namespace) -> None:
     from ragviz.present.presentation import (
         answerable_refused,
-        diagnosis_text,
         label_name,
         token_text,
     )
@@ -170,9 +168,7 @@ def cmd_eval(args: argparse.Namespace) -> None:
         prepared = _prepared(args, _labelled(args))
         analysis, coverage, embedder = _analysed(args, prepared), prepared.coverage, \
             prepared.embedder
-    payload = eval_payload(analysis, lambda diagnosis: diagnosis_text(diagnosis, args.lang))
-    payload["per_file"] = {name: m.to_dict() for name, m in
-                           metrics_per_file(analysis.outcomes, analysis.corpus).items()}
+    payload = eval_json(analysis, args.lang)
     others, study_table = study_options.study_into(args, analysis, embedder, payload)
     rows = payload["questions"]
     notes = index_run.decorate(payload) if index_run else []

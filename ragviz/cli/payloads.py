@@ -25,6 +25,7 @@ from ragviz.cli.json_models import (
 )
 from ragviz.evaluation.diagnosis import Diagnosis
 from ragviz.evaluation.excerpts import TokenScores
+from ragviz.evaluation.metrics import metrics_per_file
 from ragviz.evaluation.results import Analysis, QuestionOutcome, RetrievalSettings
 from ragviz.retrieval.decision import with_neighbours
 from ragviz.retrieval.rerank import RerankedScorer
@@ -129,3 +130,14 @@ def eval_payload(analysis: Analysis, explain: Callable[[Diagnosis], str]) -> dic
             "chunk_list": [data(c) for c in chunks], "sources": [data(s) for s in sources],
             "metrics": data(Metrics.model_validate(analysis.metrics.to_dict())),
             "questions": [data(row) for row in rows]}
+
+
+def eval_json(analysis: Analysis, lang: str) -> dict[str, Any]:
+    """``ragviz eval --json`` of one analysis before coverage and the optional parts, its
+    sentences in ``lang``: what ``eval`` prints and the Python API's ``to_json`` returns."""
+    from ragviz.present.presentation import diagnosis_text
+
+    payload = eval_payload(analysis, lambda diagnosis: diagnosis_text(diagnosis, lang))
+    payload["per_file"] = {name: m.to_dict() for name, m in
+                           metrics_per_file(analysis.outcomes, analysis.corpus).items()}
+    return payload

@@ -12,7 +12,7 @@ from ragviz.evaluation.results import MAX_EXPAND, RetrievalSettings
 from ragviz.inputs.documents import shorten
 from ragviz.retrieval.bm25 import LANGUAGES
 from ragviz.retrieval.hybrid import FUSIONS
-from ragviz.retrieval.scorers import DEFAULT_SCORER, get_scorer, scorer_names
+from ragviz.retrieval.scorers import DEFAULT_SCORER, scorer_names
 
 BM25_LANGUAGES = tuple(LANGUAGES)
 
@@ -92,8 +92,5 @@ def scorer_spec(args: argparse.Namespace, prefix: str = "") -> str:
 def retrieval_settings(args: argparse.Namespace, prefix: str = "") -> RetrievalSettings:
     """top_k, the floor checked on the scorer's scale (its bottom when not given: no floor)
     and the scorer, as one command's analyses share them."""
-    scorer = get_scorer(scorer_spec(args, prefix))
-    floor = getattr(args, "floor", None)
-    floor = scorer.scale.low if floor is None else scorer.scale.check_floor(floor)
-    return RetrievalSettings(args.top_k, floor, scorer=scorer.name,
-                             expand=getattr(args, "expand", None) or 0)
+    return RetrievalSettings.checked(args.top_k, getattr(args, "floor", None),
+                                     scorer_spec(args, prefix), getattr(args, "expand", None) or 0)

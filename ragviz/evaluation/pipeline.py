@@ -168,29 +168,53 @@ def analyse_chunked(
     ``chunking`` must come from the same corpus (``chunk_corpus``; ``make_chunks`` for a
     plain text). ``duplicate_groups`` (a production index's copies, ``ragviz.index``)
     lets the diagnosis see copies crowding the top_k."""
-    corpus = as_corpus(document)
     chunks = chunking.chunks
-    truncation = truncation_offsets(chunks, embedder)
     scorer = get_scorer(settings.scorer)
     prepared = prepare(scorer, chunks, chunk_vectors, embedder)
     texts = [q.question for q in questions]
     score_rows = scorer.score_rows(prepared, texts, query_vectors)
     first_rows = scorer.first_rows(prepared, texts, query_vectors) \
         if hasattr(scorer, "first_rows") else None  # a reranked scorer's first stage
+    return analyse_scored(document, config, questions, chunking, score_rows, settings,
+                          embedder.name, embedder, chunk_vectors, first_rows, duplicate_groups)
+
+
+def analyse_scored(
+    document: str | Corpus,
+    config: ChunkerConfig,
+    questions: Sequence[LabelledQuestion],
+    chunking: ChunkingResult,
+    score_rows: Sequence[ScoreRow],
+    settings: RetrievalSettings,
+    model: str,
+    embedder: Embedder | None = None,
+    chunk_vectors: Vectors | None = None,
+    first_rows: Sequence[ScoreRow | None] | None = None,
+    duplicate_groups: tuple[int, ...] = (),
+) -> Analysis:
+    """The pipeline after scoring: decide, diagnose, measure, calibrate. Its scores come
+    from ``settings.scorer`` (``analyse_chunked``) or from a user's own retriever
+    (``ragviz.api``: NaN for a chunk it did not return); without ``embedder`` no chunk is
+    known to be cut by the model and token counts are not known (empty)."""
+    corpus = as_corpus(document)
+    chunks = chunking.chunks
+    truncation = truncation_offsets(chunks, embedder) if embedder is not None \
+        else (None,) * len(chunks)
     outcomes = _outcomes(corpus, chunks, questions, score_rows, truncation, settings,
                          duplicate_groups, first_rows)
     return Analysis(
         document=corpus.sources[0].text if corpus.sources else "",
         config=config,
-        model=embedder.name,
+        model=model,
         settings=settings,
         chunking=chunking,
-        chunk_vectors=chunk_vectors,
-        chunk_tokens=TokenCounts(chunks, embedder),
+        chunk_vectors=np.zeros((len(chunks), 0), dtype=np.float32) if chunk_vectors is None
+        else chunk_vectors,
+        chunk_tokens=TokenCounts(chunks, embedder) if embedder is not None else (),
         truncation=truncation,
         outcomes=outcomes,
         metrics=compute_metrics(outcomes),
-        calibration=outcome_calibration(outcomes, scorer.scale),
+        calibration=outcome_calibration(outcomes, get_scorer(settings.scorer).scale),
         corpus=corpus,
         duplicate_groups=duplicate_groups,
     )

@@ -55,6 +55,16 @@ class RetrievalSettings:
         object.__setattr__(self, "floor", float(self.floor))
         get_scorer(self.scorer)  # ValueError naming the registered scorers
 
+    @classmethod
+    def checked(cls, top_k: int, floor: float | None, scorer: str = DEFAULT_SCORER,
+                expand: int = 0) -> RetrievalSettings:
+        """Settings whose floor is checked on ``scorer``'s scale (its bottom when None: no
+        floor), ``scorer`` a spec its registry reads (``bm25(stemmer=english)``): what the
+        CLI's options and the Python API (``ragviz.api``) both build."""
+        found = get_scorer(scorer)
+        floor = found.scale.low if floor is None else found.scale.check_floor(floor)
+        return cls(top_k, floor, scorer=found.name, expand=expand)
+
 
 @dataclass(frozen=True)
 class Metrics:

@@ -329,8 +329,9 @@ def _sides(analyses: Sequence[Analysis], lang: str,
             count = t("report.chunk_count", lang, n=len(chunks))
             files.append({
                 "heading": f"{source.name} · {count}" if analysis.corpus.multi_file else None,
-                "html": Markup(highlight_document(source.text, chunks, analysis.truncation,
-                                                  tokens=analysis.chunk_tokens, lang=lang)),
+                "html": Markup(highlight_document(  # no counts: a user's retriever, no model
+                    source.text, chunks, analysis.truncation,
+                    tokens=analysis.chunk_tokens or None, lang=lang)),
             })
         sides.append({
             "title": title + (" · " + analysis.model if own_models else ""),

@@ -7,8 +7,7 @@ import streamlit as st
 
 from ragviz.evaluation.calibration import Calibration, calibrate_outcomes
 from ragviz.evaluation.results import Analysis
-from ragviz.present import presentation
-from ragviz_app import charts
+from ragviz.present import charts, presentation
 from ragviz_app.common import lang, scale_of, side_by_side, ss, tr
 from ragviz_app.frame import Frame
 from ragviz_app.session import set_floor

@@ -13,9 +13,8 @@ from ragviz.embedding.models import Embedder
 from ragviz.evaluation import overview
 from ragviz.evaluation.results import Analysis
 from ragviz.inputs.corpus import Corpus
-from ragviz.present import render
+from ragviz.present import charts, render
 from ragviz.present.exports import chunks_csv
-from ragviz_app import charts
 from ragviz_app.common import lang, md, side_by_side, ss, tr
 from ragviz_app.frame import Frame
 

@@ -16,8 +16,7 @@ from ragviz.evaluation.index_analysis import STALE_CHUNK, IndexAnalysis
 from ragviz.evaluation.measures import metric_names
 from ragviz.evaluation.results import Analysis
 from ragviz.i18n import t
-from ragviz.present import presentation
-from ragviz_app import charts
+from ragviz.present import charts, presentation
 from ragviz_app.common import lang, md, ss
 from ragviz_app.frame import Frame
 from ragviz_app.index_frame import IndexView

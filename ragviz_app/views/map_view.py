@@ -13,11 +13,11 @@ import streamlit as st
 
 from ragviz.embedding.models import Embedder
 from ragviz.evaluation.pipeline import encode_questions
+from ragviz.present.charts import localised
 from ragviz.present.map_svg import map_key
 from ragviz.present.presentation import format_score
 from ragviz.projection import planar, space
 from ragviz_app import map_jobs
-from ragviz_app.charts import localised
 from ragviz_app.common import SIDES, lang, md, ss, tr
 from ragviz_app.frame import Frame
 from ragviz_app.map_chart import (

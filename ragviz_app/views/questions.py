@@ -10,9 +10,7 @@ import pyarrow as pa
 import streamlit as st
 
 from ragviz.evaluation.results import Analysis
-from ragviz.present import answers, presentation, render
-from ragviz_app import app_state as state
-from ragviz_app import charts
+from ragviz.present import answers, charts, presentation, render
 from ragviz_app.common import lang, md, scale_of, side_by_side, tr
 from ragviz_app.frame import Frame
 from ragviz_app.views import llm_view
@@ -95,7 +93,7 @@ def question_shown(analysis: Analysis, position: int, side: str, show_floor: boo
                                description=f"{side}: {outcome.question.question}", large=large,
                                answer_chunks=outcome.diagnosis.holding_chunks
                                if outcome.diagnosis is not None else (), keyed=large,
-                               labels=state.chunk_labels(analysis),
+                               labels=charts.chunk_labels(analysis),
                                scale=scale_of(analysis),
                                first_ranks=answers.first_stage_ranks(outcome)))
     return Shown(position, side, f"**:{colour}[{text}]**", badges, explanation, spec,

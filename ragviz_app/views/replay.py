@@ -10,11 +10,11 @@ from ragviz.embedding.models import Embedder
 from ragviz.evaluation.pipeline import rescore
 from ragviz.evaluation.results import Analysis, RetrievalSettings
 from ragviz.inputs.questions import LabelledQuestion
-from ragviz.present import presentation, render
+from ragviz.present import charts, presentation, render
 from ragviz.projection import planar
 from ragviz.share.samples import get_sample
 from ragviz_app import app_state as state
-from ragviz_app import charts, walkthrough
+from ragviz_app import walkthrough
 from ragviz_app.common import lang, md, ss, tr
 from ragviz_app.frame import run_analysis
 from ragviz_app.session import on_sample_change, set_config, tab_labels

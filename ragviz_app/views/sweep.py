@@ -30,10 +30,9 @@ from ragviz.evaluation.sweeping import (
 from ragviz.i18n import KeyedError
 from ragviz.inputs.corpus import Corpus
 from ragviz.inputs.questions import LabelledQuestion
-from ragviz.present import presentation
+from ragviz.present import charts, presentation
 from ragviz.retrieval.scorers import SCORERS, scorer_names
 from ragviz_app import app_state as state
-from ragviz_app import charts
 from ragviz_app.common import lang, retrieval, ss, tr
 from ragviz_app.session import load_into_a
 from ragviz_app.sweep_job import SweepJob

@@ -9,7 +9,8 @@ import re
 import pytest
 
 from ragviz.i18n import t
-from ragviz_app.app_state import FILE_LABEL_CHARS, short_name
+from ragviz.inputs.corpus import short_name
+from ragviz.present.charts import FILE_LABEL_CHARS
 
 from .conftest import DOC, AppPage, upload
 from .grid import open_editor

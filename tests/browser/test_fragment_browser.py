@@ -133,8 +133,8 @@ def test_after_steps_every_bar_has_the_colour_of_what_retrieval_did(app: AppPage
     (sent as context, in top_k under the floor, not retrieved)."""
     from ragviz.evaluation.pipeline import rescore
     from ragviz.evaluation.results import RetrievalSettings
+    from ragviz.present.charts import MAX_BARS
     from ragviz.present.palette import HIT, OTHER, UNDER_FLOOR
-    from ragviz_app.charts import MAX_BARS
 
     app.open(tab=None)
     step(app, "top_k", 2)

@@ -92,6 +92,15 @@ def _loose_pattern(text: str) -> re.Pattern[str]:
 _SPACE = re.compile(r"\s+")
 
 
+def loose_find(document: str, text: str, cursor: int = 0) -> Span | None:
+    """Where ``text``'s words stand in ``document`` from ``cursor`` on with any whitespace
+    between them (a retriever or library that re-joined lines), or None."""
+    if not text.strip():
+        return None
+    match = _loose_pattern(text).search(document, cursor)
+    return None if match is None else match.span()
+
+
 def find_text(document: str, text: str, cursor: int) -> Span:
     """Where ``text`` is in ``document`` from ``cursor`` on: verbatim when only whitespace
     lies before it, else the earliest of the verbatim copy and the slice with the same words

@@ -19,6 +19,7 @@ import pandas as pd
 from ragviz.chunking.base import Chunk
 from ragviz.evaluation.measures import get_metric
 from ragviz.i18n import SOURCE_LANGUAGE, STRINGS, number_symbols, t
+from ragviz.inputs.corpus import short_name
 from ragviz.present.palette import ANSWERABLE, FLOOR, HIT, OTHER, UNANSWERABLE, UNDER_FLOOR
 from ragviz.present.param_words import overlap_text
 from ragviz.present.presentation import (
@@ -34,7 +35,7 @@ from ragviz.retrieval.scorers import CosineScorer, ScoreScale
 
 if TYPE_CHECKING:
     from ragviz.evaluation.calibration import Calibration
-    from ragviz.evaluation.results import QuestionOutcome, SweepResult
+    from ragviz.evaluation.results import Analysis, QuestionOutcome, SweepResult
 
 STRIP_HEIGHT = 160  # the calibration strip's plot height (its current-floor label sits at it)
 
@@ -45,6 +46,19 @@ COSINE = CosineScorer.scale
 def _preview(text: str) -> str:
     flat = " ".join(text.split())
     return flat if len(flat) <= _PREVIEW else flat[: _PREVIEW - 1] + "…"
+
+
+FILE_LABEL_CHARS = 16  # a file name in a bar label: longer ones are cut in the middle
+
+
+def chunk_labels(analysis: Analysis) -> dict[int, str] | None:
+    """Score-bar labels that name each chunk's file (``#3 faq.md``) when there are several
+    files; None keeps the plain ``#i``. The number comes first and the file is abbreviated,
+    so a cut label never hides the chunk the explanation names."""
+    if not analysis.corpus.multi_file:
+        return None
+    return {c.index: f"#{c.index} {short_name(c.source, FILE_LABEL_CHARS)}"
+            for c in analysis.chunks}
 
 
 MAX_BARS = 40  # past this a bar chart is unreadable: the best 40 are drawn, the rest counted
