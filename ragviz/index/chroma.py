@@ -21,8 +21,6 @@ import contextlib
 import dataclasses
 import importlib.util
 import re
-import shutil
-import tempfile
 import threading
 import weakref
 from collections.abc import Callable, Iterator
@@ -36,6 +34,7 @@ from ragviz.errors import IndexInputError
 from ragviz.index import base
 from ragviz.index.base import CollectionInfo, LoadedIndex
 from ragviz.index.chroma_process import ChildClient, ChildError, ReaderStoppedError
+from ragviz.index.folder_copy import copy_folder, remove_copy, removed_on_failure
 from ragviz.index.messages import NONE
 from ragviz.index.stores import REQUEST_TIMEOUT_S, OpenOptions, Store, register
 from ragviz.inputs.documents import shorten
@@ -249,39 +248,25 @@ def open_persistent(path: str, shown: str | None = None) -> ChromaReader:
         raise IndexInputError(key="idx.not_chroma_dir", path=path)
     if importlib.util.find_spec("chromadb") is None:  # pragma: no cover - installed in tests
         raise IndexInputError(key=INSTALL_HINT)
-    copy = _copy(folder, name)
-    guard = _Guard(name, str(copy))
-    client = ChildClient(str(copy))
-    try:
-        with guard():
-            client.start()
-    except IndexInputError:
-        _release(str(copy), client)
-        raise
+    copy = copy_folder(folder, name, "ragviz-chroma-")
+    with removed_on_failure(copy):
+        guard = _Guard(name, str(copy))
+        client = ChildClient(str(copy))
+        try:
+            with guard():
+                client.start()
+        except BaseException:
+            client.close()
+            raise
     reader = ChromaReader(lambda: client, name, guard)
     weakref.finalize(reader, _release, str(copy), client)
     return reader
 
 
-def _copy(folder: Path, name: str) -> Path:
-    """``folder`` copied into a new temporary folder (links followed: their targets are read,
-    never written); one sentence when the copy cannot be made."""
-    made = Path(tempfile.mkdtemp(prefix="ragviz-chroma-"))
-    target = made / "db"
-    try:
-        shutil.copytree(folder, target)
-    except (OSError, shutil.Error) as error:
-        shutil.rmtree(made, ignore_errors=True)
-        reason = _reason(error).replace(str(folder), name).replace(str(made), "")
-        raise IndexInputError(key="idx.chroma_copy_failed", path=name,
-                              reason=reason[:_REASON_CHARS]) from None
-    return target
-
-
 def _release(copy: str, client: ChildClient) -> None:
     """End the child reading ``copy``, and remove the copy."""
     client.close()
-    shutil.rmtree(Path(copy).parent, ignore_errors=True)
+    remove_copy(Path(copy))
 
 
 @dataclass(frozen=True)

@@ -10,18 +10,18 @@ from __future__ import annotations
 import contextlib
 import json
 import re
-import shutil
-import tempfile
 import weakref
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from ragviz.errors import IndexInputError
+from ragviz.errors import IndexInputError, IndexLimitError
 from ragviz.i18n import Message, message
 from ragviz.index import base
 from ragviz.index.base import CollectionInfo, IndexChunk, LoadedIndex
+from ragviz.index.folder_copy import copy_folder, remove_copy, removed_on_failure
 from ragviz.index.messages import NONE
+from ragviz.index.qdrant_points import check_storage
 from ragviz.index.stores import OpenOptions, Store, register
 
 INSTALL_HINT = "index.needs_qdrant_client"  # the catalog key naming the package to install
@@ -126,6 +126,10 @@ class QdrantReader(base.TwoSearches):
         text, metadata = payload_text(point.payload or {})
         if not text:
             return None
+        if len(text) > base.MAX_CHUNK_CHARS:  # a server's point: measured once received
+            raise IndexLimitError(key="idx.qdrant_chunk_too_long", where=self.where,
+                                  collection=name, id=str(point.id)[:80], n=len(text),
+                                  limit=f"{base.MAX_CHUNK_CHARS:,}")
         vector = point.vector
         if isinstance(vector, dict):
             vector = vector.get(using) if using else next(iter(vector.values()), None)
@@ -204,29 +208,31 @@ def _is_qdrant_dir(path: Path) -> bool:
 
 
 def open_local(path: str, vector_name: str | None, shown: str | None = None) -> QdrantReader:
-    """qdrant-client's local-mode storage, opened on a copy of it."""
+    """qdrant-client's local-mode storage, opened on a copy of it (``folder_copy``: no link
+    followed) whose every point was checked first (``qdrant_points``: the client unpickles
+    them, so nothing but point classes may be in them)."""
     name = shown or path
     folder = Path(path)
     if not _is_qdrant_dir(folder):
         raise IndexInputError(key="idx.not_qdrant_dir", path=name)
-    made = Path(tempfile.mkdtemp(prefix="ragviz-qdrant-"))
-    shutil.copytree(folder, made / "db", ignore=shutil.ignore_patterns(".lock"))
     client_class = _client_class()
-    try:
-        client = client_class(path=str(made / "db"))
-    except Exception as error:
-        shutil.rmtree(made, ignore_errors=True)
-        raise IndexInputError(key="idx.qdrant_error", where=name,
-                              reason=str(error)[:_REASON_CHARS]) from None
+    copy = copy_folder(folder, name, "ragviz-qdrant-", skip=frozenset({".lock"}))
+    with removed_on_failure(copy):
+        check_storage(copy, name, lambda payload: payload_text(payload)[0])
+        try:
+            client = client_class(path=str(copy))
+        except Exception as error:
+            raise IndexInputError(key="idx.qdrant_error", where=name,
+                                  reason=str(error)[:_REASON_CHARS]) from None
     reader = QdrantReader(client, name, vector_name)
-    weakref.finalize(reader, _release, client, made)
+    weakref.finalize(reader, _release, client, copy)
     return reader
 
 
-def _release(client: Any, made: Path) -> None:
+def _release(client: Any, copy: Path) -> None:
     with contextlib.suppress(Exception):
         client.close()
-    shutil.rmtree(made, ignore_errors=True)
+    remove_copy(copy)
 
 
 def _open(spec: str, options: OpenOptions) -> QdrantReader:
