@@ -104,10 +104,10 @@ def server_reader(text: str) -> IndexReader:
     typed = text.strip()
     scheme = server_scheme(typed)
     if scheme is not None and scheme != CHROMA_SCHEME:
-        host, port = _server_address(typed, scheme)
-        if not host_allowed(host, port, allowed_hosts(scheme)):
-            raise IndexInputError(key="idx.host_refused_store", env=INDEX_HOSTS_ENV,
-                                  address=f"{host}:{port}", scheme=_same_scheme(scheme))
+        for host, port in _server_addresses(typed, scheme):
+            if not host_allowed(host, port, allowed_hosts(scheme)):
+                raise IndexInputError(key="idx.host_refused_store", env=INDEX_HOSTS_ENV,
+                                      address=f"{host}:{port}", scheme=_same_scheme(scheme))
         return open_index(typed, max_chunks=APP_MAX_CHUNKS)
     address = parse_address(typed)
     if address is None:
@@ -118,22 +118,22 @@ def server_reader(text: str) -> IndexReader:
     return open_server(*address)
 
 
-def _server_address(typed: str, scheme: str) -> tuple[str, int]:
-    """The host and port a server spec reaches: a Postgres URI's (5432 by default, a Unix
-    socket's folder as its host), or an ``http`` address's."""
+def _server_addresses(typed: str, scheme: str) -> list[tuple[str, int]]:
+    """Every host and port a server spec may reach: each host and hostaddr of a Postgres
+    connection string as libpq reads it (5432 by default, a Unix socket's folder as its
+    host), refused when it names a file or service of this server; an ``http`` address's."""
     if _same_scheme(scheme) == "postgresql://":
-        from psycopg.conninfo import conninfo_to_dict
+        from ragviz.index.pg_conninfo import parse, targets, visitor_refusal
 
-        try:
-            parts = conninfo_to_dict(typed)
-            port = int(str(parts.get("port") or 5432).split(",")[0])
-        except Exception:
-            raise IndexInputError(key="idx.bad_address", address=scheme) from None
-        return str(parts.get("host") or "localhost").split(",")[0].lower(), port
+        parts = parse(typed)
+        refused = visitor_refusal(parts)
+        if refused is not None:
+            raise IndexInputError(key="idx.pg_server_file", parameter=refused)
+        return targets(parts)
     address = parse_address(typed.removeprefix(scheme))
     if address is None:
         raise IndexInputError(key="idx.bad_address", address=typed)
-    return address
+    return [address]
 
 
 def upload_reader(name: str, data: bytes) -> IndexReader:

@@ -23,11 +23,12 @@ from typing import Any
 
 import numpy as np
 
-from ragviz.errors import IndexInputError
+from ragviz.errors import IndexInputError, IndexLimitError
 from ragviz.i18n import Message, message
 from ragviz.index import base
 from ragviz.index.base import CollectionInfo, IndexChunk, LoadedIndex
 from ragviz.index.messages import NONE
+from ragviz.index.pg_conninfo import parse, redact
 from ragviz.index.stores import OpenOptions, Store, register
 
 INSTALL_HINT = "index.needs_psycopg"  # the catalog key naming the package to install
@@ -165,10 +166,18 @@ class PgReader(base.TwoSearches):
         with self._transaction() as conn:
             total, with_vector = conn.execute(q.counts(), q.params()).fetchone()
             dimension = conn.execute(q.dimension(), q.params()).fetchone()
+            oversized = conn.execute(q.oversized(), (
+                base.MAX_CHUNK_CHARS, base.MAX_RECORD_BYTES, *q.params())).fetchone()
         if check and with_vector < total:
             raise IndexInputError(key="idx.pg_null_vectors", n=f"{total - with_vector:,}",
                                   total=f"{total:,}", name=layout.name,
                                   column=layout.vector)
+        if check and oversized is not None:
+            raise IndexLimitError(key="idx.pg_chunk_too_long", where=self.where,
+                                  name=layout.name, id=str(oversized[0])[:80],
+                                  n=int(oversized[1]), bytes=f"{oversized[2]:,}",
+                                  limit=f"{base.MAX_CHUNK_CHARS:,}",
+                                  limit_bytes=f"{base.MAX_RECORD_BYTES:,}")
         return CollectionInfo(layout.name, int(total),
                               None if dimension is None else int(dimension[0]))
 
@@ -200,6 +209,12 @@ class PgReader(base.TwoSearches):
         chunk_id, text, metadata, vector = row
         if not isinstance(text, str) or not text:
             return None
+        if len(text) > base.MAX_CHUNK_CHARS or len(metadata or "") > base.MAX_RECORD_BYTES:
+            raise IndexLimitError(key="idx.pg_chunk_too_long", where=self.where,
+                                  name=layout.name, id=str(chunk_id)[:80], n=len(text),
+                                  bytes=f"{len(metadata or ''):,}",
+                                  limit=f"{base.MAX_CHUNK_CHARS:,}",
+                                  limit_bytes=f"{base.MAX_RECORD_BYTES:,}")
         if hasattr(vector, "to_numpy"):  # pgvector's Vector
             vector = vector.to_numpy()
         return base.from_metadata(str(chunk_id), text, base.flat_metadata(metadata),
@@ -268,27 +283,19 @@ class PgReader(base.TwoSearches):
 
 
 def scrub(error: BaseException, uri: str) -> str:
-    """A driver's message: its first line, without the URI or its password, shortened."""
-    from psycopg.conninfo import conninfo_to_dict
-
+    """A driver's message: its first line, without the URI or any password, shortened."""
     text = (str(error).strip().splitlines() or [type(error).__name__])[0]
-    text = text.replace(uri, "the URI")
-    with contextlib.suppress(Exception):
-        password = conninfo_to_dict(uri).get("password")
-        if password:
-            text = text.replace(str(password), "***")
-    return text[:_REASON_CHARS] or type(error).__name__
+    return redact(text, uri)[:_REASON_CHARS] or type(error).__name__
 
 
 def connect(uri: str, timeout: float, where: Message) -> Any:
     """A connection whose every transaction is read only and every statement bounded by
     ``timeout``; pgvector's types registered (numpy vectors both ways)."""
     psycopg = _psycopg()
-    from psycopg.conninfo import conninfo_to_dict
     from psycopg.types import TypeInfo
 
+    given = parse(uri).get("options", "")  # unparsable: one sentence, no token quoted
     try:
-        given = str(conninfo_to_dict(uri).get("options") or "")
         options = (f"{given} -c default_transaction_read_only=on "
                    f"-c statement_timeout={int(timeout * 1000)}").strip()
         conn = psycopg.connect(uri, connect_timeout=max(1, round(timeout)), options=options)
@@ -324,13 +331,29 @@ class Queries:
     def params(self) -> tuple[Any, ...]:
         return (self.layout.collection_id,) if self.layout.collection_id else ()
 
+    def _id(self) -> Any:
+        sql = self.sql
+        return (sql.SQL("{}::text").format(sql.Identifier(self.layout.id)) if self.layout.id
+                else sql.SQL("ctid::text"))
+
+    def _metadata(self) -> Any:
+        return (self.sql.SQL("{}::text").format(self.sql.Identifier(self.layout.metadata))
+                if self.layout.metadata else self.sql.SQL("NULL"))
+
     def _columns(self) -> Any:
-        sql, layout = self.sql, self.layout
-        chunk_id = (sql.SQL("{}::text").format(sql.Identifier(layout.id)) if layout.id
-                    else sql.SQL("ctid::text"))
-        metadata = (sql.SQL("{}::text").format(sql.Identifier(layout.metadata))
-                    if layout.metadata else sql.SQL("NULL"))
-        return sql.SQL("{}, {}, {}, {}").format(chunk_id, self.text, metadata, self.vector)
+        """A row's id, text, metadata and vector: the text and metadata cut one past their
+        limits in the database (a row past them is refused, never fetched whole)."""
+        return self.sql.SQL("{}, left({}, {}), left({}, {}), {}").format(
+            self._id(), self.text, self.sql.Literal(base.MAX_CHUNK_CHARS + 1), self._metadata(),
+            self.sql.Literal(base.MAX_RECORD_BYTES + 1), self.vector)
+
+    def oversized(self) -> Any:
+        """The first row whose text passes ``%s`` characters or metadata ``%s`` bytes: its
+        id, text length and metadata bytes (asked before any row is fetched)."""
+        return self.sql.SQL(
+            "SELECT {i}, length({t}), coalesce(octet_length({m}), 0) FROM {tab} WHERE "
+            "(length({t}) > %s OR octet_length({m}) > %s) AND {f} LIMIT 1").format(
+            i=self._id(), t=self.text, m=self._metadata(), tab=self.table, f=self.filter)
 
     def counts(self) -> Any:
         return self.sql.SQL("SELECT count(*), count({}) FROM {} WHERE {}").format(

@@ -94,9 +94,12 @@ def store_for(spec: str) -> tuple[Store, str]:
         found = detect(path)
         if found is not None:
             return found, spec
+    from ragviz.index.pg_conninfo import without_secrets
+
+    shown = without_secrets(spec, spec)  # a connection string not recognised keeps its password
     if not path.exists():
-        raise IndexInputError(key="index.missing", spec=spec)
-    raise IndexInputError(key="idx.not_an_index", spec=spec, forms=forms())
+        raise IndexInputError(key="index.missing", spec=shown)
+    raise IndexInputError(key="idx.not_an_index", spec=shown, forms=forms())
 
 
 def detect(path: Path) -> Store | None:
