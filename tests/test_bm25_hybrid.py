@@ -153,3 +153,54 @@ def test_the_app_draws_bm25_on_its_open_scale() -> None:
                for frame in data.values() if "score" in frame)
     assert x["scale"]["domain"][1] >= best > 1.0  # past cosine's top
     assert floor.max >= best
+
+
+# --- issue 42, items 12 and 19: a question with no term, a document with no word ----------
+
+NO_TERM = ["?", "a ?", "é", "😀"]
+
+
+@pytest.mark.parametrize(("scorer", "question"), [
+    *(("bm25", q) for q in NO_TERM), ("hybrid", "?"), ("hybrid", "😀"),
+    ("bm25(stopwords=en)", "the")])
+def test_a_question_with_no_term_scores_zero_and_says_so(
+        capsys: pytest.CaptureFixture[str], scorer: str, question: str) -> None:
+    asked = ["search", "sample:politica_reembolso", "--question", question, "--scorer", scorer]
+    (result,) = json.loads(cli_stdout(*asked, "--json"))["questions"]
+    if scorer.startswith("bm25"):
+        assert result["decision"] == "refused" and set(result["scores"]) == {0.0}
+        assert "no chunk holds a word of the question (every BM25 score is 0)" in cli_stdout(
+            *asked)
+    else:  # hybrid: the dense ranking alone, nothing from BM25
+        assert result["hits"] and result["decision"] != "refused"
+
+
+def test_a_document_of_emoji_only_scores_zero_without_a_warning(tmp_path: Path) -> None:
+    import warnings
+
+    document = tmp_path / "emoji.txt"
+    document.write_text("😀😀 🎉🎉\n\n🚀🚀🚀\n", encoding="utf-8")
+    for scorer in ("bm25", "hybrid"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # numpy's "invalid value" is a failure here
+            out = cli_stdout("search", str(document), "--question", "rocket 🚀",
+                             "--scorer", scorer, "--json")
+        (result,) = json.loads(out)["questions"]
+        assert (result["decision"] == "refused") == (scorer == "bm25")
+
+
+def test_a_shared_link_with_bm25_and_a_question_of_punctuation_opens() -> None:
+    from ragviz.inputs.questions import LabelledQuestion
+    from ragviz.share import links
+    from ragviz.share.workspace import Settings, Workspace
+    from tests.test_app import open_tab, page_text
+    from tests.test_app_links import started
+
+    work = Workspace("Refunds take ten days. The wifi password is on the board.",
+                     (LabelledQuestion("?"), LabelledQuestion("wifi password")),
+                     Settings(scorer="bm25", floor=0.0))
+    at = started(links.share_query(work.settings, work).query)
+    assert not at.exception, [e.value for e in at.exception]
+    at = open_tab(at, "questions")
+    assert not at.exception
+    assert "no chunk holds a word of the question" in page_text(at)

@@ -35,9 +35,10 @@ BM25_SCALE = ScoreScale(low=0.0, high=10.0, step=0.1, label="chart.bm25_score", 
 class Bm25Index:
     """The chunks indexed by bm25s, and how their tokens were made (the questions' too)."""
 
-    retriever: Any
+    retriever: Any  # None when no chunk holds a word (emoji, punctuation): all score 0
     stopwords: str | None
     stemmer: Any
+    count: int = 0  # the chunks
 
 
 class Bm25Scorer:
@@ -68,10 +69,11 @@ class Bm25Scorer:
         stopwords = LANGUAGES[self.stopwords][1] if self.stopwords else None
         tokens = bm25s.tokenize([c.text for c in chunks], stopwords=stopwords, stemmer=stemmer,
                                 show_progress=False)
+        if not any(len(ids) for ids in tokens.ids):  # bm25s cannot index no word at all
+            return Bm25Index(None, stopwords, stemmer, len(chunks))
         retriever = bm25s.BM25(k1=K1, b=B, method="lucene")
-        if chunks:
-            retriever.index(tokens, show_progress=False)
-        return Bm25Index(retriever if chunks else None, stopwords, stemmer)
+        retriever.index(tokens, show_progress=False)
+        return Bm25Index(retriever, stopwords, stemmer, len(chunks))
 
     def score_rows(self, prepared: Bm25Index, questions: Sequence[str],
                    query_vectors: Vectors) -> list[ScoreRow]:
@@ -80,11 +82,13 @@ class Bm25Scorer:
         if not questions:
             return []
         if prepared.retriever is None:
-            return [np.zeros(0, dtype=np.float32) for _ in questions]
+            return [np.zeros(prepared.count, dtype=np.float32) for _ in questions]
         tokens = bm25s.tokenize(list(questions), stopwords=prepared.stopwords,
                                 stemmer=prepared.stemmer, return_ids=False, show_progress=False)
-        return [np.asarray(prepared.retriever.get_scores(words), dtype=np.float32)
-                for words in tokens]
+        # A question with no word ("?", "😀", only stopwords) shares nothing: 0 everywhere,
+        # which the decision says ("nothing_matched") rather than bm25s failing on it.
+        return [np.asarray(prepared.retriever.get_scores(words), dtype=np.float32) if words
+                else np.zeros(prepared.count, dtype=np.float32) for words in tokens]
 
 
 def _stemmer(language: str) -> Any:
