@@ -417,7 +417,7 @@ ROWS: tuple[Row, ...] = (
     # --- options -------------------------------------------------------------------------------
     Row("options", "--floor 2", cli(SEARCH + " --floor 2"), f"exit 2 · ragviz search: the floor 2 {OFF_SCALE}"),
     Row("options", "--floor -1.5", cli(SEARCH + " --floor -1.5"), f"exit 2 · ragviz search: the floor -1.5 {OFF_SCALE}"),
-    Row("options", "--floor -0.5 with bm25 (0 up)", cli(SEARCH + " --scorer bm25 --floor -0.5"), "exit 2 · ragviz search: the floor -0.5 is off this scorer's scale: give a number from 0 to ∞"),
+    Row("options", "--floor -0.5 with bm25 (0 up)", cli(SEARCH + " --scorer bm25 --floor -0.5"), "exit 2 · ragviz search: the floor -0.5 is off this scorer's scale: give a number from 0 to 1e+06"),
     Row("options", "an unknown scorer option", cli(SEARCH + " --scorer hybrid(alpha=2)"), "exit 2 · ragviz search: the hybrid scorer's option alpha cannot be '2': choose 0 to 1"),
     Row("options", "Chonkie's minimum of sentences not met (it logged a WARNING to stderr)", cli("chunk doc.txt --chunker chonkie_sentence --min-sentences-per-chunk 50"), "exit 0"),
     Row("options", "--size for a chunker that takes max-chars", cli("chunk doc.txt --chunker sentence --size 40"), "exit 2 · ragviz chunk: sentence does not take --size: its options are --max-chars, --overlap-sentences"),

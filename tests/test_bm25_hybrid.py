@@ -125,7 +125,7 @@ def test_the_cli_checks_the_floor_on_the_scorers_scale(
     out = json.loads(cli_stdout(*base, "--scorer", "bm25", "--floor", "0.5"))
     assert out["floor"] == 0.5 and out["scorer"] == "bm25"
     assert main([*base, "--scorer", "bm25", "--floor", "-0.5"]) == 2
-    assert "off this scorer's scale: give a number from 0 to ∞" in capsys.readouterr().err
+    assert "off this scorer's scale: give a number from 0 to 1e+06" in capsys.readouterr().err
     assert main([*base, "--floor", "3"]) == 2  # cosine: -1 to 1
     assert "give a number from -1 to 1" in capsys.readouterr().err
     weighted = cli_stdout(*base, "--scorer", "hybrid", "--fusion", "weighted", "--alpha", "0.25")
@@ -204,3 +204,38 @@ def test_a_shared_link_with_bm25_and_a_question_of_punctuation_opens() -> None:
     at = open_tab(at, "questions")
     assert not at.exception
     assert "no chunk holds a word of the question" in page_text(at)
+
+
+# --- issue 42, item 23: a scorer spec read strictly, an open scale's floor bounded ----------
+
+@pytest.mark.parametrize(("spec", "says"), [
+    ("cosine+rerank(sentence-max)+rerank(sentence-max)", "more than one rerank(...) stage"),
+    ("cosine+rerank(sentence-max))", "more than one rerank(...) stage"),
+    ("hybrid(k=1,k=2)", "the option k is given twice in 'hybrid(k=1,k=2)'"),
+    ("cosine+rerank(sentence-max,depth=3,depth=4)", "the option depth is given twice"),
+])
+def test_a_malformed_scorer_spec_is_one_sentence_before_any_model_loads(
+        spec: str, says: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from ragviz.retrieval import rerank
+
+    def no_load(*args: object, **kwargs: object) -> None:
+        raise AssertionError(f"a model was loaded for {spec!r}")
+
+    monkeypatch.setattr(rerank.CrossEncoderReranker, "__init__", no_load)
+    with pytest.raises(InputError, match=re.escape(says)):
+        get_scorer(spec)
+
+
+@pytest.mark.parametrize("scorer", ["bm25", "hybrid(fusion=weighted)", "cosine"])
+def test_a_huge_floor_is_refused_without_an_overflow_warning(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], scorer: str) -> None:
+    import warnings
+
+    document = tmp_path / "doc.txt"
+    document.write_text("Refunds take ten days. The wifi password is on the board.",
+                        encoding="utf-8")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert main(["search", str(document), "--question", "refunds", "--scorer", scorer,
+                     "--floor", "1e308"]) == 2
+    assert "the floor 1e+308 is off this scorer's scale" in capsys.readouterr().err

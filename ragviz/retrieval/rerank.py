@@ -34,6 +34,7 @@ from ragviz.retrieval.scorers import (
     Vectors,
     option_error,
     register_stage,
+    spec_options,
 )
 
 DEPTH = 20
@@ -161,7 +162,7 @@ def reranked(first: Scorer, options: str) -> RerankedScorer:
     parts = [p.strip() for p in options.split(",") if p.strip()]
     if not parts or "=" in parts[0]:
         raise InputError(key="rerank.no_model")
-    model, settings = parts[0], dict(p.partition("=")[::2] for p in parts[1:])
+    model, settings = parts[0], spec_options(f"rerank({options})", parts[1:])
     depth = _depth(settings.pop("depth", str(DEPTH)))
     if model == SentenceMax.name or not model.startswith("api:"):
         if settings:

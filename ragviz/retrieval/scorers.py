@@ -26,6 +26,7 @@ Vectors = npt.NDArray[np.float32]
 # scorer may give any sequence of numbers, decide() makes it an array
 ScoreRow = npt.NDArray[np.floating[Any]] | Sequence[float]
 DEFAULT_SCORER = "cosine"
+OPEN_FLOOR_TOP = 1e6  # the highest floor on a scale with no top (BM25, a cross-encoder's)
 
 
 @dataclass(frozen=True)
@@ -69,9 +70,12 @@ class ScoreScale:
         return math.ceil(highest / self.step) * self.step
 
     def check_floor(self, floor: float) -> float:
-        """``floor`` when it is a finite number on this scale, else InputError naming the range."""
-        if not math.isfinite(floor) or floor < self.low or (self.bounded and floor > self.high):
-            top = f"{self.high:g}" if self.bounded else "∞"
+        """``floor`` when it is a finite number on this scale, else InputError naming the range
+        (an open scale's floor stops at ``OPEN_FLOOR_TOP``: no score reaches it, and a larger
+        one overflows the scores' float32)."""
+        top_value = self.high if self.bounded else OPEN_FLOOR_TOP
+        if not math.isfinite(floor) or floor < self.low or floor > top_value:
+            top = f"{top_value:g}"
             raise InputError(key="scorer.floor_range", floor=f"{floor:g}", low=f"{self.low:g}",
                              high=top)
         return floor
@@ -143,6 +147,9 @@ def get_scorer(name: str) -> Scorer:
         return _CONFIGURED[name]
     for mark, compose in _STAGES.items():  # FIRST+stage(OPTIONS): a stage after a scorer
         first, marker, rest = name.partition(mark) if isinstance(name, str) else ("", "", "")
+        if marker and any(c in rest[:-1] for c in "()+"):  # a second stage, never a model
+            raise InputError(key="scorer.one_stage", spec=repr(name[:80]),
+                             stage=mark[1:-1])
         if marker and rest.endswith(")"):
             scorer: Scorer = compose(get_scorer(first), rest[:-1])
             _CONFIGURED[name] = scorer
@@ -166,11 +173,19 @@ def get_scorer(name: str) -> Scorer:
 
 
 def _options(spec: str, text: str) -> dict[str, str]:
+    return spec_options(spec, [p.strip() for p in text.split(",")])
+
+
+def spec_options(spec: str, parts: Sequence[str]) -> dict[str, str]:
+    """``name=value`` parts as a dict; one sentence for a part that is not one, or for an
+    option given twice (``hybrid(k=1,k=2)``: which one was meant?)."""
     options: dict[str, str] = {}
-    for part in filter(None, (p.strip() for p in text.split(","))):
+    for part in filter(None, parts):
         key, equals, value = part.partition("=")
         if not equals or not key.strip() or not value.strip():
             raise InputError(key="scorer.bad_option", option=repr(part), spec=repr(spec))
+        if key.strip() in options:
+            raise InputError(key="scorer.option_twice", option=key.strip(), spec=repr(spec))
         options[key.strip()] = value.strip()
     return options
 

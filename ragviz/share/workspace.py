@@ -39,7 +39,7 @@ from ragviz.inputs.limits import (
     in_models_dir,
 )
 from ragviz.inputs.questions import LabelledQuestion, check_question, references_from_json
-from ragviz.retrieval.scorers import DEFAULT_SCORER, get_scorer, scorer_names
+from ragviz.retrieval.scorers import DEFAULT_SCORER, OPEN_FLOOR_TOP, get_scorer, scorer_names
 
 RERANK_STAGE = "+rerank("
 
@@ -138,11 +138,10 @@ def check_top_k(value: int) -> int:
 def check_floor(value: float, scorer: str = DEFAULT_SCORER) -> float:
     """A finite floor on the scorer's scale (cosine's: FLOOR_RANGE), or InputError."""
     scale = get_scorer(scorer).scale
-    low, high = scale.low, scale.high
-    if not math.isfinite(value) or value < low or (scale.bounded and value > high):
-        top = f"{high:g}" if scale.bounded else "∞"
-        raise InputError(key="workspace.between", name="floor", low=f"{low:g}", high=top,
-                         got=shown(value))
+    low, high = scale.low, scale.high if scale.bounded else OPEN_FLOOR_TOP
+    if not math.isfinite(value) or value < low or value > high:
+        raise InputError(key="workspace.between", name="floor", low=f"{low:g}",
+                         high=f"{high:g}", got=shown(value))
     return value
 
 
