@@ -372,9 +372,10 @@ def _collection(reader: IndexReader, where: str) -> str | None:
             st.warning(md(t("idx.no_collection", language, where=shown, name=asked,
                             known=", ".join(by_name))))
         ss.index_collection = infos[0].name
-    # a radio, not a select: its labels wrap where a select cut "dimension 512" in the sidebar
+    # a radio, not a select: its labels wrap where a select cut "dimension 512" in the sidebar;
+    # a label is Markdown, so a name's controls show as escapes and its $, -- or * as typed
     st.radio(tr("idx.collection"), list(by_name), key="index_collection",
-             format_func=lambda name: t("idx.collection_row", language, name=name,
+             format_func=lambda name: t("idx.collection_row", language, name=md(name),
                                         count=f"{by_name[name].count:,}",
                                         dimension=by_name[name].dimension or "–"))
     too_many = over_limit(by_name[ss.index_collection])

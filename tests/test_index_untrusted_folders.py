@@ -228,3 +228,27 @@ def test_a_listing_of_a_good_folder_reads(capsys: pytest.CaptureFixture[str], tm
     storage = qdrant_folder(tmp_path / "q", ["Refunds take 7 days."])
     data = run(capsys, "index", f"qdrant:{storage}", "--json")
     assert [c["collection"] for c in data["collections"]] == ["docs"]
+
+
+def test_collection_names_show_their_controls_and_dashes_as_typed(tmp_path: Path) -> None:
+    """Issue 42 item 24: ESC and RLO in a collection's name shown as escapes in the app's
+    radio (its labels are Markdown), ``--`` and ``$`` escaped so nothing re-types them."""
+    from qdrant_client import QdrantClient
+    from qdrant_client.models import Distance, PointStruct, VectorParams
+
+    from tests.test_app_index import index_app, zipped
+
+    names = ["evil\x1b[31mred\u202e--x", "cost $a--b$"]
+    client = QdrantClient(path=str(tmp_path / "q"))
+    for name in names:
+        client.create_collection(name, vectors_config=VectorParams(size=3,
+                                                                   distance=Distance.COSINE))
+        client.upsert(name, [PointStruct(id=1, vector=[1.0, 0.0, 0.0],
+                                         payload={"page_content": "Refunds take 7 days."})])
+    client.close()
+    at = index_app(("names.zip", zipped(tmp_path / "q")), sources=False)
+    assert not at.exception
+    labels = at.radio(key="index_collection").options
+    assert not any(c in label for label in labels for c in "\x1b\u202e")
+    assert any(label.startswith(r"cost \$a\-\-b\$ (") for label in labels), labels
+    assert any(label.startswith(r"evil\\x1b\[31mred\\u202e\-\-x (") for label in labels), labels
