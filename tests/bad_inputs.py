@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import pickle
 import shlex
 import sys
 import zipfile
@@ -47,6 +48,7 @@ class Cli:
     files: tuple[tuple[str, bytes], ...] = ()
     stdin: bytes = b""
     stdout_line: bool = False  # the first line of stdout is part of what the user sees
+    links: tuple[tuple[str, str], ...] = ()  # (name, target): symbolic links made beside files
 
     def describe(self) -> str:
         shown = " ".join(shlex.quote(shorten(a, 40)) for a in self.args)
@@ -58,6 +60,8 @@ class Cli:
         for name, data in self.files:
             (folder / name).parent.mkdir(parents=True, exist_ok=True)
             (folder / name).write_bytes(data)
+        for name, target in self.links:
+            (folder / name).symlink_to(target)
         out, err = io.StringIO(), io.StringIO()
         stdin = io.TextIOWrapper(io.BytesIO(self.stdin), encoding="utf-8")
         real_stdin = sys.stdin
@@ -278,11 +282,13 @@ Interface = Cli | Upload | Paste | Questions | Cell | WorkspaceFile | IndexUploa
 
 
 def cli(args: str | Sequence[str], files: dict[str, bytes] | None = None,
-        stdin: bytes = b"", stdout_line: bool = False) -> Cli:
+        stdin: bytes = b"", stdout_line: bool = False,
+        links: dict[str, str] | None = None) -> Cli:
     """``args`` as a shell line (or a list, for values a shell line cannot hold)."""
     split = shlex.split(args) if isinstance(args, str) else list(args)
     given = {"doc.txt": DOC} if files is None else files
-    return Cli(tuple(split), tuple(given.items()), stdin, stdout_line)
+    return Cli(tuple(split), tuple(given.items()), stdin, stdout_line,
+               tuple((links or {}).items()))
 
 
 def qfile(text: str | bytes) -> dict[str, bytes]:
@@ -680,6 +686,56 @@ ROWS += (  # issue 32 item 6: typed output
     Row("schema", "ragviz schema with a command that prints no JSON", cli("schema app"), "exit 2 · ragviz schema: there is no JSON output named 'app': give one of chunk, search, eval, calibrate, report, compare, sweep, index, cache info, cache clear"),
 )
 
+
+
+class _RunsCode:
+    """Unpickled, writes the file ``ran``: what a hostile Qdrant storage holds."""
+
+    def __reduce__(self) -> tuple[object, tuple[str]]:
+        return exec, ("open('ran', 'w').write('ran')",)
+
+
+def qdrant_storage(points: list[bytes], prefix: str = "") -> dict[str, bytes]:
+    """qdrant-client's local storage of one collection ``docs`` whose rows hold ``points``
+    (pickles), written with sqlite3 alone."""
+    import sqlite3
+
+    meta = {"collections": {"docs": {"vectors": {"size": 3, "distance": "Cosine"}}},
+            "aliases": {}}
+    database = sqlite3.connect(":memory:")
+    database.execute("CREATE TABLE points (id TEXT PRIMARY KEY, point BLOB)")
+    database.executemany("INSERT INTO points VALUES (?, ?)",
+                         [(str(n), point) for n, point in enumerate(points)])
+    database.commit()
+    return {f"{prefix}meta.json": json.dumps(meta).encode(),
+            f"{prefix}collection/docs/storage.sqlite": database.serialize()}
+
+
+def long_point_storage() -> bytes:
+    """A zipped Qdrant storage whose one point holds 200,001 characters."""
+    from qdrant_client.models import PointStruct
+
+    point = PointStruct(id=7, vector=[1.0, 0.0, 0.0], payload={"page_content": "x" * 200_001})
+    return zipped(qdrant_storage([pickle.dumps(point)], "db/"))
+
+
+RAN = qdrant_storage([pickle.dumps(_RunsCode())], "q/")
+PG = "postgresql://postgres:S3cretPW"
+ROWS += (  # issue 42: indexes, databases and scorer specs from someone else
+    Row("index", "a Qdrant storage whose point is a pickle that runs code", cli("index qdrant:q", RAN), "exit 2 · ragviz index: q: row 1 of the collection docs is not a stored Qdrant point (it asks for builtins.exec); ragviz never runs what a storage folder holds, so the folder was not opened"),
+    Row("index", "app: the same Qdrant storage zipped", IndexUpload("q.zip", zipped(RAN)), "error: q.zip: row 1 of the collection docs is not a stored Qdrant point (it asks for builtins.exec); ragviz never runs what a storage folder holds, so the folder was not opened"),
+    Row("index", "app: a Qdrant point of 200,001 characters", IndexUpload("long.zip", long_point_storage), "error: long.zip: point 7 of the collection docs holds a chunk of 200,001 characters; ragviz reads chunks of at most 200,000: split it before indexing"),
+    Row("index", "a Qdrant storage holding a link to /dev/zero", cli("index qdrant:q", RAN, links={"q/zero": "/dev/zero"}), "exit 2 · ragviz index: q holds a link that leaves the folder (zero): ragviz copies the folder before reading it and copies nothing from outside it; replace the link with the file"),
+    Row("index", "a Chroma folder holding a link out of it (to /etc)", cli("index chroma:db", {"db/chroma.sqlite3": b""}, links={"db/etc": "/etc"}), "exit 2 · ragviz index: db holds a link that leaves the folder (etc): ragviz copies the folder before reading it and copies nothing from outside it; replace the link with the file"),
+    Row("index", "a Chroma folder holding a dangling link", cli("index chroma:db", {"db/chroma.sqlite3": b""}, links={"db/gone": "nowhere"}), "exit 2 · ragviz index: db holds a link that leads nowhere or in a loop (gone): ragviz copies the folder before reading it and follows no such link; remove the link"),
+    Row("index", "a Postgres password with %ZZ (libpq's parse error quotes it)", cli(f"index {PG}%ZZ@127.0.0.1:1/db", {}), "exit 2 · ragviz index: the Postgres connection string could not be read (invalid percent-encoded token: \"…\"): write it as postgresql://USER:PASSWORD@HOST:PORT/DBNAME, with %, spaces and other special characters of the password percent-encoded (%25, %20)"),
+    Row("index", "a Postgres password with a space", cli(["index", f"{PG} x@127.0.0.1:1/db"], {}), "exit 2 · ragviz index: the Postgres connection string could not be read (unexpected spaces found in \"…\", use percent-encoded spaces (%20) instead): write it as postgresql://USER:PASSWORD@HOST:PORT/DBNAME, with %, spaces and other special characters of the password percent-encoded (%25, %20)"),
+    Row("index", "a Postgres ?password=…%ZZ", cli("index postgresql://u@127.0.0.1:1/db?password=S3cretPW%ZZ", {}), "exit 2 · ragviz index: the Postgres connection string could not be read (invalid percent-encoded token: \"…\"): write it as postgresql://USER:PASSWORD@HOST:PORT/DBNAME, with %, spaces and other special characters of the password percent-encoded (%25, %20)"),
+    Row("index", "a keyword connection string with a password", cli(["index", "host=127.0.0.1 password=S3cretPW"], {}), "exit 2 · ragviz index: host=127.0.0.1 password=*** does not exist"),
+    Row("options", "a scorer with two rerank stages", cli(SEARCH + " --scorer cosine+rerank(sentence-max)+rerank(sentence-max)"), "exit 2 · ragviz search: the scorer 'cosine+rerank(sentence-max)+rerank(sentence-max)' has more than one rerank(...) stage or a parenthesis inside one: give one scorer and at most one stage, e.g. cosine+rerank(sentence-max)"),
+    Row("options", "a scorer option given twice", cli(SEARCH + " --scorer hybrid(k=1,k=2)"), "exit 2 · ragviz search: the option k is given twice in 'hybrid(k=1,k=2)': keep one"),
+    Row("options", "--floor 1e308 with bm25", cli(SEARCH + " --scorer bm25 --floor 1e308"), "exit 2 · ragviz search: the floor 1e+308 is off this scorer's scale: give a number from 0 to 1e+06"),
+)
 
 def _cell_text(text: str) -> str:
     lines = [terminal_safe(line, keep="").replace("|", "\\|") for line in text.split("\n")]
