@@ -21,7 +21,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ragviz.errors import IndexInputError
-from ragviz.present.safe_text import visible_controls
 
 # What one copied index folder may hold: the bytes (an index past it is opened where it lives,
 # read through a server) and the files and folders. The variable raises the byte budget.
@@ -148,4 +147,4 @@ def _refused(root: Path, path: Path, name: str, why: str) -> IndexInputError:
         entry = str(path.relative_to(root))
     except ValueError:
         entry = path.name
-    return IndexInputError(key=f"idx.copy_{why}", path=name, entry=visible_controls(entry))
+    return IndexInputError(key=f"idx.copy_{why}", path=name, entry=entry[:200])  # shown escaped
