@@ -108,6 +108,65 @@ def test_plain_encoded_bomb_refused_on_its_footer(tmp_path: Path) -> None:
     assert grown < MEMORY_BOUND_MB
 
 
+def _varint(n: int) -> bytes:
+    out = bytearray()
+    while True:
+        part, n = n & 0x7F, n >> 7
+        out.append(part | (0x80 if n else 0))
+        if not n:
+            return bytes(out)
+
+
+def lying_footer(path: Path, groups: int = 4, rows: int = 40, chars: int = 1_000_000) -> Path:
+    """Row groups of ``rows`` texts of ``chars`` characters (zstd: a few KB), whose footer
+    then says each column and row group unpacks to 2,000 bytes: each size's varint is
+    rewritten in place, the same number of bytes spelling 2,000 (issue 42, item 17)."""
+    table = pa.table({"text": pa.array(["y" * chars] * rows)})
+    with pq.ParquetWriter(path, table.schema, compression="zstd", use_dictionary=False) as out:
+        for _ in range(groups):
+            out.write_table(table)
+    meta = pq.ParquetFile(path).metadata
+    sizes = {meta.row_group(g).column(0).total_uncompressed_size for g in range(groups)}
+    sizes |= {meta.row_group(g).total_byte_size for g in range(groups)}
+    data = bytearray(path.read_bytes())
+    start = len(data) - 8 - int.from_bytes(data[-8:-4], "little")
+    footer = bytes(data[start:-8])
+    for size in sizes:
+        old = _varint(size << 1)  # Thrift's compact i64: zigzag, then varint
+        small = bytes(((4_000 >> 7 * i) & 0x7F) | (0x80 if i < len(old) - 1 else 0)
+                      for i in range(len(old)))
+        footer = footer.replace(old, small)
+    data[start:-8] = footer
+    path.write_bytes(bytes(data))
+    return path
+
+
+def test_pages_that_unpack_past_what_the_footer_says_are_refused_unread(
+        tmp_path: Path) -> None:
+    path = lying_footer(tmp_path / "lying.parquet")
+    footer = pq.ParquetFile(path).metadata.row_group(0)
+    assert footer.column(0).total_uncompressed_size == 2_000 == footer.total_byte_size
+    grown, said = read_in_child(path)
+    assert said.startswith("lying.parquet unpacks to more text or vectors than ragviz reads")
+    assert grown < MEMORY_BOUND_MB
+
+
+def test_page_headers_with_long_statistics_are_read_whole(tmp_path: Path) -> None:
+    """A page header holding 10,000-character min/max values (past the first window the
+    header is read in) still gives the page's size, and the file reads."""
+    from ragviz.index.parquet_pages import column_unpacked_bytes
+
+    path = tmp_path / "long.parquet"
+    pq.write_table(pa.table({"text": ["a" * 10_000 + str(i) for i in range(50)]}), path,
+                   use_dictionary=False)
+    column = pq.ParquetFile(path).metadata.row_group(0).column(0)
+    with path.open("rb") as source:
+        total, _ = column_unpacked_bytes(source, column.data_page_offset,
+                                         column.total_compressed_size, [10])
+    assert 0 < total <= column.total_uncompressed_size
+    assert sentences(path) == []
+
+
 def test_vectors_that_unpack_to_gigabytes_refused_on_the_footer(tmp_path: Path) -> None:
     """150 rows of a million zeros each (600 MB as float32) in a few kilobytes."""
     dimension, rows = 1_000_000, 150

@@ -240,7 +240,35 @@ def _parquet_file(path: str, budget: ReadBudget) -> tuple[pq.ParquetFile, list[s
     if (unpacked > _MAX_UNPACKED_BYTES or values > meta.num_rows * MAX_DIMENSION
             or text > 4 * budget.max_chars + 8 * meta.num_rows):
         raise IndexLimitError(key="idx.table_too_big", name=budget.name)
+    unpacked, text = _declared_by_pages(path, meta, columns)  # what pyarrow will allocate
+    if unpacked > _MAX_UNPACKED_BYTES or text > 4 * budget.max_chars + 8 * meta.num_rows:
+        raise IndexLimitError(key="idx.table_too_big", name=budget.name)
     return file, columns
+
+
+def _declared_by_pages(path: str, meta: pq.FileMetaData, columns: list[str]) -> tuple[int, int]:
+    """The bytes the used columns' pages (and the text column's alone) declare they unpack
+    to, read from each page's header (``parquet_pages``): a footer may say less."""
+    from ragviz.index.parquet_pages import MAX_PAGES, column_unpacked_bytes
+
+    unpacked = text = 0
+    pages_left = [MAX_PAGES]
+    with Path(path).open("rb") as source:
+        for group in range(meta.num_row_groups):
+            row_group = meta.row_group(group)
+            for index in range(row_group.num_columns):
+                column = row_group.column(index)
+                name = column.path_in_schema.split(".")[0]
+                if name not in columns:
+                    continue
+                start = column.data_page_offset
+                if column.has_dictionary_page and column.dictionary_page_offset:
+                    start = min(start, column.dictionary_page_offset)
+                size, _ = column_unpacked_bytes(source, start, column.total_compressed_size,
+                                                pages_left)
+                unpacked += size
+                text += size if name == columns[0] else 0
+    return unpacked, text
 
 
 def _check_text_type(kind: pa.DataType, column: str, name: str) -> None:
