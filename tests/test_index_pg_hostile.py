@@ -84,10 +84,15 @@ def test_every_host_of_a_connection_string_is_checked(
     assert "pw" not in str(refused.value).replace("postgresql", "")
 
 
-def test_targets_pair_hosts_addresses_and_ports() -> None:
+def test_targets_pair_hosts_addresses_and_ports(monkeypatch: pytest.MonkeyPatch) -> None:
+    for variable in ("PGHOST", "PGHOSTADDR", "PGPORT"):
+        monkeypatch.delenv(variable, raising=False)
     assert targets(parse("host=a,b hostaddr=10.0.0.1,10.0.0.2 port=1,2")) == [
         ("10.0.0.1", 1), ("a", 1), ("10.0.0.2", 2), ("b", 2)]
     assert targets(parse("postgresql:///db")) == [("localhost", 5432)]
+    monkeypatch.setenv("PGHOST", "db.internal,10.1.1.1")  # what libpq uses when none is given
+    monkeypatch.setenv("PGPORT", "6432")
+    assert targets(parse("postgresql:///db")) == [("db.internal", 6432), ("10.1.1.1", 6432)]
 
 
 @pytest.mark.parametrize("parameter", ["service=prod", "passfile=/etc/passwd",

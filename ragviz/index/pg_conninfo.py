@@ -12,6 +12,7 @@ the token they stopped at, which may be the password (``%ZZ``, a space, ``?passw
 
 from __future__ import annotations
 
+import os
 import re
 from urllib.parse import unquote
 
@@ -73,11 +74,11 @@ def parse(spec: str) -> dict[str, str]:
 
 def targets(parts: dict[str, str]) -> list[tuple[str, int]]:
     """Every (host, port) libpq may connect to: each ``host`` and each ``hostaddr`` of the
-    lists (a Unix socket's folder as its host; no host: ``localhost``), with its port (one
-    port for all, or one each)."""
-    hosts = _listed(parts.get("host", "")) or ["localhost"]
-    addresses = _listed(parts.get("hostaddr", ""))
-    ports = _listed(parts.get("port", ""))
+    lists (a Unix socket's folder as its host; none given: libpq's ``PGHOST``/``PGHOSTADDR``,
+    else ``localhost``), with its port (one port for all, or one each; ``PGPORT``, 5432)."""
+    hosts = _listed(parts.get("host") or os.environ.get("PGHOST", "")) or ["localhost"]
+    addresses = _listed(parts.get("hostaddr") or os.environ.get("PGHOSTADDR", ""))
+    ports = _listed(parts.get("port") or os.environ.get("PGPORT", ""))
     count = max(len(hosts), len(addresses))
     out = []
     for n in range(count):
