@@ -8,12 +8,13 @@ from __future__ import annotations
 import contextlib
 import json
 import re
-import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
+
+from tests.hostile_server import served
 
 WORD = re.compile(r"\w+")
 
@@ -93,11 +94,5 @@ def _handler(state: RerankState) -> type[BaseHTTPRequestHandler]:
 @contextmanager
 def rerank_server(fmt: str = "cohere") -> Iterator[tuple[str, RerankState]]:
     state = RerankState(fmt)
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(state))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}", state
-    finally:
-        server.shutdown()
-        server.server_close()
+    with served(_handler(state)) as root:
+        yield root, state

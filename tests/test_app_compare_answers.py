@@ -76,6 +76,7 @@ def test_a_and_b_with_one_scorer_say_no_setting_sentence() -> None:
 def test_after_asking_the_compare_tab_lists_the_verdicts_that_flip(
         monkeypatch: pytest.MonkeyPatch, base: str) -> None:
     monkeypatch.setenv("RAGVIZ_LLM_API_KEY", KEY)
+    monkeypatch.setenv("RAGVIZ_KEY_HOSTS", "127.0.0.1")  # the operator allows the test server
     at = run_app("questions")
     at.text_input(key="llm_model").input(f"openai:{MODEL}")
     at.text_input(key="llm_base").input(base)

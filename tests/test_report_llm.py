@@ -43,6 +43,7 @@ def base() -> Iterator[str]:
 def _key(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("RAGVIZ_LLM_API_KEY", KEY)
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.setenv("RAGVIZ_KEY_HOSTS", "127.0.0.1")  # the operator allows the test server
 
 
 def _asked(analysis: Analysis, base: str, lang: str = "en") -> AnswerSet:
@@ -57,9 +58,13 @@ def hostile(use_model: Embedder, base: str) -> tuple[Analysis, AnswerSet]:
     import os
 
     os.environ["RAGVIZ_LLM_API_KEY"] = KEY  # module scope: monkeypatch is per test
+    os.environ["RAGVIZ_KEY_HOSTS"] = "127.0.0.1"  # the operator allows the test server
     analysis = analyse(HOSTILE, ChunkerConfig("sentence", max_chars=220), use_model, QUESTIONS,
                        RetrievalSettings(top_k=1))
-    return analysis, _asked(analysis, base)
+    try:
+        return analysis, _asked(analysis, base)
+    finally:
+        del os.environ["RAGVIZ_KEY_HOSTS"]
 
 
 def test_the_report_carries_each_answer_escaped_with_its_verdict_and_metrics(

@@ -2,8 +2,11 @@
 vLLM, llama.cpp's server, LM Studio) with the official ``openai`` client, temperature 0.
 
 The base URL follows the embedding API's rules (``ragviz.embedding.api_common``); the key comes from
-an argument, else ``RAGVIZ_LLM_API_KEY``, else ``OPENAI_API_KEY``, and lives only inside the
-client. Every fault becomes an :class:`LLMError`: one sentence by catalog key, never the key.
+an argument, else ``RAGVIZ_LLM_API_KEY``, else ``OPENAI_API_KEY`` when the base is one the
+operator allowed for them (``api_common.server_key``); it lives only inside the client. A reply
+is read under a deadline for the whole of it, its bytes and its answer's characters capped,
+never following a redirect, and checked against the schema of ``reply``. Every fault becomes an
+:class:`LLMError`: one sentence by catalog key, never the key.
 """
 
 from __future__ import annotations
@@ -14,33 +17,50 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from ragviz.answering.reply import (
+    NotAnApiError,
+    Redactor,
+    Reply,
+    known_secrets,
+    read_stream,
+    read_whole,
+)
 from ragviz.embedding.api_common import (
     DEFAULT_API_BASE,
+    KEY_HOSTS_ENV,
     NO_KEY,
     check_api_base,
     connection_reason,
     make_client,
     retryable,
+    server_key,
     server_message,
+    with_retries,
 )
 from ragviz.errors import LLMError
 
 LLM_PREFIX = "openai:"
 KEY_VARIABLES = ("RAGVIZ_LLM_API_KEY", "OPENAI_API_KEY")
-TIMEOUT_S = 60.0
-RETRIES = 2  # after the first try: 429 and 5xx wait as the server's Retry-After says
+TIMEOUT_S = 60.0  # a request's whole reply, retries included
+RETRIES = 2  # after the first try: 429, 5xx and lost connections, as Retry-After says
+MAX_REPLY_BYTES = 8_000_000  # a reply's bytes as read (streamed events included)
+MAX_ANSWER_CHARS = 20_000  # an answer's characters; the rest is not read
 
 OnText = Callable[[str], None]
+ShouldStop = Callable[[], bool]
 
 
 @dataclass(frozen=True)
 class ChatAnswer:
-    """What the model said, what it cost and how long it took."""
+    """What the model said, what it cost and how long it took; ``cut_at``: the answer was
+    cut at that many characters; ``refused``: the server said the model refused."""
 
     text: str
     prompt_tokens: int | None
     completion_tokens: int | None
     latency_s: float
+    cut_at: int | None = None
+    refused: bool = False
 
     def tokens(self) -> dict[str, int | None]:
         return {"prompt": self.prompt_tokens, "completion": self.completion_tokens}
@@ -60,9 +80,14 @@ class ChatModel:
 
     def __init__(self, model: str, api_base: str | None = None, api_key: str | None = None,
                  *, max_tokens: int | None = None, timeout_s: float = TIMEOUT_S,
-                 retries: int = RETRIES, stream: bool = True) -> None:
-        base = check_api_base(api_base or os.environ.get("OPENAI_BASE_URL") or DEFAULT_API_BASE)
-        key = api_key or next((os.environ[v] for v in KEY_VARIABLES if os.environ.get(v)), None)
+                 retries: int = RETRIES, stream: bool = True,
+                 max_answer_chars: int = MAX_ANSWER_CHARS,
+                 max_reply_bytes: int = MAX_REPLY_BYTES) -> None:
+        own = [DEFAULT_API_BASE, os.environ.get("OPENAI_BASE_URL") or DEFAULT_API_BASE]
+        base = check_api_base(api_base or own[1])
+        key = api_key or server_key(KEY_VARIABLES, base, own)
+        # the server holds a key this base may not have: a visitor's base needs their own
+        self.key_withheld = key is None and any(os.environ.get(v) for v in KEY_VARIABLES)
         if key is None and base == DEFAULT_API_BASE:
             raise LLMError(key="llm.needs_key", base=base)
         self.model = model
@@ -71,7 +96,10 @@ class ChatModel:
         self.timeout_s = timeout_s
         self.retries = retries
         self.stream = stream
-        self._client = make_client(base, key or NO_KEY, timeout_s, retries)
+        self.max_answer_chars = max_answer_chars
+        self._secrets = known_secrets(key, (*KEY_VARIABLES, "RAGVIZ_RERANK_API_KEY"))
+        self._client, self._watch = make_client(base, key or NO_KEY, timeout_s,
+                                                max_reply_bytes)
 
     @property
     def name(self) -> str:
@@ -82,78 +110,74 @@ class ChatModel:
     def __repr__(self) -> str:
         return f"ChatModel({self.name!r})"
 
-    def ask(self, prompt: str, on_text: OnText | None = None) -> ChatAnswer:
+    def ask(self, prompt: str, on_text: OnText | None = None,
+            should_stop: ShouldStop | None = None, seconds: float | None = None
+            ) -> ChatAnswer:
         """The model's answer to ``prompt`` (streamed to ``on_text`` piece by piece when
-        streaming), or LLMError saying in one sentence what went wrong."""
+        streaming), or LLMError saying in one sentence what went wrong. The reply has
+        ``seconds`` (default the model's timeout) in all; ``should_stop`` ends it early."""
         import openai
+
+        from ragviz.embedding.guarded_http import ReplyStoppedError
 
         started = time.monotonic()
         options: dict[str, Any] = {"model": self.model, "temperature": 0,
                                    "messages": [{"role": "user", "content": prompt}]}
         if self.max_tokens is not None:
             options["max_tokens"] = self.max_tokens
+        if self.stream:
+            options.update(stream=True, stream_options={"include_usage": True})
+        self._watch.begin(min(seconds or self.timeout_s, self.timeout_s), should_stop)
         try:
-            if self.stream:
-                text, usage, finish = self._streamed(options, on_text)
-            else:
-                text, usage, finish = self._whole(options)
+            reply = with_retries(lambda: self._once(options, on_text), self.retries,
+                                 self._watch)
         except openai.OpenAIError as error:
             raise self._explain(error) from None
-        if finish == "content_filter":
-            raise LLMError(key="llm.content_filter", base=self.api_base)
-        if not text.strip():
-            raise LLMError(key="llm.empty", base=self.api_base, model=self.model)
-        prompt_tokens, completion_tokens = usage
-        return ChatAnswer(text.strip(), prompt_tokens, completion_tokens,
-                          time.monotonic() - started)
-
-    def _whole(self, options: dict[str, Any]) -> tuple[str, tuple[int | None, int | None], str]:
-        response = self._client.chat.completions.create(**options)
-        try:
-            choices = response.choices
-            usage = _usage(getattr(response, "usage", None))
-        except AttributeError:
+        except ReplyStoppedError as stop:
+            raise self._stopped(stop) from None
+        except NotAnApiError:
             raise self._not_an_api() from None
-        if not choices:
+        return self._answer(reply, started)
+
+    def _answer(self, reply: Reply, started: float) -> ChatAnswer:
+        latency = time.monotonic() - started
+        if reply.refusal.strip() and not reply.text.strip():
+            return ChatAnswer(reply.refusal.strip(), reply.prompt_tokens,
+                              reply.completion_tokens, latency, refused=True)
+        if reply.finish == "content_filter":
+            raise LLMError(key="llm.content_filter", base=self.api_base)
+        if not reply.text.strip():
             raise LLMError(key="llm.empty", base=self.api_base, model=self.model)
-        message = choices[0].message
-        return str(getattr(message, "content", None) or ""), usage, \
-            str(choices[0].finish_reason or "")
+        if not reply.finish:  # the server stopped sending before it said the answer was done
+            raise LLMError(key="llm.stream_cut", base=self.api_base)
+        return ChatAnswer(reply.text.strip(), reply.prompt_tokens, reply.completion_tokens,
+                          latency, cut_at=reply.cut_at)
 
-    def _streamed(self, options: dict[str, Any], on_text: OnText | None
-                  ) -> tuple[str, tuple[int | None, int | None], str]:
+    def _once(self, options: dict[str, Any], on_text: OnText | None) -> Reply:
         import httpx
-        import openai
 
-        pieces: list[str] = []
-        usage: tuple[int | None, int | None] = (None, None)
-        finish = ""
-        events = 0
-        stream = self._client.chat.completions.create(
-            **options, stream=True, stream_options={"include_usage": True})
+        redactor = Redactor(self._secrets)
+        create = self._client.chat.completions.with_streaming_response.create
         try:
-            for event in stream:
-                events += 1
-                if getattr(event, "usage", None) is not None:
-                    usage = _usage(event.usage)
-                for choice in getattr(event, "choices", None) or ():
-                    piece = getattr(choice.delta, "content", None) or ""
-                    if piece:
-                        pieces.append(piece)
-                        if on_text is not None:
-                            on_text(piece)
-                    finish = str(choice.finish_reason or finish)
-        except (openai.APITimeoutError, httpx.TimeoutException):
-            raise LLMError(key="llm.timeout", base=self.api_base,
-                           seconds=f"{self.timeout_s:g}") from None
-        except (openai.APIConnectionError, httpx.HTTPError):
+            with create(**options) as raw:
+                http: httpx.Response = raw.http_response
+                kind = http.headers.get("content-type", "")
+                if self.stream and "event-stream" in kind:
+                    return read_stream(http.iter_lines(), self.max_answer_chars, redactor,
+                                       on_text)
+                if "json" not in kind and "text/plain" not in kind:
+                    raise NotAnApiError
+                return read_whole(http.read(), self.max_answer_chars, redactor)
+        except httpx.HTTPError:
             # the server had answered 200 and the body broke on the way
             raise LLMError(key="llm.stream_cut", base=self.api_base) from None
-        if not events:
-            raise self._not_an_api()
-        if not finish:  # the server stopped sending before it said the answer was done
-            raise LLMError(key="llm.stream_cut", base=self.api_base)
-        return "".join(pieces), usage, finish
+
+    def _stopped(self, stop: Any) -> LLMError:
+        if stop.why == "bytes":
+            return LLMError(key="llm.too_big", base=self.api_base, mb=f"{stop.limit / 1e6:g}")
+        if stop.why == "cancelled":
+            return LLMError(key="llm.cancelled", base=self.api_base)
+        return LLMError(key="llm.timeout", base=self.api_base, seconds=f"{stop.limit:g}")
 
     def _not_an_api(self) -> LLMError:
         return LLMError(key="llm.not_an_api", base=self.api_base)
@@ -170,10 +194,18 @@ class ChatModel:
         if not isinstance(error, openai.APIStatusError):
             return self._not_an_api()
         status = error.status_code
+        if 300 <= status < 400:
+            from ragviz.embedding.guarded_http import redirect_target
+
+            return LLMError(key="llm.redirect", base=base, status=status,
+                            target=redirect_target(error.response) or "?")
         said = server_message(error, self._client)
         body = getattr(error, "body", None)
         code = str(body.get("code") or "") if isinstance(body, dict) else ""
         if status in (401, 403):
+            if self.key_withheld:
+                return LLMError(key="llm.key_withheld", base=base, status=status,
+                                env=KEY_HOSTS_ENV)
             return LLMError(key="llm.key_refused", base=base, status=status)
         if code == "content_filter" or "content_filter" in said or "content management" in said:
             return LLMError(key="llm.content_filter", base=base)
@@ -187,12 +219,3 @@ class ChatModel:
                             retries=self.retries)
         return LLMError(key="llm.rejected", base=base, status=status,
                         detail=f": {said}" if said else "")
-
-
-def _usage(usage: Any) -> tuple[int | None, int | None]:
-    if usage is None:
-        return None, None
-    prompt = getattr(usage, "prompt_tokens", None)
-    completion = getattr(usage, "completion_tokens", None)
-    return (int(prompt) if isinstance(prompt, int) else None,
-            int(completion) if isinstance(completion, int) else None)

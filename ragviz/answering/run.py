@@ -1,9 +1,12 @@
 """Every question of an analysis asked in turn: the floor's refusals are not asked (no call,
 no cost), a failed call is one sentence for that question and the others keep their answers;
-answers are cached by (model, prompt), so a prompt two configurations share is asked once."""
+answers are cached by (model, prompt), so a prompt two configurations share is asked once.
+A run has a time budget in all (``Asker.budget_s``): each request gets what is left of it, and
+once it is spent the remaining questions are not asked (one sentence each)."""
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -26,6 +29,7 @@ from ragviz.evaluation.results import Analysis, QuestionOutcome
 from ragviz.retrieval.decision import Hit, with_neighbours
 
 Progress = Callable[[int, int], None]
+ShouldStop = Callable[[], bool]
 
 
 @dataclass(frozen=True)
@@ -74,8 +78,9 @@ class LLMMetrics:
 
 @dataclass
 class Asker:
-    """The model, the template and the budget one command asks with; ``calls`` counts the
-    requests really made (a cached prompt costs none)."""
+    """The model, the template and the token budget one command asks with, and its time budget
+    (``budget_s`` seconds from the first request; None: each request's own timeout only);
+    ``calls`` counts the requests really made (a cached prompt costs none)."""
 
     model: ChatModel
     template: str
@@ -84,17 +89,30 @@ class Asker:
     phrases: tuple[str, ...] = REFUSAL_PHRASES
     calls: int = 0
     cache: dict[tuple[str, str], ChatAnswer | LLMError] = field(default_factory=dict)
+    budget_s: float | None = None
+    _ends: float | None = None
 
-    def ask(self, prompt: str, on_text: Callable[[str], None] | None = None
-            ) -> ChatAnswer | LLMError:
+    def ask(self, prompt: str, on_text: Callable[[str], None] | None = None,
+            should_stop: ShouldStop | None = None) -> ChatAnswer | LLMError:
         key = (self.model.name, prompt)
         if key not in self.cache:
+            left = self._left()
+            if left is not None and left <= 0:
+                return LLMError(key="llm.budget_spent", seconds=f"{self.budget_s:g}")
             self.calls += 1
             try:
-                self.cache[key] = self.model.ask(prompt, on_text)
+                self.cache[key] = self.model.ask(prompt, on_text, should_stop, left)
             except LLMError as error:
                 return error  # not cached: asking again may work
         return self.cache[key]
+
+    def _left(self) -> float | None:
+        """Seconds left of the run's budget (None: no budget), counted from the first ask."""
+        if self.budget_s is None:
+            return None
+        if self._ends is None:
+            self._ends = time.monotonic() + self.budget_s
+        return self._ends - time.monotonic()
 
 
 def answer_all(analysis: Analysis, asker: Asker, progress: Progress | None = None
@@ -110,11 +128,12 @@ def answer_all(analysis: Analysis, asker: Asker, progress: Progress | None = Non
 
 
 def answer_one(analysis: Analysis, outcome: QuestionOutcome, asker: Asker,
-               on_text: Callable[[str], None] | None = None) -> LLMResult:
+               on_text: Callable[[str], None] | None = None,
+               should_stop: ShouldStop | None = None) -> LLMResult:
     built = _built(analysis, outcome, asker)
     if built is None:
         return _not_asked(outcome)
-    reply = asker.ask(built.text, on_text)
+    reply = asker.ask(built.text, on_text, should_stop)
     if isinstance(reply, LLMError):
         return LLMResult(FAILED, prompt=built, error=reply)
     return _judged(analysis, outcome, asker, built, reply)
@@ -135,8 +154,8 @@ def _judged(analysis: Analysis, outcome: QuestionOutcome, asker: Asker, built: B
             reply: ChatAnswer) -> LLMResult:
     question = outcome.question
     sent = _sent_chunks(analysis, outcome, sent_hits(analysis, outcome))
-    verdict, chunk = judge(reply.text, question.is_answerable, question.expected, sent,
-                           asker.phrases)
+    verdict, chunk = (REFUSED_BY_LLM, None) if reply.refused else judge(
+        reply.text, question.is_answerable, question.expected, sent, asker.phrases)
     return LLMResult(verdict, reply.text, chunk, reply, built)
 
 

@@ -9,10 +9,17 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ragviz.answering.chat import RETRIES, TIMEOUT_S, ChatModel, parse_llm_name
+from ragviz.answering.chat import (
+    MAX_ANSWER_CHARS,
+    RETRIES,
+    TIMEOUT_S,
+    ChatModel,
+    parse_llm_name,
+)
 from ragviz.answering.prompt import (
     ESTIMATE,
     check_template,
@@ -38,7 +45,8 @@ from ragviz.present.answers import verdict_text
 from ragviz.present.safe_text import visible_controls as terminal_safe
 
 _DEPENDENT = ("llm_base", "max_tokens", "prompt_template", "max_context_tokens", "llm_timeout",
-              "refusal_phrase")
+              "refusal_phrase", "llm_budget", "llm_max_chars")
+BUDGET_S = 1800.0  # the whole run's time with the language model, unless --llm-budget says
 
 
 def _positive(raw: str) -> int:
@@ -48,14 +56,24 @@ def _positive(raw: str) -> int:
     return int(text)
 
 
-def _seconds(raw: str) -> float:
-    try:
-        value = float(raw) if len(raw) <= 20 else 0.0
-    except ValueError:
-        value = 0.0
-    if not 0 < value <= 3600:
-        raise InputError(key="cli.number_between", low="0", high="3600", got=repr(shorten(raw)))
-    return value
+def _seconds_up_to(high: int) -> Callable[[str], float]:
+    """The parser of a number of seconds in (0, ``high``]."""
+
+    def seconds(raw: str) -> float:
+        try:
+            value = float(raw) if len(raw) <= 20 else 0.0
+        except ValueError:
+            value = 0.0
+        if not 0 < value <= high:
+            raise InputError(key="cli.number_between", low="0", high=str(high),
+                             got=repr(shorten(raw)))
+        return value
+
+    return seconds
+
+
+_seconds = _seconds_up_to(3600)
+_budget = _seconds_up_to(86_400)
 
 
 def add_llm_options(parser: argparse.ArgumentParser) -> None:
@@ -71,6 +89,10 @@ def add_llm_options(parser: argparse.ArgumentParser) -> None:
                        help=cli_say("cli.help.max_context_tokens"))
     group.add_argument("--llm-timeout", dest="llm_timeout", type=_seconds,
                        help=cli_say("cli.help.llm_timeout", seconds=f"{TIMEOUT_S:g}"))
+    group.add_argument("--llm-budget", dest="llm_budget", type=_budget,
+                       help=cli_say("cli.help.llm_budget", seconds=f"{BUDGET_S:g}"))
+    group.add_argument("--llm-max-chars", dest="llm_max_chars", type=_positive,
+                       help=cli_say("cli.help.llm_max_chars", n=MAX_ANSWER_CHARS))
     group.add_argument("--llm-no-stream", dest="llm_no_stream", action="store_true",
                        help=cli_say("cli.help.llm_no_stream"))
     group.add_argument("--refusal-phrase", dest="refusal_phrase", action="append",
@@ -88,9 +110,11 @@ def make_asker(args: argparse.Namespace) -> Asker | None:
         return None
     model = ChatModel(parse_llm_name(name), args.llm_base, max_tokens=args.max_tokens,
                       timeout_s=args.llm_timeout or TIMEOUT_S, retries=RETRIES,
-                      stream=not args.llm_no_stream)
+                      stream=not args.llm_no_stream,
+                      max_answer_chars=args.llm_max_chars or MAX_ANSWER_CHARS)
     return Asker(model, _template(args), token_counter(model.model), args.max_context_tokens,
-                 REFUSAL_PHRASES + tuple(args.refusal_phrase or ()))
+                 REFUSAL_PHRASES + tuple(args.refusal_phrase or ()),
+                 budget_s=args.llm_budget or BUDGET_S)
 
 
 def _template(args: argparse.Namespace) -> str:
@@ -161,6 +185,8 @@ def answer_lines(result: LLMResult, lang: str) -> list[str]:
     verdict = verdict_text(result, lang)
     lines = [t("llm.no_answer_line", lang, verdict=verdict) if result.answer is None
              else t("llm.answer_line", lang, verdict=verdict, answer=repr(result.answer))]
+    if result.reply is not None and result.reply.cut_at is not None:
+        lines.append(t("llm.answer_cut", lang, n=result.reply.cut_at))
     built = result.prompt
     if built is not None and built.cut_at is not None:
         lines.append(t("llm.cut", lang, budget=built.budget, kept=grouped(built.cut_at, lang)))

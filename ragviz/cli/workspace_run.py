@@ -9,9 +9,11 @@ from dataclasses import dataclass
 
 from ragviz.cli.reading import _read_bytes, cli_say
 from ragviz.embedding.models import Embedder, load_embedder
+from ragviz.embedding.openai_api import OPENAI_PREFIX
 from ragviz.errors import UserError
 from ragviz.evaluation.results import Analysis, Coverage, RetrievalSettings
 from ragviz.inputs.corpus import Corpus, as_corpus
+from ragviz.inputs.documents import shorten
 from ragviz.share.workspace import Settings, Workspace
 
 SIDES = ("a", "b")
@@ -30,6 +32,10 @@ class SideRun:
 def add_workspace_option(parser: argparse.ArgumentParser, sides: bool) -> None:
     parser.add_argument("--workspace", metavar="FILE",
                         help=cli_say("cli.help.workspace"))
+    parser.add_argument("--allow-api", dest="allow_api", action="store_true",
+                        help=cli_say("cli.help.allow_api"))
+    parser.add_argument("--allow-download", dest="allow_download", action="store_true",
+                        help=cli_say("cli.help.allow_download"))
     if sides:
         parser.add_argument("--side", choices=SIDES, default="a",
                             help=cli_say("cli.help.side"))
@@ -49,7 +55,8 @@ def _run(args: argparse.Namespace, workspace: Workspace, side: str) -> SideRun:
     from ragviz.evaluation.pipeline import analyse
 
     settings: Settings = workspace.settings
-    embedder = load_embedder(settings.model_of(side))
+    embedder = load_embedder(consented(settings.model_of(side), args), shared=True,
+                             download=bool(getattr(args, "allow_download", False)))
     kept, coverage = _resolved(list(workspace.questions), _corpus(workspace))
     retrieval = RetrievalSettings(settings.top_k, settings.floor_of(side),
                                   settings.scorer_of(side), settings.expand_of(side))
@@ -57,6 +64,15 @@ def _run(args: argparse.Namespace, workspace: Workspace, side: str) -> SideRun:
     analysis = analyse(workspace.document, config, embedder, kept, retrieval,
                        progress=_progress(embedder))
     return SideRun(side, analysis, coverage, embedder)
+
+
+def consented(model: str, args: argparse.Namespace) -> str:
+    """``model``, when the workspace may name it: an API model (which would receive the
+    document, the questions and the user's key) only with ``--allow-api``; nothing is sent
+    otherwise. (A hub id is downloaded only with ``--allow-download``: ``load_embedder``.)"""
+    if model.startswith(OPENAI_PREFIX) and not getattr(args, "allow_api", False):
+        raise UserError(key="cli.workspace_api_needs_consent", model=repr(shorten(model, 120)))
+    return model
 
 
 def _corpus(workspace: Workspace) -> Corpus:

@@ -1,22 +1,39 @@
-"""What every OpenAI-compatible API ragviz calls shares (the embeddings of
-``ragviz.embedding.openai_api`` and the chat of ``ragviz.answering.chat``): the base-URL rules,
-the client (timeouts and retries), and the words for a connection fault.
+"""What every remote API ragviz calls shares (the embeddings of ``ragviz.embedding.openai_api``,
+the chat of ``ragviz.answering.chat``, the rerank of ``ragviz.retrieval.rerank_api``): the
+base-URL rules, which bases may receive the server's own keys, the client (no redirect, a
+deadline for the whole reply, a cap on its bytes; ``guarded_http``), the retries, and the words
+for a connection fault.
 
-The key lives only inside the ``openai`` client; :func:`server_message` blanks it out of
-whatever a server echoes, so it reaches no message.
+A key lives only inside its client; :func:`server_message` blanks it out of whatever a server
+echoes, so it reaches no message. A key read from the server's environment goes only to the
+bases the operator allowed (:func:`server_key`): a visitor's base needs the visitor's key.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import math
+import os
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import urlsplit
 
 from ragviz.errors import ModelLoadError
+from ragviz.i18n import Message
 from ragviz.inputs.documents import shorten
 
 DEFAULT_API_BASE = "https://api.openai.com/v1"
 CONNECT_TIMEOUT_S = 5.0
 NO_KEY = "no-key"  # local servers (Ollama, TEI) ignore the key but the client needs one
+KEY_HOSTS_ENV = "RAGVIZ_KEY_HOSTS"  # the operator's list of hosts the server's keys may go to
+MAX_RETRY_WAIT_S = 10.0
+T = TypeVar("T")
+if TYPE_CHECKING:
+    from ragviz.embedding.guarded_http import Watch
+# True while the operator's own command runs (the CLI: every base there was typed by the
+# person whose keys they are, or allowed by them with --allow-api); never in the app
+_OPERATOR_BASES: ContextVar[bool] = ContextVar("operator_bases", default=False)
 
 
 def check_api_base(base: str) -> str:
@@ -50,22 +67,112 @@ def without_credentials(url: str) -> str:
     return f"{scheme}{sep}{host}{slash}{path}"
 
 
-def make_client(base: str, key: str, timeout_s: float, retries: int) -> Any:
-    """The official client; it retries 408, 429, 5xx and lost connections itself, with
-    exponential backoff honouring the server's Retry-After."""
+@contextmanager
+def operator_bases() -> Iterator[None]:
+    """While it lasts, every base URL is the operator's own choice (the command line's), so
+    the server's keys may go to it."""
+    token = _OPERATOR_BASES.set(True)
+    try:
+        yield
+    finally:
+        _OPERATOR_BASES.reset(token)
+
+
+def _host(url: str) -> tuple[str, int | None]:
+    """(host, port) of a URL or a ``host[:port]`` entry; a URL without a port gets its
+    scheme's, an entry without one None (any port)."""
+    parts = urlsplit(url if "://" in url else f"//{url}")
+    try:
+        port = parts.port
+    except ValueError:
+        port = -1
+    if port is None and parts.scheme:
+        port = 443 if parts.scheme.lower() == "https" else 80
+    return (parts.hostname or "").lower(), port
+
+
+def key_allowed(base: str, own_bases: Sequence[str]) -> bool:
+    """The operator allowed ``base`` to receive the server's keys: its host is one of
+    ``own_bases`` (the key's own provider, the operator's own base settings) or is listed
+    in ``RAGVIZ_KEY_HOSTS`` (``host`` or ``host:port``, comma-separated)."""
+    if _OPERATOR_BASES.get():
+        return True
+    host, port = _host(base)
+    allowed = [entry.strip() for entry in os.environ.get(KEY_HOSTS_ENV, "").split(",")]
+    for entry in [*own_bases, *allowed]:
+        if not entry:
+            continue
+        their_host, their_port = _host(entry)
+        if their_host == host and their_port in (None, port):
+            return True
+    return False
+
+
+def server_key(variables: Sequence[str], base: str, own_bases: Sequence[str]) -> str | None:
+    """The first key set among the server's environment ``variables``, when ``base`` may
+    receive it (:func:`key_allowed`); else None: nothing of the server's is sent."""
+    key = next((os.environ[v] for v in variables if os.environ.get(v)), None)
+    return key if key is not None and key_allowed(base, own_bases) else None
+
+
+def make_client(base: str, key: str, timeout_s: float, max_bytes: int) -> tuple[Any, Watch]:
+    """The official client over the guarded connection (no redirect, the reply's deadline and
+    byte cap), and the watch its requests begin with; it retries nothing itself
+    (:func:`with_retries` does)."""
     try:
         import openai
     except ImportError as error:
         raise ModelLoadError(key="api.needs_package") from error
-    timeout = openai.Timeout(timeout_s, connect=min(CONNECT_TIMEOUT_S, timeout_s))
-    return openai.OpenAI(api_key=key, base_url=base, timeout=timeout, max_retries=retries)
+    from ragviz.embedding.guarded_http import Watch, guarded_client
+
+    watch = Watch(max_bytes)
+    http = guarded_client(watch, timeout_s, min(CONNECT_TIMEOUT_S, timeout_s))
+    client: Any = http  # the openai client takes the httpx client as it takes its own
+    return openai.OpenAI(api_key=key, base_url=base, timeout=timeout_s, max_retries=0,
+                         http_client=client), watch
 
 
 def retryable(status: int) -> bool:
     return status == 429 or status >= 500
 
 
-def connection_reason(error: BaseException) -> str:
+def with_retries(call: Callable[[], T], retries: int, watch: Watch) -> T:
+    """``call()``, tried again up to ``retries`` times after a 429, a 5xx or a lost
+    connection (never after a timeout or a stop: the deadline is spent), pausing as the
+    server's Retry-After says (at most 10 s) or 0.5, 1, 2... s."""
+    import openai
+
+    for attempt in range(retries + 1):
+        try:
+            return call()
+        except openai.APIStatusError as error:
+            if attempt == retries or not retryable(error.status_code):
+                raise
+            pause = retry_after(error.response.headers, attempt)
+        except openai.APIConnectionError as error:
+            if attempt == retries or isinstance(error, openai.APITimeoutError):
+                raise
+            pause = retry_after({}, attempt)
+        watch.wait(pause)
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def retry_after(headers: Any, attempt: int) -> float:
+    """The pause before try ``attempt + 1``: the server's ``retry-after-ms`` or
+    ``retry-after`` (seconds), else 0.5 * 2^attempt; at most 10 s."""
+    milliseconds, header = headers.get("retry-after-ms"), headers.get("retry-after")
+    seconds = 0.5 * 2 ** attempt
+    try:
+        if milliseconds and len(milliseconds) < 20:
+            seconds = float(milliseconds) / 1000
+        elif header and len(header) < 20:
+            seconds = float(header)
+    except ValueError:
+        pass
+    return min(max(seconds, 0.0), MAX_RETRY_WAIT_S) if math.isfinite(seconds) else 1.0
+
+
+def connection_reason(error: BaseException) -> Message:
     """Why a connection failed, in words (the chain of causes read, never shown)."""
     chain: list[str] = []
     current: BaseException | None = error
@@ -76,10 +183,10 @@ def connection_reason(error: BaseException) -> str:
     if "name or service not known" in text or "nodename nor servname" in text or (
         "gaierror" in text or "name resolution" in text
     ):
-        return "the host name does not resolve"
+        return Message("api.reason.dns")
     if "refused" in text:
-        return "the connection was refused (is the server running on that port?)"
-    return "the connection failed"
+        return Message("api.reason.refused")
+    return Message("api.reason.failed")
 
 
 def server_message(error: Any, client: Any) -> str:

@@ -461,7 +461,8 @@ def _hub_error(model_id: str, error: Exception) -> ModelLoadError:
 _OTHER_FORMATS = ["onnx/*", "openvino/*", "*.h5", "*.msgpack", "*.ot", "*.tflite", "coreml/*"]
 
 
-def _load_hub_snapshot(model_id: str, cache: EmbeddingCache | None) -> SentenceTransformerEmbedder:
+def _load_hub_snapshot(model_id: str, cache: EmbeddingCache | None, download: bool = True
+                       ) -> SentenceTransformerEmbedder:
     """A hub model loaded from its folder in the hub's cache (downloaded there first when
     the hub can be reached), never from a folder the id names beside the server's working
     directory: sentence-transformers tries ``owner/name`` as a relative path first."""
@@ -472,6 +473,8 @@ def _load_hub_snapshot(model_id: str, cache: EmbeddingCache | None) -> SentenceT
     try:
         folder = snapshot_download(model_id, local_files_only=True)
     except Exception:
+        if not download:  # a workspace named it, and its user did not allow a download
+            raise ModelLoadError(key="model.download_not_allowed", model=repr(model_id)) from None
         _check_hub_reachable(model_id)
         try:
             folder = snapshot_download(model_id, ignore_patterns=_OTHER_FORMATS)
@@ -493,7 +496,7 @@ BUNDLED_ALIASES: dict[str, str] = {
 
 def load_embedder(
     name: str = DEFAULT_MODEL, cache: EmbeddingCache | None = None, *, api_key: str | None = None,
-    shared: bool = False,
+    shared: bool = False, download: bool = True,
 ) -> Embedder:
     """The model called ``name``: a bundled name or alias, a local folder, a hub id, or
     ``openai:<model>[@<base URL>]`` (``api_key`` is only read by that last kind).
@@ -513,7 +516,7 @@ def load_embedder(
     if BUNDLED_ALIASES.get(name.lower(), name) == "minilm-en":
         return load_minilm(cache)
     if shared:
-        return _load_shared(name, cache)
+        return _load_shared(name, cache, download)
     path = Path(name).expanduser()
     if path.exists() or name.startswith((".", "/", "~")):
         if not path.exists():
@@ -524,10 +527,12 @@ def load_embedder(
     return _load_from_hub(name, cache)
 
 
-def _load_shared(name: str, cache: EmbeddingCache | None) -> SentenceTransformerEmbedder:
-    """A model named by a link or a workspace file (see ``load_embedder``)."""
+def _load_shared(name: str, cache: EmbeddingCache | None, download: bool = True
+                 ) -> SentenceTransformerEmbedder:
+    """A model named by a link or a workspace file (see ``load_embedder``); a hub id not in
+    the hub's cache is downloaded only when ``download``."""
     if in_models_dir(name):
         return _load_from_path(Path(name).expanduser().resolve(), cache)
     if not HUB_ID.fullmatch(name):
         raise ModelLoadError(key="model.not_a_name", name=repr(name))
-    return _load_hub_snapshot(name, cache)
+    return _load_hub_snapshot(name, cache, download)

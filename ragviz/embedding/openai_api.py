@@ -13,6 +13,7 @@ cut long inputs) and token counts are an estimate (words and punctuation marks).
 from __future__ import annotations
 
 import base64
+import json
 import os
 import re
 from collections.abc import Iterator
@@ -22,11 +23,14 @@ import numpy as np
 
 from ragviz.embedding.api_common import (
     DEFAULT_API_BASE,
+    KEY_HOSTS_ENV,
     NO_KEY,
     connection_reason,
     make_client,
     retryable,
+    server_key,
     server_message,
+    with_retries,
 )
 from ragviz.embedding.api_common import check_api_base as check_api_base  # re-exported
 from ragviz.embedding.base import Embedder, EmbeddingCache, Kind, Span, Vectors
@@ -38,6 +42,8 @@ MAX_CHARS_PER_REQUEST = 200_000  # ~50,000 tokens; OpenAI allows 300,000 tokens 
 REQUEST_TIMEOUT_S = 60.0
 RETRIES = 4  # after the first try; the client waits 0.5, 1, 2, 4 s (or as Retry-After says)
 PROBE_RETRIES = 1  # the load's probe: a wrong URL or a stopped server is named at once
+MAX_REPLY_BYTES = 64_000_000  # 128 vectors of 3,072 numbers as JSON take about 8 MB
+KEY_VARIABLES = ("OPENAI_API_KEY",)
 _TOKEN_ESTIMATE = re.compile(r"\w+|[^\w\s]")
 _MODEL_MISSING = re.compile(r"model.*(not (be )?found|does not exist|unknown|not exist)|"
                             r"(unknown|invalid) model|model_not_found", re.IGNORECASE)
@@ -85,8 +91,10 @@ class OpenAIEmbedder(Embedder):
         super().__init__(cache)
         if not model:
             raise ModelLoadError(key="api.no_model")
-        base = check_api_base(api_base or os.environ.get("OPENAI_BASE_URL") or DEFAULT_API_BASE)
-        key = api_key or os.environ.get("OPENAI_API_KEY") or None
+        own = [DEFAULT_API_BASE, os.environ.get("OPENAI_BASE_URL") or DEFAULT_API_BASE]
+        base = check_api_base(api_base or own[1])
+        key = api_key or server_key(KEY_VARIABLES, base, own)
+        self.key_withheld = key is None and any(os.environ.get(v) for v in KEY_VARIABLES)
         if key is None and base == DEFAULT_API_BASE:
             raise ModelLoadError(key="api.needs_key")
         self.model = model
@@ -96,12 +104,11 @@ class OpenAIEmbedder(Embedder):
         self.disk_identity = f"api {base} {model}"
         self.timeout_s = timeout_s
         self.retries = retries
-        self._client = make_client(base, key or NO_KEY, timeout_s, retries)
+        self._client, self._watch = make_client(base, key or NO_KEY, timeout_s,
+                                                MAX_REPLY_BYTES)
         self._dimension = 0
-        probe_retries = min(retries, PROBE_RETRIES)
-        probe = self._client.with_options(max_retries=probe_retries)
-        self._dimension = int(self._request(["dimension probe"], probe,
-                                            probe_retries).shape[1])  # fails fast
+        self._dimension = int(self._request(["dimension probe"],
+                                            min(retries, PROBE_RETRIES)).shape[1])  # fails fast
 
     def __repr__(self) -> str:
         return f"OpenAIEmbedder({self.name!r})"
@@ -120,98 +127,104 @@ class OpenAIEmbedder(Embedder):
             return np.zeros((0, self._dimension), dtype=np.float32)
         return np.concatenate(rows).astype(np.float32, copy=False)
 
-    def _request(self, batch: list[str], client: Any = None,
-                 retries: int | None = None) -> Vectors:
-        """One request; the official client retries 408, 429 and 5xx answers and lost
-        connections with exponential backoff, honouring the server's Retry-After (``retries``:
-        how many ``client`` makes, for the message)."""
+    def _request(self, batch: list[str], retries: int | None = None) -> Vectors:
+        """One request, tried again after a 429, a 5xx or a lost connection (``retries``
+        times, default the embedder's), its reply read under the deadline and byte cap."""
         import openai
 
-        try:
-            response = (client or self._client).embeddings.create(
-                model=self.model, input=batch, encoding_format="float"
-            )
-        except openai.OpenAIError as error:
-            raise self._explain(error, self.retries if retries is None else retries) from None
-        return self._vectors(response, len(batch))
+        from ragviz.embedding.guarded_http import ReplyStoppedError
 
-    def _vectors(self, response: Any, expected: int) -> Vectors:
+        tries = self.retries if retries is None else retries
+        self._watch.begin(self.timeout_s)
+        try:
+            body = with_retries(lambda: self._body(batch), tries, self._watch)
+        except openai.OpenAIError as error:
+            raise self._explain(error, tries) from None
+        except ReplyStoppedError as stop:
+            raise self._stopped(stop) from None
+        return self._vectors(body, len(batch))
+
+    def _body(self, batch: list[str]) -> Any:
+        """The reply's JSON, parsed here: a body nested past the parser's depth, not UTF-8
+        or not JSON is not an embeddings API."""
+        import httpx
+
+        create = self._client.embeddings.with_streaming_response.create
+        try:
+            with create(model=self.model, input=batch, encoding_format="float") as raw:
+                data = raw.http_response.read()
+        except httpx.HTTPError:
+            raise self._api_error("api.cut") from None
+        try:
+            return json.loads(data)
+        except (ValueError, RecursionError):
+            raise self._api_error("api.not_an_api") from None
+
+    def _vectors(self, body: Any, expected: int) -> Vectors:
         """The response's vectors in input order, or one sentence for what is wrong with
         them: nothing silently wrong reaches the scores."""
         try:
-            items = sorted(response.data, key=lambda item: item.index)
-            rows = [_embedding(item.embedding) for item in items]
-        except (AttributeError, TypeError, ValueError):
-            raise self._not_an_api() from None
+            items = sorted(body["data"], key=lambda item: item["index"])
+            rows = [_embedding(item["embedding"]) for item in items]
+        except (AttributeError, TypeError, ValueError, KeyError, IndexError, RecursionError):
+            raise self._api_error("api.not_an_api") from None
         if len(rows) != expected:
-            raise self._bad_vectors(f"{len(rows)} vectors for {expected} texts")
+            raise self._api_error("api.vectors_count", count=len(rows), texts=expected)
         lengths = sorted({len(row) for row in rows})
         if lengths[0] == 0 or len(lengths) > 1:
-            raise self._bad_vectors("vectors of different lengths "
-                                    f"({', '.join(str(n) for n in lengths[:3])})")
+            raise self._api_error("api.vectors_lengths",
+                                  lengths=", ".join(str(n) for n in lengths[:3]))
         if self._dimension and lengths[0] != self._dimension:
-            raise self._bad_vectors(f"vectors of {lengths[0]} numbers where its first answer "
-                                    f"had {self._dimension}")
+            raise self._api_error("api.vectors_dimension", got=lengths[0],
+                                  first=self._dimension)
         try:
             matrix = np.asarray(rows, dtype=np.float32)
-        except (TypeError, ValueError):
-            raise self._not_an_api() from None
+        except (TypeError, ValueError, OverflowError):
+            raise self._api_error("api.not_an_api") from None
         if not np.isfinite(matrix).all():
-            raise self._bad_vectors("a vector holding NaN or infinite numbers")
+            raise self._api_error("api.vectors_nan")
         if not np.any(matrix, axis=1).all():
-            raise self._bad_vectors("a vector of zeros only")
+            raise self._api_error("api.vectors_zero")
         return matrix
 
-    def _bad_vectors(self, what: str) -> EmbeddingAPIError:
-        return EmbeddingAPIError(
-            f"the embedding API at {self.api_base} answered with {what}; nothing was scored "
-            f"(check the server and the model {self.model!r})"
-        )
+    def _api_error(self, key: str, **values: Any) -> EmbeddingAPIError:
+        return EmbeddingAPIError(key=key, base=self.api_base, model=self.model, **values)
 
-    def _not_an_api(self) -> EmbeddingAPIError:
-        return EmbeddingAPIError(
-            f"the server at {self.api_base} answered, but not like an OpenAI embeddings API; "
-            "check the base URL (it usually ends in /v1)"
-        )
+    def _stopped(self, stop: Any) -> EmbeddingAPIError:
+        if stop.why == "bytes":
+            return self._api_error("api.too_big", mb=f"{stop.limit / 1e6:g}")
+        if stop.why == "cancelled":
+            return self._api_error("api.cancelled")
+        return self._api_error("api.timeout", seconds=f"{stop.limit:g}")
 
     def _explain(self, error: Exception, retries: int) -> EmbeddingAPIError:
         """One sentence for what went wrong; the server's words only where they help."""
         import openai
 
-        base = self.api_base
         if isinstance(error, openai.APITimeoutError):
-            return EmbeddingAPIError(
-                f"the embedding API at {base} did not answer within {self.timeout_s:g} s"
-            )
+            return self._api_error("api.timeout", seconds=f"{self.timeout_s:g}")
         if isinstance(error, openai.APIConnectionError):
-            return EmbeddingAPIError(f"cannot reach the embedding API at {base}: "
-                                     f"{connection_reason(error)}")
+            return self._api_error("api.unreachable", reason=connection_reason(error))
         if not isinstance(error, openai.APIStatusError):
-            return self._not_an_api()
+            return self._api_error("api.not_an_api")
         status = error.status_code
         said = self._server_message(error)
+        if 300 <= status < 400:
+            from ragviz.embedding.guarded_http import redirect_target
+
+            return self._api_error("api.redirect", status=status,
+                                   target=redirect_target(error.response) or "?")
         if status in (401, 403):
-            return EmbeddingAPIError(
-                f"the embedding API at {base} refused the API key (HTTP {status}); "
-                "set OPENAI_API_KEY or enter the right key"
-            )
+            return self._api_error("api.key_withheld" if self.key_withheld
+                                   else "api.key_refused", status=status, env=KEY_HOSTS_ENV)
         if status in (400, 404) and _MODEL_MISSING.search(said):
-            return EmbeddingAPIError(
-                f"the embedding API at {base} has no model {self.model!r} (HTTP {status}); "
-                f"check the model name ({base}/models lists them)"
-            )
+            return self._api_error("api.no_such_model", status=status)
         if status in (404, 405):
-            return EmbeddingAPIError(
-                f"no OpenAI embeddings API at {base} (HTTP {status} on {base}/embeddings); "
-                "check the base URL (it usually ends in /v1)"
-            )
+            return self._api_error("api.no_api", status=status)
         if retryable(status):
-            tries = f"after {retries} retries" if retries != 1 else "after 1 retry"
-            return EmbeddingAPIError(f"the embedding API at {base} kept failing (HTTP {status}) "
-                                     f"{tries}; try again later")
-        detail = f": {said}" if said else ""
-        return EmbeddingAPIError(f"the embedding API at {base} rejected the request "
-                                 f"(HTTP {status}){detail}")
+            return self._api_error("api.kept_failing", status=status, n=retries)
+        return self._api_error("api.rejected", status=status,
+                               detail=f": {said}" if said else "")
 
     def _server_message(self, error: Any) -> str:
         """The error text the server sent, the key blanked out, cut to one line."""

@@ -7,26 +7,29 @@
 
 ``format=auto`` sends Cohere's body and reads whichever shape comes back, trying TEI's body
 when the server refuses Cohere's (400/422). The key comes from ``RAGVIZ_RERANK_API_KEY`` and
-is written nowhere; the base URL follows the embedding API's rules; redirects are never
-followed; each fault is one sentence.
+is written nowhere; it goes only to ``RAGVIZ_RERANK_BASE``'s host or one the operator allowed
+(``api_common.server_key``). The base URL follows the embedding API's rules; the reply is read
+by the guarded client (no redirect, a deadline for the whole of it, its bytes capped) and
+checked before use; each fault is one sentence.
 """
 
 from __future__ import annotations
 
+import json
 import math
 import os
-import time
 from collections.abc import Sequence
 from typing import Any
 
-from ragviz.embedding.openai_api import check_api_base
+from ragviz.embedding.api_common import check_api_base, server_key
 from ragviz.errors import InputError, RerankAPIError
 from ragviz.retrieval.scorers import ScoreScale, Vectors, option_error
 
 KEY_ENV = "RAGVIZ_RERANK_API_KEY"
 FORMATS = ("auto", "cohere", "tei")
 TIMEOUT_S = 30.0
-MAX_RETRY_AFTER_S = 10.0
+MAX_REPLY_BYTES = 4_000_000  # a few hundred scores take a few kilobytes
+BASE_ENV = "RAGVIZ_RERANK_BASE"
 SCALE = ScoreScale(low=-20.0, high=1.0, step=0.01, label="chart.rerank_score", bounded=False)
 
 
@@ -40,11 +43,13 @@ class ApiReranker:
         self.model, self.base, self.format, self.timeout_s = model, base, fmt, timeout_s
         self.name = f"api:{model}"
         self.options = ",".join([f"base={base}", *([f"format={fmt}"] if fmt != "auto" else [])])
+        self._client: Any = None
+        self._watch: Any = None
 
     @classmethod
     def from_options(cls, model: str, settings: dict[str, str]) -> ApiReranker:
         settings = dict(settings)
-        base = settings.pop("base", "") or os.environ.get("RAGVIZ_RERANK_BASE", "")
+        base = settings.pop("base", "") or os.environ.get(BASE_ENV, "")
         if not model or not base:
             raise InputError(key="rerank.api_needs_base")
         fmt = settings.pop("format", "auto")
@@ -63,16 +68,33 @@ class ApiReranker:
 
     def scores(self, question: str, question_vector: Vectors, texts: Sequence[str],
                embedder: Any) -> list[float]:
+        from ragviz.embedding.guarded_http import ReplyStoppedError
+
         if not texts:
             return []
+        self._connect().begin(self.timeout_s)
         tei = self.format == "tei"
-        answer, status = self._post(self._body(question, texts, tei))
-        if self.format == "auto" and status in (400, 422):
-            tei = True
+        try:
             answer, status = self._post(self._body(question, texts, tei))
+            if self.format == "auto" and status in (400, 422):
+                tei = True
+                answer, status = self._post(self._body(question, texts, tei))
+        except ReplyStoppedError as stop:
+            raise self._stopped(stop) from None
         if status >= 400:
             raise self._status_error(status)
         return parse_scores(answer, len(texts))
+
+    def _connect(self) -> Any:
+        """The guarded client (made once), and its watch."""
+        from ragviz.embedding.api_common import CONNECT_TIMEOUT_S
+        from ragviz.embedding.guarded_http import Watch, guarded_client
+
+        if self._client is None:
+            self._watch = Watch(MAX_REPLY_BYTES)
+            self._client = guarded_client(self._watch, self.timeout_s,
+                                          min(CONNECT_TIMEOUT_S, self.timeout_s))
+        return self._watch
 
     def _body(self, question: str, texts: Sequence[str], tei: bool) -> dict[str, Any]:
         if tei:
@@ -83,27 +105,40 @@ class ApiReranker:
     def _post(self, body: dict[str, Any], retried: bool = False) -> tuple[Any, int]:
         import httpx
 
-        key = os.environ.get(KEY_ENV, "")
+        from ragviz.embedding.api_common import retry_after
+        from ragviz.embedding.guarded_http import redirect_target
+
+        key = server_key((KEY_ENV,), self.base, [os.environ.get(BASE_ENV, "")])
         headers = {"Authorization": f"Bearer {key}"} if key else {}
         try:
-            response = httpx.post(f"{self.base}/rerank", json=body, headers=headers,
-                                  timeout=self.timeout_s, follow_redirects=False)
+            response = self._client.post(f"{self.base}/rerank", json=body, headers=headers)
         except httpx.TimeoutException:
             raise RerankAPIError(key="rerank.timeout", base=self.base,
                                  seconds=f"{self.timeout_s:g}") from None
         except httpx.HTTPError:
             raise RerankAPIError(key="rerank.unreachable", base=self.base) from None
         if response.status_code == 429 and not retried:
-            time.sleep(_retry_after(response.headers.get("retry-after")))
+            self._watch.wait(retry_after(response.headers, 1))
             return self._post(body, retried=True)
         if 300 <= response.status_code < 400:
-            raise RerankAPIError(key="rerank.redirect", base=self.base)
+            raise RerankAPIError(key="rerank.redirect", base=self.base,
+                                 status=response.status_code,
+                                 target=redirect_target(response) or "?")
         if response.status_code >= 400:
             return None, response.status_code
         try:
-            return response.json(), response.status_code
-        except ValueError:
+            return json.loads(response.content), response.status_code
+        except (ValueError, RecursionError):
             raise RerankAPIError(key="rerank.not_json", base=self.base) from None
+
+    def _stopped(self, stop: Any) -> RerankAPIError:
+        if stop.why == "bytes":
+            return RerankAPIError(key="rerank.too_big", base=self.base,
+                                  mb=f"{stop.limit / 1e6:g}")
+        if stop.why == "cancelled":
+            return RerankAPIError(key="rerank.cancelled", base=self.base)
+        return RerankAPIError(key="rerank.timeout", base=self.base,
+                              seconds=f"{stop.limit:g}")
 
     def _status_error(self, status: int) -> RerankAPIError:
         if status in (401, 403):
@@ -111,14 +146,6 @@ class ApiReranker:
         if status == 429:
             return RerankAPIError(key="rerank.rate_limited", base=self.base)
         return RerankAPIError(key="rerank.status", base=self.base, status=status)
-
-
-def _retry_after(header: str | None) -> float:
-    try:
-        seconds = float(header) if header else 1.0
-    except ValueError:
-        seconds = 1.0
-    return min(max(seconds, 0.0), MAX_RETRY_AFTER_S) if math.isfinite(seconds) else 1.0
 
 
 def parse_scores(answer: Any, count: int) -> list[float]:
@@ -129,18 +156,17 @@ def parse_scores(answer: Any, count: int) -> list[float]:
     elif isinstance(answer, list):
         rows, field = answer, "score"
     else:
-        raise RerankAPIError(key="rerank.bad_results", why="no results list")
+        raise RerankAPIError(key="rerank.results_no_list")
     scores: dict[int, float] = {}
     for row in rows:
         index = row.get("index") if isinstance(row, dict) else None
         value = row.get(field, row.get("score")) if isinstance(row, dict) else None
         if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < count:
-            raise RerankAPIError(key="rerank.bad_results", why=f"an index out of 0..{count - 1}")
+            raise RerankAPIError(key="rerank.results_index", last=count - 1)
         if not isinstance(value, int | float) or isinstance(value, bool) \
                 or not math.isfinite(value):
-            raise RerankAPIError(key="rerank.bad_results", why="a score that is not a number")
+            raise RerankAPIError(key="rerank.results_score")
         scores[index] = float(value)
     if len(scores) != count or len(rows) != count:
-        raise RerankAPIError(key="rerank.bad_results",
-                             why=f"{len(rows)} results for {count} documents")
+        raise RerankAPIError(key="rerank.results_count", rows=len(rows), count=count)
     return [scores[i] for i in range(count)]

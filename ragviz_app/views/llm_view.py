@@ -11,6 +11,7 @@ in no link, workspace or cache key.
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -264,11 +265,13 @@ def answer_slot(asker: Asker | None, analysis: Analysis, position: int) -> None:
         if _interrupted():
             raise _CancelledError
         pieces.append(piece)
-        place.markdown(f"**LLM** · {md(''.join(pieces))}")
+        place.markdown(f"**LLM** · {as_text(''.join(pieces))}")
 
-    try:
-        result = answer_one(analysis, outcome, asker, show if asking else None)
+    try:  # Cancel, or the session closing, ends even a silent request within a second
+        result = answer_one(analysis, outcome, asker, show if asking else None, _interrupted)
     except _CancelledError:
+        result = None
+    if result is None or (result.error is not None and result.error.key == "llm.cancelled"):
         ss[ASKING] = False
         place.empty()
         return
@@ -289,8 +292,21 @@ def _said(result: LLMResult) -> str:
         verdict = tr(f"llm.verdict.{result.verdict}")
     colour = "green" if result.verdict in _OK else "gray" if result.verdict == NOT_ASKED \
         else "red"
-    answer = f" — {md(result.answer)}" if result.answer is not None else ""
-    return f"**LLM** · :{colour}[{md(verdict)}]{answer}"
+    answer = f" — {as_text(result.answer)}" if result.answer is not None else ""
+    reply = result.reply
+    cut = "" if reply is None or reply.cut_at is None else \
+        f" ({md(tr('llm.app.answer_cut', n=reply.cut_at))})"
+    return f"**LLM** · :{colour}[{md(verdict)}]{answer}{cut}"
+
+
+_LINK_STARTS = re.compile(r"(?i)(?<=http)(?=\\:)|(?<=https)(?=\\:)|(?<=www)(?=\\\.)|(?<=\\@)")
+
+
+def as_text(answer: str) -> str:
+    """A model's answer as Markdown that shows it as plain text: escaped (``md``), and with an
+    invisible word joiner where a link would start (``http:``, ``www.``, ``@``), so that the
+    Markdown renderer's autolinks make no link of a bare URL or address in it."""
+    return _LINK_STARTS.sub("\u2060", md(answer))
 
 
 def _advance() -> None:
