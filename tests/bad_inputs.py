@@ -278,7 +278,44 @@ class IndexServer:
                     os.environ[HOSTS_ENV] = before
 
 
-Interface = Cli | Upload | Paste | Questions | Cell | WorkspaceFile | IndexUpload | IndexServer
+@dataclass(frozen=True)
+class HostileCli:
+    """``ragviz ARGS`` against the hostile server of ``tests/hostile_server.py`` (ROOT in the
+    arguments is its address, and again in what the user sees, as its port changes), with
+    the server's own key set as an operator would; ``pick``: the first line of stdout that
+    holds it is part of what the user sees."""
+
+    args: tuple[str, ...]
+    files: tuple[tuple[str, bytes], ...]
+    pick: str = ""
+
+    def describe(self) -> str:
+        return "hostile server: " + Cli(self.args).describe()
+
+    def seen(self, lang: str = "en") -> str:
+        import os
+        import tempfile
+
+        from hostile_server import hostile_server
+
+        before = os.environ.get("RAGVIZ_LLM_API_KEY")
+        os.environ["RAGVIZ_LLM_API_KEY"] = "sk-server-secret-0123456789"
+        try:
+            with hostile_server() as (root, _), tempfile.TemporaryDirectory() as folder:
+                args = tuple(a.replace("ROOT", root) for a in self.args)
+                run = Cli(args, self.files).run(Path(folder), lang)
+        finally:
+            os.environ.pop("RAGVIZ_LLM_API_KEY")
+            if before is not None:
+                os.environ["RAGVIZ_LLM_API_KEY"] = before
+        lines = [line.strip() for line in run.stdout.splitlines() if self.pick in line]
+        seen = run.seen() + (f" · stdout: {lines[0]}" if self.pick and lines else "")
+        port = root.rsplit(":", 1)[1]
+        return seen.replace(root, "ROOT").replace(f"localhost:{port}", "localhost:PORT")
+
+
+Interface = (Cli | Upload | Paste | Questions | Cell | WorkspaceFile | IndexUpload | IndexServer
+             | HostileCli)
 
 
 def cli(args: str | Sequence[str], files: dict[str, bytes] | None = None,
@@ -680,6 +717,46 @@ ROWS += (  # issue 34: the LLM's answer (a bad option is refused before any mode
     Row("llm", "--max-tokens without --llm", cli("search doc.txt --question prazo --max-tokens 10"), "exit 2 · ragviz search: these options need --llm openai:MODEL: --max-tokens; add --llm or leave them out"),
     Row("llm", "--max-tokens 0", cli("search doc.txt --question prazo --llm openai:m --max-tokens 0"), "exit 2 · ragviz search: argument --max-tokens: give a whole number from 1 to 9999999, got '0' (see ragviz search --help)"),
     Row("llm", "a prompt template without {context}", cli("search doc.txt --question prazo --llm openai:m --llm-base http://127.0.0.1:9/v1 --prompt-template t.txt", {"doc.txt": DOC, "t.txt": "Só {question}".encode()}), "exit 2 · ragviz search: the prompt template lacks {context}; put {context} where the excerpts go and {question} where the question goes"),
+)
+
+def hostile(args: str, pick: str = "", files: dict[str, bytes] | None = None) -> HostileCli:
+    return HostileCli(tuple(shlex.split(args)), tuple((files or {"doc.txt": DOC}).items()), pick)
+
+
+def _workspace_naming(model: str) -> dict[str, bytes]:
+    from ragviz.chunking import ChunkerConfig
+    from ragviz.share.workspace import Settings, Workspace
+
+    fixed = ChunkerConfig("fixed", size=120, overlap=0)
+    text = Workspace(DOC.decode(), (), Settings(config_a=fixed, config_b=fixed, model=model))
+    return {"w.json": text.to_json().encode()}
+
+
+ASK = "search doc.txt --question 'prazo do reembolso' --floor 0 --llm openai:m --llm-base ROOT"
+EMBED = "search doc.txt --question prazo --model openai:m --api-base ROOT"
+RERANK = "search doc.txt --question prazo --rerank api:m --rerank-base ROOT"
+ROWS += (  # issue 42, the HTTP side: hostile chat, embedding and rerank servers, and workspaces
+    Row("http", "a chat server echoing the key it got, and a bare URL", hostile(f"{ASK}/echo/v1", "LLM,"), "exit 0 · stdout: LLM, answered (the question has no label to judge it by): 'key I got: Bearer *** see http://evil.example/x'"),
+    Row("http", "a chat server redirecting to another host", hostile(f"{ASK}/redirect/v1", "LLM,"), "exit 0 · stdout: LLM, no answer: the language model at ROOT/redirect/v1 answered with a redirect (HTTP 307) to localhost:PORT, which ragviz never follows: nothing was sent there; give the final base URL"),
+    Row("http", "a chat server trickling a byte every 0.2 s", hostile(f"{ASK}/trickle/v1 --llm-timeout 1 --llm-no-stream", "LLM,"), "exit 0 · stdout: LLM, no answer: the language model at ROOT/trickle/v1 did not answer within 1 s; try again, raise --llm-timeout or choose a faster model"),
+    Row("http", "a chat reply of 200 MB", hostile(f"{ASK}/flood/v1 --llm-no-stream", "LLM,"), "exit 0 · stdout: LLM, no answer: the language model at ROOT/flood/v1 sent more than 8 MB for one answer; ragviz stopped reading there (nothing of it was kept)"),
+    Row("http", "a streamed chat reply of 200 MB", hostile(f"{ASK}/flood/v1 --llm-max-chars 3000", "cut at"), "exit 0 · stdout: the answer was cut at 3,000 characters (--llm-max-chars); the rest was not read"),
+    Row("http", "a chat reply nested 100,000 deep", hostile(f"{ASK}/nest/v1 --llm-no-stream", "LLM,"), "exit 0 · stdout: LLM, no answer: the server at ROOT/nest/v1 answered, but not like an OpenAI chat API; check --llm-base (it usually ends in /v1)"),
+    Row("http", "a chat reply whose choices are an object", hostile(f"{ASK}/choices-object/v1 --llm-no-stream", "LLM,"), "exit 0 · stdout: LLM, no answer: the server at ROOT/choices-object/v1 answered, but not like an OpenAI chat API; check --llm-base (it usually ends in /v1)"),
+    Row("http", "a chat reply whose content is a number", hostile(f"{ASK}/content-number/v1 --llm-no-stream", "LLM,"), "exit 0 · stdout: LLM, no answer: the server at ROOT/content-number/v1 answered, but not like an OpenAI chat API; check --llm-base (it usually ends in /v1)"),
+    Row("http", "a chat reply that is not UTF-8", hostile(f"{ASK}/bytes/v1 --llm-no-stream", "LLM,"), "exit 0 · stdout: LLM, no answer: the server at ROOT/bytes/v1 answered, but not like an OpenAI chat API; check --llm-base (it usually ends in /v1)"),
+    Row("http", "a web page served as JSON", hostile(f"{ASK}/html/v1 --llm-no-stream", "LLM,"), "exit 0 · stdout: LLM, no answer: the server at ROOT/html/v1 answered, but not like an OpenAI chat API; check --llm-base (it usually ends in /v1)"),
+    Row("http", "a chat reply with 100,000 choices", hostile(f"{ASK}/many-choices/v1 --llm-no-stream", "LLM,"), "exit 0 · stdout: LLM, no answer: the language model at ROOT/many-choices/v1 sent more than 8 MB for one answer; ragviz stopped reading there (nothing of it was kept)"),
+    Row("http", "10^30 prompt tokens and -7,000,000 completion tokens", hostile(f"{ASK}/huge-tokens/v1 --llm-no-stream", "LLM openai"), "exit 0 · stdout: LLM openai:m @ ROOT/huge-tokens/v1: answer accuracy -, refusal precision -, recall -; 1 calls, 0 prompt + 0 completion tokens"),
+    Row("http", "a reply whose message holds a refusal", hostile(f"{ASK}/refusal/v1 --llm-no-stream", "LLM,"), "exit 0 · stdout: LLM, refused by the LLM: \"Sorry, I won't answer.\""),
+    Row("http", "an embedding server redirecting to another host", hostile(f"{EMBED}/redirect/v1"), "exit 2 · ragviz search: the embedding API at ROOT/redirect/v1 answered with a redirect (HTTP 307) to localhost:PORT, which ragviz never follows: nothing was sent there; give the final base URL"),
+    Row("http", "an embedding reply nested 100,000 deep", hostile(f"{EMBED}/nest/v1"), "exit 2 · ragviz search: the server at ROOT/nest/v1 answered, but not like an OpenAI embeddings API; check the base URL (it usually ends in /v1)"),
+    Row("http", "a rerank server redirecting to another host", hostile(f"{RERANK}/redirect"), "exit 2 · ragviz search: the rerank API at ROOT/redirect answered with a redirect (HTTP 307) to localhost:PORT, which ragviz never follows: nothing was sent there; give the final URL"),
+    Row("http", "a rerank reply nested 100,000 deep", hostile(f"{RERANK}/nest"), "exit 2 · ragviz search: the rerank API at ROOT/nest did not answer JSON (is it a rerank server?)"),
+    Row("http", "a rerank reply whose index is a nested list", hostile(f"{RERANK}/rerank-nested-results"), "exit 2 · ragviz search: the rerank API's answer is not one score per document (an index out of 0..0)"),
+    Row("http", "a rerank reply of 200 MB", hostile(f"{RERANK}/flood"), "exit 2 · ragviz search: the rerank API at ROOT/flood sent more than 4 MB; ragviz stopped reading there and reranked nothing"),
+    Row("http", "a workspace naming an API model, no --allow-api", cli("eval --workspace w.json", _workspace_naming("openai:m@http://127.0.0.1:9/v1")), "exit 2 · ragviz eval: the workspace names the API model 'openai:m@http://127.0.0.1:9/v1', which would receive the document, the questions and your key: nothing was sent; add --allow-api if you trust it"),
+    Row("http", "a workspace naming a hub id not in the cache, no --allow-download", cli("eval --workspace w.json", _workspace_naming("ragviz-tests/absent-everywhere")), "exit 2 · ragviz eval: the model 'ragviz-tests/absent-everywhere' is not in the local cache and was named by a shared file: nothing was downloaded; add --allow-download to fetch it"),
 )
 
 ROWS += (  # issue 32 item 6: typed output

@@ -36,7 +36,7 @@ BODIES: dict[str, Any] = {
     "content-number": _chat(42),
     "huge-tokens": {**_chat("fine"), "usage": {"prompt_tokens": 10**30,
                                                "completion_tokens": -7_000_000}},
-    "refusal": _chat(None, refusal="I can't help with that."),
+    "refusal": _chat(None, refusal="Sorry, I won't answer."),
     "many-choices": {"choices": [{"index": i, "finish_reason": "stop", "message": {
         "role": "assistant", "content": "x"}} for i in range(100_000)]},
     "rerank-nested-results": {"results": [{"index": [[[[0]]]], "relevance_score": 1}]},
@@ -90,7 +90,7 @@ def _handler(state: HostileState) -> type[BaseHTTPRequestHandler]:
 
         def _answer(self, mode: str, asked: dict[str, Any]) -> None:
             if mode == "echo":
-                said = f"the key I got: {self.headers.get('Authorization', '')} " \
+                said = f"key I got: {self.headers.get('Authorization', '')} " \
                        "see http://evil.example/x"
                 if asked.get("stream"):
                     self._stream([said])
@@ -144,11 +144,17 @@ def _handler(state: HostileState) -> type[BaseHTTPRequestHandler]:
     return Handler
 
 
+class _QuietServer(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A client that hung up (what the tests do) is no error worth printing."""
+
+
 @contextmanager
 def served(handler: type[BaseHTTPRequestHandler]) -> Iterator[str]:
     """``handler`` serving on a free port of 127.0.0.1 in a thread; its root URL."""
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    server.daemon_threads = True
+    server = _QuietServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:

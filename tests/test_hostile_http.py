@@ -183,7 +183,7 @@ def test_implausible_token_counts_are_unknown_and_a_refusal_field_is_a_refusal(
     fine = _chat(root, "huge-tokens", stream=False).ask("hello")
     assert (fine.text, fine.prompt_tokens, fine.completion_tokens) == ("fine", None, None)
     refused = _chat(root, "refusal", stream=False).ask("hello")
-    assert refused.refused and refused.text == "I can't help with that."
+    assert refused.refused and refused.text == "Sorry, I won't answer."
 
 
 @pytest.mark.parametrize("mode", ["nest", "rerank-nested-results", "html", "bytes"])
@@ -251,7 +251,7 @@ def test_a_workspace_naming_an_api_model_sends_nothing_without_allow_api(
 
 def test_a_workspace_naming_a_hub_id_downloads_nothing_without_allow_download(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    path = _workspace(tmp_path, "ragviz-tests/not-in-any-cache")
+    path = _workspace(tmp_path, "ragviz-tests/absent-everywhere")
     assert cli.main(["eval", "--workspace", path, "--json"]) != 0
     said = capsys.readouterr().err
     assert "nothing was downloaded" in said and "--allow-download" in said
@@ -268,5 +268,5 @@ def test_the_cli_json_and_text_blank_out_an_echoed_key(
                          f"{root}/echo/v1", *extra])
         out = capsys.readouterr()
         assert code == 0, out.err
-        assert SERVER_KEY not in out.out + out.err and "the key I got: Bearer ***" in out.out
+        assert SERVER_KEY not in out.out + out.err and "key I got: Bearer ***" in out.out
     assert _sent(state, "echo")[-1] == f"Bearer {SERVER_KEY}"
