@@ -2,8 +2,10 @@
 another sentence-transformers model, or an OpenAI-compatible API), and loading them in
 the main area, where the user is looking, the first time a process needs one.
 
-The API key lives only in the session (a password field) or the server's OPENAI_API_KEY:
-it is never put into the link, the workspace, the report or a message.
+The API key lives only in the session (a password field) or the server's OPENAI_API_KEY,
+which goes only to the hosts the operator allowed (``api_common.server_key``): a base URL a
+visitor typed or a link carried needs the visitor's own key. No key is ever put into the link,
+the workspace, the report or a message.
 """
 
 from __future__ import annotations
@@ -349,7 +351,8 @@ def _preload(name: str) -> None:
 
 
 def api_key() -> str | None:
-    """The key typed in this session, else None (the embedder reads OPENAI_API_KEY)."""
+    """The key typed in this session, else None (the embedder reads OPENAI_API_KEY, for the
+    hosts the operator allowed only)."""
     typed = str(ss.get("api_key", "") or "").strip()
     return typed or None
 
