@@ -270,3 +270,20 @@ def test_the_cli_json_and_text_blank_out_an_echoed_key(
         assert code == 0, out.err
         assert SERVER_KEY not in out.out + out.err and "key I got: Bearer ***" in out.out
     assert _sent(state, "echo")[-1] == f"Bearer {SERVER_KEY}"
+
+
+def test_the_runs_budget_bounds_every_request_and_then_asks_nothing(
+        hostile: tuple[str, HostileState]) -> None:
+    """Item 16: a stalled model costs the run's budget once, not a timeout per question."""
+    from ragviz.answering.prompt import token_counter
+    from ragviz.answering.run import Asker
+
+    root, state = hostile
+    asker = Asker(_chat(root, "trickle", timeout_s=60.0, stream=False), "{context}{question}",
+                  token_counter("m"), budget_s=1.0)
+    first = asker.ask("one")
+    assert isinstance(first, LLMError) and "did not answer within 1 s" in str(first)
+    before = len(_sent(state, "trickle"))
+    second = asker.ask("two")
+    assert isinstance(second, LLMError) and "time budget" in str(second)
+    assert len(_sent(state, "trickle")) == before

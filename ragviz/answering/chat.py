@@ -177,7 +177,7 @@ class ChatModel:
             return LLMError(key="llm.too_big", base=self.api_base, mb=f"{stop.limit / 1e6:g}")
         if stop.why == "cancelled":
             return LLMError(key="llm.cancelled", base=self.api_base)
-        return LLMError(key="llm.timeout", base=self.api_base, seconds=f"{stop.limit:g}")
+        return LLMError(key="llm.timeout", base=self.api_base, seconds=f"{round(stop.limit, 1):g}")
 
     def _not_an_api(self) -> LLMError:
         return LLMError(key="llm.not_an_api", base=self.api_base)

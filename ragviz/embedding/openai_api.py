@@ -195,7 +195,7 @@ class OpenAIEmbedder(Embedder):
             return self._api_error("api.too_big", mb=f"{stop.limit / 1e6:g}")
         if stop.why == "cancelled":
             return self._api_error("api.cancelled")
-        return self._api_error("api.timeout", seconds=f"{stop.limit:g}")
+        return self._api_error("api.timeout", seconds=f"{round(stop.limit, 1):g}")
 
     def _explain(self, error: Exception, retries: int) -> EmbeddingAPIError:
         """One sentence for what went wrong; the server's words only where they help."""

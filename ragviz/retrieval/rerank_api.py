@@ -138,7 +138,7 @@ class ApiReranker:
         if stop.why == "cancelled":
             return RerankAPIError(key="rerank.cancelled", base=self.base)
         return RerankAPIError(key="rerank.timeout", base=self.base,
-                              seconds=f"{stop.limit:g}")
+                              seconds=f"{round(stop.limit, 1):g}")
 
     def _status_error(self, status: int) -> RerankAPIError:
         if status in (401, 403):

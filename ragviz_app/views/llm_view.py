@@ -46,6 +46,7 @@ FAILED_NOW = "llm_failed"  # the last failure per (model, prompt): said, never c
 PROGRESS = "_llm_progress"
 MODELS = "_llm_models"  # the chat model of the current settings, by their signature
 _OK = ("correct",)
+BUDGET_S = 300.0  # one click's asking in all: a shared server's worker is not held longer
 
 
 class _CancelledError(Exception):
@@ -53,14 +54,20 @@ class _CancelledError(Exception):
 
 
 def _interrupted() -> bool:
-    """A rerun is waiting (Cancel, or any other widget). A click inside the fragment this
-    tab runs in does not stop a running script (Streamlit queues fragment reruns), so the
-    loop looks for it itself, between answers and between an answer's words."""
+    """A rerun is waiting (Cancel, or any other widget), or the browser's session closed. A
+    click inside the fragment this tab runs in does not stop a running script (Streamlit
+    queues fragment reruns), so the loop looks for it itself: between answers, between an
+    answer's words, and every quarter of a second while a request waits for its reply."""
     try:
+        from streamlit.runtime import Runtime
         from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-        requests = getattr(get_script_run_ctx(), "script_requests", None)
-        return getattr(getattr(requests, "_state", None), "name", "") in ("RERUN", "STOP")
+        context = get_script_run_ctx()
+        requests = getattr(context, "script_requests", None)
+        if getattr(getattr(requests, "_state", None), "name", "") in ("RERUN", "STOP"):
+            return True
+        return context is not None and Runtime.exists() and \
+            not Runtime.instance().is_active_session(context.session_id)
     except Exception:  # a Streamlit without these internals: Cancel waits for the run
         return False
 
@@ -143,7 +150,7 @@ def _asker(quiet: bool = False, settings: dict[str, Any] | None = None) -> Asker
         return None
     cache: dict[tuple[str, str], ChatAnswer | LLMError] = given["cache"]
     return Asker(model, given["template"], token_counter(model.model), given["budget"],
-                 cache=cache)
+                 cache=cache, budget_s=BUDGET_S)
 
 
 def settings_asker() -> Asker | None:
