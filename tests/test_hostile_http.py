@@ -287,3 +287,10 @@ def test_the_runs_budget_bounds_every_request_and_then_asks_nothing(
     second = asker.ask("two")
     assert isinstance(second, LLMError) and "time budget" in str(second)
     assert len(_sent(state, "trickle")) == before
+
+
+def test_streamed_text_is_held_back_only_where_a_key_could_start() -> None:
+    redactor = Redactor([SERVER_KEY])
+    assert redactor.feed("the deadline is 7 days.") == "the deadline is 7 days."
+    assert redactor.feed(" sk-se") == " "  # could be the key: held
+    assert redactor.feed("ssion ends.") == "sk-session ends."  # it was not

@@ -338,7 +338,7 @@ def test_a_stream_cut_halfway_is_one_sentence(base: str) -> None:
     pieces: list[str] = []
     with pytest.raises(LLMError, match="stopped halfway"):
         _model(base).ask(PROMPT, pieces.append)
-    # what arrived is shown only once no key can start in it (it trails by a key's length)
+    assert pieces  # the first half had arrived
     assert KEY not in "".join(pieces)
 
 

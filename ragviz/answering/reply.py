@@ -36,13 +36,12 @@ class Reply:
 
 
 class Redactor:
-    """Blanks ``secrets`` out of a text given piece by piece: a piece is released only once
-    no secret can still start in it."""
+    """Blanks ``secrets`` out of a text given piece by piece: the end of the text that could be
+    the start of a secret is held back until the next piece says whether it is one."""
 
     def __init__(self, secrets: Iterable[str]) -> None:
         self.secrets = sorted({s for s in secrets if len(s) >= MIN_SECRET_CHARS}, key=len,
                               reverse=True)
-        self._hold = max((len(s) for s in self.secrets), default=1) - 1
         self._raw = ""
         self._sent = 0
 
@@ -51,11 +50,20 @@ class Redactor:
             text = text.replace(secret, BLANK)
         return text
 
+    def _held(self, text: str) -> int:
+        """How many characters at the end of ``text`` begin some secret."""
+        longest = max((len(s) for s in self.secrets), default=1) - 1
+        for size in range(min(longest, len(text)), 0, -1):
+            tail = text[-size:]
+            if any(secret.startswith(tail) for secret in self.secrets):
+                return size
+        return 0
+
     def feed(self, piece: str) -> str:
         """The new text safe to show now."""
         self._raw += piece
         cleaned = self.clean(self._raw)
-        safe = max(len(cleaned) - self._hold, self._sent)
+        safe = max(len(cleaned) - self._held(cleaned), self._sent)
         out, self._sent = cleaned[self._sent:safe], safe
         return out
 
