@@ -24,6 +24,7 @@ from tests.test_question_writing import base as base
 @pytest.fixture
 def app(monkeypatch: pytest.MonkeyPatch) -> Iterator[AppTest]:
     monkeypatch.setenv("RAGVIZ_LLM_API_KEY", KEY)
+    monkeypatch.setenv("RAGVIZ_KEY_HOSTS", "127.0.0.1")  # the operator allows the test server
     yield run_app("questions")
 
 
