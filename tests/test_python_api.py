@@ -417,6 +417,7 @@ def test_an_llm_answers_as_with_the_clis_llm_option(
 
     monkeypatch.setenv("RAGVIZ_LLM_API_KEY", KEY)
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.setenv("RAGVIZ_KEY_HOSTS", "127.0.0.1")  # the environment's key may go there
     server = serve()
     base = next(server)
     try:

@@ -111,10 +111,10 @@ def make_asker(args: argparse.Namespace) -> Asker | None:
     model = ChatModel(parse_llm_name(name), args.llm_base, max_tokens=args.max_tokens,
                       timeout_s=args.llm_timeout or TIMEOUT_S, retries=RETRIES,
                       stream=not args.llm_no_stream,
-                      max_answer_chars=args.llm_max_chars or MAX_ANSWER_CHARS)
+                      max_answer_chars=getattr(args, "llm_max_chars", None) or MAX_ANSWER_CHARS)
     return Asker(model, _template(args), token_counter(model.model), args.max_context_tokens,
                  REFUSAL_PHRASES + tuple(args.refusal_phrase or ()),
-                 budget_s=args.llm_budget or BUDGET_S)
+                 budget_s=getattr(args, "llm_budget", None) or BUDGET_S)
 
 
 def _template(args: argparse.Namespace) -> str:
