@@ -28,7 +28,8 @@ SENTENCE = ["--chunker", "sentence", "--max-chars", "220", "--overlap-sentences"
 LABELLED = [str(DOC), "--questions", str(QUESTIONS)]
 SETTINGS = {"model", "chunker", "config", "scorer", "reranker", "rerank_depth", "expand",
             "top_k", "floor"}
-RETRIEVING = ("search", "eval", "eval --index", "calibrate", "report", "compare", "sweep")
+RETRIEVING = ("search", "eval", "eval --index", "calibrate", "report", "compare", "sweep",
+              "explain")
 
 
 def _out(*args: str) -> str:
@@ -69,6 +70,8 @@ def outputs(tmp_path_factory: pytest.TempPathFactory, use_model: Embedder, base:
         "sweep": ["sweep", *LABELLED, "--chunkers", "fixed", "--sizes", "120,240", "--overlaps",
                   "0", "--scorers", "cosine,bm25"],
         "index": ["index", index, "--model", "use-multilingual"],
+        "explain": ["explain", str(DOC), *FIXED, "--question", "Qual o prazo do reembolso?",
+                    "--bot-answer", "Em até 7 dias úteis.", "--expected", "7 dias úteis"],
         "cache info": ["cache", "info"],
         "questions": ["questions", str(DOC), "--llm", f"openai:{MODEL}", "--llm-base", base,
                       "--count", "2", "--out", str(folder / "questions.csv")],

@@ -247,8 +247,10 @@ def _index_facts(index_run: Any, payload: dict[str, Any], lang: str
                      missing=len(scored) - measured, stale=stale_only)]
 
 
-def _index_run(args: argparse.Namespace) -> Any:
-    """``eval --index``: the production index's chunks on its stored vectors."""
+def _index_run(args: argparse.Namespace,
+               asked: list[LabelledQuestion] | None = None) -> Any:
+    """``eval --index``: the production index's chunks on its stored vectors (for the
+    ``--questions`` file, or for ``asked``: ``explain``'s ticket)."""
     if not getattr(args, "index", None):
         if not args.paths:
             raise UserError(key="cli.no_paths")
@@ -258,7 +260,7 @@ def _index_run(args: argparse.Namespace) -> Any:
     from ragviz.cli.index_command import open_from_args, run_index_eval
 
     reader = open_from_args(args, args.index)  # a server that does not answer: before the model
-    questions = _labelled(args)
+    questions = _labelled(args) if asked is None else asked
     sources = _read_corpus(args.sources) if args.sources else None
     if sources is not None:  # plain eval's checks, before the model loads (the analysis
         _resolved(questions, sources)  # leaves the same rows out and says why)

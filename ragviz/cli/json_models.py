@@ -304,6 +304,55 @@ class SweepOutput(Covered, RetrievalHeader):
     rows: list[SweepRow]
 
 
+class ContextRow(_Out):
+    index: int
+    source: str
+    start: int
+    end: int
+    text: str = Field(description="the chunk as sent: the source's text[start:end]")
+    score: float
+    rank: int = Field(description="1-based rank of the chunk for the question")
+
+
+class AnswerFromRow(_Out):
+    index: int = Field(description="a chunk of context")
+    share: float = Field(description="the part (0-1) of the answer's distinct content words "
+                         "found in the chunk, both normalised (case, accents, whitespace)")
+
+
+class CandidateRow(_Out):
+    source: str
+    start: int
+    end: int
+    text: str = Field(description="the source's text[start:end]")
+    score: float = Field(description="the model's cosine for the question (the mean with "
+                         "the expected answer's when given)")
+    chunk: int | None = Field(description="the chunk holding most of the passage")
+    chunk_rank: int | None
+    chunk_score: float | None
+    sent: bool = Field(description="whether that chunk was in the context sent")
+
+
+class ExplainOutput(RetrievalHeader):
+    """``ragviz explain --json``: one ticket (a question, the bot's answer, maybe the right
+    answer) explained; ``labels`` and ``explanation`` only with ``--expected``."""
+
+    question: str
+    bot_answer: str
+    expected: str | None
+    decision: Decision
+    context: list[ContextRow]
+    answer_from: list[AnswerFromRow] = Field(description="the chunks sent holding at least "
+                                             "half of the answer's content words, best first; "
+                                             "empty: the answer came from none of them")
+    shares: list[AnswerFromRow] = Field(description="every chunk sent, best first")
+    candidates: list[CandidateRow]
+    summary: list[str] = Field(description="the text output's sentences")
+    labels: list[str] | None = None
+    explanation: str | None = None
+    diagnosis: Free | None = None
+
+
 class Collection(_Out):
     """One collection of ``ragviz index``: only its count and dimension when it is empty
     or past the in-memory limit (``loaded`` false)."""
@@ -394,7 +443,8 @@ class QuestionsOutput(Versioned):
 
 OUTPUTS: Final[dict[str, type[Versioned]]] = {
     "chunk": ChunkOutput, "search": SearchOutput, "eval": EvalOutput,
-    "calibrate": CalibrateOutput, "report": ReportOutput, "compare": CompareOutput,
+    "calibrate": CalibrateOutput, "report": ReportOutput, "explain": ExplainOutput,
+    "compare": CompareOutput,
     "sweep": SweepOutput, "index": IndexOutput, "cache info": CacheInfoOutput,
     "cache clear": CacheClearOutput, "questions": QuestionsOutput,
 }

@@ -17,6 +17,7 @@ from ragviz.cli.app import DESCRIPTION, run_app
 from ragviz.cli.cache_command import add_cache_parser, cached_run
 from ragviz.cli.commands import cmd_calibrate, cmd_chunk, cmd_eval, cmd_report, cmd_search
 from ragviz.cli.experiments import cmd_compare, cmd_sweep
+from ragviz.cli.explain_command import add_explain_arguments, cmd_explain
 from ragviz.cli.index_command import add_eval_options, add_index_parser
 from ragviz.cli.llm_options import add_llm_options
 from ragviz.cli.output import _emit
@@ -281,6 +282,18 @@ def _add_experiment_commands(sub: Any) -> None:
     sweep.set_defaults(handler=cmd_sweep)
 
 
+def _add_explain_command(sub: Any) -> None:
+    """``explain``: a ticket on every retrieval option of ``eval`` (files, index, workspace)."""
+    explain = sub.add_parser("explain", help=cli_say("cli.help.command.explain"))
+    _add_retrieval_options(explain, paths="*", questions=False)
+    add_scorer_options(explain)
+    _add_chunker_options(explain)
+    add_eval_options(explain)
+    add_workspace_option(explain, sides=True)
+    add_explain_arguments(explain)
+    explain.set_defaults(handler=cmd_explain)
+
+
 def _chunker_list(raw: str) -> tuple[str, ...]:
     """Registered chunkers that have sweep axes, comma-separated."""
     names = tuple(name.strip() for name in raw.split(",") if name.strip())
@@ -349,6 +362,7 @@ def _build_parser(lang: str) -> argparse.ArgumentParser:
     add_workspace_option(evaluate, sides=True)
     add_workspace_option(report, sides=False)
     add_index_parser(sub, _add_model_options, _emit, _model)
+    _add_explain_command(sub)
     calibrate.add_argument("--cost-false-refusal", type=_cost, default=1.0,
                            help=cli_say("cli.help.cost"))
     calibrate.add_argument("--cost-false-answer", type=_cost, default=1.0,

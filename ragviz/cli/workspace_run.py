@@ -14,6 +14,7 @@ from ragviz.errors import UserError
 from ragviz.evaluation.results import Analysis, Coverage, RetrievalSettings
 from ragviz.inputs.corpus import Corpus, as_corpus
 from ragviz.inputs.documents import shorten
+from ragviz.inputs.questions import LabelledQuestion
 from ragviz.share.workspace import Settings, Workspace
 
 SIDES = ("a", "b")
@@ -41,23 +42,27 @@ def add_workspace_option(parser: argparse.ArgumentParser, sides: bool) -> None:
                             help=cli_say("cli.help.side"))
 
 
-def workspace_runs(args: argparse.Namespace, sides: tuple[str, ...]) -> list[SideRun]:
-    """The workspace's configurations ``sides``, analysed as the app analysed them."""
+def workspace_runs(args: argparse.Namespace, sides: tuple[str, ...],
+                   questions: list[LabelledQuestion] | None = None) -> list[SideRun]:
+    """The workspace's configurations ``sides``, analysed as the app analysed them (on its
+    questions, or on ``questions``: ``explain``'s ticket)."""
     if args.paths or getattr(args, "questions", None) or getattr(args, "index", None):
         raise UserError(key="cli.workspace_alone")
     data = _read_bytes(args.workspace, "workspace")[0]
     workspace = Workspace.from_json(data)
-    return [_run(args, workspace, side) for side in sides]
+    asked = list(workspace.questions) if questions is None else questions
+    return [_run(args, workspace, side, asked) for side in sides]
 
 
-def _run(args: argparse.Namespace, workspace: Workspace, side: str) -> SideRun:
+def _run(args: argparse.Namespace, workspace: Workspace, side: str,
+         questions: list[LabelledQuestion]) -> SideRun:
     from ragviz.cli.output import _progress, _resolved
     from ragviz.evaluation.pipeline import analyse
 
     settings: Settings = workspace.settings
     embedder = load_embedder(consented(settings.model_of(side), args), shared=True,
                              download=bool(getattr(args, "allow_download", False)))
-    kept, coverage = _resolved(list(workspace.questions), _corpus(workspace))
+    kept, coverage = _resolved(questions, _corpus(workspace))
     retrieval = RetrievalSettings(settings.top_k, settings.floor_of(side),
                                   settings.scorer_of(side), settings.expand_of(side))
     config = settings.config_a if side == "a" else settings.config_b

@@ -28,6 +28,7 @@ from babel.core import get_global
 from babel.lists import format_list
 from babel.numbers import (
     format_decimal,
+    format_percent,
     get_decimal_symbol,
     get_group_symbol,
     get_minus_sign_symbol,
@@ -269,6 +270,11 @@ def decimal(value: float, digits: int, language: str = "en", *, group: bool = Fa
 def grouped(n: int, language: str = "en") -> str:
     """An integer with its thousands grouped as ``language`` writes them (1,234 / 1.234)."""
     return format_decimal(n, locale=_locale(language))
+
+
+def percent(share: float, language: str = "en") -> str:
+    """A share (0-1) as a whole percentage written as ``language`` writes it (82% / 82 %)."""
+    return format_percent(round(share, 2), locale=_locale(language))
 
 
 @cache
