@@ -123,7 +123,7 @@ def floor_range(scores: Iterable[float], scale: ScoreScale = COSINE,
 def questions_frame(questions: Sequence[LabelledQuestion]) -> pd.DataFrame:
     """The editable question table (question, expected answer, answerable)."""
     return table_frame(
-        {"question": q.question, "answer": q.answer, "answerable": bool(q.is_answerable),
+        {"question": q.question, "answer": q.answer, "answerable": q.is_answerable is not False,
          "references": references_cell(q)}
         for q in questions
     )
@@ -212,7 +212,9 @@ def frame_questions(frame: pd.DataFrame) -> list[LabelledQuestion]:
         flag = record.get("answerable")
         answerable = bool(flag) if flag is not None and not pd.isna(flag) else bool(answer)
         references = _references(_cell_text(record.get("references")), answerable)
-        out.append(LabelledQuestion(question, answer if answerable else "", answerable,
+        # ticked with nothing to find is no label: never "ok", in no figure (issue 45)
+        label = answerable if answer or references or not answerable else None
+        out.append(LabelledQuestion(question, answer if answerable else "", label,
                                     references, line=row))
     return out
 

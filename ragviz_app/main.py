@@ -34,7 +34,7 @@ from ragviz_app.session import (
     tab_labels,
 )
 from ragviz_app.sidebar import sidebar
-from ragviz_app.views import question_editor, replay, workspace
+from ragviz_app.views import check_answer, question_editor, replay, workspace
 
 # Less empty space above the page and between elements (less on a short screen), and a
 # smaller title, so the first screen reaches the first question's bars at 1024x768 (a
@@ -102,6 +102,7 @@ def draw_page() -> None:
         replay.walkthrough_page(models["a"])
         return
     st.title(tr("app.title"), help=tr("app.subtitle"))  # a tooltip: the first screen is short
+    check_box = check_answer.entry()  # a support ticket, explained once the frame is computed
 
     controls = st.container()
     config_columns = st.columns(2, gap="large")
@@ -111,7 +112,8 @@ def draw_page() -> None:
                                                document)
     n_chars = state.document_chars(document) if document is not None else 1000
     if choice.index is not None:  # a production index: A is the index, B the what-if
-        index_page(choice, models, checked, config_columns, controls, tabs, is_open)
+        check_answer.results(check_box, index_page(choice, models, checked, config_columns,
+                                                   controls, tabs, is_open))
         return
     configs = shared_frame.config_inputs(config_columns, n_chars)
     slots = shared_frame.summary_slots(config_columns)
@@ -123,6 +125,7 @@ def draw_page() -> None:
     early = (preview.chunks_first(document, configs, early_slots, document_slot)
              if document is not None else None)
     frame = shared_frame.compute(document, models, checked, configs, early)
+    check_answer.results(check_box, frame)
     for place in (*early_slots.values(), document_slot):
         if place is not None:
             place.empty()

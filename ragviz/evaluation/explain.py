@@ -101,14 +101,17 @@ def ticket_question(question: str, expected: str = "") -> LabelledQuestion:
     return LabelledQuestion(question.strip(), expected.strip())
 
 
-def explain(corpus: str | Corpus, config: ChunkerConfig, embedder: Embedder, question: str,
-            bot_answer: str, expected: str = "",
+def explain(corpus: str | Corpus, config: ChunkerConfig, embedder: Embedder,
+            question: str | LabelledQuestion, bot_answer: str, expected: str = "",
             settings: RetrievalSettings = DEFAULT_SETTINGS) -> Explanation:
     """Chunk, embed, score and decide the ticket's question on ``corpus`` (the pipeline
-    ``eval`` runs), then attribute the bot's answer and rank the candidate passages."""
-    analysis = analyse(as_corpus(corpus), config, embedder, [ticket_question(question, expected)],
-                       settings)
-    return explain_analysis(analysis, embedder, bot_answer, expected)
+    ``eval`` runs), then attribute the bot's answer and rank the candidate passages. A
+    ``LabelledQuestion`` brings its own label (an excerpt picked at exact offsets)."""
+    asked = question if isinstance(question, LabelledQuestion) \
+        else ticket_question(question, expected)
+    analysis = analyse(as_corpus(corpus), config, embedder, [asked], settings)
+    return explain_analysis(analysis, embedder, bot_answer,
+                            asked.expected if asked.is_answerable else "")
 
 
 def explain_analysis(analysis: Analysis, embedder: Embedder, bot_answer: str,

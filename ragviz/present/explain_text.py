@@ -4,7 +4,16 @@ answer" say the same sentences)."""
 
 from __future__ import annotations
 
-from ragviz.evaluation.explain import Candidate, Explanation, SentChunk, normalised
+import html
+import re
+
+from ragviz.evaluation.explain import (
+    Candidate,
+    Explanation,
+    SentChunk,
+    content_words,
+    normalised,
+)
 from ragviz.i18n import joined, percent, t
 from ragviz.inputs.documents import shorten
 from ragviz.present.presentation import (
@@ -111,7 +120,25 @@ def explanation_lines(x: Explanation, language: str, hint_key: str) -> list[str]
 
 
 def candidate_label(candidate: Candidate, language: str) -> str:
-    """A candidate in one line (the app's buttons)."""
+    """A candidate in one line, its whole passage (the app's list, beside its button)."""
     return t("explain.other", language,
              where=where(candidate.source, candidate.start, candidate.end, language),
-             score=format_score(candidate.score, language), quote=quote(candidate.text))
+             score=format_score(candidate.score, language),
+             quote=" ".join(candidate.text.split()))
+
+
+_WORD = re.compile(r"\w+")
+
+
+def marked_html(text: str, answer: str) -> str:
+    """A chunk sent, whole and escaped, the words of the answer it holds in ``<mark>``."""
+    wanted = content_words(answer)
+    out: list[str] = []
+    last = 0
+    for match in _WORD.finditer(text):
+        if normalised(match.group()) in wanted:
+            out += [html.escape(text[last:match.start()]),
+                    f"<mark>{html.escape(match.group())}</mark>"]
+            last = match.end()
+    out.append(html.escape(text[last:]))
+    return '<div class="rv-sent" style="white-space:pre-wrap">' + "".join(out) + "</div>"

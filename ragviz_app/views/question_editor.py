@@ -119,8 +119,11 @@ def table_notes() -> None:
     """How many questions count (only rows with a question), and one line per problem."""
     questions = state.frame_questions(ss.questions_base)
     answerable = sum(1 for q in questions if q.is_answerable)
+    unanswerable = sum(1 for q in questions if q.is_answerable is False)
     st.caption(tr("app.question_count", n=len(questions), answerable=answerable,
-                  unanswerable=len(questions) - answerable))
+                  unanswerable=unanswerable))
+    if unlabelled := len(questions) - answerable - unanswerable:
+        st.caption(tr("app.unlabelled_count", n=unlabelled))
     for notice in state.table_notices(ss.questions_base):
         rows = ", ".join(str(row) for row in notice.rows)
         if notice.kind == "no_question":
@@ -133,10 +136,12 @@ def questions_csv(questions: list[LabelledQuestion]) -> str:
     """The questions as the CLI reads them, each cell guarded against spreadsheet formulas."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(["question", "answer", "answerable"])
+    excerpts = any(question.references for question in questions)  # picked in Check an answer
+    writer.writerow(["question", "answer", "answerable", *(["references"] if excerpts else [])])
     for question in questions:
-        flag = "true" if question.is_answerable else "false"
-        writer.writerow([guard_cell(question.question), guard_cell(question.answer), flag])
+        flag = {True: "true", False: "false", None: ""}[question.is_answerable]
+        cells = [guard_cell(question.question), guard_cell(question.answer), flag]
+        writer.writerow([*cells, *([state.references_cell(question)] if excerpts else [])])
     return buffer.getvalue()
 
 

@@ -13,7 +13,7 @@ from ragviz.evaluation.results import Analysis
 from ragviz.present import answers, charts, presentation, render
 from ragviz_app.common import lang, md, scale_of, side_by_side, tr
 from ragviz_app.frame import Frame
-from ragviz_app.views import llm_view
+from ragviz_app.views import check_answer, llm_view
 
 
 def questions_tab(frame: Frame) -> None:
@@ -83,10 +83,12 @@ def question_shown(analysis: Analysis, position: int, side: str, show_floor: boo
     decision = outcome.decision
     text, explanation = presentation.outcome_texts(outcome, lang())
     colour = "orange" if decision.refused else "blue"
-    badges = "" if outcome.diagnosis is None else " ".join(
-        f":{'green' if x == 'ok' else 'red'}-badge[{presentation.label_name(x, lang())}]"
-        for x in outcome.diagnosis.labels
-    )
+    badges = f":gray-badge[{tr('app.unlabelled_badge')}]" if outcome.diagnosis is None \
+        else " ".join(
+            f":{'green' if x == 'ok' else 'red'}-badge[{presentation.label_name(x, lang())}]"
+            for x in outcome.diagnosis.labels)
+    if outcome.diagnosis is None:  # no label: never "ok", counted in no figure (issue 45)
+        explanation = tr("app.unlabelled_note")
     spec = arrow_datasets(  # the same spec as score_bars, its data-free part built once
         charts.score_bars_spec(decision, analysis.chunks,
                                analysis.floor if show_floor else None, "", lang(),
@@ -122,6 +124,11 @@ def draw_question(shown: Shown, analysis: Analysis, large: bool = False) -> None
         st.html(render.big_note(shown.explanation))
     elif shown.badges:
         st.caption(md(shown.explanation))
+    question = analysis.outcomes[shown.position]
+    if question.diagnosis is None and not large:  # one click to label it
+        st.button(tr("app.label_it"), key=f"label_it_{shown.side}_{shown.position}",
+                  on_click=check_answer.label_question, args=(question.question.question,),
+                  icon=":material/label:")
     prompt_view(analysis, shown.position, shown.side, large)
 
 

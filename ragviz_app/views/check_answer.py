@@ -1,0 +1,145 @@
+"""Check an answer: a support ticket (the customer's question, the bot's answer, maybe the
+right one) explained on the document in use with configuration A, by ``ragviz explain``'s
+core: the chunks sent in full with the answer's words marked, the candidate passages, and
+one click on a candidate labels the question with that excerpt at its exact offsets (it
+joins the questions table, so the link, the workspace and the CSV keep it)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
+
+from ragviz.evaluation.explain import Candidate, Explanation, explain
+from ragviz.inputs.corpus import as_corpus
+from ragviz.inputs.documents import MAX_ANSWER_CHARS, MAX_QUESTION_CHARS
+from ragviz.inputs.questions import LabelledQuestion, Reference
+from ragviz.present.explain_text import (
+    answer_sentence,
+    candidate_label,
+    candidate_sentence,
+    diagnosis_line,
+    marked_html,
+    sent_sentence,
+    where,
+)
+from ragviz.present.presentation import chunk_name, format_score, label_name
+from ragviz_app import app_state as state
+from ragviz_app.common import lang, md, ss, tr
+from ragviz_app.frame import Frame
+
+TICKET = "_check"  # the ticket explained: question, bot answer, expected, picked excerpt
+
+
+def entry() -> DeltaGenerator:
+    """The entry near the top of the page: the ticket's three fields and one button; the
+    explanation is drawn inside by ``results`` once the frame is computed."""
+    box = st.expander(tr("check.title"), expanded=TICKET in ss, key="check_expander",
+                      icon=":material/support_agent:")
+    with box, st.form("check_form", border=False, enter_to_submit=True):
+        st.text_input(tr("check.question"), key="check_question", max_chars=MAX_QUESTION_CHARS)
+        st.text_area(tr("check.bot_answer"), key="check_bot_answer", height=68,
+                     max_chars=MAX_ANSWER_CHARS)
+        st.text_input(tr("check.expected"), key="check_expected", max_chars=MAX_ANSWER_CHARS)
+        st.form_submit_button(tr("check.run"), type="primary", on_click=start_check)
+    return box
+
+
+def start_check() -> None:
+    """The form's button: the ticket typed becomes the one explained (an empty question
+    clears it); a right answer typed labels the question in the table at once."""
+    question = str(ss.get("check_question") or "").strip()
+    if not question:
+        ss.pop(TICKET, None)
+        return
+    expected = str(ss.get("check_expected") or "").strip()
+    ss[TICKET] = {"question": question, "bot": str(ss.get("check_bot_answer") or ""),
+                  "expected": expected, "reference": None}
+    if expected:
+        add_question({"question": question, "answer": expected, "answerable": True,
+                      "references": ""})
+
+
+def label_question(question: str) -> None:
+    """"Label it" under an unlabelled question: open this entry on that question."""
+    ss.check_question = question
+    ss.check_bot_answer = ""
+    ss.check_expected = ""
+    ss[TICKET] = {"question": question, "bot": "", "expected": "", "reference": None}
+
+
+def pick(candidate: Candidate) -> None:
+    """"This is the right answer": the question labelled with the excerpt at its offsets."""
+    ticket = ss.get(TICKET)
+    if ticket is None:
+        return
+    reference = Reference(candidate.text, candidate.start, candidate.end, candidate.source)
+    ss[TICKET] = {**ticket, "reference": reference.to_dict()}
+    add_question({"question": ticket["question"], "answer": "", "answerable": True,
+                  "references": json.dumps([reference.to_dict()], ensure_ascii=False)})
+
+
+def add_question(row: dict[str, Any]) -> None:
+    """The labelled question into the questions table, replacing a row of the same question."""
+    records = [r for r in ss.questions_base.to_dict("records")
+               if " ".join(str(r.get("question") or "").casefold().split())
+               != " ".join(row["question"].casefold().split())]
+    ss.questions_base = state.table_frame([*records, row])
+    ss.pop("questions_draft", None)
+    ss.pop("questions_editor", None)
+
+
+def asked(ticket: dict[str, Any]) -> LabelledQuestion:
+    """The ticket as the pipeline reads it: labelled by the excerpt picked, else by the
+    right answer typed, else not at all."""
+    ref = ticket.get("reference")
+    if ref:
+        return LabelledQuestion(ticket["question"], "", True, (Reference(
+            ref["content"], ref["start_index"], ref["end_index"], ref["source"]),))
+    return LabelledQuestion(ticket["question"], ticket["expected"])
+
+
+def results(box: DeltaGenerator, frame: Frame) -> None:
+    """The explanation of the ticket on A's configuration, drawn inside the entry."""
+    ticket = ss.get(TICKET)
+    if ticket is None:
+        return
+    with box:
+        analysis = frame.analyses.get("a")
+        config = frame.configs.get("a")
+        if frame.document is None or frame.index is not None or analysis is None \
+                or config is None:
+            st.info(tr("check.needs_document"))
+            return
+        x = explain(as_corpus(frame.document), config, frame.model_of("a"), asked(ticket),
+                    ticket["bot"], settings=analysis.settings)
+        draw(x)
+
+
+def draw(x: Explanation) -> None:
+    """The support answer, the chunks sent in full, the candidates with their buttons."""
+    language = lang()
+    st.markdown(md(f"{sent_sentence(x, language)} "
+                   f"{answer_sentence(x, language) if x.bot_answer.strip() else ''}"))
+    for chunk in x.context:
+        st.caption(tr("check.sent_chunk", chunk=chunk_name(chunk.index), rank=chunk.rank,
+                      score=format_score(chunk.score, language),
+                      where=where(chunk.source, chunk.start, chunk.end, language)))
+        st.html(marked_html(chunk.text, x.bot_answer))
+    st.markdown(md(candidate_sentence(x, language)))
+    labelled = x.outcome.diagnosis is not None and bool(x.expected)
+    if labelled:
+        st.markdown(" ".join(f":{'green' if n == 'ok' else 'red'}-badge"
+                             f"[{md(label_name(n, language))}]" for n in x.labels))
+        st.markdown(md(diagnosis_line(x, language, "explain.hint_app")))
+        st.caption(tr("check.in_table"))
+    else:
+        st.caption(tr("explain.hint_app"))
+    st.markdown(f"**{tr('check.candidates')}**")
+    for number, candidate in enumerate(x.candidates):
+        text_col, button_col = st.columns([5, 1], vertical_alignment="center")
+        text_col.markdown(md(candidate_label(candidate, language)))
+        button_col.button(tr("check.pick"), key=f"check_pick_{number}", on_click=pick,
+                          args=(candidate,))
