@@ -38,7 +38,8 @@ def quote(text: str, expected: str = "") -> str:
     """A passage cut to ``QUOTE`` characters, around the expected answer when it holds it."""
     text = " ".join(text.split())
     found = normalised(text).find(normalised(expected)) if expected.strip() else -1
-    if found < 0 or len(text) <= QUOTE or len(normalised(text)) != len(text):
+    if found < 0 or len(text) <= QUOTE or len(expected) >= QUOTE \
+            or len(normalised(text)) != len(text):
         return shorten(text, QUOTE)
     start = max(0, found - (QUOTE - len(expected)) // 2)
     end = min(len(text), start + QUOTE)

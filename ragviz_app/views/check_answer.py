@@ -12,6 +12,7 @@ from typing import Any
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
+from ragviz.chunking.text import trim_span
 from ragviz.evaluation.explain import Candidate, Explanation, explain
 from ragviz.inputs.corpus import as_corpus
 from ragviz.inputs.documents import MAX_ANSWER_CHARS, MAX_QUESTION_CHARS
@@ -31,6 +32,43 @@ from ragviz_app.common import lang, md, ss, tr
 from ragviz_app.frame import Frame
 
 TICKET = "_check"  # the ticket explained: question, bot answer, expected, picked excerpt
+# A selection in a highlighted document (``.rv-doc``) as offsets in its text: the text
+# nodes counted in order, the marks ragviz draws over them (badges, cuts, carried context)
+# left out, so the offsets are the document's own.
+SELECTION_JS = """
+export default function(component) {
+  const { setTriggerValue } = component;
+  const skip = '.rv-badge, .rv-cut, .rv-ctx';
+  const offset = (doc, node, at) => {
+    const walker = document.createTreeWalker(doc, NodeFilter.SHOW_TEXT);
+    let count = 0;
+    for (let text = walker.nextNode(); text; text = walker.nextNode()) {
+      if (text.parentElement && text.parentElement.closest(skip)) continue;
+      if (text === node) return count + at;
+      if (node.nodeType !== Node.TEXT_NODE && node.contains(text)
+          && Array.prototype.indexOf.call(node.childNodes, text) >= at) return count;
+      count += text.data.length;
+    }
+    return count;
+  };
+  const handler = () => {
+    const selection = window.getSelection();
+    if (!selection || selection.isCollapsed || !selection.rangeCount) return;
+    const range = selection.getRangeAt(0);
+    const start = range.startContainer;
+    const element = start.nodeType === Node.TEXT_NODE ? start.parentElement : start;
+    const doc = element && element.closest('.rv-doc');
+    if (!doc || !doc.contains(range.endContainer)) return;
+    const from = offset(doc, range.startContainer, range.startOffset);
+    const to = offset(doc, range.endContainer, range.endOffset);
+    if (to > from) setTriggerValue('selected', {start: from, end: to});
+  };
+  if (window.__ragvizSelection) document.removeEventListener('mouseup', window.__ragvizSelection);
+  window.__ragvizSelection = handler;
+  document.addEventListener('mouseup', handler);
+}
+"""
+_selection = st.components.v2.component("ragviz_selection", js=SELECTION_JS)
 
 
 def entry() -> DeltaGenerator:
@@ -72,10 +110,14 @@ def label_question(question: str) -> None:
 
 def pick(candidate: Candidate) -> None:
     """"This is the right answer": the question labelled with the excerpt at its offsets."""
+    label_with(Reference(candidate.text, candidate.start, candidate.end, candidate.source))
+
+
+def label_with(reference: Reference) -> None:
+    """The open ticket's question labelled with ``reference``, into the questions table."""
     ticket = ss.get(TICKET)
     if ticket is None:
         return
-    reference = Reference(candidate.text, candidate.start, candidate.end, candidate.source)
     ss[TICKET] = {**ticket, "reference": reference.to_dict()}
     add_question({"question": ticket["question"], "answer": "", "answerable": True,
                   "references": json.dumps([reference.to_dict()], ensure_ascii=False)})
@@ -134,6 +176,11 @@ def draw(x: Explanation) -> None:
         st.markdown(" ".join(f":{'green' if n == 'ok' else 'red'}-badge"
                              f"[{md(label_name(n, language))}]" for n in x.labels))
         st.markdown(md(diagnosis_line(x, language, "explain.hint_app")))
+        reference = ss[TICKET].get("reference")
+        if reference:  # the excerpt picked or selected, at its offsets
+            st.caption(tr("check.labelled_with", where=where(
+                reference["source"], reference["start_index"], reference["end_index"],
+                language), text=md(reference["content"])))
         st.caption(tr("check.in_table"))
     else:
         st.caption(tr("explain.hint_app"))
@@ -143,3 +190,24 @@ def draw(x: Explanation) -> None:
         text_col.markdown(md(candidate_label(candidate, language)))
         button_col.button(tr("check.pick"), key=f"check_pick_{number}", on_click=pick,
                           args=(candidate,))
+
+
+def selection_labeller(text: str, source: str) -> None:
+    """Under the document view while a ticket is open: text selected in the highlighted
+    document labels the ticket's question with that excerpt (offsets checked against the
+    document, whitespace at its ends left out)."""
+    ticket = ss.get(TICKET)
+    if ticket is None:
+        return
+    st.caption(tr("check.select_hint", question=md(ticket["question"])))
+    result = _selection(key="doc_selection", on_selected_change=lambda: None)
+    picked = getattr(result, "selected", None)
+    if not isinstance(picked, dict):
+        return
+    start, end = picked.get("start"), picked.get("end")
+    if not (isinstance(start, int) and isinstance(end, int) and 0 <= start < end <= len(text)):
+        return
+    start, end = trim_span(text, start, end)
+    if end > start:
+        label_with(Reference(text[start:end], start, end, source))
+        st.rerun()

@@ -17,6 +17,7 @@ from ragviz.present import charts, render
 from ragviz.present.exports import chunks_csv
 from ragviz_app.common import lang, md, side_by_side, ss, tr
 from ragviz_app.frame import Frame
+from ragviz_app.views import check_answer
 
 
 def chunks_tab(frame: Frame) -> None:
@@ -26,6 +27,10 @@ def chunks_tab(frame: Frame) -> None:
         corpus_overview(frame)
         source = file_picker(corpus)
     st.html(render.legend(lang()))
+    if isinstance(frame.document, str):  # selecting text labels the open ticket
+        check_answer.selection_labeller(frame.document, "")
+    elif corpus is not None and source is not None:
+        check_answer.selection_labeller(corpus.source(source).text, source)
     for side, current in side_by_side(frame.analyses):
         if current is not None:
             chunk_view(current, frame.model_of(side), source)
