@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -72,6 +72,9 @@ class Frame:
     errors: dict[str, str]
     top_k: int
     index: Any = None  # a production index's view (``ragviz_app.index_frame.IndexView``)
+    # a side waiting for something the user has not given yet (B without source files):
+    # said in a neutral box, since nothing is wrong
+    notes: dict[str, str] = field(default_factory=dict)
 
     @property
     def model(self) -> Embedder:
@@ -485,6 +488,8 @@ def config_summaries(slots: dict[str, DeltaGenerator], frame: Frame) -> None:
         with slots[side].container():
             if side in frame.errors:
                 st.error(md(frame.errors[side]))
+            elif side in frame.notes:
+                st.info(md(frame.notes[side]))
             current = frame.analyses[side]
             if current is not None:
                 count = tr("app.chunk_count", n=len(current.chunks),

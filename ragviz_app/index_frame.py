@@ -83,7 +83,7 @@ def _side_b(frame: Frame, choice: IndexChoice, questions: list[LabelledQuestion]
             top_k: int) -> None:
     config = frame.configs["b"]
     if choice.sources is None:
-        frame.errors["b"] = tr("idx.b_needs_sources")
+        frame.notes["b"] = tr("idx.b_needs_sources")
         frame.configs["b"] = None
         return
     assert config is not None
@@ -124,5 +124,8 @@ def top_notes(frame: Frame) -> None:
     view: IndexView | None = frame.index
     if view is None or view.result is None:
         return
-    for warning in (render(w, lang()) for w in view.result.warnings()):
-        st.error(md(warning))
+    for warning in view.result.warnings():
+        if warning.key == "idx.no_sources":  # a choice, not a fault: a neutral line
+            st.caption(tr("idx.no_sources_app"))
+        else:
+            st.error(md(render(warning, lang())))

@@ -291,7 +291,8 @@ def index_inputs() -> IndexChoice | None:
                                   help=tr("idx.upload_help"))
         st.caption(tr("idx.upload_limit", mb=st.get_option("server.maxUploadSize")))
     else:
-        st.text_input(tr("idx.server"), key="index_server", placeholder="localhost:8000")
+        st.text_input(tr("idx.server"), key="index_server", help=tr("idx.server_help"),
+                      placeholder="localhost:8000 · postgresql://… · qdrant+http://…")
     loaded, where = _loaded(upload)
     sources, problems = source_files()
     show_problems(problems)

@@ -43,6 +43,7 @@ RUNS: dict[str, tuple[list[str], bool]] = {
     "ui_latency": (["ui_latency.py"], True),
     "step_profile": (["step_profile.py"], True),
     "journey_99k": (["journey_99k.py"], True),
+    "check_answer_journey": (["check_answer_journey.py"], True),
     "workshop_browser": (["workshop_load.py", "--sessions", "30"], True),
     "workshop_protocol": (["workshop_load.py", "--sessions", "30", "--clients", "protocol"],
                           True),

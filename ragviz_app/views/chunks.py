@@ -39,6 +39,8 @@ def chunks_tab(frame: Frame) -> None:
                 file_name=f"ragviz-chunks-{side}.csv", mime="text/csv",
                 key=f"download_chunks_{side}",
             )
+        elif side in frame.notes:  # waiting for an input, not a fault
+            st.info(md(frame.notes[side]))
         else:
             st.error(md(frame.errors.get(side, "")))
 

@@ -17,7 +17,7 @@ from ragviz.evaluation.measures import metric_names
 from ragviz.evaluation.results import Analysis
 from ragviz.i18n import t
 from ragviz.present import charts, presentation
-from ragviz_app.common import lang, md, ss
+from ragviz_app.common import lang, md, ss, tr
 from ragviz_app.frame import Frame
 from ragviz_app.index_frame import IndexView
 from ragviz_app.views import compare, why
@@ -138,8 +138,14 @@ def size_histogram(a: Analysis, b: Analysis, language: str) -> Any:
 
 
 def why_index(frame: Frame) -> None:
-    """The why tab on B's source files (A's chunks are production's: no setting to move)."""
+    """The why tab: A (the production index) diagnosed on its own chunks and stored
+    vectors, or B's fix searched on the source files (A's chunks have no setting to move)."""
     view: IndexView = frame.index
+    side = st.radio(tr("app.why_config"), ("a", "b"), key="why_index_side",
+                    format_func=str.upper, horizontal=True)
+    if side == "a":
+        why_index_a(frame, view)
+        return
     st.caption(t("idx.why_a", lang()))
     if view.sources is None:
         st.info(t("idx.b_needs_sources", lang()))
@@ -147,3 +153,27 @@ def why_index(frame: Frame) -> None:
     ss.why_side = "b"  # A has no setting to move: the search is B's
     why.why_tab(dataclasses.replace(frame, configs={**frame.configs, "a": None}),
                 view.sources)
+
+
+def why_index_a(frame: Frame, view: IndexView) -> None:
+    """A labelled question's diagnosis on the index itself: what production retrieves for
+    it, from the analysis on the stored vectors (no fix is searched: A has no setting)."""
+    language = lang()
+    if view.result is None:
+        st.info(t("idx.why_a_refused", language))
+        return
+    outcomes = {o.question.question: o for o in view.result.analysis.outcomes
+                if o.diagnosis is not None}
+    if not outcomes:
+        st.info(t("idx.why_a_needs_label", language))
+        return
+    picked = st.selectbox(t("app.why_pick", language), list(outcomes), key="why_index_pick")
+    outcome = outcomes[str(picked)]
+    assert outcome.diagnosis is not None
+    st.markdown(t("app.why_result_for", language, question=md(outcome.question.question),
+                  side="A"))
+    st.markdown(" ".join(
+        f":{'green' if x == 'ok' else 'red'}-badge[{presentation.label_name(x, language)}]"
+        for x in outcome.diagnosis.labels))
+    st.markdown(md(presentation.diagnosis_text(outcome.diagnosis, language)))
+    st.caption(t("idx.why_a_no_fix", language))

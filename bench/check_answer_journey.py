@@ -1,0 +1,95 @@
+"""The support journey of issue 45, timed in a real headless Chromium against `streamlit run`
+at 1280x800: paste a knowledge base, open "Check an answer", type the customer's question
+and the bot's answer, Explain, then click the passage that holds the right answer. Each
+step is timed from the action to the page idle with what it shows (the chunk sent, the
+diagnosis); the journey's total is their sum plus the page's first load. Not a test: nothing
+is asserted about time.
+
+    .venv/bin/python bench/check_answer_journey.py [--runs 3]
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from browser_common import IDLE_NOW_JS, paste_document, served_page_context
+from machine import bench_parser, on_machine
+
+from ragviz.i18n import t
+
+CHROMIUM = "/usr/bin/chromium"
+TIMEOUT_MS = 120_000
+SIZE = {"width": 1280, "height": 800}
+FAQ = ("Shipping. Orders leave our warehouse on weekdays. Standard delivery takes five "
+       "business days within the country. Express delivery arrives the next day for an extra "
+       "fee. Returns. You can return an unused item within thirty days of delivery. Refunds "
+       "reach your card within ten business days after we receive the item. Support. Our "
+       "team answers e-mails from Monday to Friday, nine to five. ")
+
+
+def timed(page: Any, act: Callable[[], None], shown: str) -> float:
+    """Seconds from ``act`` to ``shown`` visible and the app idle."""
+    began = time.perf_counter()
+    act()
+    page.locator(shown).first.wait_for(timeout=TIMEOUT_MS)
+    page.wait_for_function(IDLE_NOW_JS, polling=100, timeout=TIMEOUT_MS)
+    return time.perf_counter() - began
+
+
+def journey(page: Any, url: str, text: str) -> dict[str, float]:
+    page.set_viewport_size(SIZE)
+    out = {"first load": timed(page, lambda: page.goto(url), '[data-testid="stApp"]')}
+    page.get_by_role("tab", name=t("tab.chunks", "en"), exact=True).click()  # the document
+    page.locator(".rv-doc").first.wait_for(timeout=TIMEOUT_MS)
+    out["paste"] = timed(page, lambda: paste_document(page, text, TIMEOUT_MS),
+                         ".rv-doc >> text=Orders leave our warehouse")
+
+    def ask() -> None:
+        page.locator(".st-key-check_expander summary").click()
+        page.locator(".st-key-check_question input").fill("How long does a refund take?")
+        page.locator(".st-key-check_bot_answer textarea").fill(
+            "You can return an unused item within thirty days.")
+        page.get_by_role("button", name="Explain").click()
+
+    out["ticket explained"] = timed(page, ask, ".rv-sent")
+
+    def pick() -> None:
+        rows = page.locator('[data-testid="stHorizontalBlock"]').filter(
+            has=page.locator('[class*="st-key-check_pick_"]')).filter(has_text="ten business")
+        rows.first.get_by_role("button").click()
+
+    out["labelled diagnosis"] = timed(page, pick, "text=Diagnosis [")
+    return out
+
+
+def main() -> None:
+    parser = bench_parser(__doc__)
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args()
+    runs = 1 if args.smoke else args.runs
+    text = FAQ if args.smoke else FAQ * 40  # a 15,000-character knowledge base
+    with on_machine(args.smoke), served_page_context(CHROMIUM) as (_proc, url, context):
+        rows: list[dict[str, float]] = []
+        for _ in range(runs):
+            page = context.new_page()
+            rows.append(journey(page, url, text))
+            page.close()
+        print(f"support journey, {len(text):,} characters pasted, {runs} runs (median s):")
+        for step in rows[0]:
+            print(f"  {step:<20} {statistics.median(r[step] for r in rows):6.1f}")
+        totals = [sum(r.values()) for r in rows]
+        print(f"  {'total':<20} {statistics.median(totals):6.1f}")
+        page = context.new_page()
+        journey(page, url, FAQ)
+        shot = Path("/tmp/ragviz-screenshots/check-answer-bench-1280x800.png")
+        shot.parent.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(shot))
+        print(f"screenshot: {shot}")
+
+
+if __name__ == "__main__":
+    main()
