@@ -22,7 +22,6 @@ from ragviz_app.models import WantedModel, model_inputs
 from ragviz_app.number_marks import slider_numbers
 from ragviz_app.session import on_sample_change, start_walkthrough
 from ragviz_app.views import llm_view
-from ragviz_app.views.question_editor import document_notice
 
 
 def sidebar() -> tuple[state.DocumentChoice, dict[str, WantedModel]]:
@@ -58,10 +57,8 @@ def document_inputs() -> state.DocumentChoice:
         format_func=index_source.source_label(translated("app.source_"), lang()),
         horizontal=True,
     )
-    if ss.doc_source == "index":  # an index is a new document too: keep or clear the questions
-        index_choice = index_source.index_document()
-        document_notice(index_choice.analysed)
-        return index_choice
+    if ss.doc_source == "index":  # an index is a new document too: keep or clear the
+        return index_source.index_document()  # questions (asked at the top of the page)
     sample_text = ""
     sample_corpus: Corpus | None = None
     uploads: list[tuple[str, bytes]] = []
@@ -98,8 +95,7 @@ def document_inputs() -> state.DocumentChoice:
         uploads = [(file.name, file.getvalue()) for file in files or ()]
     choice = state.resolve_document(ss.doc_source, sample_text, ss.get("doc_paste", ""),
                                     uploads, lang(), sample_corpus)
-    _document_notes(choice)
-    document_notice(choice.analysed)
+    _document_notes(choice)  # keep or clear the questions: asked at the top of the page
     return choice
 
 

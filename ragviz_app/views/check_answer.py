@@ -28,7 +28,7 @@ from ragviz.present.explain_text import (
 )
 from ragviz.present.presentation import chunk_name, format_score, label_name
 from ragviz_app import app_state as state
-from ragviz_app.common import lang, md, ss, tr
+from ragviz_app.common import lang, md, retrieval, ss, tr
 from ragviz_app.frame import Frame
 
 TICKET = "_check"  # the ticket explained: question, bot answer, expected, picked excerpt
@@ -151,12 +151,13 @@ def results(box: DeltaGenerator, frame: Frame) -> None:
     with box:
         analysis = frame.analyses.get("a")
         config = frame.configs.get("a")
-        if frame.document is None or frame.index is not None or analysis is None \
-                or config is None:
+        if frame.document is None or frame.index is not None or config is None:
             st.info(tr("check.needs_document"))
             return
+        settings = analysis.settings if analysis is not None \
+            else retrieval(frame.top_k, frame.floor_of("a"), "a")
         x = explain(as_corpus(frame.document), config, frame.model_of("a"), asked(ticket),
-                    ticket["bot"], settings=analysis.settings)
+                    ticket["bot"], settings=settings)
         draw(x)
 
 

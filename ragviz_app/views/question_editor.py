@@ -145,14 +145,16 @@ def questions_csv(questions: list[LabelledQuestion]) -> str:
     return buffer.getvalue()
 
 
-def document_notice(document: str | Corpus | None) -> None:
+def document_notice(document: str | Corpus | None) -> bool:
     """When the document changed under questions written for another, offer to keep them
-    (they belong to this document from now on) or clear them."""
+    (they belong to this document from now on) or clear them; True while that is asked
+    (nothing is scored or embedded until the user answers)."""
     if questions_follow(document):
-        return
+        return False
     st.warning(tr("app.questions_other_document", n=len(ss.questions_base)))
     keep_col, clear_col = st.columns(2)
     keep_col.button(tr("app.keep_questions"), key="keep_questions", on_click=keep_questions,
                     width="stretch")
     clear_col.button(tr("app.clear_questions_short"), key="clear_questions_for_document",
                      on_click=clear_questions, width="stretch")
+    return True

@@ -13,7 +13,7 @@ from playwright.sync_api import Browser
 
 from ragviz.i18n import t
 
-from .conftest import DOC, RENDER_TIMEOUT_MS, AppPage, paste_document
+from .conftest import DOC, RENDER_TIMEOUT_MS, AppPage
 
 pytestmark = pytest.mark.browser
 
@@ -84,11 +84,25 @@ def select_in_document(app: AppPage, words: str) -> None:
     mouse.up()
 
 
+def paste_new_document(app: AppPage, text: str) -> None:
+    """Paste ``text`` over the first visit's sample: the page asks, at its top, whether to
+    keep or clear the sample's questions, and scores nothing until then."""
+    app.page.locator(".st-key-doc_source").get_by_text(
+        t("app.source_paste", "en"), exact=True).click()
+    area = app.page.locator(".st-key-doc_paste textarea")
+    area.wait_for()
+    app.wait_idle()
+    area.fill(text)
+    area.press("Control+Enter")
+    app.page.locator(".st-key-keep_questions").wait_for()
+    app.wait_idle()
+
+
 def test_from_a_ticket_to_the_labelled_diagnosis_in_four_actions(
         small_app: AppPage, screenshot_dir: Path) -> None:
     app = small_app
     app.open()  # the document tab: the view a selection labels from
-    paste_document(app, FAQ, shown="Orders leave our warehouse")  # 1: the knowledge base
+    paste_new_document(app, FAQ)  # 1: the knowledge base
     ticket(app, QUESTION, BOT)  # 2: open the entry, 3: the question and the answer, Explain
     sent = app.page.locator(".rv-sent").first.inner_text()
     assert sent.strip() and app.page.locator(".rv-sent mark").count() >= 1
@@ -99,6 +113,9 @@ def test_from_a_ticket_to_the_labelled_diagnosis_in_four_actions(
     app.page.screenshot(path=str(screenshot_dir / "check-answer-1280x800.png"))
     assert not app.errors
 
+    app.page.locator(".st-key-keep_questions button").click()  # the page scores again
+    app.page.locator(DOC).first.get_by_text("Orders leave our warehouse").wait_for()
+    app.wait_idle()
     app.page.locator(DOC).first.scroll_into_view_if_needed()
     app.page.get_by_text("Select the right answer in the document").wait_for()
     app.wait_idle()
