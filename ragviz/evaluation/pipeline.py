@@ -21,6 +21,7 @@ from ragviz.evaluation.diagnosis import diagnose, with_crowding, with_first_stag
 from ragviz.evaluation.excerpts import question_excerpts, token_scores
 from ragviz.evaluation.metrics import compute_metrics, outcome_calibration
 from ragviz.evaluation.results import Analysis, QuestionOutcome, RetrievalSettings, Vectors
+from ragviz.evaluation.winner_words import kept_winner_words, with_winner_words
 from ragviz.inputs.corpus import Corpus, as_corpus
 from ragviz.inputs.questions import LabelledQuestion
 from ragviz.retrieval.decision import decide
@@ -175,8 +176,11 @@ def analyse_chunked(
     score_rows = scorer.score_rows(prepared, texts, query_vectors)
     first_rows = scorer.first_rows(prepared, texts, query_vectors) \
         if hasattr(scorer, "first_rows") else None  # a reranked scorer's first stage
-    return analyse_scored(document, config, questions, chunking, score_rows, settings,
-                          embedder.name, embedder, chunk_vectors, first_rows, duplicate_groups)
+    analysis = analyse_scored(document, config, questions, chunking, score_rows, settings,
+                              embedder.name, embedder, chunk_vectors, first_rows,
+                              duplicate_groups)
+    return replace(analysis, outcomes=with_winner_words(  # the same labels: the same metrics
+        analysis.outcomes, chunking.chunks, query_vectors, embedder, settings.scorer))
 
 
 def analyse_scored(
@@ -230,8 +234,10 @@ def rescore(analysis: Analysis, settings: RetrievalSettings) -> Analysis:
     questions = [outcome.question for outcome in analysis.outcomes]
     first_rows = [o.first_stage for o in analysis.outcomes] \
         if any(o.first_stage is not None for o in analysis.outcomes) else None
-    outcomes = _outcomes(analysis.corpus, analysis.chunks, questions, score_rows,
-                         analysis.truncation, settings, analysis.duplicate_groups, first_rows)
+    outcomes = kept_winner_words(  # the same scores: the same winners, their words kept
+        _outcomes(analysis.corpus, analysis.chunks, questions, score_rows,
+                  analysis.truncation, settings, analysis.duplicate_groups, first_rows),
+        analysis.outcomes)
     return replace(analysis, settings=settings, outcomes=outcomes,
                    metrics=compute_metrics(outcomes),
                    calibration=outcome_calibration(outcomes, get_scorer(settings.scorer).scale))

@@ -1,0 +1,97 @@
+"""The winner's words: when a chunk outranks the one holding the answer, the part of it that
+made it win, quoted instead of its first words: its sentence closest to the question for a
+dense scorer (the same model's cosine), the question's terms it holds for BM25 (tokenised
+as the scorer tokenised them: its stopwords and stemmer)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+
+from ragviz.chunking import Chunk
+from ragviz.chunking.text import split_sentences
+from ragviz.embedding.models import Embedder
+from ragviz.evaluation.results import QuestionOutcome, Vectors
+from ragviz.inputs.documents import shorten
+from ragviz.retrieval.bm25 import LANGUAGES, Bm25Scorer, _stemmer
+from ragviz.retrieval.scorers import get_scorer
+
+QUOTE = 100  # characters of the winning sentence quoted
+_TOKEN = re.compile(r"(?u)\b\w\w+\b")  # bm25s's own token pattern
+
+
+def with_winner_words(outcomes: Sequence[QuestionOutcome], chunks: Sequence[Chunk],
+                      query_vectors: Vectors, embedder: Embedder,
+                      scorer: str) -> tuple[QuestionOutcome, ...]:
+    """``outcomes`` with every outranked winner said by its winning words."""
+    kind = get_scorer(scorer)
+    out: list[QuestionOutcome] = []
+    for number, outcome in enumerate(outcomes):
+        lost = outcome.diagnosis.outranked if outcome.diagnosis is not None else None
+        if lost is None or outcome.diagnosis is None:
+            out.append(outcome)
+            continue
+        text = chunks[lost.winner].text
+        if isinstance(kind, Bm25Scorer):
+            words = matched_terms(text, outcome.question.question, kind)
+        else:
+            words = best_sentence(text, query_vectors[number], embedder)
+        if words:
+            diagnosis = replace(outcome.diagnosis, outranked=replace(lost, winner_about=words))
+            outcome = replace(outcome, diagnosis=diagnosis)
+        out.append(outcome)
+    return tuple(out)
+
+
+def kept_winner_words(new: Sequence[QuestionOutcome], old: Sequence[QuestionOutcome]
+                      ) -> tuple[QuestionOutcome, ...]:
+    """After a rescore (same scores, another top_k or floor): the words already found for
+    the same winner, so a slider step embeds nothing."""
+    out: list[QuestionOutcome] = []
+    for now, before in zip(new, old, strict=True):
+        lost = now.diagnosis.outranked if now.diagnosis is not None else None
+        was = before.diagnosis.outranked if before.diagnosis is not None else None
+        if lost is not None and was is not None and was.winner == lost.winner \
+                and now.diagnosis is not None:
+            now = replace(now, diagnosis=replace(
+                now.diagnosis, outranked=replace(lost, winner_about=was.winner_about)))
+        out.append(now)
+    return tuple(out)
+
+
+def best_sentence(text: str, query_vector: Any, embedder: Embedder) -> str:
+    """The chunk's sentence with the highest cosine to the question (the cached vectors)."""
+    pieces = [" ".join(text[a:b].split()) for a, b in split_sentences(text)]
+    pieces = [p for p in pieces if p]
+    if not pieces:
+        return ""
+    vectors = embedder.encode_documents(pieces)
+    best = int(np.argmax(np.asarray(vectors) @ np.asarray(query_vector)))
+    return shorten(pieces[best], QUOTE)
+
+
+def matched_terms(text: str, question: str, scorer: Bm25Scorer) -> str:
+    """The chunk's words that are terms of the question, as BM25 matched them, in order."""
+    stemmer = _stemmer(scorer.stemmer)
+    stop = _stopwords(scorer.stopwords)
+
+    def term(word: str) -> str:
+        lowered = word.lower()
+        return stemmer.stemWord(lowered) if stemmer is not None else lowered
+
+    wanted = {term(w) for w in _TOKEN.findall(question) if w.lower() not in stop}
+    found = dict.fromkeys(w for w in _TOKEN.findall(text)
+                          if w.lower() not in stop and term(w) in wanted)
+    return ", ".join(found)
+
+
+def _stopwords(language: str) -> frozenset[str]:
+    if not language:
+        return frozenset()
+    from bm25s.stopwords import STOPWORDS_EN, STOPWORDS_PORTUGUESE
+
+    return frozenset({"en": STOPWORDS_EN, "pt": STOPWORDS_PORTUGUESE}[LANGUAGES[language][1]])
