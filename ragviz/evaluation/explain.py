@@ -216,11 +216,13 @@ def candidates(analysis: Analysis, outcome: QuestionOutcome, embedder: Embedder,
     holds = [bool(wanted) and wanted in normalised(p.text) for p in found]
     order = sorted(range(len(found)), key=lambda i: (not holds[i], -scores[i], i))
     chosen: list[Candidate] = []
+    said: set[str] = set()
     for position in order:
         passage = found[position]
         if any(c.source == passage.source and c.start < passage.end and passage.start < c.end
-               for c in chosen):
-            continue
+               for c in chosen) or normalised(passage.text) in said:
+            continue  # overlapping a better one, or the same words again (a copied page)
+        said.add(normalised(passage.text))
         chosen.append(_candidate(analysis, outcome, passage, float(scores[position]), sent))
         if len(chosen) == CANDIDATES:
             break
