@@ -447,9 +447,8 @@ def select_option(app: AppPage, key: str, option: str) -> None:
     app.wait_idle()
 
 
-def paste_document(app: AppPage, text: str, shown: str | None = None) -> None:
-    """Switch the document source to "Paste", type ``text`` and wait until the highlighted
-    document shows ``shown`` (default: the first 30 characters of ``text``)."""
+def paste_text(app: AppPage, text: str) -> None:
+    """Switch the document source to "Paste" and type ``text`` (applied, not waited for)."""
     from ragviz.i18n import t
 
     app.page.locator(".st-key-doc_source").get_by_text(
@@ -460,6 +459,12 @@ def paste_document(app: AppPage, text: str, shown: str | None = None) -> None:
     app.wait_idle()
     area.fill(text)
     area.press("Control+Enter")  # st.text_area applies its value on Ctrl+Enter (or blur)
+
+
+def paste_document(app: AppPage, text: str, shown: str | None = None) -> None:
+    """Paste ``text`` and wait until the highlighted document shows ``shown`` (default: the
+    first 30 characters of ``text``)."""
+    paste_text(app, text)
     app.page.locator(DOC).first.get_by_text(shown or text[:30]).wait_for()
     app.wait_rendered()
 

@@ -5,15 +5,13 @@ diagnosis; then a real mouse selection in the document view labels it again."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser
 
 from ragviz.i18n import t
 
-from .conftest import DOC, RENDER_TIMEOUT_MS, AppPage
+from .conftest import DOC, AppPage, paste_text
 
 pytestmark = pytest.mark.browser
 
@@ -25,16 +23,6 @@ FAQ = ("Shipping. Orders leave our warehouse on weekdays. Standard delivery take
 QUESTION = "How long does a refund take?"
 BOT = "You can return an unused item within thirty days."
 SIZE = {"width": 1280, "height": 800}
-
-
-@pytest.fixture
-def small_app(browser: Browser, app_url: str) -> Iterator[AppPage]:
-    context = browser.new_context(viewport=SIZE, locale="en-US")  # type: ignore[arg-type]
-    context.set_default_timeout(RENDER_TIMEOUT_MS)
-    try:
-        yield AppPage(context.new_page(), app_url)
-    finally:
-        context.close()
 
 
 def ticket(app: AppPage, question: str, bot: str) -> None:
@@ -87,20 +75,14 @@ def select_in_document(app: AppPage, words: str) -> None:
 def paste_new_document(app: AppPage, text: str) -> None:
     """Paste ``text`` over the first visit's sample: the page asks, at its top, whether to
     keep or clear the sample's questions, and scores nothing until then."""
-    app.page.locator(".st-key-doc_source").get_by_text(
-        t("app.source_paste", "en"), exact=True).click()
-    area = app.page.locator(".st-key-doc_paste textarea")
-    area.wait_for()
-    app.wait_idle()
-    area.fill(text)
-    area.press("Control+Enter")
+    paste_text(app, text)
     app.page.locator(".st-key-keep_questions").wait_for()
     app.wait_idle()
 
 
 def test_from_a_ticket_to_the_labelled_diagnosis_in_four_actions(
-        small_app: AppPage, screenshot_dir: Path) -> None:
-    app = small_app
+        app: AppPage, screenshot_dir: Path) -> None:
+    app.page.set_viewport_size(SIZE)
     app.open()  # the document tab: the view a selection labels from
     paste_new_document(app, FAQ)  # 1: the knowledge base
     ticket(app, QUESTION, BOT)  # 2: open the entry, 3: the question and the answer, Explain
