@@ -245,6 +245,14 @@ def choose(loaded: LoadedIndex, sources: Corpus | None, where: str) -> IndexChoi
     return chosen
 
 
+def questions_owner(choice: IndexChoice) -> str:
+    """What an index's questions belong to: the collection, not the source files given
+    with it (adding them places the chunks; it does not ask about the questions again)."""
+    loaded = choice.loaded
+    first = loaded.chunks[0].text if loaded.chunks else ""
+    return f"index\0{loaded.name}\0{len(loaded.chunks)}\0{first}"
+
+
 def error_text(error: IndexInputError) -> str:
     """An index refusal in the page's language (when the sentence knows it)."""
     return error.localized(lang())

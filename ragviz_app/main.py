@@ -18,7 +18,7 @@ from ragviz.embedding.models import Embedder
 from ragviz.inputs.questions import LabelledQuestion
 from ragviz_app import app_state as state
 from ragviz_app import frame as shared_frame
-from ragviz_app import heap, index_frame, preview
+from ragviz_app import heap, index_frame, index_source, preview
 from ragviz_app.common import ss, tr
 from ragviz_app.frame import Frame
 from ragviz_app.models import load_models, loaded_keys, preload_in_background
@@ -105,7 +105,8 @@ def draw_page() -> None:
     document = choice.analysed  # the corpus when there are several files, else the text
     # a new document under another's questions: keep or clear them first, at the top; until
     # then nothing is scored or embedded (a ticket in Check an answer still is, on A)
-    asking = question_editor.document_notice(document)
+    asking = question_editor.document_notice(
+        document if choice.index is None else index_source.questions_owner(choice.index))
     check_box = check_answer.entry()  # a support ticket, explained once the frame is computed
 
     controls = st.container()

@@ -12,6 +12,7 @@ from pathlib import Path
 from streamlit.testing.v1 import AppTest
 
 from ragviz.inputs.questions import read_questions_file
+from ragviz.share import links
 from ragviz_app import app_state
 from ragviz_app.views.question_editor import questions_csv
 from tests.index_fixtures import DOC  # the article's policy: the app's first document
@@ -64,6 +65,10 @@ def test_a_ticket_shows_the_chunk_sent_and_one_click_labels_it() -> None:
     assert DOC.read_text(encoding="utf-8")[reference.start:reference.end] == reference.content
     shown = re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", "\n".join(str(m.value) for m in at.markdown))
     assert "-badge[" in shown and "Diagnosis [" in shown
+    token = at.query_params[links.WORK_KEY]  # the link carries the labelled question
+    work = links.decode_work(token[0] if isinstance(token, list) else token)
+    assert next(q for q in work.questions if q.question == QUESTION).references == \
+        mine.references
     csv = questions_csv(questions)
     again, _ = read_questions_file(csv.encode(), "q.csv")
     assert next(q for q in again if q.question == QUESTION).references == mine.references

@@ -67,7 +67,16 @@ def index_app(upload: tuple[str, bytes] | None, sources: bool = True,
     if sources:
         at.file_uploader(key="index_sources").set_value(
             [(SOURCE, DOC.read_bytes(), "text/plain")])
-    return rerun(at)
+    return keep_questions(rerun(at))
+
+
+def keep_questions(at: AppTest) -> AppTest:
+    """A new document asks first (issue 45): the article's questions kept for the index."""
+    keep = [b for b in at.button if b.key == "keep_questions"]
+    if keep:
+        keep[0].click()
+        rerun(at)
+    return at
 
 
 def badges(at: AppTest, side: str) -> list[str]:
@@ -251,7 +260,7 @@ def test_a_real_chroma_server_lists_collections_and_diagnoses(
     picker = at.radio(key="index_collection")
     assert "refunds (5 chunks, dimension 512)" in picker.options  # (the fixture may hold more)
     picker.set_value("refunds")
-    rerun(at)
+    keep_questions(rerun(at))
     assert any(i.value.startswith("An index read from a Chroma server goes into no link")
                for i in at.sidebar.info)
     floor = float(at.slider(key="floor").value)
@@ -325,7 +334,10 @@ def test_every_tab_and_download_works_on_an_index(article: AppTest) -> None:
         if tab == "chunks":
             tables = chunk_tables(article)
             assert [len(t) for t in tables] == [5, 4]  # production's chunks, then B's
-        if tab == "why":  # on B, the source files: A's chunks have no setting to move
+        if tab == "why":  # A: the index itself (issue 45); B: a fix on the source files
+            assert "under configuration A:" in page_text(article)
+            article.radio(key="why_index_side").set_value("b")
+            rerun(article)
             assert "A is the production index" in page_text(article)
             assert article.radio(key="why_side").value == "b"
             article.button(key="why_run").click()
