@@ -111,3 +111,25 @@ def test_a_bot_answer_past_the_limit_is_one_sentence(capsys: pytest.CaptureFixtu
                  "--bot-answer", "x" * 100_000]) == 2
     err = capsys.readouterr().err
     assert "the bot's answer is" in err and "Traceback" not in err
+
+
+def test_a_production_index_is_explained_as_eval_index_labels_it(
+        tmp_path: Path, use_model: Embedder) -> None:
+    from tests.index_fixtures import SOURCE, fixed_120, write_jsonl
+
+    chunks = fixed_120(DOC.read_text(encoding="utf-8"))
+    vectors = use_model.encode_documents([c.text for c in chunks])
+    index = tmp_path / "chunks.jsonl"
+    write_jsonl(index, [{"page_content": c.text, "metadata": {"source": SOURCE},
+                         "embedding": v.tolist()} for c, v in zip(chunks, vectors, strict=True)])
+    given = ["--index", str(index), "--sources", str(DOC), "--top-k", "1"]
+    out = _explain(*given, "--question", QUESTION, "--bot-answer", FROM_CHUNK,
+                   "--expected", "7 dias úteis")
+    assert out["chunker"] == "index()" and [c["index"] for c in out["context"]] == [1]
+    assert [a["index"] for a in out["answer_from"]] == [1]
+    questions = tmp_path / "q.csv"
+    questions.write_text(f"question,answer\n{QUESTION},7 dias úteis\n", encoding="utf-8")
+    row = json.loads(_run("eval", *given, "--questions", str(questions), "--json"))[
+        "questions"][0]
+    assert out["labels"] == row["labels"] == ["outranked"]
+    assert out["explanation"] == row["explanation"]
