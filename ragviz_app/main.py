@@ -103,20 +103,19 @@ def draw_page() -> None:
         return
     st.title(tr("app.title"), help=tr("app.subtitle"))  # a tooltip: the first screen is short
     document = choice.analysed  # the corpus when there are several files, else the text
-    # a new document under another's questions: keep or clear them first, at the top; until
-    # then nothing is scored or embedded (a ticket in Check an answer still is, on A)
+    # a new document under another's questions: keep or clear them, asked at the top; until
+    # then they are not scored against it
     asking = question_editor.document_notice(
         document if choice.index is None else index_source.questions_owner(choice.index))
     check_box = check_answer.entry()  # a support ticket, explained once the frame is computed
 
     controls = st.container()
     config_columns = st.columns(2, gap="large")
-    if asking:
-        waiting_page(choice, models, config_columns, check_box)
-        return
     tabs, is_open = open_tabs()
     checked = question_editor.edited_questions(tabs["questions"], is_open["questions"],
                                                document)
+    if asking:
+        checked = []
     n_chars = state.document_chars(document) if document is not None else 1000
     if choice.index is not None:  # a production index: A is the index, B the what-if
         check_answer.results(check_box, index_page(choice, models, checked, config_columns,
@@ -140,19 +139,6 @@ def draw_page() -> None:
     retrieval_part(frame, Places(controls, slots, tabs, is_open, n_chars))
     workspace.share_panel(frame)  # after the fragment: its downloads read what it recorded
     preload_in_background()
-
-
-def waiting_page(choice: state.DocumentChoice, models: dict[str, Embedder],
-                 columns: Sequence[DeltaGenerator], check_box: DeltaGenerator) -> None:
-    """While keep-or-clear is asked: the configurations to choose, no analysis run."""
-    document = choice.analysed
-    if choice.index is not None:
-        index_frame.config_inputs(columns, choice.index)
-        return
-    n_chars = state.document_chars(document) if document is not None else 1000
-    configs = shared_frame.config_inputs(columns, n_chars)
-    check_answer.results(check_box, Frame(document, models, [], configs,
-                                          dict.fromkeys(("a", "b")), {}, int(ss.top_k)))
 
 
 def index_page(choice: state.DocumentChoice, models: dict[str, Embedder],
