@@ -1,6 +1,6 @@
 """The support journey of issue 45, timed in a real headless Chromium against `streamlit run`
 at 1280x800: paste a knowledge base (the page then asks to keep or clear the sample's
-questions and scores nothing until then), open "Check an answer", type the customer's
+questions, not scored against it until then), open "Check an answer", type the customer's
 question and the bot's answer, Explain, then click the passage that holds the right answer. Each
 step is timed from the action to the page idle with what it shows (the chunk sent, the
 diagnosis); the journey's total is their sum plus the page's first load. Not a test: nothing
