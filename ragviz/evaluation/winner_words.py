@@ -76,22 +76,15 @@ def best_sentence(text: str, query_vector: Any, embedder: Embedder) -> str:
 
 def matched_terms(text: str, question: str, scorer: Bm25Scorer) -> str:
     """The chunk's words that are terms of the question, as BM25 matched them, in order."""
+    import bm25s
+
     stemmer = _stemmer(scorer.stemmer)
-    stop = _stopwords(scorer.stopwords)
+    stopwords = LANGUAGES[scorer.stopwords][1] if scorer.stopwords else None
+    wanted = set(bm25s.tokenize([question], stopwords=stopwords, stemmer=stemmer,
+                                return_ids=False, show_progress=False)[0])
 
     def term(word: str) -> str:
         lowered = word.lower()
-        return stemmer.stemWord(lowered) if stemmer is not None else lowered
+        return str(stemmer.stemWord(lowered)) if stemmer is not None else lowered
 
-    wanted = {term(w) for w in _TOKEN.findall(question) if w.lower() not in stop}
-    found = dict.fromkeys(w for w in _TOKEN.findall(text)
-                          if w.lower() not in stop and term(w) in wanted)
-    return ", ".join(found)
-
-
-def _stopwords(language: str) -> frozenset[str]:
-    if not language:
-        return frozenset()
-    from bm25s.stopwords import STOPWORDS_EN, STOPWORDS_PORTUGUESE
-
-    return frozenset({"en": STOPWORDS_EN, "pt": STOPWORDS_PORTUGUESE}[LANGUAGES[language][1]])
+    return ", ".join(dict.fromkeys(w for w in _TOKEN.findall(text) if term(w) in wanted))
