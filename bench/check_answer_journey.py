@@ -1,6 +1,6 @@
 """The support journey of issue 45, timed in a real headless Chromium against `streamlit run`
-at 1280x800: paste a knowledge base (the page then asks to keep or clear the sample's
-questions, not scored against it until then), open "Check an answer", type the customer's
+at 1280x800: paste a knowledge base (the page then asks, at its top, to keep or clear the
+sample's questions), open "Check an answer", type the customer's
 question and the bot's answer, Explain, then click the passage that holds the right answer. Each
 step is timed from the action to the page idle with what it shows (the chunk sent, the
 diagnosis); the journey's total is their sum plus the page's first load. Not a test: nothing
@@ -53,7 +53,7 @@ def timed(page: Any, act: Callable[[], None], shown: str) -> float:
 def journey(page: Any, url: str, text: str) -> dict[str, float]:
     page.set_viewport_size(SIZE)
     out = {"first load": timed(page, lambda: page.goto(url), '[data-testid="stApp"]')}
-    # the page then asks, at its top, to keep or clear the sample's questions
+    # the page asks, at its top, to keep or clear the sample's questions once it is analysed
     out["paste"] = timed(page, lambda: paste_document(page, text, TIMEOUT_MS),
                          ".st-key-keep_questions")
 

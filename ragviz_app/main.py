@@ -103,9 +103,8 @@ def draw_page() -> None:
         return
     st.title(tr("app.title"), help=tr("app.subtitle"))  # a tooltip: the first screen is short
     document = choice.analysed  # the corpus when there are several files, else the text
-    # a new document under another's questions: keep or clear them, asked at the top; until
-    # then they are not scored against it
-    asking = question_editor.document_notice(
+    # a new document under another's questions: keep or clear them, asked at the top
+    question_editor.document_notice(
         document if choice.index is None else index_source.questions_owner(choice.index))
     check_box = check_answer.entry()  # a support ticket, explained once the frame is computed
 
@@ -114,8 +113,6 @@ def draw_page() -> None:
     tabs, is_open = open_tabs()
     checked = question_editor.edited_questions(tabs["questions"], is_open["questions"],
                                                document)
-    if asking:
-        checked = []
     n_chars = state.document_chars(document) if document is not None else 1000
     if choice.index is not None:  # a production index: A is the index, B the what-if
         check_answer.results(check_box, index_page(choice, models, checked, config_columns,

@@ -67,16 +67,7 @@ def index_app(upload: tuple[str, bytes] | None, sources: bool = True,
     if sources:
         at.file_uploader(key="index_sources").set_value(
             [(SOURCE, DOC.read_bytes(), "text/plain")])
-    return keep_questions(rerun(at))
-
-
-def keep_questions(at: AppTest) -> AppTest:
-    """A new document asks first (issue 45): the article's questions kept for the index."""
-    keep = [b for b in at.button if b.key == "keep_questions"]
-    if keep:
-        keep[0].click()
-        rerun(at)
-    return at
+    return rerun(at)
 
 
 def badges(at: AppTest, side: str) -> list[str]:
@@ -260,7 +251,7 @@ def test_a_real_chroma_server_lists_collections_and_diagnoses(
     picker = at.radio(key="index_collection")
     assert "refunds (5 chunks, dimension 512)" in picker.options  # (the fixture may hold more)
     picker.set_value("refunds")
-    keep_questions(rerun(at))
+    rerun(at)
     assert any(i.value.startswith("An index read from a Chroma server goes into no link")
                for i in at.sidebar.info)
     floor = float(at.slider(key="floor").value)
