@@ -11,11 +11,10 @@ import io
 from collections.abc import Sequence
 from typing import Any
 
+from ragviz.evaluation.measures import metric_names
 from ragviz.present.exports import guard_cell
 
 Table = tuple[list[str], list[list[Any]]]
-PER_QUESTION = ("recall", "precision", "iou")
-PER_FILE = ("hit_at_1", "hit_at_k", "mrr", *PER_QUESTION)
 
 
 def tables(command: str, payload: dict[str, Any]) -> list[tuple[str, Table]]:
@@ -45,17 +44,20 @@ def _summary(metrics: dict[str, Any]) -> Table:
 
 def _per_file(per_file: dict[str, dict[str, Any]]) -> Table:
     """Each file's metrics (``metrics_per_file``: the questions whose excerpts lie in it)."""
-    header = ["file", "questions", *PER_FILE]
-    return header, [[name, m.get("answerable"), *[m.get(k) for k in PER_FILE]]
+    names = metric_names()  # the registry's, a metric registered from outside too
+    header = ["file", "questions", *names]
+    return header, [[name, m.get("answerable"), *[m.get(k) for k in names]]
                     for name, m in per_file.items()]
 
 
 def _questions(questions: Sequence[dict[str, Any]]) -> Table:
-    header = ["question", "labels", "answer_rank", *PER_QUESTION]
+    # the registered metrics a question's payload holds a value of (the token metrics)
+    per_question = [name for name in metric_names() if any(name in q for q in questions)]
+    header = ["question", "labels", "answer_rank", *per_question]
     llm = any("llm" in q for q in questions)  # --llm: each answer, its verdict and chunk
     return header + (list(LLM_COLUMNS) if llm else []), [
         [q["question"], " ".join(q.get("labels", [])),
-         (q.get("diagnosis") or {}).get("answer_rank"), *[q.get(m) for m in PER_QUESTION],
+         (q.get("diagnosis") or {}).get("answer_rank"), *[q.get(m) for m in per_question],
          *([(q.get("llm") or {}).get(c.removeprefix("llm_")) for c in LLM_COLUMNS]
            if llm else [])] for q in questions]
 

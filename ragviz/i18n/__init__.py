@@ -9,8 +9,9 @@ catalog files present (English, the source language, first), so adding a languag
 A ``Message(key, values)`` is a string not yet said (errors carry one); ``render(message, lang)``
 says it, and ``t(key, lang, **values)`` is its shorthand. Stages return messages; only the
 stages that speak to the reader (``present``, ``cli``) and the app say them (a test checks).
-A missing key is a bug, a missing translation falls back to English, and a test checks that
-every key has every language. Numbers, plural forms and lists follow each language's CLDR
+A missing key is a bug; a catalog may hold only some of English's keys (a language can start
+with three), the rest falling back to English; a test checks that every catalog's keys are
+English's with the same placeholders. Numbers, plural forms and lists follow each language's CLDR
 data (Babel).
 """
 
