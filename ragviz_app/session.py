@@ -100,7 +100,7 @@ def apply_query(query: dict[str, str]) -> None:
             ss.sample_name = settings.sample
             on_sample_change()
         except (KeyError, ValueError):
-            problems.append(f"sample={settings.sample!r} is not a sample")
+            problems.append(tr("link.not_a_sample", name=repr(settings.sample)))
     apply_settings(settings, with_sample=False)
     if "floor" not in query:
         del ss.floor  # no floor in the link: measure it from the labels, as on a first visit

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ragviz.evaluation.measures import metric_names
+from ragviz.i18n import SOURCE_LANGUAGE, t
 from ragviz.present.exports import guard_cell
 
 Table = tuple[list[str], list[list[Any]]]
@@ -21,7 +22,7 @@ def tables(command: str, payload: dict[str, Any]) -> list[tuple[str, Table]]:
     """The titled tables of one command's payload (none for a command without tables)."""
     if command == "eval":
         return [("metrics", _summary(payload["metrics"])),
-                ("per file", _per_file(payload.get("per_file", {}))),
+                ("per_file", _per_file(payload.get("per_file", {}))),
                 *_llm(payload), ("questions", _questions(payload["questions"]))]
     if command == "compare":
         names = sorted(set(payload["metrics_a"]) & set(payload["metrics_b"]) - {"labels", "std"})
@@ -83,11 +84,12 @@ def _shown(value: Any) -> str:
     return str(value)
 
 
-def markdown(titled: Sequence[tuple[str, Table]]) -> str:
-    """Each table under a heading, cells with ``|`` and line breaks escaped."""
+def markdown(titled: Sequence[tuple[str, Table]], lang: str = SOURCE_LANGUAGE) -> str:
+    """Each table under a heading in ``lang`` (``cli.table.<id>``), cells with ``|`` and line
+    breaks escaped."""
     out: list[str] = []
     for title, (header, rows) in titled:
-        out += [f"### {title}", "", "| " + " | ".join(header) + " |",
+        out += [f"### {t(f'cli.table.{title}', lang)}", "", "| " + " | ".join(header) + " |",
                 "|" + "|".join("---" for _ in header) + "|"]
         for row in rows:
             cells = (_shown(v).replace("|", "\\|").replace("\n", " ") for v in row)

@@ -169,6 +169,20 @@ class Listed:
         return self.localized(SOURCE_LANGUAGE)
 
 
+@dataclass(frozen=True)
+class Grouped:
+    """An integer not yet written: grouped as the sentence's language groups thousands
+    (1,234 / 1.234), for a value other than the count ``n`` (which ``t`` groups itself)."""
+
+    value: int
+
+    def localized(self, lang: str) -> str:
+        return grouped(self.value, lang)
+
+    def __str__(self) -> str:
+        return self.localized(SOURCE_LANGUAGE)
+
+
 def message(key: str, **values: object) -> Message:
     """``Message(key, values)`` written as a call: ``message("outcome.refused", best=…)``."""
     return Message(key, values)
@@ -229,7 +243,7 @@ def render(said: object, lang: str) -> str:
     carried = getattr(said, "message", None)
     if isinstance(carried, Message):
         return render(carried, lang)
-    if isinstance(said, Listed):
+    if isinstance(said, Listed | Grouped):
         return said.localized(lang)
     return str(said)
 
@@ -297,7 +311,7 @@ def joined(items: Iterable[object], language: str = "en", *,
     return format_list([str(item) for item in items], style=style, locale=_locale(language))
 
 
-_SAID = (Message, KeyedError, Listed)  # values said in the sentence's language
+_SAID = (Message, KeyedError, Listed, Grouped)  # values said in the sentence's language
 
 
 def pick_language(accept_language: str | None) -> str:
