@@ -8,7 +8,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -281,19 +280,3 @@ def _reference(item: Any, corpus_id: str, where: Message) -> Reference:
 
 def _offset(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
-
-
-def questions_to_csv(questions: Iterable[LabelledQuestion]) -> str:
-    """The inverse of parse_questions_csv (a ``references`` column only when one has them;
-    each excerpt keeps its file in ``source``)."""
-    questions = list(questions)
-    with_refs = any(q.references for q in questions)
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(["question", "answer", "answerable"] + (["references"] if with_refs else []))
-    for q in questions:
-        flag = "" if q.answerable is None else ("true" if q.answerable else "false")
-        refs = [json.dumps([{"content": r.content, "start_index": r.start, "end_index": r.end,
-                             "source": r.source} for r in q.references], ensure_ascii=False)]
-        writer.writerow([q.question, q.answer, flag] + (refs if with_refs else []))
-    return buffer.getvalue()
