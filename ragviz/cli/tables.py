@@ -21,7 +21,7 @@ Table = tuple[list[str], list[list[Any]]]
 def tables(command: str, payload: dict[str, Any]) -> list[tuple[str, Table]]:
     """The titled tables of one command's payload (none for a command without tables)."""
     if command == "eval":
-        return [("metrics", _summary(payload["metrics"])),
+        return [("settings", _settings(payload)), ("metrics", _summary(payload["metrics"])),
                 ("per_file", _per_file(payload.get("per_file", {}))),
                 *_llm(payload), ("questions", _questions(payload["questions"]))]
     if command == "compare":
@@ -34,6 +34,15 @@ def tables(command: str, payload: dict[str, Any]) -> list[tuple[str, Table]]:
         header = list(rows[0]) if rows else ["config"]
         return [("configurations", (header, [[row.get(k) for k in header] for row in rows]))]
     return []
+
+
+# what the numbers were measured with: a bm25 run's tables say bm25
+SETTINGS = ("model", "chunker", "scorer", "reranker", "rerank_depth", "expand", "top_k", "floor")
+
+
+def _settings(payload: dict[str, Any]) -> Table:
+    return ["setting", "value"], [[name, payload.get(name)] for name in SETTINGS
+                                  if name in payload]
 
 
 def _summary(metrics: dict[str, Any]) -> Table:

@@ -137,6 +137,8 @@ def results_csv(analyses: Sequence[Analysis], language: str = "en",
                     " ".join(str(h.index) for h in decision.hits),
                     analysis.top_k,
                     f"{analysis.floor:.2f}",
+                    analysis.settings.scorer,  # the scorer spec, its reranker included
+                    analysis.settings.expand,
                     " ".join(diagnosis.labels) if diagnosis else "",
                     diagnosis_text(diagnosis, language) if diagnosis else "",
                     *_per_question(outcome),
@@ -144,10 +146,10 @@ def results_csv(analyses: Sequence[Analysis], language: str = "en",
                 )
             )
     header = ("configuration", "model", "question", "answer", "answerable", "decision",
-              "best_score", "hits", "top_k", "floor", "labels", "explanation", *metric_names(),
-              *(LLM_COLUMNS if asked else ()))
-    return _write(header, rows, frozenset({"best_score", "top_k", "floor", *metric_names(),
-                                           *_LLM_NUMERIC}))
+              "best_score", "hits", "top_k", "floor", "scorer", "expand", "labels",
+              "explanation", *metric_names(), *(LLM_COLUMNS if asked else ()))
+    return _write(header, rows, frozenset({"best_score", "top_k", "floor", "expand",
+                                           *metric_names(), *_LLM_NUMERIC}))
 
 
 def _per_question(outcome: QuestionOutcome) -> tuple[str, ...]:

@@ -278,13 +278,15 @@ def render_report(
         "report.meta",
         lang,
         model=_per_side([a.model for a in analyses]),
-        chars=f"{first.corpus.total_chars:,}" if first.corpus.multi_file
-        else len(first.document),
+        chars=grouped(first.corpus.total_chars if first.corpus.multi_file
+                      else len(first.document), lang),
         questions=len(first.outcomes) if coverage is None
         else t("report.evaluated_of", lang, evaluated=grouped(coverage.evaluated, lang),
                given=grouped(coverage.given, lang)),
         top_k=first.top_k,
         floor=_per_side(numbers([a.floor for a in analyses], lang)),
+        scorer=_per_side([a.settings.scorer for a in analyses]),  # its reranker included
+        expand=_per_side([grouped(a.settings.expand, lang) for a in analyses]),
     )
     page = {
         "html_lang": language_tag(lang), "csp": Markup(CSP),
