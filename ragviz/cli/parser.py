@@ -66,21 +66,6 @@ def _whole_number(low: int, high: int) -> Callable[[str], int]:
     return parse
 
 
-def _score(low: float, high: float) -> Callable[[str], float]:
-    """An argparse type for a cosine score: a finite number inside [low, high]."""
-
-    def parse(raw: str) -> float:
-        try:
-            value = float(raw) if len(raw) <= 100 else math.nan
-        except ValueError:
-            value = math.nan
-        if not math.isfinite(value) or not low <= value <= high:
-            raise InputError(key="cli.number_between", low=f"{low:g}", high=f"{high:g}",
-                             got=repr(shorten(raw)))
-        return value
-
-    return parse
-
 
 def _number(kind: str) -> Callable[[str], int | float]:
     """An argparse type for a chunker option: a short message for any unreadable value

@@ -62,19 +62,11 @@ def load_catalog(path: Path) -> str:
     return path.stem
 
 
-def _load_catalogs() -> None:
-    paths = sorted(CATALOGS.glob("*.json"), key=lambda p: (p.stem != SOURCE_LANGUAGE, p.stem))
-    for path in paths:
-        _add_catalog(path.stem, json.loads(path.read_text(encoding="utf-8")))
-
-
-_load_catalogs()
-
-
 def register_language(code: str, catalog: Mapping[str, str]) -> None:
     """Add (or replace) the language ``code`` from a ``{key: text}`` catalog (with its
     ``language.name``): what a catalog file does, at run time."""
-    remove_language(code)
+    if code in LANGUAGES:
+        remove_language(code)
     _add_catalog(code, catalog)
 
 
@@ -87,6 +79,15 @@ def remove_language(code: str) -> None:
     if code in LANGUAGES:
         LANGUAGES.remove(code)
     LANGUAGE_NAMES.pop(code, None)
+
+
+def _load_catalogs() -> None:
+    paths = sorted(CATALOGS.glob("*.json"), key=lambda p: (p.stem != SOURCE_LANGUAGE, p.stem))
+    for path in paths:
+        load_catalog(path)
+
+
+_load_catalogs()
 
 
 def register(strings: dict[str, dict[str, str]]) -> None:
