@@ -18,7 +18,7 @@ from ragviz.chunking import ChunkerConfig, get_spec
 from ragviz.chunking.registry import param_names
 from ragviz.embedding.models import BUNDLED_MODELS, DEFAULT_MODEL
 from ragviz.errors import InputError
-from ragviz.i18n import pick_language, render
+from ragviz.i18n import Grouped, pick_language, render
 from ragviz.inputs.corpus import Corpus
 from ragviz.inputs.questions import LabelledQuestion, read_questions_file
 from ragviz.present import link_notes
@@ -421,5 +421,5 @@ def sync_url(workspace: Workspace | None) -> None:
         st.query_params.from_dict(query)
     if link.missing_chars is not None:
         with st.sidebar:
-            st.warning(tr("link.too_long", n=f"{link.missing_chars:,}",
-                          limit=f"{links.MAX_QUERY_CHARS:,}"))
+            st.warning(tr("link.too_long", n=link.missing_chars,
+                          limit=Grouped(links.MAX_QUERY_CHARS)))

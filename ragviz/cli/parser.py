@@ -33,7 +33,7 @@ from ragviz.embedding.models import (
 )
 from ragviz.errors import InputError
 from ragviz.evaluation.measures import metric_names
-from ragviz.i18n import LANGUAGES, SOURCE_LANGUAGE, KeyedError, t
+from ragviz.i18n import LANGUAGES, SOURCE_LANGUAGE, Grouped, KeyedError, t
 from ragviz.inputs.convert import ACCEPTED_SUFFIXES
 from ragviz.inputs.documents import shorten
 from ragviz.inputs.limits import FLOOR_RANGE, TOP_K_RANGE
@@ -57,7 +57,7 @@ def _whole_number(low: int, high: int) -> Callable[[str], int]:
         digits = len(text.lstrip("+-"))
         if digits > 6:
             raise InputError(key="cli.whole_number_digits", low=low, high=high,
-                             digits=f"{digits:,}")
+                             digits=Grouped(digits))
         value = int(text)
         if not low <= value <= high:
             raise InputError(key="cli.whole_number", low=low, high=high, got=value)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ragviz.errors import InputError
-from ragviz.i18n import Message, message
+from ragviz.i18n import Grouped, Message, message
 from ragviz.inputs.documents import (
     MAX_ANSWER_CHARS,
     MAX_QUESTION_CHARS,
@@ -106,11 +106,11 @@ def check_question(question: LabelledQuestion, where: str | Message = "") -> Lab
     """Enforce the input limits with a message that says where the problem is."""
     text = question.question.strip()
     if len(text) > MAX_QUESTION_CHARS:
-        raise InputError(key="questions.long_question", at=_at(where), n=f"{len(text):,}",
+        raise InputError(key="questions.long_question", at=_at(where), n=len(text),
                          limit=MAX_QUESTION_CHARS)
     if len(question.answer) > MAX_ANSWER_CHARS:
         raise InputError(key="questions.long_answer", at=_at(where),
-                         n=f"{len(question.answer):,}", limit=f"{MAX_ANSWER_CHARS:,}")
+                         n=len(question.answer), limit=Grouped(MAX_ANSWER_CHARS))
     return LabelledQuestion(text, question.answer.strip(), question.answerable,
                             question.references, question.line)
 
@@ -183,7 +183,7 @@ def _csv_problem(line: int, error: str) -> InputError:
     """One sentence for what Python's csv module found at ``line``."""
     key = next((key for found, key in _CSV_PROBLEMS if found in error), "questions.csv_other")
     return InputError(key=key, at=_at(line_of(line)), error=error, question=MAX_QUESTION_CHARS,
-                      answer=f"{MAX_ANSWER_CHARS:,}")
+                      answer=Grouped(MAX_ANSWER_CHARS))
 
 
 def _parse_rows(rows: _Rows, limit: int) -> list[LabelledQuestion]:
@@ -199,7 +199,7 @@ def _parse_rows(rows: _Rows, limit: int) -> list[LabelledQuestion]:
         out.append(_question(row, columns, rows.line))
         if len(out) > limit:
             raise InputError(key="questions.too_many", at=_at(line_of(rows.line)),
-                             limit=f"{limit:,}")
+                             limit=Grouped(limit))
     return out
 
 
@@ -267,7 +267,7 @@ def _reference(item: Any, corpus_id: str, where: Message) -> Reference:
         raise InputError(key="questions.excerpt_no_content", where=where)
     if len(item["content"]) > MAX_ANSWER_CHARS:
         raise InputError(key="questions.excerpt_too_long", where=where,
-                         n=f"{len(item['content']):,}", limit=f"{MAX_ANSWER_CHARS:,}")
+                         n=len(item['content']), limit=Grouped(MAX_ANSWER_CHARS))
     start, end = item.get("start_index"), item.get("end_index")
     source = item["source"] if isinstance(item.get("source"), str) else corpus_id
     if start is None and end is None:
