@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.ragviz-installed
 PORT ?= 8501
 
-.PHONY: run test test-fast lint bench clean
+.PHONY: run test test-fast lint bench bench-smoke clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -21,6 +21,9 @@ $(STAMP): pyproject.toml
 	# map tests fit a real UMAP, and tests/test_bench_smoke.py runs every benchmark once.
 	$(PY) -m uv pip install --python $(PY) --quiet --compile-bytecode --link-mode copy \
 		-e '.[dev,peers,index,map,bench]'
+	# UMAP's numba functions compiled once here, kept on disk: every test process loads them
+	# instead of compiling them again (ragviz/projection/numba_cache.py).
+	$(PY) -c 'from ragviz.projection.planar import warm_umap; warm_umap()'
 	touch $(STAMP)
 
 run: $(STAMP)
@@ -36,7 +39,7 @@ run: $(STAMP)
 test: $(STAMP)
 	bash scripts/ensure_chromium.sh
 	PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -q -n 3 --dist loadfile --ignore=tests/browser \
-		--durations=15
+		-m "not bench_smoke_slow" --durations=15
 	PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -q tests/browser --durations=10
 
 # No model, no browser (README, Contributing): RAGVIZ_FAST_TESTS=1 makes loading a model fail a
@@ -82,6 +85,11 @@ bench: $(STAMP)
 	$(PY) bench/workshop_load.py --sessions 10 $(BENCH_FLAGS)
 	$(PY) bench/workshop_load.py --sessions 30 $(BENCH_FLAGS)
 	$(PY) bench/workshop_load.py --sessions 30 --clients protocol $(BENCH_FLAGS)
+
+# Every bench once, tiny, asserted to run to its end: the smoke runs `make test` leaves out too.
+bench-smoke: $(STAMP)
+	bash scripts/ensure_chromium.sh
+	$(PY) -m pytest -q tests/test_bench_smoke.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -521,7 +521,7 @@ def metrics_panel(metrics: Metrics, other: Metrics | None) -> None:
     def delta(mine: float | None, theirs: float | None) -> str | None:
         if mine is None or theirs is None or abs(mine - theirs) < 1e-9:
             return None
-        return f"{(mine - theirs) * 100:+.0f} pp"
+        return tr("app.delta_points", delta=f"{(mine - theirs) * 100:+.0f}")
 
     first, second = st.columns(2)
     first.metric(tr("metric.hit_at_1"), pct(metrics.hit_at_1),

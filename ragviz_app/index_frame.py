@@ -46,7 +46,7 @@ def config_inputs(columns: Sequence[DeltaGenerator], choice: IndexChoice,
     with left:
         st.subheader(tr("idx.side_a"))
         st.caption(md(tr("idx.side_a_caption", name=choice.loaded.name,
-                               n=f"{len(choice.loaded.chunks):,}")))
+                               n=len(choice.loaded.chunks))))
     chars = choice.sources.total_chars if choice.sources else choice.corpus.total_chars
     with right:
         config_b = shared_frame.config_widgets("b", chars)

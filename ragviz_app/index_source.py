@@ -22,7 +22,7 @@ from pathlib import Path
 import streamlit as st
 
 from ragviz.errors import IndexInputError, IndexLimitError
-from ragviz.i18n import Listed, Message, grouped, render, t
+from ragviz.i18n import Grouped, Listed, Message, grouped, render, t
 from ragviz.index import IndexReader, LoadedIndex, open_index
 from ragviz.index.archive import unzip_chroma
 from ragviz.index.base import CollectionInfo
@@ -187,8 +187,8 @@ def over_limit(info: CollectionInfo) -> Message | None:
     where the database-retrieval mode (issue 21, part 8) takes such a collection over."""
     if info.count <= APP_MAX_CHUNKS:
         return None
-    return Message("idx.too_many", {"name": info.name, "n": f"{info.count:,}",
-                                    "limit": f"{APP_MAX_CHUNKS:,}"})
+    return Message("idx.too_many", {"name": info.name, "n": info.count,
+                                    "limit": Grouped(APP_MAX_CHUNKS)})
 
 
 def checked_size(loaded: LoadedIndex) -> LoadedIndex:
@@ -213,7 +213,7 @@ def read_within(reader: IndexReader, collection: str | None) -> LoadedIndex:
         if error.key != "idx.file_too_many":
             raise
         raise IndexInputError(key="idx.too_many_read", name=error.values["name"],
-                              limit=f"{APP_MAX_CHUNKS:,}") from None
+                              limit=Grouped(APP_MAX_CHUNKS)) from None
 
 
 def load(reader: IndexReader, where: str, collection: str | None) -> LoadedIndex:
@@ -311,7 +311,7 @@ def index_inputs() -> IndexChoice | None:
     dimension = next((len(c.vector) for c in loaded.chunks if c.vector is not None), None)
     vectors = (tr("idx.with_vectors", dimension=dimension) if dimension is not None
                else tr("idx.without_vectors"))
-    st.caption(md(tr("idx.loaded", name=loaded.name, n=f"{len(loaded.chunks):,}",
+    st.caption(md(tr("idx.loaded", name=loaded.name, n=len(loaded.chunks),
                            vectors=vectors)))
     return choose(loaded, sources, where)
 
@@ -385,7 +385,7 @@ def _collection(reader: IndexReader, where: str) -> str | None:
     # a label is Markdown, so a name's controls show as escapes and its $, -- or * as typed
     st.radio(tr("idx.collection"), list(by_name), key="index_collection",
              format_func=lambda name: t("idx.collection_row", language, name=md(name),
-                                        count=f"{by_name[name].count:,}",
+                                        count=Grouped(by_name[name].count),
                                         dimension=by_name[name].dimension or "–"))
     too_many = over_limit(by_name[ss.index_collection])
     if too_many is not None:

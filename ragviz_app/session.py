@@ -18,7 +18,7 @@ from ragviz.chunking import ChunkerConfig, get_spec
 from ragviz.chunking.registry import param_names
 from ragviz.embedding.models import BUNDLED_MODELS, DEFAULT_MODEL
 from ragviz.errors import InputError
-from ragviz.i18n import pick_language, render
+from ragviz.i18n import Grouped, pick_language, render
 from ragviz.inputs.corpus import Corpus
 from ragviz.inputs.questions import LabelledQuestion, read_questions_file
 from ragviz.present import link_notes
@@ -100,7 +100,7 @@ def apply_query(query: dict[str, str]) -> None:
             ss.sample_name = settings.sample
             on_sample_change()
         except (KeyError, ValueError):
-            problems.append(f"sample={settings.sample!r} is not a sample")
+            problems.append(tr("link.not_a_sample", name=repr(settings.sample)))
     apply_settings(settings, with_sample=False)
     if "floor" not in query:
         del ss.floor  # no floor in the link: measure it from the labels, as on a first visit
@@ -421,5 +421,5 @@ def sync_url(workspace: Workspace | None) -> None:
         st.query_params.from_dict(query)
     if link.missing_chars is not None:
         with st.sidebar:
-            st.warning(tr("link.too_long", n=f"{link.missing_chars:,}",
-                          limit=f"{links.MAX_QUERY_CHARS:,}"))
+            st.warning(tr("link.too_long", n=link.missing_chars,
+                          limit=Grouped(links.MAX_QUERY_CHARS)))

@@ -12,9 +12,9 @@ from pathlib import Path
 from streamlit.testing.v1 import AppTest
 
 from ragviz.inputs.questions import read_questions_file
+from ragviz.present.exports import questions_csv
 from ragviz.share import links
 from ragviz_app import app_state
-from ragviz_app.views.question_editor import questions_csv
 from tests.index_fixtures import DOC  # the article's policy: the app's first document
 
 APP = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")

@@ -14,9 +14,9 @@ from streamlit.testing.v1 import AppTest
 from ragviz.chunking import get_spec
 from ragviz.i18n import t
 from ragviz.inputs.questions import LabelledQuestion, read_questions_file
+from ragviz.present.exports import questions_csv
 from ragviz.share.samples import load_samples
 from ragviz_app import app_state
-from ragviz_app.views.question_editor import questions_csv
 
 APP = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")
 TIMEOUT = 120
@@ -188,6 +188,27 @@ def test_a_questions_csv_replaces_the_table_and_downloads_back() -> None:
     back, _ = read_questions_file(csv_text.encode(), "questions.csv")
     assert [(q.question, q.answer, q.answerable) for q in back[:2]] == [
         ("How long do refunds take?", "30 days", True), ("Is there wifi?", "", False)]
+
+
+def test_the_questions_download_keeps_the_benchmarks_excerpts() -> None:
+    """Issue 48 item 5: the app's download wrote question, answer and answerable only, so a
+    benchmark's questions lost their labelled excerpts on a round trip; one writer now."""
+    import json
+
+    document = (Path(APP).parent / "sample_docs" / "politica_reembolso.txt").read_text("utf-8")
+    excerpt = "o valor pago é devolvido integralmente"
+    begin = document.index(excerpt)
+    reference = {"content": excerpt, "start_index": begin, "end_index": begin + len(excerpt)}
+    cell = json.dumps([reference]).replace('"', '""')
+    data = f'question,references,corpus_id\nO valor volta inteiro?,"{cell}",\n'
+    at = start()
+    at.file_uploader(key="questions_upload").set_value(("bench.csv", data.encode(), "text/csv"))
+    run(at)
+    assert table(at) == ["O valor volta inteiro?"]
+    downloaded = questions_csv(app_state.frame_questions(at.session_state.questions_base))
+    back, _ = read_questions_file(downloaded.encode(), "questions.csv")
+    assert [(r.content, r.start, r.end) for r in back[0].references] == [
+        (excerpt, begin, begin + len(excerpt))]
 
 
 def test_a_bad_questions_file_says_why_and_keeps_the_table() -> None:

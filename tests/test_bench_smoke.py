@@ -1,7 +1,10 @@
 """Every benchmark runs to its end (issue 25): each bench script in ``--smoke`` mode, in its own
 process as ``make bench`` starts it, so a missing import or a renamed widget fails CI instead of
 the next person who runs the benches. Nothing about time is asserted; the smoke figures mean
-nothing. And every package a bench imports is declared in pyproject.toml, so ``make bench`` on
+nothing. The slowest smoke runs (a Postgres, a browser journey, CLI processes that each load a
+model: ~90 s of the core suite together, issue 48 item 9) are marked ``bench_smoke_slow``:
+``make test`` leaves them out and ``make bench-smoke`` runs every one.
+And every package a bench imports is declared in pyproject.toml, so ``make bench`` on
 a fresh clone installs it (httpx was once only there by accident, through another package).
 """
 
@@ -23,6 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / "bench"
 # Every bench script with the arguments `make bench` gives it (plus --smoke); the browser ones
 # start `streamlit run` and a headless Chromium.
+SLOW = {"embedding_cache", "index_pgvector", "journey_99k"}  # `make bench-smoke` only
 RUNS: dict[str, tuple[list[str], bool]] = {
     "embedding_cache": (["embedding_cache.py"], False),
     "embedding_path": (["embedding_path.py"], False),
@@ -77,8 +81,9 @@ def test_every_bench_script_has_a_smoke_run() -> None:
 
 
 @pytest.mark.parametrize(
-    "name", [pytest.param(n, marks=[pytest.mark.browser] if b else []) for n, (_, b) in
-             RUNS.items()])
+    "name", [pytest.param(n, marks=[*([pytest.mark.browser] if b else []),
+                                     *([pytest.mark.bench_smoke_slow] if n in SLOW else [])])
+             for n, (_, b) in RUNS.items()])
 def test_the_bench_runs_to_its_end(name: str, smoke_runs: Runs) -> None:
     done = smoke_runs[name].result()
     assert done.returncode == 0, done.stderr[-3000:]

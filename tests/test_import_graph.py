@@ -260,7 +260,7 @@ def test_cycle_finder_sees_a_deferred_import_and_skips_type_checking(tmp_path: P
 # message type and its parts, the language list, and content a catalog holds that is not a
 # sentence to the reader (the prompt template sent to the language model).
 SPEAKING = ("i18n", "present", "cli", "api")  # api: a notebook reads its sentences
-MESSAGE_PARTS = frozenset({"Message", "message", "KeyedError", "Listed", "LogLine",
+MESSAGE_PARTS = frozenset({"Message", "message", "KeyedError", "Listed", "Grouped", "LogLine",
                            "LANGUAGES", "LANGUAGE_NAMES", "SOURCE_LANGUAGE", "STRINGS",
                            "catalog_text"})
 SAYING_METHODS = frozenset({"localized", "for_cli"})

@@ -15,7 +15,6 @@ from ragviz.embedding.models import Embedder
 from ragviz.evaluation.diagnosis import crowding
 from ragviz.evaluation.index_analysis import BUNDLED_DIMENSIONS
 from ragviz.index import open_index
-from ragviz.index.messages import languages
 from tests.index_fixtures import (
     DOC,
     QUESTIONS,
@@ -339,10 +338,6 @@ def test_unknown_index_kind(capsys: pytest.CaptureFixture[str], tmp_path: Path) 
 
 def test_eval_needs_paths_or_index(capsys: pytest.CaptureFixture[str]) -> None:
     assert "--index" in fails(capsys, "eval", "--questions", str(QUESTIONS))
-
-
-def test_index_sentences_in_both_languages() -> None:
-    assert {"en", "pt"} <= languages()  # a language added later may bring its own
 
 
 def test_near_copies_found_on_vectors_exact_copies_past_the_limit(

@@ -17,8 +17,8 @@ from ragviz.inputs.questions import (
     LabelledQuestion,
     parse_bool,
     parse_questions_csv,
-    questions_to_csv,
 )
+from ragviz.present.exports import questions_csv
 
 
 @pytest.mark.parametrize("text", ["", "   ", "\n\t \r\n"])
@@ -94,7 +94,7 @@ def test_questions_csv_round_trip() -> None:
         LabelledQuestion("Senha do wifi?", "", False),
         LabelledQuestion('Com "aspas", vírgula?', "", None),
     ]
-    assert parse_questions_csv(questions_to_csv(questions)) == questions
+    assert parse_questions_csv(questions_csv(questions)) == questions
 
 
 def test_answerable_defaults_to_true_when_an_answer_is_given() -> None:

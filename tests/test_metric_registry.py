@@ -101,3 +101,20 @@ def test_the_app_shows_a_registered_metric(toy: Metric) -> None:
     assert details and all(f"{TOY} " in d for d in details)
     at = open_tab(rerun(at), "compare")
     assert TOY in at.selectbox(key="sweep_metric").options
+
+
+def test_the_md_and_csv_tables_list_the_registered_metrics(toy: Metric) -> None:
+    """Issue 48 item 2: the per-file and per-question columns come from the registry, not a
+    typed list: a registered metric is a column, and a question's token metrics are too."""
+    from ragviz.cli.tables import markdown, tables
+
+    per_file = {"a.txt": {"answerable": 1, **dict.fromkeys(metric_names(), 0.5)}}
+    question = {"question": "q", "labels": [], "recall": 1.0, "precision": 0.5, "iou": 0.5,
+                "precision_omega": 0.25}
+    titled = dict(tables("eval", {"metrics": {}, "per_file": per_file,
+                                  "questions": [question]}))
+    by_file, by_question = titled["per_file"], titled["questions"]
+    assert by_file[0][2:] == list(metric_names()) and TOY in by_file[0]
+    assert by_file[1][0] == ["a.txt", 1, *[0.5] * len(metric_names())]
+    assert by_question[0][3:] == ["recall", "precision", "iou", "precision_omega"]
+    assert "### por arquivo\n" in markdown(list(titled.items()), "pt")  # titles said in --lang

@@ -175,3 +175,39 @@ def test_ragviz_app_starts_the_explorer_with_the_arguments_passed_through() -> N
             process.kill()
             output, _ = process.communicate()
     assert f"localhost:{port}" in output, output
+
+
+def _top_level_imports(path: Path) -> set[str]:
+    """Top-level names a module imports when it is imported (not inside functions)."""
+    import ast
+
+    found: set[str] = set()
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Import):
+            found.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.add(node.module.split(".")[0])
+    return found
+
+
+def test_the_dependencies_say_what_runs() -> None:
+    """Issue 48 item 6: every library ragviz imports at module level is a declared dependency
+    (lxml was imported but undeclared), and python-docx, which only the tests import, is a dev
+    dependency, not the product's."""
+    import importlib.metadata
+    import re
+
+    def name(requirement: str) -> str:
+        return re.sub(r"[-_.]+", "-", re.split(r"[\s\[<>=!~;]", requirement, maxsplit=1)[0]).lower()
+
+    declared = {name(r) for r in PYPROJECT["project"]["dependencies"]}
+    owners = importlib.metadata.packages_distributions()
+    modules: set[str] = set()
+    for folder in ("ragviz", "ragviz_app"):
+        for path in (ROOT / folder).rglob("*.py"):
+            modules |= _top_level_imports(path)
+    third_party = modules - set(sys.stdlib_module_names) - {"__future__", "ragviz", "ragviz_app"}
+    undeclared = {m for m in third_party if not {name(d) for d in owners.get(m, [m])} & declared}
+    assert "lxml" in third_party and undeclared == set()
+    assert "python-docx" not in declared and "docx" not in modules
+    assert "python-docx" in {name(r) for r in PYPROJECT["project"]["optional-dependencies"]["dev"]}

@@ -150,3 +150,30 @@ def test_a_sampled_map_says_so_and_keeps_the_lines_ends(
     expected = sum(3 + len(o.diagnosis.holding_chunks if o.diagnosis else ())
                    for o in fixed.outcomes)
     assert len(drawn.links) == expected, "every line ends on a drawn chunk"
+
+
+WARM_AND_COUNT = """
+from numba.core.registry import CPUDispatcher
+from ragviz.projection import planar
+planar.warm_umap()
+import umap.layouts, umap.umap_
+for compiled in (umap.umap_.smooth_knn_dist, umap.umap_.compute_membership_strengths,
+                 umap.layouts._nb_optimize_layout_euclidean_single_epoch):
+    print(sum(compiled.stats.cache_hits.values()), sum(compiled.stats.cache_misses.values()))
+"""
+
+
+def test_a_second_process_loads_umaps_compiled_functions_from_disk() -> None:
+    """CI time (issue 48 item 9): umap compiles its numba functions in each process unless
+    they are cached on disk; after one warm-up a fresh process loads them (a hit, no miss)."""
+    import os
+    import subprocess
+    import sys
+
+    def run() -> list[str]:
+        done = subprocess.run([sys.executable, "-c", WARM_AND_COUNT], capture_output=True,
+                              text=True, timeout=300, check=True, env=dict(os.environ))
+        return done.stdout.splitlines()[-3:]
+
+    run()  # writes the cache if this installation has not yet
+    assert run() == ["1 0"] * 3

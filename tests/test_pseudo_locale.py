@@ -242,3 +242,33 @@ def test_the_cli_help_says_nothing_outside_the_catalog(pseudo: str) -> None:
     assert left == set()
     english = "\n".join(each.format_help() for each in _parsers(build_parser("en")))
     assert "show this help message and exit" in english and "usage: ragviz" in english
+
+
+def failing_runs(folder: Path) -> dict[str, list[str]]:
+    """Commands the fault paths refuse (issue 48 item 1): a chunking over the chunk limit,
+    a prompt template that is not UTF-8, a file that does not exist."""
+    long_doc, template = folder / "long.txt", folder / "template.txt"
+    long_doc.write_text("word " * 2_800, encoding="utf-8")  # 11,200 one-letter chunks
+    template.write_bytes(b"\xff\xfe\xfa not text {question}")
+    sample_csv = str(ROOT / "sample_docs" / f"{SAMPLE}.csv")
+    return {
+        "too_many_chunks": ["chunk", str(long_doc), "--chunker", "fixed", "--size", "1",
+                            "--overlap", "0"],
+        "template_not_utf8": ["eval", f"sample:{SAMPLE}", "--questions", sample_csv,
+                              "--llm", "openai:gpt-x", "--llm-base", "http://127.0.0.1:9/v1",
+                              "--prompt-template", str(template)],
+        "missing_file": ["chunk", str(folder / "nowhere.txt")],
+    }
+
+
+@pytest.mark.parametrize("failure", ["too_many_chunks", "template_not_utf8", "missing_file"])
+def test_the_cli_says_its_failures_from_the_catalog(
+    failure: str, pseudo: str, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Issue 48 item 1: error paths too: each refusal is said in the pseudo-locale, nothing
+    in English outside the markers (the paths are user data)."""
+    assert main([*failing_runs(tmp_path)[failure], "--lang", pseudo]) != 0
+    said = capsys.readouterr()
+    assert OPEN in said.err, said.err
+    allowed = allowed_words() | _words(str(tmp_path)) | {"txt", *COMMANDS}  # "ragviz eval:"
+    assert unmarked(said.out + said.err, allowed) == [], said.err

@@ -155,3 +155,27 @@ def test_every_table_column_has_a_header(hostile_html: str) -> None:
     assert "flip" in hostile_html  # the compare report has its flips table
     assert "<th></th>" not in hostile_html
     assert "<th>Change</th>" in hostile_html
+
+
+def test_a_bm25_report_and_its_tables_name_bm25(use_model: Embedder, seed_doc: str) -> None:
+    """Issue 48 item 7: the report's header read "floor 0.00" and never said bm25; the
+    header, the results CSV and the command line's md tables name the scorer, its reranker
+    and the expansion."""
+    import csv
+    import io
+
+    from ragviz.cli.tables import markdown, tables
+    from ragviz.evaluation.results import RetrievalSettings
+    from ragviz.present.exports import results_csv
+
+    questions = [LabelledQuestion("Qual o prazo do estorno?", "7 dias úteis", True)]
+    bm25 = analyse(seed_doc, ChunkerConfig("fixed", size=200, overlap=0), use_model, questions,
+                   RetrievalSettings(top_k=2, floor=0.0, scorer="bm25", expand=1))
+    html = render_report([bm25])
+    assert "scorer bm25" in html and "expansion 1" in html
+    assert "pontuação bm25" in render_report([bm25], lang="pt")
+    rows = list(csv.DictReader(io.StringIO(results_csv([bm25]))))
+    assert {(row["scorer"], row["expand"]) for row in rows} == {("bm25", "1")}
+    payload = {"model": "m", "scorer": "bm25", "reranker": None, "expand": 1, "metrics": {},
+               "questions": []}
+    assert "| scorer | bm25 |" in markdown(tables("eval", payload))

@@ -7,7 +7,7 @@ import pytest
 from ragviz.embedding.models import Embedder
 from ragviz.evaluation.pipeline import analyse, rescore
 from ragviz.evaluation.results import Analysis, RetrievalSettings
-from ragviz.i18n import LANGUAGES
+from ragviz.i18n import LANGUAGES, number_symbols
 from ragviz.inputs.questions import LabelledQuestion
 from ragviz.present.render import STYLE
 from ragviz_app.walkthrough import (
@@ -164,7 +164,7 @@ def test_the_measured_step_margin_is_the_difference_of_the_shown_scores(
     def number(key: str) -> float:
         return float(values[key].replace(",", "."))
 
-    digits = len(values["lowest"].split("," if lang == "pt" else ".")[1])
+    digits = len(values["lowest"].split(number_symbols(lang)["decimal"])[1])
     assert round(number("lowest") - number("highest"), digits) == number("margin")
     for step in STEPS:
         body = step.body(lang, values)

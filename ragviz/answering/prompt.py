@@ -18,7 +18,7 @@ from typing import Any
 
 from ragviz.chunking.base import Chunk
 from ragviz.errors import InputError
-from ragviz.i18n import catalog_text
+from ragviz.i18n import Grouped, catalog_text
 from ragviz.retrieval.decision import Hit, excerpts
 
 FIELDS = ("{context}", "{question}")
@@ -40,8 +40,8 @@ def check_template(template: str, fields: tuple[str, ...] = FIELDS,
     if missing:
         raise InputError(key=key, missing=", ".join(missing))
     if len(template) > MAX_TEMPLATE_CHARS:
-        raise InputError(key="llm.template_long", n=f"{len(template):,}",
-                         limit=f"{MAX_TEMPLATE_CHARS:,}")
+        raise InputError(key="llm.template_long", n=len(template),
+                         limit=Grouped(MAX_TEMPLATE_CHARS))
     return template
 
 

@@ -15,6 +15,7 @@ from ragviz.chunking.base import Chunk, ChunkingResult
 from ragviz.chunking.config import ChunkerConfig, make_chunks
 from ragviz.chunking.registry import get_spec
 from ragviz.errors import InputError
+from ragviz.i18n import Grouped
 
 if TYPE_CHECKING:
     from ragviz.embedding.models import Embedder
@@ -86,9 +87,5 @@ def check_window_chars(config: ChunkerConfig, lengths: list[int], limit: int) ->
 
 
 def _too_many_chars(config: ChunkerConfig, total: int, corpus_chars: int) -> InputError:
-    label, n, corpus = config.label(), f"{total:,}", f"{corpus_chars:,}"
-    return InputError(
-        f"{label} repeats the text too often: its chunks would hold about {n} characters, "
-        f"more than {MAX_CHUNK_REPEAT} times the document's {corpus}; choose a smaller "
-        "overlap (or size).",
-        "chunking.too_many_chars", config=label, n=n, times=MAX_CHUNK_REPEAT, corpus=corpus)
+    return InputError(key="chunking.too_many_chars", config=config.label(), n=total,
+                      times=MAX_CHUNK_REPEAT, corpus=Grouped(corpus_chars))

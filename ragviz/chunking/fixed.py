@@ -40,7 +40,6 @@ SPEC = register(
         overlap_axis="overlap",
         size_steps=WINDOW_STEPS,
         overlap_steps=(0, 0.15),
-        help="windows of size characters, cut anywhere",
         order=10,
         sweep_position=1,
     )

@@ -46,15 +46,6 @@ _NON_SPACE = re.compile(r"\S")
 _DELIMITER = re.compile(r"\|?[ \t]*+:?-++:?[ \t]*+(?:\|[ \t]*+:?-++:?[ \t]*+)*+\|?")
 
 
-def parse_heading(line: str) -> tuple[int, str] | None:
-    """(level, title) of an ATX heading line, or None. String operations, not a regex with
-    nested optional whitespace, so a line of 100,000 spaces costs one pass."""
-    opening = _HEADING_OPEN.match(line)
-    if opening is None:
-        return None
-    return len(opening.group(1)), _title(line, opening.end(), len(line))
-
-
 def _title(document: str, start: int, end: int) -> str:
     """A heading's title: the line's rest, without a closing run of ``#`` after a space."""
     title = document[start:end].strip()
@@ -416,7 +407,6 @@ SPEC = register(
         overlap_axis="overlap_sentences",
         size_steps=PACKED_STEPS,
         overlap_steps=(0, 1, 2),
-        help="one chunk per heading section, split at sentences, rows and code blocks",
         order=40,
     )
 )

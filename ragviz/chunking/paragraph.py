@@ -62,7 +62,6 @@ SPEC = register(
         overlap_axis="overlap_paragraphs",
         size_steps=PACKED_STEPS,
         overlap_steps=(0, 1),
-        help="blank-line paragraphs packed up to max_chars, overlapping by paragraphs",
         order=35,
         sweep_position=4,
     )

@@ -129,7 +129,6 @@ SPEC = register(
         overlap_axis="overlap",
         size_steps=WINDOW_STEPS,
         overlap_steps=(0, 0.15),
-        help="cut at paragraphs, lines, sentences, words until pieces fit size characters",
         order=30,
         sweep_position=2,
     )

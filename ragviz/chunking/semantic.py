@@ -110,7 +110,6 @@ SPEC = register(
         needs_model=True,
         size_axis="max_chars",
         alternatives=("percentile", "threshold"),
-        help="sentences grouped until the similarity of neighbours drops",
         order=60,
     )
 )

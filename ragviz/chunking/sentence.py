@@ -39,7 +39,6 @@ SPEC = register(
         overlap_axis="overlap_sentences",
         size_steps=PACKED_STEPS,
         overlap_steps=(0, 1, 2),
-        help="whole sentences packed up to max_chars, overlapping by sentences",
         order=20,
         sweep_position=3,
     )

@@ -38,7 +38,6 @@ class ChunkerSpec:
     size_steps: tuple[int, ...] = ()
     overlap_steps: tuple[float, ...] = ()
     alternatives: tuple[str, ...] = ()
-    help: str = ""
     order: int = 100  # position in menus and lists (registration order breaks ties)
     # Position in ``default_grid`` when no chunkers are named (0: not in the default sweep).
     sweep_position: int = 0

@@ -75,7 +75,6 @@ SPEC = register(
         overlap_axis="overlap",
         size_steps=WINDOW_STEPS,
         overlap_steps=(0, 0.15),
-        help="windows of size tokens of the model's own tokenizer",
         order=50,
     )
 )

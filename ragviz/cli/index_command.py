@@ -15,7 +15,7 @@ import numpy as np
 
 from ragviz.cli.reading import cli_say
 from ragviz.errors import IndexInputError, InputError
-from ragviz.i18n import decimal, grouped, render, t
+from ragviz.i18n import Grouped, decimal, grouped, render, t
 from ragviz.index.base import (
     CLI_MAX_CHUNKS,
     LIMIT_VARIABLE,
@@ -161,7 +161,7 @@ def _too_large(name: str, count: int, limit: int, retrieves: bool) -> IndexInput
     """Past the limit: a store that retrieves is told the database mode; a file (read
     whole, it cannot retrieve) is told what it can do."""
     return IndexInputError(key="index.too_large" if retrieves else "idx.too_large_file",
-                           name=name, count=f"{count:,}", limit=f"{limit:,}",
+                           name=name, count=Grouped(count), limit=Grouped(limit),
                            variable=LIMIT_VARIABLE)
 
 
@@ -209,8 +209,8 @@ class IndexRun:
         if run is None:
             return []
         said = [t("index.mode_database", self.lang, name=self.result.index.name,
-                  count=f"{run.count:,}", limit=f"{memory_limit():,}", top_k=top_k,
-                  margin=run.margin, fetched=f"{run.fetched:,}")]
+                  count=Grouped(run.count), limit=Grouped(memory_limit()), top_k=top_k,
+                  margin=run.margin, fetched=Grouped(run.fetched))]
         past, excess = run.mrr_past_depth()
         if past:
             said.append(t("index.mrr_past_depth", self.lang, n=past, depth=run.depth,
@@ -329,8 +329,8 @@ def summary_text(item: dict[str, Any], lang: str = "en") -> str:
         return t("index.empty_collection", lang, name=item["collection"])
     if not item["loaded"]:
         key = "index.not_loaded" if item["retrieves"] else "idx.not_loaded_file"
-        return t(key, lang, name=item["collection"], count=f"{item['count']:,}",
-                 dimension=item["dimension"] or "—", limit=f"{memory_limit():,}",
+        return t(key, lang, name=item["collection"], count=Grouped(item['count']),
+                 dimension=item["dimension"] or "—", limit=Grouped(memory_limit()),
                  variable=LIMIT_VARIABLE)
     sizes = item["chunk_chars"]
     names = dict(zip(sizes, t("idx.listing_size_names", lang).split(","), strict=True))

@@ -39,7 +39,7 @@ from ragviz.cli import output
 from ragviz.cli.reading import CLI_LANG, _reason, cli_say
 from ragviz.errors import InputError
 from ragviz.evaluation.results import Analysis
-from ragviz.i18n import decimal, grouped, render, t
+from ragviz.i18n import decimal, grouped, message, render, t
 from ragviz.inputs.documents import shorten
 from ragviz.present.answers import verdict_text
 from ragviz.present.safe_text import visible_controls as terminal_safe
@@ -124,7 +124,8 @@ def _template(args: argparse.Namespace) -> str:
     try:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
-        reason = "not UTF-8 text" if isinstance(error, UnicodeDecodeError) else _reason(error)
+        reason = (message("input.not_utf8_text") if isinstance(error, UnicodeDecodeError)
+                  else _reason(error))
         raise InputError(key="llm.template_unreadable", path=repr(shorten(path)),
                          reason=reason) from None
     return check_template(text)

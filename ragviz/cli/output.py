@@ -49,7 +49,8 @@ def _emit(args: argparse.Namespace, payload: dict[str, Any], text: Callable[[], 
         titled = tables(args.command, payload)
         if not titled:
             raise UserError(key="cli.no_table", command=args.command)
-        written = markdown(titled) if shape == "md" else csv_text(titled)
+        written = (markdown(titled, getattr(args, "lang", "en")) if shape == "md"
+                   else csv_text(titled))
         sys.stdout.write(terminal_safe(written, keep="\n"))
         return
     if args.json or shape == "json":

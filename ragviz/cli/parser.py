@@ -34,7 +34,7 @@ from ragviz.embedding.models import (
 )
 from ragviz.errors import InputError
 from ragviz.evaluation.measures import metric_names
-from ragviz.i18n import LANGUAGES, SOURCE_LANGUAGE, KeyedError, t
+from ragviz.i18n import LANGUAGES, SOURCE_LANGUAGE, Grouped, KeyedError, t
 from ragviz.inputs.convert import ACCEPTED_SUFFIXES
 from ragviz.inputs.documents import shorten
 from ragviz.inputs.limits import FLOOR_RANGE, TOP_K_RANGE
@@ -58,7 +58,7 @@ def _whole_number(low: int, high: int) -> Callable[[str], int]:
         digits = len(text.lstrip("+-"))
         if digits > 6:
             raise InputError(key="cli.whole_number_digits", low=low, high=high,
-                             digits=f"{digits:,}")
+                             digits=Grouped(digits))
         value = int(text)
         if not low <= value <= high:
             raise InputError(key="cli.whole_number", low=low, high=high, got=value)
@@ -66,21 +66,6 @@ def _whole_number(low: int, high: int) -> Callable[[str], int]:
 
     return parse
 
-
-def _score(low: float, high: float) -> Callable[[str], float]:
-    """An argparse type for a cosine score: a finite number inside [low, high]."""
-
-    def parse(raw: str) -> float:
-        try:
-            value = float(raw) if len(raw) <= 100 else math.nan
-        except ValueError:
-            value = math.nan
-        if not math.isfinite(value) or not low <= value <= high:
-            raise InputError(key="cli.number_between", low=f"{low:g}", high=f"{high:g}",
-                             got=repr(shorten(raw)))
-        return value
-
-    return parse
 
 
 def _number(kind: str) -> Callable[[str], int | float]:

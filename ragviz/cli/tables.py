@@ -11,18 +11,18 @@ import io
 from collections.abc import Sequence
 from typing import Any
 
+from ragviz.evaluation.measures import metric_names
+from ragviz.i18n import SOURCE_LANGUAGE, t
 from ragviz.present.exports import guard_cell
 
 Table = tuple[list[str], list[list[Any]]]
-PER_QUESTION = ("recall", "precision", "iou")
-PER_FILE = ("hit_at_1", "hit_at_k", "mrr", *PER_QUESTION)
 
 
 def tables(command: str, payload: dict[str, Any]) -> list[tuple[str, Table]]:
     """The titled tables of one command's payload (none for a command without tables)."""
     if command == "eval":
-        return [("metrics", _summary(payload["metrics"])),
-                ("per file", _per_file(payload.get("per_file", {}))),
+        return [("settings", _settings(payload)), ("metrics", _summary(payload["metrics"])),
+                ("per_file", _per_file(payload.get("per_file", {}))),
                 *_llm(payload), ("questions", _questions(payload["questions"]))]
     if command == "compare":
         names = sorted(set(payload["metrics_a"]) & set(payload["metrics_b"]) - {"labels", "std"})
@@ -36,6 +36,15 @@ def tables(command: str, payload: dict[str, Any]) -> list[tuple[str, Table]]:
     return []
 
 
+# what the numbers were measured with: a bm25 run's tables say bm25
+SETTINGS = ("model", "chunker", "scorer", "reranker", "rerank_depth", "expand", "top_k", "floor")
+
+
+def _settings(payload: dict[str, Any]) -> Table:
+    return ["setting", "value"], [[name, payload.get(name)] for name in SETTINGS
+                                  if name in payload]
+
+
 def _summary(metrics: dict[str, Any]) -> Table:
     std = metrics.get("std", {})
     rows = [[name, value, std.get(name)] for name, value in metrics.items()
@@ -45,17 +54,20 @@ def _summary(metrics: dict[str, Any]) -> Table:
 
 def _per_file(per_file: dict[str, dict[str, Any]]) -> Table:
     """Each file's metrics (``metrics_per_file``: the questions whose excerpts lie in it)."""
-    header = ["file", "questions", *PER_FILE]
-    return header, [[name, m.get("answerable"), *[m.get(k) for k in PER_FILE]]
+    names = metric_names()  # the registry's, a metric registered from outside too
+    header = ["file", "questions", *names]
+    return header, [[name, m.get("answerable"), *[m.get(k) for k in names]]
                     for name, m in per_file.items()]
 
 
 def _questions(questions: Sequence[dict[str, Any]]) -> Table:
-    header = ["question", "labels", "answer_rank", *PER_QUESTION]
+    # the registered metrics a question's payload holds a value of (the token metrics)
+    per_question = [name for name in metric_names() if any(name in q for q in questions)]
+    header = ["question", "labels", "answer_rank", *per_question]
     llm = any("llm" in q for q in questions)  # --llm: each answer, its verdict and chunk
     return header + (list(LLM_COLUMNS) if llm else []), [
         [q["question"], " ".join(q.get("labels", [])),
-         (q.get("diagnosis") or {}).get("answer_rank"), *[q.get(m) for m in PER_QUESTION],
+         (q.get("diagnosis") or {}).get("answer_rank"), *[q.get(m) for m in per_question],
          *([(q.get("llm") or {}).get(c.removeprefix("llm_")) for c in LLM_COLUMNS]
            if llm else [])] for q in questions]
 
@@ -81,11 +93,12 @@ def _shown(value: Any) -> str:
     return str(value)
 
 
-def markdown(titled: Sequence[tuple[str, Table]]) -> str:
-    """Each table under a heading, cells with ``|`` and line breaks escaped."""
+def markdown(titled: Sequence[tuple[str, Table]], lang: str = SOURCE_LANGUAGE) -> str:
+    """Each table under a heading in ``lang`` (``cli.table.<id>``), cells with ``|`` and line
+    breaks escaped."""
     out: list[str] = []
     for title, (header, rows) in titled:
-        out += [f"### {title}", "", "| " + " | ".join(header) + " |",
+        out += [f"### {t(f'cli.table.{title}', lang)}", "", "| " + " | ".join(header) + " |",
                 "|" + "|".join("---" for _ in header) + "|"]
         for row in rows:
             cells = (_shown(v).replace("|", "\\|").replace("\n", " ") for v in row)

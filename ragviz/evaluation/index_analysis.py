@@ -20,7 +20,7 @@ from ragviz.evaluation.excerpts import resolve_questions
 from ragviz.evaluation.metrics import compute_metrics, outcome_calibration
 from ragviz.evaluation.pipeline import analyse_chunked, encode_questions, rescore
 from ragviz.evaluation.results import Analysis, Coverage, QuestionOutcome, RetrievalSettings
-from ragviz.i18n import Message
+from ragviz.i18n import Grouped, Message
 from ragviz.index.base import INDEX_CONFIG, LoadedIndex, Vector
 from ragviz.index.duplicates import duplicate_groups
 from ragviz.index.placement import STALE_SUFFIX, Placed, place
@@ -85,8 +85,8 @@ def stored_matrix(index: LoadedIndex) -> Vector | None:
     if not present:
         return None
     if len(present) < len(vectors):
-        raise IndexInputError(key="index.vectors_missing", n=f"{len(vectors) - len(present):,}",
-                              total=f"{len(vectors):,}", name=index.name)
+        raise IndexInputError(key="index.vectors_missing", n=len(vectors) - len(present),
+                              total=Grouped(len(vectors)), name=index.name)
     sizes = {len(v) for v in present}
     if len(sizes) > 1:
         raise IndexInputError(key="index.mixed_dimensions", name=index.name,

@@ -16,12 +16,14 @@ import numpy as np
 
 from ragviz.chunking import Chunk, ChunkerConfig, ChunkingResult, chunk_corpus
 from ragviz.embedding.models import Embedder
+from ragviz.errors import InputError
 from ragviz.evaluation.chunk_table import ChunkTable
 from ragviz.evaluation.diagnosis import diagnose, with_crowding, with_first_stage
 from ragviz.evaluation.excerpts import question_excerpts, token_scores
 from ragviz.evaluation.metrics import compute_metrics, outcome_calibration
 from ragviz.evaluation.results import Analysis, QuestionOutcome, RetrievalSettings, Vectors
 from ragviz.evaluation.winner_words import kept_winner_words, with_winner_words
+from ragviz.i18n import Grouped
 from ragviz.inputs.corpus import Corpus, as_corpus
 from ragviz.inputs.questions import LabelledQuestion
 from ragviz.retrieval.decision import decide
@@ -139,10 +141,8 @@ def check_chunk_count(chunking: ChunkingResult, config: ChunkerConfig) -> Chunki
     """Refuse a configuration that would make more chunks than are worth embedding here."""
     count = len(chunking.chunks)
     if count > MAX_CHUNKS:
-        raise ValueError(
-            f"{config.label()} makes {count:,} chunks; ragviz embeds at most {MAX_CHUNKS:,} "
-            "per configuration (over all files): choose a larger size"
-        )
+        raise InputError(key="input.too_many_chunks", config=config.label(), n=count,
+                         limit=Grouped(MAX_CHUNKS))
     return chunking
 
 

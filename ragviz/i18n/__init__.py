@@ -9,8 +9,9 @@ catalog files present (English, the source language, first), so adding a languag
 A ``Message(key, values)`` is a string not yet said (errors carry one); ``render(message, lang)``
 says it, and ``t(key, lang, **values)`` is its shorthand. Stages return messages; only the
 stages that speak to the reader (``present``, ``cli``) and the app say them (a test checks).
-A missing key is a bug, a missing translation falls back to English, and a test checks that
-every key has every language. Numbers, plural forms and lists follow each language's CLDR
+A missing key is a bug; a catalog may hold only some of English's keys (a language can start
+with three), the rest falling back to English; a test checks that every catalog's keys are
+English's with the same placeholders. Numbers, plural forms and lists follow each language's CLDR
 data (Babel).
 """
 
@@ -62,19 +63,11 @@ def load_catalog(path: Path) -> str:
     return path.stem
 
 
-def _load_catalogs() -> None:
-    paths = sorted(CATALOGS.glob("*.json"), key=lambda p: (p.stem != SOURCE_LANGUAGE, p.stem))
-    for path in paths:
-        _add_catalog(path.stem, json.loads(path.read_text(encoding="utf-8")))
-
-
-_load_catalogs()
-
-
 def register_language(code: str, catalog: Mapping[str, str]) -> None:
     """Add (or replace) the language ``code`` from a ``{key: text}`` catalog (with its
     ``language.name``): what a catalog file does, at run time."""
-    remove_language(code)
+    if code in LANGUAGES:
+        remove_language(code)
     _add_catalog(code, catalog)
 
 
@@ -87,6 +80,15 @@ def remove_language(code: str) -> None:
     if code in LANGUAGES:
         LANGUAGES.remove(code)
     LANGUAGE_NAMES.pop(code, None)
+
+
+def _load_catalogs() -> None:
+    paths = sorted(CATALOGS.glob("*.json"), key=lambda p: (p.stem != SOURCE_LANGUAGE, p.stem))
+    for path in paths:
+        load_catalog(path)
+
+
+_load_catalogs()
 
 
 def register(strings: dict[str, dict[str, str]]) -> None:
@@ -169,6 +171,20 @@ class Listed:
         return self.localized(SOURCE_LANGUAGE)
 
 
+@dataclass(frozen=True)
+class Grouped:
+    """An integer not yet written: grouped as the sentence's language groups thousands
+    (1,234 / 1.234), for a value other than the count ``n`` (which ``t`` groups itself)."""
+
+    value: int
+
+    def localized(self, lang: str) -> str:
+        return grouped(self.value, lang)
+
+    def __str__(self) -> str:
+        return self.localized(SOURCE_LANGUAGE)
+
+
 def message(key: str, **values: object) -> Message:
     """``Message(key, values)`` written as a call: ``message("outcome.refused", best=…)``."""
     return Message(key, values)
@@ -229,7 +245,7 @@ def render(said: object, lang: str) -> str:
     carried = getattr(said, "message", None)
     if isinstance(carried, Message):
         return render(carried, lang)
-    if isinstance(said, Listed):
+    if isinstance(said, Listed | Grouped):
         return said.localized(lang)
     return str(said)
 
@@ -302,7 +318,7 @@ def joined(items: Iterable[object], language: str = "en", *,
     return format_list([str(item) for item in items], style=style, locale=_locale(language))
 
 
-_SAID = (Message, KeyedError, Listed)  # values said in the sentence's language
+_SAID = (Message, KeyedError, Listed, Grouped)  # values said in the sentence's language
 
 
 def pick_language(accept_language: str | None) -> str:

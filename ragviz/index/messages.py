@@ -4,12 +4,6 @@ said only where the CLI, the report or the app render them."""
 
 from __future__ import annotations
 
-from ragviz.i18n import STRINGS, Message
+from ragviz.i18n import Message
 
 NONE = Message("value.none")  # an empty list in a sentence ("collections: none")
-
-
-def languages() -> set[str]:
-    """The languages every sentence has (checked by the tests)."""
-    return set.intersection(*(set(entry) for key, entry in STRINGS.items()
-                              if key.startswith("idx.")))

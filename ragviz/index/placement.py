@@ -39,12 +39,6 @@ class Placed:
         """Whether any source file was given (else every chunk sits in a stand-in)."""
         return bool(self.real)
 
-    @property
-    def unplaced_reason(self) -> str:
-        """Why chunks have no place in a file: ``no-sources`` (none was given; whatever
-        offsets the metadata holds cannot be checked) or ``not-in-sources``."""
-        return "not-in-sources" if self.given else "no-sources"
-
 
 def place(index_chunks: Sequence[IndexChunk], sources: Corpus | None,
           fallback: str = "index") -> Placed:

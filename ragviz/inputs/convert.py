@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from ragviz.errors import ConversionError, InputError
-from ragviz.i18n import Listed, Message
+from ragviz.i18n import Grouped, Listed, Message
 from ragviz.inputs import pdf_text
 from ragviz.inputs.documents import MAX_FILE_CHARS, decode_upload
 from ragviz.inputs.docx_text import DocxFormatError, DocxLimitError, docx_blocks
@@ -83,8 +83,8 @@ def convert(name: str, data: bytes) -> Converted:
 
 def _check_binary_size(name: str, data: bytes) -> None:
     if len(data) > MAX_BINARY_FILE_BYTES:
-        raise ConversionError(name, "too-big", "too_big", n=f"{len(data):,}",
-                              limit=f"{MAX_BINARY_FILE_BYTES:,}")
+        raise ConversionError(name, "too-big", "too_big", n=len(data),
+                              limit=Grouped(MAX_BINARY_FILE_BYTES))
 
 
 def _convert_text(name: str, data: bytes, html: bool) -> Converted:
@@ -137,8 +137,8 @@ _PDF_STOPS = {  # why pdf_text stopped -> (kind, reason key)
     "memory": ("bomb", "pdf_memory"),
     "corrupt": ("corrupt", "pdf_corrupt"),
 }
-_PDF_LIMITS = {"seconds": f"{pdf_text.TIME_BUDGET_S:g}", "limit": f"{MAX_FILE_CHARS:,}",
-               "mb": f"{pdf_text.MEMORY_CAP_BYTES // 1_000_000:,}"}
+_PDF_LIMITS = {"seconds": f"{pdf_text.TIME_BUDGET_S:g}", "limit": Grouped(MAX_FILE_CHARS),
+               "mb": Grouped(pdf_text.MEMORY_CAP_BYTES // 1_000_000)}
 
 
 def _convert_docx(name: str, data: bytes) -> Converted:
@@ -154,7 +154,7 @@ def _convert_docx(name: str, data: bytes) -> Converted:
         if limit.kind == "chars":
             raise _too_long(name) from None
         raise ConversionError(name, "bomb", "docx_bomb",
-                              limit=f"{MAX_DOCX_XML_BYTES:,}") from None
+                              limit=Grouped(MAX_DOCX_XML_BYTES)) from None
     except (DocxFormatError, zipfile.BadZipFile, OSError, RuntimeError, EOFError,
             NotImplementedError, ValueError):
         raise ConversionError(name, "corrupt", "docx_corrupt") from None
@@ -162,4 +162,4 @@ def _convert_docx(name: str, data: bytes) -> Converted:
 
 
 def _too_long(name: str) -> ConversionError:
-    return ConversionError(name, "char-limit", "too_long", limit=f"{MAX_FILE_CHARS:,}")
+    return ConversionError(name, "char-limit", "too_long", limit=Grouped(MAX_FILE_CHARS))

@@ -23,7 +23,7 @@ from typing import Any, BinaryIO
 
 from ragviz.cache import BoundedCache
 from ragviz.errors import ConversionError, InputError
-from ragviz.i18n import KeyedError, Message
+from ragviz.i18n import Grouped, KeyedError, Message
 from ragviz.inputs.convert import (
     ACCEPTED_FORMATS,
     ACCEPTED_SUFFIXES,
@@ -239,7 +239,7 @@ def _expand_zip(archive: _Entry, problems: list[Problem]) -> list[_Entry]:
         infos = zf.infolist()
         if len(infos) > MAX_ZIP_MEMBERS:
             raise _ZipRefusedError("zip-limit", "corpus.zip_members", name=name,
-                                   n=f"{len(infos):,}", limit=f"{MAX_ZIP_MEMBERS:,}")
+                                   n=len(infos), limit=Grouped(MAX_ZIP_MEMBERS))
         for index in sorted(misnamed):
             problems.append(Problem.keyed(
                 name, "bad-name", "corpus.zip_bad_name", name=name,
@@ -250,7 +250,7 @@ def _expand_zip(archive: _Entry, problems: list[Problem]) -> list[_Entry]:
         declared = sum(i.file_size for i in members)
         if declared > MAX_ZIP_UNCOMPRESSED_BYTES:
             raise _ZipRefusedError("zip-limit", "corpus.zip_expands", name=name,
-                                   n=f"{declared:,}", limit=f"{MAX_ZIP_UNCOMPRESSED_BYTES:,}")
+                                   n=declared, limit=Grouped(MAX_ZIP_UNCOMPRESSED_BYTES))
         members.sort(key=lambda i: i.filename)
         return _read_members(archive, zf, members, problems)
 
@@ -303,11 +303,11 @@ def _read_members(archive: _Entry, zf: zipfile.ZipFile, members: list[zipfile.Zi
             continue
         if len(data) > budget:
             raise _ZipRefusedError("zip-limit", "corpus.zip_expands_past", name=archive.name,
-                                   limit=f"{MAX_ZIP_UNCOMPRESSED_BYTES:,}")
+                                   limit=Grouped(MAX_ZIP_UNCOMPRESSED_BYTES))
         if len(data) > cap:
             problems.append(Problem.keyed(where, "too-big", "corpus.zip_member_too_big",
                                           member=short_name(inner), name=archive.name,
-                                          limit=f"{cap:,}"))
+                                          limit=Grouped(cap)))
             continue
         budget -= len(data)
         entries.append(_entry(PurePosixPath(inner).name, where, data))
@@ -347,7 +347,7 @@ def _build(entries: list[_Entry], problems: list[Problem]) -> Corpus:
             continue
         if total + len(converted.text) > MAX_CORPUS_CHARS:
             problems.append(Problem.keyed(name, "char-limit", "corpus.char_limit",
-                                          limit=f"{MAX_CORPUS_CHARS:,}", name=name))
+                                          limit=Grouped(MAX_CORPUS_CHARS), name=name))
             break
         total += len(converted.text)
         sources.append(Source(name, converted.text, converted.notice))

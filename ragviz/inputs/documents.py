@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from functools import partial
 
 from ragviz.errors import InputError
+from ragviz.i18n import Grouped
 
 MAX_DOCUMENT_CHARS = 200_000  # a pasted document (and a workspace's or a link's)
 # One file of a corpus, whatever its type: the research benchmark's longest file holds
@@ -80,7 +81,7 @@ def check_document(text: str, name: str = "", limit: int = MAX_DOCUMENT_CHARS) -
     if len(text) > limit:
         raise InputError(key="input.long_document",
                          cli_key="cli.long_document" if name else None, name=name,
-                         n=f"{len(text):,}", limit=f"{limit:,}")
+                         n=len(text), limit=Grouped(limit))
     return text
 
 
@@ -91,9 +92,9 @@ def decode_upload(data: bytes, filename: str = "",
         raise InputError(
             key="input.big_upload" if filename else "input.big_upload_unnamed",
             name=filename,
-            n=f"{len(data):,}",
+            n=len(data),
             mb=f"{len(data) / 1e6:.1f}",
-            limit=f"{max_bytes:,}",
+            limit=Grouped(max_bytes),
             limit_mb=f"{max_bytes / 1e6:g}",
         )
     decoded = _decode_unicode(data)

@@ -7,7 +7,7 @@ target that keeps only the text of the paragraph, cell and row being read: memor
 text itself, and reading stops at a byte budget (the unpacked XML) and a character budget
 (the text). The text is the same as python-docx's for what it reads (paragraph ``text``,
 table rows as ``" | "``-joined ``cell.text``, merged cells repeated as ``row.cells`` does);
-``tests/test_docx_text.py`` compares the two on documents made with python-docx.
+``tests/test_bombs.py`` compares the two on documents made with python-docx.
 """
 
 from __future__ import annotations

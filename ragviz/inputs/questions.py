@@ -8,12 +8,11 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from ragviz.errors import InputError
-from ragviz.i18n import Message, message
+from ragviz.i18n import Grouped, Message, message
 from ragviz.inputs.documents import (
     MAX_ANSWER_CHARS,
     MAX_QUESTION_CHARS,
@@ -107,11 +106,11 @@ def check_question(question: LabelledQuestion, where: str | Message = "") -> Lab
     """Enforce the input limits with a message that says where the problem is."""
     text = question.question.strip()
     if len(text) > MAX_QUESTION_CHARS:
-        raise InputError(key="questions.long_question", at=_at(where), n=f"{len(text):,}",
+        raise InputError(key="questions.long_question", at=_at(where), n=len(text),
                          limit=MAX_QUESTION_CHARS)
     if len(question.answer) > MAX_ANSWER_CHARS:
         raise InputError(key="questions.long_answer", at=_at(where),
-                         n=f"{len(question.answer):,}", limit=f"{MAX_ANSWER_CHARS:,}")
+                         n=len(question.answer), limit=Grouped(MAX_ANSWER_CHARS))
     return LabelledQuestion(text, question.answer.strip(), question.answerable,
                             question.references, question.line)
 
@@ -184,7 +183,7 @@ def _csv_problem(line: int, error: str) -> InputError:
     """One sentence for what Python's csv module found at ``line``."""
     key = next((key for found, key in _CSV_PROBLEMS if found in error), "questions.csv_other")
     return InputError(key=key, at=_at(line_of(line)), error=error, question=MAX_QUESTION_CHARS,
-                      answer=f"{MAX_ANSWER_CHARS:,}")
+                      answer=Grouped(MAX_ANSWER_CHARS))
 
 
 def _parse_rows(rows: _Rows, limit: int) -> list[LabelledQuestion]:
@@ -200,7 +199,7 @@ def _parse_rows(rows: _Rows, limit: int) -> list[LabelledQuestion]:
         out.append(_question(row, columns, rows.line))
         if len(out) > limit:
             raise InputError(key="questions.too_many", at=_at(line_of(rows.line)),
-                             limit=f"{limit:,}")
+                             limit=Grouped(limit))
     return out
 
 
@@ -268,7 +267,7 @@ def _reference(item: Any, corpus_id: str, where: Message) -> Reference:
         raise InputError(key="questions.excerpt_no_content", where=where)
     if len(item["content"]) > MAX_ANSWER_CHARS:
         raise InputError(key="questions.excerpt_too_long", where=where,
-                         n=f"{len(item['content']):,}", limit=f"{MAX_ANSWER_CHARS:,}")
+                         n=len(item['content']), limit=Grouped(MAX_ANSWER_CHARS))
     start, end = item.get("start_index"), item.get("end_index")
     source = item["source"] if isinstance(item.get("source"), str) else corpus_id
     if start is None and end is None:
@@ -281,19 +280,3 @@ def _reference(item: Any, corpus_id: str, where: Message) -> Reference:
 
 def _offset(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
-
-
-def questions_to_csv(questions: Iterable[LabelledQuestion]) -> str:
-    """The inverse of parse_questions_csv (a ``references`` column only when one has them;
-    each excerpt keeps its file in ``source``)."""
-    questions = list(questions)
-    with_refs = any(q.references for q in questions)
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(["question", "answer", "answerable"] + (["references"] if with_refs else []))
-    for q in questions:
-        flag = "" if q.answerable is None else ("true" if q.answerable else "false")
-        refs = [json.dumps([{"content": r.content, "start_index": r.start, "end_index": r.end,
-                             "source": r.source} for r in q.references], ensure_ascii=False)]
-        writer.writerow([q.question, q.answer, flag] + (refs if with_refs else []))
-    return buffer.getvalue()

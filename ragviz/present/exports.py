@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from ragviz.answering.run import AnswerSet, LLMResult
 from ragviz.evaluation.measures import METRICS, metric_names
 from ragviz.evaluation.results import Analysis, QuestionOutcome
 from ragviz.i18n import render
+from ragviz.inputs.questions import LabelledQuestion
 from ragviz.present.answers import verdict_text
 from ragviz.present.presentation import diagnosis_text
 
@@ -135,6 +137,8 @@ def results_csv(analyses: Sequence[Analysis], language: str = "en",
                     " ".join(str(h.index) for h in decision.hits),
                     analysis.top_k,
                     f"{analysis.floor:.2f}",
+                    analysis.settings.scorer,  # the scorer spec, its reranker included
+                    analysis.settings.expand,
                     " ".join(diagnosis.labels) if diagnosis else "",
                     diagnosis_text(diagnosis, language) if diagnosis else "",
                     *_per_question(outcome),
@@ -142,12 +146,29 @@ def results_csv(analyses: Sequence[Analysis], language: str = "en",
                 )
             )
     header = ("configuration", "model", "question", "answer", "answerable", "decision",
-              "best_score", "hits", "top_k", "floor", "labels", "explanation", *metric_names(),
-              *(LLM_COLUMNS if asked else ()))
-    return _write(header, rows, frozenset({"best_score", "top_k", "floor", *metric_names(),
-                                           *_LLM_NUMERIC}))
+              "best_score", "hits", "top_k", "floor", "scorer", "expand", "labels",
+              "explanation", *metric_names(), *(LLM_COLUMNS if asked else ()))
+    return _write(header, rows, frozenset({"best_score", "top_k", "floor", "expand",
+                                           *metric_names(), *_LLM_NUMERIC}))
 
 
 def _per_question(outcome: QuestionOutcome) -> tuple[str, ...]:
     values = (metric.per_question(outcome) for metric in METRICS.values())
     return tuple("" if v is None else f"{v:.4f}" for v in values)
+
+
+def questions_csv(questions: Iterable[LabelledQuestion]) -> str:
+    """The one questions CSV writer (the app's download and ``parse_questions_csv``'s
+    inverse): a ``references`` column when a question has excerpts, each keeping its file in
+    ``source``; an unlabelled question's ``answerable`` left empty; cells guarded."""
+    questions = list(questions)
+    with_refs = any(q.references for q in questions)
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(["question", "answer", "answerable"] + (["references"] if with_refs else []))
+    for q in questions:
+        flag = "" if q.answerable is None else ("true" if q.answerable else "false")
+        refs = [json.dumps([r.to_dict() for r in q.references], ensure_ascii=False)]
+        writer.writerow([guard_cell(q.question), guard_cell(q.answer), flag]
+                        + (refs if with_refs else []))
+    return buffer.getvalue()

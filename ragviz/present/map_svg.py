@@ -11,7 +11,7 @@ from html import escape
 
 from markupsafe import Markup
 
-from ragviz.i18n import t
+from ragviz.i18n import Grouped, t
 from ragviz.present.palette import ANSWERABLE, HIT, UNDER_FLOOR
 from ragviz.projection.space import ANSWER, CONTEXT, SpaceMap
 from ragviz.projection.space import UNDER_FLOOR as UNDER
@@ -95,5 +95,5 @@ def map_svg(drawn: SpaceMap, lang: str = "en") -> Markup:
     more = len(drawn.questions) - MAX_LABELLED
     note = "" if more <= 0 else (
         f'<p style="margin:4px 0;color:#4b5563;font-size:13px">'
-        f'{escape(t("map.more_questions", lang, shown=MAX_LABELLED, more=f"{more:,}"))}</p>')
+        f'{escape(t("map.more_questions", lang, shown=MAX_LABELLED, more=Grouped(more)))}</p>')
     return Markup("".join(parts) + note + map_key(lang))

@@ -22,7 +22,7 @@ from ragviz.answering.run import AnswerSet, LLMResult
 from ragviz.evaluation.calibration import Calibration
 from ragviz.evaluation.results import Analysis, Comparison, Coverage, Metrics, QuestionOutcome
 from ragviz.evaluation.settings_study import SettingStudy
-from ragviz.i18n import grouped, language_tag, t
+from ragviz.i18n import Grouped, grouped, language_tag, t
 from ragviz.present.answers import (
     first_stage_note,
     first_stage_ranks,
@@ -159,7 +159,7 @@ def score_svg(outcome: QuestionOutcome, analysis: Analysis, lang: str = "en") ->
             if index in firsts else "",
         })
     more = "" if len(scores) <= MAX_BARS else t(
-        "chart.more_chunks", lang, shown=MAX_BARS, total=f"{len(scores):,}")
+        "chart.more_chunks", lang, shown=MAX_BARS, total=Grouped(len(scores)))
     chart = {
         "width": width, "height": 24 + len(ranking) * (_BAR_HEIGHT + 4),
         "bars": bars, "bar_height": _BAR_HEIGHT, "floor_x": x(analysis.floor),
@@ -278,13 +278,15 @@ def render_report(
         "report.meta",
         lang,
         model=_per_side([a.model for a in analyses]),
-        chars=f"{first.corpus.total_chars:,}" if first.corpus.multi_file
-        else len(first.document),
+        chars=grouped(first.corpus.total_chars if first.corpus.multi_file
+                      else len(first.document), lang),
         questions=len(first.outcomes) if coverage is None
         else t("report.evaluated_of", lang, evaluated=grouped(coverage.evaluated, lang),
                given=grouped(coverage.given, lang)),
         top_k=first.top_k,
         floor=_per_side(numbers([a.floor for a in analyses], lang)),
+        scorer=_per_side([a.settings.scorer for a in analyses]),  # its reranker included
+        expand=_per_side([grouped(a.settings.expand, lang) for a in analyses]),
     )
     page = {
         "html_lang": language_tag(lang), "csp": Markup(CSP),
@@ -382,7 +384,7 @@ def _question_table(analyses: Sequence[Analysis], lang: str, drawn: int,
                        for cell in _row_cells(a.outcomes[position], lang)
                        + _verdict_cell(answer_set, position)]}
             for position, outcome in enumerate(analyses[0].outcomes)]
-    return {"note": t("report.drawn_worst", lang, total=f"{len(rows):,}", drawn=drawn),
+    return {"note": t("report.drawn_worst", lang, total=Grouped(len(rows)), drawn=drawn),
             "question": t("report.question", lang), "rows": rows, "heads": heads,
             "worst": t("report.worst", lang, drawn=drawn)}
 

@@ -24,6 +24,7 @@ import numpy.typing as npt
 
 from ragviz.cache import BoundedCache
 from ragviz.errors import MissingLibraryError
+from ragviz.projection.numba_cache import cache_umap_compiles
 
 Vectors = npt.NDArray[np.float32]
 Points = npt.NDArray[np.float64]
@@ -157,6 +158,7 @@ def fit_umap(vectors: Vectors, progress: Progress | None = None) -> Projection:
         import umap
     except ImportError as error:
         raise MissingLibraryError(f"UMAP needs umap-learn: {MAP_EXTRA}") from error
+    cache_umap_compiles()
     report = progress or (lambda _share: None)
     report(0.0)
     mean, axes = principal_axes(vectors, min(REDUCED_DIMS, vectors.shape[1]))
@@ -174,6 +176,12 @@ def fit_umap(vectors: Vectors, progress: Progress | None = None) -> Projection:
         xy = model.fit_transform(reduced)
     report(1.0)
     return Projection(UMAP, np.asarray(xy, dtype=np.float64), mean, axes, reduced)
+
+
+def warm_umap() -> None:
+    """Fit one small UMAP so numba writes its compiled functions to disk (install step)."""
+    rows = np.random.default_rng(0).standard_normal((4 * MIN_UMAP_CHUNKS, 16))
+    fit_umap(_unit(rows))
 
 
 class _EpochWriter:

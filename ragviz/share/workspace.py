@@ -23,7 +23,7 @@ from ragviz.embedding.models import BUNDLED_MODELS
 from ragviz.embedding.openai_api import OPENAI_PREFIX, parse_openai_name
 from ragviz.errors import InputError, ModelLoadError
 from ragviz.evaluation.results import MAX_EXPAND
-from ragviz.i18n import LANGUAGES, Listed, Message, message
+from ragviz.i18n import LANGUAGES, Grouped, Listed, Message, message
 from ragviz.inputs.documents import (
     MAX_DOCUMENT_CHARS,
     MAX_QUESTIONS,
@@ -224,8 +224,8 @@ class Workspace:
         link's document)."""
         what = what or Message("workspace.the_file")
         if len(text) > MAX_WORKSPACE_BYTES:
-            raise InputError(key="workspace.too_big", what=what, n=f"{len(text):,}",
-                             limit=f"{MAX_WORKSPACE_BYTES:,}")
+            raise InputError(key="workspace.too_big", what=what, n=len(text),
+                             limit=Grouped(MAX_WORKSPACE_BYTES))
         try:
             data = json.loads(text, parse_constant=_no_constant, parse_int=_short_int)
         except (json.JSONDecodeError, UnicodeDecodeError) as error:
@@ -260,7 +260,7 @@ def _no_constant(name: str) -> Any:
 def _short_int(digits: str) -> int:
     """Python refuses integers of over 4,300 digits with advice for programmers; say it plainly."""
     if len(digits.lstrip("-")) > 100:
-        raise InputError(key="workspace.long_number", n=f"{len(digits.lstrip('-')):,}")
+        raise InputError(key="workspace.long_number", n=len(digits.lstrip('-')))
     return int(digits)
 
 

@@ -36,7 +36,7 @@ from ragviz.answering.run import (
 from ragviz.answering.verdict import FAILED, NOT_ASKED, WRONG_CHUNK
 from ragviz.errors import LLMError
 from ragviz.evaluation.results import Analysis
-from ragviz.i18n import LANGUAGES, KeyedError, render
+from ragviz.i18n import LANGUAGES, Grouped, KeyedError, render
 from ragviz_app.common import lang, md, ss, tr
 from ragviz_app.frame import Frame
 
@@ -106,7 +106,7 @@ def preview(analysis: Analysis, position: int) -> tuple[str, str] | None:
     if built is None:
         return None
     cut = "" if built.cut_at is None else tr("llm.app.cut", budget=budget,
-                                             kept=f"{built.cut_at:,}", counter=built.counter)
+                                             kept=Grouped(built.cut_at), counter=built.counter)
     return built.text, cut
 
 

@@ -13,6 +13,7 @@ import streamlit as st
 
 from ragviz.embedding.models import Embedder
 from ragviz.evaluation.pipeline import encode_questions
+from ragviz.i18n import Grouped
 from ragviz.present.charts import localised
 from ragviz.present.map_svg import map_key
 from ragviz.present.presentation import format_score
@@ -98,8 +99,8 @@ def draw_space(model: Embedder, sides: Sequence[space.Side], frame: Frame | None
     questions = [o.question for o in analyses[0].outcomes]
     drawn = space.space_map(sides, rows, projection, encode_questions(model, questions))
     if drawn.sampled:
-        st.caption(tr("map.sampled", shown=f"{len(drawn.chunks):,}", total=f"{drawn.total:,}",
-                      keep=space.KEEP_RANKS))
+        st.caption(tr("map.sampled", shown=Grouped(len(drawn.chunks)),
+                      total=Grouped(drawn.total), keep=space.KEEP_RANKS))
     st.html(map_key(lang()))
     chart = localised(map_chart(drawn, colouring, question, lang(), large), lang())
     st.altair_chart(chart, width="stretch", key=key,
@@ -161,7 +162,7 @@ def _poll(job: map_jobs.ProjectionJob, n: int) -> None:
     def progress() -> None:
         if not job.running:
             st.rerun()
-        st.progress(job.share, text=tr("map.umap_running", n=f"{n:,}", done=f"{job.share:.0%}"))
+        st.progress(job.share, text=tr("map.umap_running", n=n, done=f"{job.share:.0%}"))
 
     progress()
 

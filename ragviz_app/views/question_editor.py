@@ -9,9 +9,6 @@ so tab, language and model switches cannot touch them.
 
 from __future__ import annotations
 
-import csv
-import io
-
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
@@ -19,7 +16,7 @@ from ragviz.evaluation.results import Coverage
 from ragviz.inputs.corpus import Corpus
 from ragviz.inputs.documents import MAX_UPLOAD_BYTES
 from ragviz.inputs.questions import LabelledQuestion
-from ragviz.present.exports import guard_cell
+from ragviz.present.exports import questions_csv
 from ragviz.present.presentation import coverage_line
 from ragviz_app import app_state as state
 from ragviz_app.common import lang, md, ss, tr
@@ -130,19 +127,6 @@ def table_notes() -> None:
             st.warning(tr("app.row_without_question", row=rows))
         else:
             st.warning(tr("app.duplicate_question", rows=rows, question=md(notice.question)))
-
-
-def questions_csv(questions: list[LabelledQuestion]) -> str:
-    """The questions as the CLI reads them, each cell guarded against spreadsheet formulas."""
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    excerpts = any(question.references for question in questions)  # picked in Check an answer
-    writer.writerow(["question", "answer", "answerable", *(["references"] if excerpts else [])])
-    for question in questions:
-        flag = {True: "true", False: "false", None: ""}[question.is_answerable]
-        cells = [guard_cell(question.question), guard_cell(question.answer), flag]
-        writer.writerow([*cells, *([state.references_cell(question)] if excerpts else [])])
-    return buffer.getvalue()
 
 
 def document_notice(document: str | Corpus | None) -> bool:

@@ -52,7 +52,7 @@ def shown_questions(texts: list[str]) -> list[int]:
     thousand questions: the metrics hold them all, the charts one at a time)."""
     if len(texts) <= MANY_QUESTIONS:
         return list(range(len(texts)))
-    picked = st.selectbox(tr("app.pick_question", n=f"{len(texts):,}"), range(len(texts)),
+    picked = st.selectbox(tr("app.pick_question", n=len(texts)), range(len(texts)),
                           format_func=lambda i: f"{i + 1}. {texts[i][:120]}",
                           key="question_pick")
     return [int(picked or 0)]

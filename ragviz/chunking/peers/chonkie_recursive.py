@@ -32,7 +32,6 @@ SPEC = register_peer(
                 library_param("min_characters_per_chunk", 24, 1, fits_document=None)),
         chunk=_run,
         size_axis="chunk_size",  # no overlap axis: not swept (sweeps vary both)
-        help="Chonkie RecursiveChunker, tokenizer=\"character\"",
         order=210,
         library="Chonkie",
         call='RecursiveChunker(tokenizer="character", …)',

@@ -29,11 +29,7 @@ def model_tokenizer(embedder: Embedder | None) -> Any:
     tokenizer = getattr(embedder, "tokenizer", None)
     if tokenizer is None or not getattr(tokenizer, "is_fast", False):
         name = getattr(embedder, "name", "no model")
-        raise InputError(
-            f"Chonkie's TokenChunker takes a Hugging Face tokenizer, which {name} does not have: "
-            "choose minilm-en or another sentence-transformers model",
-            "peers.chonkie_needs_hf_tokenizer", model=name,
-        )
+        raise InputError(key="peers.chonkie_needs_hf_tokenizer", model=name)
     return tokenizer
 
 

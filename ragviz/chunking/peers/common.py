@@ -58,7 +58,7 @@ def register_window(name: str, chunk: ChunkFunction, module: str, *, library: st
     return register_peer(
         ChunkerSpec(name=name, params=params, chunk=chunk, needs_model=unit is not CHARACTERS,
                     size_axis="chunk_size", overlap_axis=overlap_name, size_steps=SIZE_STEPS,
-                    overlap_steps=(0, 0.2), help=f"{library} {call}", order=order,
+                    overlap_steps=(0, 0.2), order=order,
                     library=library, call=call, variant=variant),
         module,
     )
