@@ -30,6 +30,7 @@ from ragviz_app.session import (
     on_tab_change,
     persist,
     rebind_on_language_change,
+    remount,
     sync_url,
     tab_labels,
 )
@@ -95,6 +96,7 @@ def draw_page() -> None:
     st.html(LAYOUT_CSS)
     init_state()
     rebind_on_language_change()  # translated radios and selects are new widgets
+    remount()  # the widgets the last run left out come back with their values
     keep_typed_questions()  # before any callback-free redraw can drop the grid's edits
     choice, wanted = sidebar()
     models = load_models(wanted)

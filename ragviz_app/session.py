@@ -379,6 +379,26 @@ def rebind_on_language_change() -> None:
     ss[LANGUAGE_DRAWN] = language
 
 
+UNDRAWN = "_undrawn"  # the inputs whose widgets the last full run did not draw
+
+
+def remount() -> None:
+    """Before drawing: put back, through the session, every input whose widget the last
+    full run did not draw (the guided replay, another tab, another source).
+
+    The browser forgets a widget that a run leaves out, and Streamlit then forgets that
+    the value it keeps came from the session: the widget drawn again started at its
+    default (the sliders at their minimums, B's chunker at "fixed" after the replay) while
+    the page computed with the kept values, and the first step sent that default back
+    (issue 44.1). A value written before the widget is drawn goes to the browser with it.
+    The browser has no newer value of a widget it does not show, so nothing is set back
+    (issue 36.6)."""
+    for key in ss.get(UNDRAWN, ()):
+        if key in ss:
+            with contextlib.suppress(StreamlitAPIException):
+                ss[key] = ss[key]
+
+
 def persist() -> None:
     """At the end of a full run, re-bind every input whose widget this run did not draw
     (another document source, another chunker, a closed tab) to itself, so Streamlit keeps
@@ -390,10 +410,13 @@ def persist() -> None:
     floor moved during a long full run (a fragment's move does not interrupt one) was set
     back when that run drew it, and the browser's next message carried the old value to the
     server (issue 36.6). The last value a user sets must win."""
+    undrawn = []
     for key in PERSISTENT:
         if key in ss:
             with contextlib.suppress(StreamlitAPIException):  # drawn in this run
                 ss[key] = ss[key]
+                undrawn.append(key)
+    ss[UNDRAWN] = tuple(undrawn)
 
 
 def set_floor(value: float, side: str = "b") -> None:
