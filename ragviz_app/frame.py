@@ -31,7 +31,7 @@ from ragviz.present import presentation
 from ragviz.present.param_words import param_title
 from ragviz.retrieval.scorers import DEFAULT_SCORER, scorer_names
 from ragviz_app import app_state as state
-from ragviz_app import background, floors
+from ragviz_app import background, floors, levels
 from ragviz_app.common import (
     NO_RERANK,
     RERANKERS,
@@ -99,7 +99,7 @@ def config_widgets(side: str, n_chars: int) -> ChunkerConfig:
     # the chunker picker beside the title saves a row; on a narrow screen it wraps under
     # it (LAYOUT_CSS, .st-key-config_head_*) instead of cutting the chunker's name
     with st.container(key=f"config_head_{side}"):
-        title, select = st.columns([4, 5], vertical_alignment="center")
+        title, select = st.columns([4, 5], vertical_alignment="bottom")
         title.subheader(tr(f"app.config_{side}"))
         chunker = select.selectbox(tr("app.chunker"), CHUNKER_NAMES, key=f"{side}_chunker",
                                    format_func=chunker_title)
@@ -107,7 +107,7 @@ def config_widgets(side: str, n_chars: int) -> ChunkerConfig:
     values: dict[str, Any] = {}
     modes = state.semantic_modes(chunker)
     if modes:
-        st.radio(
+        levels.second(f"mode_{side}").radio(
             tr("app.semantic_mode"), modes, key=f"{side}_mode", horizontal=True,
             format_func=lambda name: param_title(get_spec(chunker).param(name), lang()),
         )
@@ -119,14 +119,15 @@ def config_widgets(side: str, n_chars: int) -> ChunkerConfig:
         st.warning(note)
     # the retrieval popover beside the sliders: a row of its own pushed the first question's
     # bars below the fold
-    *columns, retrieval = st.columns([*([1.0] * max(1, len(shown))), 0.55],
-                                     vertical_alignment="bottom")
-    with retrieval:
+    *columns, retrieval = st.container(key=f"config_params_{side}").columns(
+        [*([1.0] * max(1, len(shown))), 0.55], vertical_alignment="bottom")
+    with retrieval, levels.second(f"col_retrieval_{side}"):
         retrieval_widgets(side)
     for column, spec in zip(columns, shown, strict=False):
         key = f"{side}_{spec.name}"
         fit_slider(key, (spec.low, spec.high, spec.step), spec.clamp(ss.get(key, spec.default)))
-        with column:
+        first = levels.first_level_param(chunker, spec.name)
+        with column, (st.container() if first else levels.second(f"col_{key}")):
             if spec.integer and (spec.high - spec.low) / spec.step > TYPED_STEPS:
                 typed_slider(spec, key, _param_help(chunker, spec.name))
             elif spec.integer:
