@@ -41,7 +41,7 @@ PERSISTENT = (
     "b_api_base", "b_api_model", "api_key", "doc_file",
     "tab", "index_from", "index_server", "index_collection",
     "cost_refusal", "cost_answer", "sweep_metric",
-    "sweep_chunkers", "sweep_sizes", "sweep_overlaps", "sweep_scorers",
+    "sweep_chunkers", "sweep_sizes", "sweep_overlaps", "sweep_scorers", "sweep_labelled_only",
     "why_question", "why_answer", "why_answerable", "why_side", "why_pick",
     "map_method", "map_colour", "map_lines", levels.KEY,
     *(f"{side}_{name}" for side in SIDES
