@@ -5,6 +5,7 @@ floor move)."""
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
@@ -23,7 +24,8 @@ from ragviz.evaluation.calibration import calibrate_outcomes
 from ragviz.evaluation.metrics import metrics_per_file
 from ragviz.evaluation.pipeline import analyse, chunk_document, rescore
 from ragviz.evaluation.results import MAX_EXPAND, Analysis, Metrics, RetrievalSettings
-from ragviz.i18n import render
+from ragviz.evaluation.sweeping import seconds_left_at, time_left_text
+from ragviz.i18n import grouped, render
 from ragviz.inputs.corpus import Corpus
 from ragviz.inputs.limits import TOP_K_RANGE
 from ragviz.inputs.questions import LabelledQuestion
@@ -297,10 +299,19 @@ def run_analysis(
 
 
 def _progress(slot: Any) -> Callable[[int, int], None]:
+    """The bar of a long embedding: chunks embedded of all and, once a batch is in, the
+    time left at the pace measured so far (issue 44.4)."""
+    started = time.monotonic()
+
     def report(done: int, total: int) -> None:
         if total >= PROGRESS_AFTER:
-            slot.progress(done / total if total else 1.0,
-                          text=tr("app.embedding_count", done=done, total=total))
+            text = tr("app.embedding_count", done=grouped(done, lang()),
+                      total=grouped(total, lang()))
+            left = time_left_text(seconds_left_at(done, total, time.monotonic() - started)) \
+                if done < total else None
+            if left is not None:
+                text += " · " + tr("sweep.time_left", time=left)
+            slot.progress(done / total if total else 1.0, text=text)
     return report
 
 

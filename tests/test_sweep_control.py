@@ -10,7 +10,7 @@ from ragviz.chunking import ChunkerConfig
 from ragviz.embedding.models import Embedder
 from ragviz.evaluation.results import RetrievalSettings
 from ragviz.evaluation.sweep_cost import LONG_SECONDS, SweepCost, labelled_files, sweep_cost
-from ragviz.evaluation.sweeping import SweepStep, run_sweep
+from ragviz.evaluation.sweeping import SweepStep, run_sweep, seconds_left_at
 from ragviz.inputs.corpus import Corpus, Source
 from ragviz.inputs.questions import LabelledQuestion, Reference
 
@@ -77,3 +77,9 @@ def test_the_smaller_corpus_keeps_the_labelled_files() -> None:
                  LabelledQuestion("wifi?", references=(Reference("Wifi", source="c"),))]
     assert labelled_files(corpus, questions).names == ("a.md", "c.md")
     assert labelled_files(corpus, []).names == corpus.names
+
+
+def test_a_long_embedding_says_the_time_left_from_its_pace() -> None:
+    assert seconds_left_at(0, 100, 3.0) is None, "no pace before the first batch"
+    assert seconds_left_at(25, 100, 10.0) == 30.0
+    assert seconds_left_at(100, 100, 10.0) == 0.0

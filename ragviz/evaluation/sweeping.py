@@ -302,6 +302,14 @@ def _between_batches(stop: Stop | None,
     return check
 
 
+def seconds_left_at(done: int, total: int, seconds: float) -> float | None:
+    """The time ``total - done`` more items take at the pace of the ``done`` in ``seconds``
+    (None before the first: no pace yet)."""
+    if done <= 0 or seconds <= 0:
+        return None
+    return seconds * max(0, total - done) / done
+
+
 def step_text(step: SweepStep, lang: str) -> str:
     """How far a sweep is, in words: configurations done, chunk texts embedded (within a
     configuration too) and the time left at the pace so far (the CLI's line, the app's bar)."""
