@@ -179,7 +179,8 @@ def typed_slider(spec: state.ParamSpec, key: str, help_text: str | None) -> None
     with st.container(key=f"{BOX_PREFIX}label_{key}"):
         # the label over both (under the slider alone it wrapped into four lines), styled
         # as a widget's label (main.LAYOUT_CSS); the slider keeps it for screen readers
-        st.caption(spec.label(lang()), help=help_text)
+        # a line may break after an underscore ("máx_" / "caracteres"), never inside a word
+        st.caption(spec.label(lang()).replace("_", "_\u200b"), help=help_text)
         slider_col, box_col = st.columns([3, 2], gap="small", vertical_alignment="bottom")
     slider_col.slider(spec.label(lang()), int(spec.low), int(spec.high), step=int(spec.step),
                       key=key, label_visibility="collapsed", help=help_text)

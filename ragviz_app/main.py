@@ -9,6 +9,7 @@ the floor measured from the labels of B.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 
 import streamlit as st
@@ -68,11 +69,26 @@ overflow-wrap:anywhere}
 [class*="st-key-typed_"] [data-testid^="stNumberInputStep"]{display:none}
 [class*="st-key-config_head_"] h3{white-space:nowrap}
 [class*="st-key-typed_"] input{padding:0 .35rem}
+[class*="st-key-typed_label_"] [data-testid="stHorizontalBlock"]{flex-wrap:wrap;row-gap:.2rem}
+[class*="st-key-typed_label_"] [data-testid="stColumn"]{flex:1 1 4.5rem;min-width:4.5rem}
 [class*="st-key-typed_label_"] [data-testid="stColumn"]:last-child{flex:0 0 3.9rem;min-width:3.9rem}
 [class*="st-key-typed_"] [data-testid="stNumberInputContainer"]{height:2rem}
 [class*="st-key-typed_label_"] [data-testid="stCaptionContainer"],
 [class*="st-key-typed_label_"] [data-testid="stCaptionContainer"] p{color:inherit;font-size:.875rem}
 </style>"""
+
+
+def uploader_words_css(word: str) -> str:
+    """Streamlit writes "Upload" on every file uploader's button whatever the page's
+    language, with no setting to change it: the word is drawn from the catalog instead
+    (the button's accessible name too). The file list under it (names, sizes in
+    Streamlit's "1.2KB") and the browser's file dialog (the system's language) stay as
+    they are: nothing of ours reaches them."""
+    quoted = json.dumps(word).replace("<", "\\3c ")  # a CSS string that cannot end the style
+    return ("<style>[data-testid=\"stFileUploaderDropzone\"] button "
+            "[data-testid=\"stMarkdownContainer\"] p{display:none}"
+            "[data-testid=\"stFileUploaderDropzone\"] button "
+            f"[data-testid=\"stMarkdownContainer\"]::after{{content:{quoted}}}</style>")
 
 
 def main() -> None:
@@ -93,6 +109,7 @@ def draw_page() -> None:
     st.set_page_config(page_title="ragviz", layout="wide")
     st.html(LAYOUT_CSS)
     init_state()
+    st.html(uploader_words_css(tr("app.upload_button")))  # in the page's language
     rebind_on_language_change()  # translated radios and selects are new widgets
     remount()  # the widgets the last run left out come back with their values
     keep_typed_questions()  # before any callback-free redraw can drop the grid's edits
