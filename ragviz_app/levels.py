@@ -24,11 +24,13 @@ FIRST_TAB = "questions"  # the one view of the first level
 
 # On the first level: the second level's containers, the tab bar (one view), the typed
 # boxes beside the sliders (and the column they take), the help icons, the headings' link
-# anchors and the charts' toolbars are hidden.
+# anchors and the charts' toolbars (not the question table's: its Add row) are hidden.
 FIRST_LEVEL_CSS = """<style>
 [class*="st-key-adv_"],.st-key-tab [role="tablist"],[data-testid="stTooltipIcon"],
 [class*="st-key-prompt_questions_"],
-[data-testid="stHeaderActionElements"],[data-testid="stElementToolbar"],
+[data-testid="stHeaderActionElements"],
+[data-testid="stElementContainer"]:has([data-testid="stVegaLiteChart"])
+ [data-testid="stElementToolbar"],
 [data-testid="stColumn"]:has(> [data-testid="stVerticalBlock"] > [class*="st-key-typed_a_"],
 > [data-testid="stVerticalBlock"] > [class*="st-key-typed_b_"],
 > [data-testid="stVerticalBlock"] > [data-testid="stLayoutWrapper"]
