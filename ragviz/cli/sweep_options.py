@@ -24,9 +24,9 @@ from ragviz.evaluation.sweeping import (
     check_size,
     parse_numbers,
     scorer_axis,
-    step_text,
     sweep_grid,
 )
+from ragviz.present.sweep_words import step_text
 from ragviz.retrieval.scorers import get_scorer
 
 

@@ -31,7 +31,6 @@ from ragviz.evaluation.pipeline import (
     encode_questions,
 )
 from ragviz.evaluation.results import RetrievalSettings, SweepResult, SweepRow
-from ragviz.i18n import grouped, t
 from ragviz.inputs.corpus import Corpus, as_corpus
 from ragviz.inputs.documents import shorten
 from ragviz.inputs.questions import LabelledQuestion
@@ -308,19 +307,6 @@ def seconds_left_at(done: int, total: int, seconds: float) -> float | None:
     if done <= 0 or seconds <= 0:
         return None
     return seconds * max(0, total - done) / done
-
-
-def step_text(step: SweepStep, lang: str) -> str:
-    """How far a sweep is, in words: configurations done, chunk texts embedded (within a
-    configuration too) and the time left at the pace so far (the CLI's line, the app's bar)."""
-    parts = [t("sweep.progress", lang, done=step.rows_done, total=step.rows_total)]
-    if step.texts_total:
-        parts.append(t("sweep.progress_texts", lang, done=grouped(step.texts_done, lang),
-                       total=grouped(step.texts_total, lang)))
-    left = time_left_text(step.seconds_left())
-    if left is not None:
-        parts.append(t("sweep.time_left", lang, time=left))
-    return " · ".join(parts)
 
 
 def time_left_text(seconds: float | None) -> str | None:

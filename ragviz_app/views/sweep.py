@@ -25,7 +25,6 @@ from ragviz.evaluation.sweeping import (
     check_size,
     parse_numbers,
     run_sweep,
-    step_text,
     sweep_grid,
     time_left_text,
 )
@@ -33,6 +32,7 @@ from ragviz.i18n import KeyedError, grouped
 from ragviz.inputs.corpus import Corpus
 from ragviz.inputs.questions import LabelledQuestion
 from ragviz.present import charts, presentation
+from ragviz.present.sweep_words import step_text
 from ragviz.retrieval.scorers import SCORERS, scorer_names
 from ragviz_app import app_state as state
 from ragviz_app.common import lang, retrieval, ss, tr
