@@ -38,7 +38,7 @@ def test_a_first_visit_shows_the_first_level_and_the_switch_turns_the_second_on(
 
 
 @pytest.mark.parametrize("query", [{"more": "1"}, {"scorer": "bm25"}, {"expand": "1"},
-                                   {"tab": "calibration"}, {"model": "minilm-en"}])
+                                   {"tab": "calibration"}, {"b_scorer": "bm25"}])
 def test_a_link_that_uses_the_second_level_opens_with_it_on(query: dict[str, str]) -> None:
     at = AppTest.from_file(APP, default_timeout=TIMEOUT)
     at.query_params.update(query)
