@@ -73,12 +73,15 @@ LINE_PX = 26  # one line of an answer: "LLM · correct — O prazo…", "LLM · 
 
 def test_a_and_bs_first_answers_show_without_scrolling(app: AppPage, base: str) -> None:
     """Issue 44.3: once asked, the first question's two answers (A's wrong chunk, B's "7
-    dias úteis") are on the screen the Ask button is on (1280x800, the second level, not
-    scrolled), side by side: under the verdicts, where they were under the bars, the
-    explanation and the prompt, below that screen."""
+    dias úteis") are on the screen the Ask button is on (1280x800, the LLM set up and the
+    page back on its first level, not scrolled), side by side: under the verdicts, where
+    they were under the bars, the explanation and the prompt, below that screen."""
     app.page.set_viewport_size({"width": 1280, "height": 800})
     set_up_the_llm(app, base)
     page = app.page
+    page.locator(".st-key-more_controls label").click()  # set up: back to the first level
+    page.wait_for_function("() => !new URL(location.href).searchParams.has('more')")
+    app.wait_idle()
     ask = page.get_by_role("button", name=re.compile(r"^Ask the LLM \(9 prompts"))
     ask.click()  # on the first screen: nothing scrolls
     answers = page.get_by_text(re.compile(r"^LLM · "))
