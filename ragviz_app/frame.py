@@ -5,6 +5,7 @@ floor move)."""
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
@@ -23,7 +24,8 @@ from ragviz.evaluation.calibration import calibrate_outcomes
 from ragviz.evaluation.metrics import metrics_per_file
 from ragviz.evaluation.pipeline import analyse, chunk_document, rescore
 from ragviz.evaluation.results import MAX_EXPAND, Analysis, Metrics, RetrievalSettings
-from ragviz.i18n import render
+from ragviz.evaluation.sweeping import seconds_left_at, time_left_text
+from ragviz.i18n import grouped, render
 from ragviz.inputs.corpus import Corpus
 from ragviz.inputs.limits import TOP_K_RANGE
 from ragviz.inputs.questions import LabelledQuestion
@@ -31,7 +33,7 @@ from ragviz.present import presentation
 from ragviz.present.param_words import param_title
 from ragviz.retrieval.scorers import DEFAULT_SCORER, scorer_names
 from ragviz_app import app_state as state
-from ragviz_app import background, floors
+from ragviz_app import background, floors, levels
 from ragviz_app.common import (
     NO_RERANK,
     RERANKERS,
@@ -102,7 +104,7 @@ def config_widgets(side: str, n_chars: int) -> ChunkerConfig:
     # the chunker picker beside the title saves a row; on a narrow screen it wraps under
     # it (LAYOUT_CSS, .st-key-config_head_*) instead of cutting the chunker's name
     with st.container(key=f"config_head_{side}"):
-        title, select = st.columns([4, 5], vertical_alignment="center")
+        title, select = st.columns([4, 5], vertical_alignment="bottom")
         title.subheader(tr(f"app.config_{side}"))
         chunker = select.selectbox(tr("app.chunker"), CHUNKER_NAMES, key=f"{side}_chunker",
                                    format_func=chunker_title)
@@ -110,7 +112,7 @@ def config_widgets(side: str, n_chars: int) -> ChunkerConfig:
     values: dict[str, Any] = {}
     modes = state.semantic_modes(chunker)
     if modes:
-        st.radio(
+        levels.second(f"mode_{side}").radio(
             tr("app.semantic_mode"), modes, key=f"{side}_mode", horizontal=True,
             format_func=lambda name: param_title(get_spec(chunker).param(name), lang()),
         )
@@ -122,14 +124,15 @@ def config_widgets(side: str, n_chars: int) -> ChunkerConfig:
         st.warning(note)
     # the retrieval popover beside the sliders: a row of its own pushed the first question's
     # bars below the fold
-    *columns, retrieval = st.columns([*([1.0] * max(1, len(shown))), 0.55],
-                                     vertical_alignment="bottom")
-    with retrieval:
+    *columns, retrieval = st.container(key=f"config_params_{side}").columns(
+        [*([1.0] * max(1, len(shown))), 0.55], vertical_alignment="bottom")
+    with retrieval, levels.second(f"col_retrieval_{side}"):
         retrieval_widgets(side)
     for column, spec in zip(columns, shown, strict=False):
         key = f"{side}_{spec.name}"
         fit_slider(key, (spec.low, spec.high, spec.step), spec.clamp(ss.get(key, spec.default)))
-        with column:
+        first = levels.first_level_param(chunker, spec.name)
+        with column, (st.container() if first else levels.second(f"col_{key}")):
             if spec.integer and (spec.high - spec.low) / spec.step > TYPED_STEPS:
                 typed_slider(spec, key, _param_help(chunker, spec.name))
             elif spec.integer:
@@ -179,7 +182,8 @@ def typed_slider(spec: state.ParamSpec, key: str, help_text: str | None) -> None
     with st.container(key=f"{BOX_PREFIX}label_{key}"):
         # the label over both (under the slider alone it wrapped into four lines), styled
         # as a widget's label (main.LAYOUT_CSS); the slider keeps it for screen readers
-        st.caption(spec.label(lang()), help=help_text)
+        # a line may break after an underscore ("máx_" / "caracteres"), never inside a word
+        st.caption(spec.label(lang()).replace("_", "_\u200b"), help=help_text)
         slider_col, box_col = st.columns([3, 2], gap="small", vertical_alignment="bottom")
     slider_col.slider(spec.label(lang()), int(spec.low), int(spec.high), step=int(spec.step),
                       key=key, label_visibility="collapsed", help=help_text)
@@ -299,10 +303,19 @@ def run_analysis(
 
 
 def _progress(slot: Any) -> Callable[[int, int], None]:
+    """The bar of a long embedding: chunks embedded of all and, once a batch is in, the
+    time left at the pace measured so far (issue 44.4)."""
+    started = time.monotonic()
+
     def report(done: int, total: int) -> None:
         if total >= PROGRESS_AFTER:
-            slot.progress(done / total if total else 1.0,
-                          text=tr("app.embedding_count", done=done, total=total))
+            text = tr("app.embedding_count", done=grouped(done, lang()),
+                      total=grouped(total, lang()))
+            left = time_left_text(seconds_left_at(done, total, time.monotonic() - started)) \
+                if done < total else None
+            if left is not None:
+                text += " · " + tr("sweep.time_left", time=left)
+            slot.progress(done / total if total else 1.0, text=text)
     return report
 
 

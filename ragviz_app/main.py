@@ -9,6 +9,7 @@ the floor measured from the labels of B.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 
 import streamlit as st
@@ -30,6 +31,7 @@ from ragviz_app.session import (
     on_tab_change,
     persist,
     rebind_on_language_change,
+    remount,
     sync_url,
     tab_labels,
 )
@@ -65,15 +67,28 @@ overflow-wrap:anywhere}
 .st-key-index_upload [data-testid="stFileUploaderDropzoneInstructions"],
 .st-key-index_sources [data-testid="stFileUploaderDropzoneInstructions"]{display:none}
 [class*="st-key-typed_"] [data-testid^="stNumberInputStep"]{display:none}
-[class*="st-key-config_head_"] [data-testid="stSelectbox"]{position:relative}
 [class*="st-key-config_head_"] h3{white-space:nowrap}
-[class*="st-key-config_head_"] [data-testid="stSelectbox"] [data-testid="stWidgetLabel"]{
-position:absolute;bottom:100%;margin:0}
 [class*="st-key-typed_"] input{padding:0 .35rem}
+[class*="st-key-typed_label_"] [data-testid="stHorizontalBlock"]{flex-wrap:wrap;row-gap:.2rem}
+[class*="st-key-typed_label_"] [data-testid="stColumn"]{flex:1 1 4.5rem;min-width:4.5rem}
+[class*="st-key-typed_label_"] [data-testid="stColumn"]:last-child{flex:0 0 3.9rem;min-width:3.9rem}
 [class*="st-key-typed_"] [data-testid="stNumberInputContainer"]{height:2rem}
 [class*="st-key-typed_label_"] [data-testid="stCaptionContainer"],
 [class*="st-key-typed_label_"] [data-testid="stCaptionContainer"] p{color:inherit;font-size:.875rem}
 </style>"""
+
+
+def uploader_words_css(word: str) -> str:
+    """Streamlit writes "Upload" on every file uploader's button whatever the page's
+    language, with no setting to change it: the word is drawn from the catalog instead
+    (the button's accessible name too). The file list under it (names, sizes in
+    Streamlit's "1.2KB") and the browser's file dialog (the system's language) stay as
+    they are: nothing of ours reaches them."""
+    quoted = json.dumps(word).replace("<", "\\3c ")  # a CSS string that cannot end the style
+    return ("<style>[data-testid=\"stFileUploaderDropzone\"] button "
+            "[data-testid=\"stMarkdownContainer\"] p{display:none}"
+            "[data-testid=\"stFileUploaderDropzone\"] button "
+            f"[data-testid=\"stMarkdownContainer\"]::after{{content:{quoted}}}</style>")
 
 
 def main() -> None:
@@ -94,7 +109,9 @@ def draw_page() -> None:
     st.set_page_config(page_title="ragviz", layout="wide")
     st.html(LAYOUT_CSS)
     init_state()
+    st.html(uploader_words_css(tr("app.upload_button")))  # in the page's language
     rebind_on_language_change()  # translated radios and selects are new widgets
+    remount()  # the widgets the last run left out come back with their values
     keep_typed_questions()  # before any callback-free redraw can drop the grid's edits
     choice, wanted = sidebar()
     models = load_models(wanted)
@@ -106,6 +123,8 @@ def draw_page() -> None:
     # a new document under another's questions: keep or clear them, asked at the top
     question_editor.document_notice(
         document if choice.index is None else index_source.questions_owner(choice.index))
+    # the "Check an answer" entry (issue 45), on the first level: 2 of the first screen's 15
+    # controls (tests/browser/test_levels_browser.py counts them)
     check_box = check_answer.entry()  # a support ticket, explained once the frame is computed
 
     controls = st.container()

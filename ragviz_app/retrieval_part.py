@@ -60,7 +60,7 @@ from ragviz_app.views import (
 # Session keys written by the fragment's own widgets: their changes are the fragment's to draw.
 OWN_KEYS = frozenset({
     "top_k", floors.SHARED, floors.OWN_B, "cost_refusal", "cost_answer", "sweep_metric",
-    "sweep_chunkers", "sweep_sizes", "sweep_overlaps", "sweep_scorers",
+    "sweep_chunkers", "sweep_sizes", "sweep_overlaps", "sweep_scorers", "sweep_labelled_only",
     "why_question", "why_answer", "why_answerable", "why_side", "why_pick", "doc_file", "tab",
 })
 # What else the frame is computed from (the applied questions are compared by identity:

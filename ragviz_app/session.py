@@ -26,7 +26,7 @@ from ragviz.share import links
 from ragviz.share.samples import get_sample
 from ragviz.share.workspace import Settings, Workspace
 from ragviz_app import app_state as state
-from ragviz_app import floors, walkthrough
+from ragviz_app import floors, levels, walkthrough
 from ragviz_app.common import NO_RERANK, SIDES, expand_of, lang, scorer_name, ss, tr
 from ragviz_app.models import put_model, side_models
 
@@ -41,9 +41,9 @@ PERSISTENT = (
     "b_api_base", "b_api_model", "api_key", "doc_file",
     "tab", "index_from", "index_server", "index_collection",
     "cost_refusal", "cost_answer", "sweep_metric",
-    "sweep_chunkers", "sweep_sizes", "sweep_overlaps", "sweep_scorers",
+    "sweep_chunkers", "sweep_sizes", "sweep_overlaps", "sweep_scorers", "sweep_labelled_only",
     "why_question", "why_answer", "why_answerable", "why_side", "why_pick",
-    "map_method", "map_colour", "map_lines",
+    "map_method", "map_colour", "map_lines", levels.KEY,
     *(f"{side}_{name}" for side in SIDES
       for name in ("chunker", *PARAM_KEYS, "scorer", "rerank", "expand")),
 )
@@ -74,6 +74,7 @@ def init_state() -> None:
         set_config(side, config)
     ss.walk_on = False
     ss.walk_step = 0
+    ss[levels.KEY] = False
     ss["_memo"] = {}
     ss["_ready"] = True
     apply_query(st.query_params.to_dict())
@@ -86,6 +87,7 @@ def apply_query(query: dict[str, str]) -> None:
         return
     if query.get(TAB_PARAM) in TAB_IDS:  # the tab open when the link was copied
         ss.tab_id = query[TAB_PARAM]
+        levels.open_with(False, ss.tab_id)
     work, refused = link_notes.work_from_query(query, lang())
     if work is not None:
         use_workspace(work)
@@ -133,6 +135,7 @@ def current_settings() -> Settings:
         scorer_b=scorer_name("b") if scorer_name("b") != scorer_name("a") else None,
         expand=expand_of("a"),
         expand_b=expand_of("b") if expand_of("b") != expand_of("a") else None,
+        more_controls=levels.more(),
     )
 
 
@@ -174,6 +177,7 @@ def apply_settings(settings: Settings, with_sample: bool = True) -> None:
         ss[f"{side}_expand"] = settings.expand_of(side)
     if with_sample and settings.sample:
         ss.sample_name = settings.sample
+    levels.open_with(settings.uses_advanced(), None)
 
 
 IMPORTED = "_imported_params"
@@ -379,6 +383,26 @@ def rebind_on_language_change() -> None:
     ss[LANGUAGE_DRAWN] = language
 
 
+UNDRAWN = "_undrawn"  # the inputs whose widgets the last full run did not draw
+
+
+def remount() -> None:
+    """Before drawing: put back, through the session, every input whose widget the last
+    full run did not draw (the guided replay, another tab, another source).
+
+    The browser forgets a widget that a run leaves out, and Streamlit then forgets that
+    the value it keeps came from the session: the widget drawn again started at its
+    default (the sliders at their minimums, B's chunker at "fixed" after the replay) while
+    the page computed with the kept values, and the first step sent that default back
+    (issue 44.1). A value written before the widget is drawn goes to the browser with it.
+    The browser has no newer value of a widget it does not show, so nothing is set back
+    (issue 36.6)."""
+    for key in ss.get(UNDRAWN, ()):
+        if key in ss:
+            with contextlib.suppress(StreamlitAPIException):
+                ss[key] = ss[key]
+
+
 def persist() -> None:
     """At the end of a full run, re-bind every input whose widget this run did not draw
     (another document source, another chunker, a closed tab) to itself, so Streamlit keeps
@@ -390,10 +414,13 @@ def persist() -> None:
     floor moved during a long full run (a fragment's move does not interrupt one) was set
     back when that run drew it, and the browser's next message carried the old value to the
     server (issue 36.6). The last value a user sets must win."""
+    undrawn = []
     for key in PERSISTENT:
         if key in ss:
             with contextlib.suppress(StreamlitAPIException):  # drawn in this run
                 ss[key] = ss[key]
+                undrawn.append(key)
+    ss[UNDRAWN] = tuple(undrawn)
 
 
 def set_floor(value: float, side: str = "b") -> None:

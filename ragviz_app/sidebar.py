@@ -16,7 +16,7 @@ from ragviz.inputs.corpus import Corpus
 from ragviz.inputs.documents import MAX_DOCUMENT_CHARS, MAX_FILE_CHARS, MAX_UPLOAD_BYTES
 from ragviz.share.samples import get_sample, load_samples
 from ragviz_app import app_state as state
-from ragviz_app import index_source
+from ragviz_app import index_source, levels
 from ragviz_app.common import lang, md, sample_titles, ss, tr, translated
 from ragviz_app.models import WantedModel, model_inputs
 from ragviz_app.number_marks import slider_numbers
@@ -34,6 +34,7 @@ def sidebar() -> tuple[state.DocumentChoice, dict[str, WantedModel]]:
         )
         st.toggle(tr("walk.toggle"), key="walk_on", on_change=start_walkthrough,
                   help=tr("walk.toggle_help"))
+        levels.switch()
         if "_link_restored" in ss:
             st.success(ss.pop("_link_restored"))  # numbers only, no user text
         for problem in ss.pop("_url_problems", []):
@@ -41,8 +42,10 @@ def sidebar() -> tuple[state.DocumentChoice, dict[str, WantedModel]]:
         for note in ss.pop("_url_notes", []):
             st.info(tr("app.url_note", note=md(note)), icon=":material/tune:")
         choice = document_inputs()
-        model = model_inputs()
-        llm_view.settings()
+        with levels.second("models"):
+            model = model_inputs()
+        with levels.second("llm"):
+            llm_view.settings()
         slider_numbers(lang())  # the sliders' numbers with the page's decimal sign
     return choice, model
 

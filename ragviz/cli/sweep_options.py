@@ -25,9 +25,8 @@ from ragviz.evaluation.sweeping import (
     parse_numbers,
     scorer_axis,
     sweep_grid,
-    time_left_text,
 )
-from ragviz.i18n import t
+from ragviz.present.sweep_words import step_text
 from ragviz.retrieval.scorers import get_scorer
 
 
@@ -127,10 +126,7 @@ def step_line(lang: str) -> StepReport | None:
         return None
 
     def show(step: SweepStep) -> None:
-        left = time_left_text(step.seconds_left())
-        line = t("sweep.progress", lang, done=step.rows_done, total=step.rows_total)
-        if left is not None:
-            line += " · " + t("sweep.time_left", lang, time=left)
+        line = step_text(step, lang)
         end = "\n" if step.rows_done >= step.rows_total else "\r"
         sys.stderr.write(f"{line}\033[K{end}")
         sys.stderr.flush()

@@ -7,6 +7,7 @@ module that loads it: imports go one way.
 
 from __future__ import annotations
 
+import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -115,6 +116,27 @@ class Embedder(ABC):
         self.cache = SHARED_CACHE if cache is None else cache
         self.token_cache = TokenInfoCache()
         self.texts_encoded = 0  # texts actually sent to the model (cache misses, deduplicated)
+        # characters the model read and the seconds it took, on this machine (the pace a
+        # sweep's estimate reads: ragviz.evaluation.sweep_cost)
+        self.model_chars = 0
+        self.model_seconds = 0.0
+
+    def chars_per_second(self, at_least: int = 2000) -> float | None:
+        """The pace measured so far on this machine (None until ``at_least`` characters
+        were read: a few short texts say little about a long run)."""
+        if self.model_chars < at_least or self.model_seconds <= 0:
+            return None
+        return self.model_chars / self.model_seconds
+
+    def cached_texts(self, texts: Sequence[str], kind: Kind = "document") -> set[str]:
+        """The texts whose vectors the memory cache or the disk store already holds."""
+        found = {text for text in texts if self.cache.get((self.name, kind, text)) is not None}
+        disk = self.disk_store()
+        rest = [text for text in dict.fromkeys(texts) if text not in found]
+        if disk is not None and rest:
+            assert self.disk_identity is not None
+            found.update(disk.get_vectors(self.disk_identity, self._disk_kind(kind), rest))
+        return found
 
     @abstractmethod
     def _encode(self, texts: list[str], kind: Kind) -> Vectors:
@@ -212,7 +234,10 @@ class Embedder(ABC):
             progress(0, len(todo))
         for batch_start in range(0, len(order), _BATCH):
             batch = [pieces[i] for i in order[batch_start : batch_start + _BATCH]]
+            started = time.perf_counter()
             encoded = _normalise(self._encode([piece for _, piece in batch], kind))
+            self.model_seconds += time.perf_counter() - started
+            self.model_chars += sum(len(piece) for _, piece in batch)
             for (owner, piece), row in zip(batch, encoded, strict=True):
                 rows.setdefault(owner, []).append((len(piece), row))
                 remaining[owner] -= 1

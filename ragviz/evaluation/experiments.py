@@ -110,8 +110,11 @@ def sweep(
     """Metrics of every configuration in ``grid`` on this corpus (or document) and these
     questions: ``run_sweep`` (the app's and the CLI's one path), ``progress`` counting
     configurations."""
-    def report(step: SweepStep) -> None:
-        if progress is not None:
+    said: list[int] = []
+
+    def report(step: SweepStep) -> None:  # once per configuration, not per batch
+        if progress is not None and step.rows_done not in said:
+            said.append(step.rows_done)
             progress(step.rows_done, step.rows_total)
 
     return run_sweep(document, questions, embedder, grid, settings, report=report)

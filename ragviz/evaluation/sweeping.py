@@ -62,8 +62,9 @@ class SweepStep:
         return 1.0 if total == 0 else (self.texts_done + self.rows_done) / total
 
     def seconds_left(self) -> float | None:
-        """The time left at the pace so far (None before any row is done: no pace yet)."""
-        if self.rows_done == 0 or self.share <= 0:
+        """The time left at the pace so far, measured from the first batch embedded (None
+        before any work is done: no pace yet)."""
+        if self.share <= 0 or self.seconds <= 0:
             return None
         if self.rows_done >= self.rows_total:
             return 0.0
@@ -157,7 +158,7 @@ def check_size(grid: Sequence[ChunkerConfig], scorers: Sequence[str]) -> None:
 # --- the run ----------------------------------------------------------------------------
 
 @dataclass
-class _Plan:
+class GridChunks:
     """The chunks of every configuration (None: left out, too many chunks or characters)
     and how many distinct texts the grid embeds in all."""
 
@@ -165,8 +166,9 @@ class _Plan:
     texts_total: int
 
 
-def _plan(corpus: Corpus, grid: Sequence[ChunkerConfig], embedder: Embedder,
-          stop: Stop | None) -> _Plan:
+def grid_chunks(corpus: Corpus, grid: Sequence[ChunkerConfig], embedder: Embedder,
+                stop: Stop | None) -> GridChunks:
+    """Every configuration chunked, before any embedding (the sweep and its estimate)."""
     chunkings: list[ChunkingResult | None] = []
     seen: set[str] = set()
     for config in grid:
@@ -181,7 +183,7 @@ def _plan(corpus: Corpus, grid: Sequence[ChunkerConfig], embedder: Embedder,
         if chunking is not None:
             seen.update(embedding_text(c) for c in chunking.chunks)
         chunkings.append(chunking)
-    return _Plan(chunkings, len(seen))
+    return GridChunks(chunkings, len(seen))
 
 
 @dataclass
@@ -191,10 +193,20 @@ class _Tally:
     texts_done: int
     texts_total: int
     started: float
+    in_wave: int = 0  # texts of the wave under way embedded so far
 
     def step(self) -> SweepStep:
-        return SweepStep(self.rows_done, self.rows_total, self.texts_done, self.texts_total,
-                         time.monotonic() - self.started)
+        return SweepStep(self.rows_done, self.rows_total, self.texts_done + self.in_wave,
+                         self.texts_total, time.monotonic() - self.started)
+
+    def batch(self, report: StepReport | None) -> Callable[[int], None]:
+        """After each embedding batch: the texts of the wave done, reported (so the
+        progress moves within a configuration of thousands of chunks, issue 44.4)."""
+        def moved(done: int) -> None:
+            self.in_wave = done
+            if report is not None and done:
+                report(self.step())
+        return moved
 
 
 def run_sweep(
@@ -213,7 +225,7 @@ def run_sweep(
     corpus = as_corpus(document)
     started = time.monotonic()
     query_vectors = encode_questions(embedder, questions)
-    plan = _plan(corpus, grid, embedder, stop)
+    plan = grid_chunks(corpus, grid, embedder, stop)
     ranked = _scorer_settings(settings, scorers)
     tally = _Tally(0, len(grid) * len(ranked), 0, plan.texts_total, started)
     if report is not None:
@@ -228,11 +240,12 @@ def run_sweep(
             if not embedded.issuperset(texts):
                 wave = _wave(plan.chunkings[position:], embedded)
                 try:
-                    embedder.encode_documents(wave, _between_batches(stop))
+                    embedder.encode_documents(wave, _between_batches(stop, tally.batch(report)))
                 except _StoppedError:
                     break
                 embedded.update(wave)
                 tally.texts_done += len(wave)
+                tally.in_wave = 0
             vectors = embedder.encode_documents(texts)  # from the cache now
             for one in ranked:
                 analysis = analyse_chunked(corpus, config, embedder, questions, chunking,
@@ -248,14 +261,19 @@ def run_sweep(
 
 def _wave(chunkings: Sequence[ChunkingResult | None], embedded: set[str]) -> list[str]:
     """The texts the next configurations bring that are not embedded yet, configuration by
-    configuration until ``WAVE_TEXTS``: one call embeds them (full batches sorted by length,
-    measurably faster than a call per configuration), and Cancel loses at most one wave."""
+    configuration while they stay within ``WAVE_TEXTS`` (the first one whatever its size):
+    one call embeds them (full batches sorted by length, measurably faster than a call per
+    configuration), and a configuration's row never waits for more than one wave of the
+    next ones' texts, so a Cancel keeps the rows finished before it (issue 44.4)."""
     wave: dict[str, None] = {}
     for chunking in chunkings:
         if chunking is None:
             continue
-        wave.update((text, None) for text in (embedding_text(c) for c in chunking.chunks)
-                    if text not in embedded)
+        new = [text for text in dict.fromkeys(embedding_text(c) for c in chunking.chunks)
+               if text not in embedded and text not in wave]
+        if wave and len(wave) + len(new) > WAVE_TEXTS:
+            break
+        wave.update(dict.fromkeys(new))
         if len(wave) >= WAVE_TEXTS:
             break
     return list(wave)
@@ -272,14 +290,23 @@ def _scorer_settings(settings: RetrievalSettings,
             for spec in scorers]
 
 
-def _between_batches(stop: Stop | None) -> Callable[[int, int], None] | None:
-    if stop is None:
-        return None
-
+def _between_batches(stop: Stop | None,
+                     moved: Callable[[int], None]) -> Callable[[int, int], None]:
+    """The embedding's progress callback: the batch reported, then the stop asked (a
+    Cancel lands within one batch of 16 texts)."""
     def check(done: int, total: int) -> None:
-        if stop():
+        moved(done)
+        if stop is not None and stop():
             raise _StoppedError
     return check
+
+
+def seconds_left_at(done: int, total: int, seconds: float) -> float | None:
+    """The time ``total - done`` more items take at the pace of the ``done`` in ``seconds``
+    (None before the first: no pace yet)."""
+    if done <= 0 or seconds <= 0:
+        return None
+    return seconds * max(0, total - done) / done
 
 
 def time_left_text(seconds: float | None) -> str | None:

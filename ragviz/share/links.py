@@ -56,6 +56,7 @@ DECIMAL = re.compile(rf"[+-]?([0-9]{{1,{MAX_PARAM_DIGITS}}}(\.[0-9]{{0,12}})?|\.
 BASE64URL = re.compile(r"[A-Za-z0-9_-]*")
 FLOAT_PARAMS = {"threshold", "percentile"}
 PARAM_NAMES = sorted({name for names in CHUNKER_PARAMS.values() for name in names})
+MORE_KEY = "more"  # the page's second level on ("More controls"): more=1
 MAX_CONFIG_NUMBER = 10**9  # larger chunker numbers are refused before any widget sees them
 
 
@@ -88,6 +89,8 @@ def settings_to_query(settings: Settings) -> dict[str, str]:
         if value is not None and value != default:
             query[key] = str(value)
     query["lang"] = settings.language
+    if settings.more_controls:
+        query[MORE_KEY] = "1"
     return query
 
 
@@ -257,9 +260,10 @@ READERS: tuple[tuple[str, Callable[[str], Any]], ...] = (
     ("b_scorer", check_scorer),
     ("expand", lambda raw: _read_expand(raw)),
     ("b_expand", lambda raw: _read_expand(raw)),
+    (MORE_KEY, lambda raw: _read_switch(raw)),
 )
 VALUE_NAMES = {"k": "top_k", "lang": "language", "b_floor_on": "floor_b_on",
-               "b_scorer": "scorer_b", "b_expand": "expand_b"}
+               "b_scorer": "scorer_b", "b_expand": "expand_b", MORE_KEY: "more_controls"}
 
 
 def _read_values(query: Mapping[str, str], problems: list[Said]) -> dict[str, Any]:
@@ -341,6 +345,12 @@ def _read_expand(raw: str) -> int:
     if not raw.isdigit() or len(raw) > 2:
         raise InputError(key="link.not_number", got=shown(raw))
     return check_expand(int(raw))
+
+
+def _read_switch(raw: str) -> bool:
+    if raw not in {"0", "1"}:
+        raise InputError(key="link.not_switch", got=shown(raw))
+    return raw == "1"
 
 
 def _read_sample(raw: str) -> str:

@@ -19,7 +19,7 @@ from typing import Any
 from ragviz.chunking import ChunkerConfig, check_config, get_spec
 from ragviz.chunking.config import OLD_FIELD_NAMES
 from ragviz.chunking.registry import param_kind
-from ragviz.embedding.models import BUNDLED_MODELS
+from ragviz.embedding.models import BUNDLED_MODELS, DEFAULT_MODEL
 from ragviz.embedding.openai_api import OPENAI_PREFIX, parse_openai_name
 from ragviz.errors import InputError, ModelLoadError
 from ragviz.evaluation.results import MAX_EXPAND
@@ -82,6 +82,17 @@ class Settings:
     scorer_b: str | None = None
     expand: int = 0
     expand_b: int | None = None
+    # The page's second level ("More controls") was on: the link or file reopens with it.
+    more_controls: bool = False
+
+    def uses_advanced(self) -> bool:
+        """Whether a setting only the second level shows is in use (another model, scorer
+        or expansion, B's own floor): the page then opens with that level on, so what the
+        settings do can be seen and changed."""
+        return (self.more_controls or self.model != DEFAULT_MODEL or self.model_b is not None
+                or self.floor_b is not None or self.scorer_b is not None
+                or self.scorer != DEFAULT_SCORER or bool(self.expand)
+                or self.expand_b is not None)
 
     def scorer_of(self, side: str) -> str:
         """The scorer spec configuration ``side`` ranks with."""
@@ -362,6 +373,8 @@ def _settings_to_dict(settings: Settings) -> dict[str, Any]:
         data["scorer"] = settings.scorer
     if settings.expand:
         data["expand"] = settings.expand
+    if settings.more_controls:
+        data["more_controls"] = True
     return data
 
 
@@ -391,4 +404,6 @@ def _settings_from_dict(raw: Mapping[str, Any]) -> Settings:
         expand=_typed(raw, "expand", int, where) if raw.get("expand") is not None else 0,
         expand_b=_typed(raw, "expand_b", int, where) if raw.get("expand_b") is not None
         else None,
+        more_controls=_typed(raw, "more_controls", bool, where)
+        if raw.get("more_controls") is not None else False,
     ).checked()

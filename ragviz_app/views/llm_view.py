@@ -189,19 +189,19 @@ def settings() -> None:
     with st.expander(tr("llm.app.settings"), expanded=False):
         if not str(ss.get("llm_model") or "").strip():  # how to start, inside the fold: on
             st.info(tr("llm.app.none"))  # the page it pushed the bars below the fold
-        left, right = st.columns(2)
-        left.text_input(tr("llm.app.model"), key="llm_model", placeholder="openai:llama3.2")
-        right.text_input(tr("llm.app.base"), key="llm_base",
-                         placeholder="http://localhost:11434/v1")
-        left.text_input(tr("llm.app.key"), key="llm_api_key", type="password",
-                        autocomplete="off", help=tr("llm.app.key_help"))
-        right.number_input(tr("llm.app.max_tokens"), key="llm_max_tokens", min_value=1,
-                           max_value=100_000, value=None, step=1)
-        right.number_input(tr("llm.app.budget"), key="llm_budget", min_value=1,
-                           max_value=1_000_000, value=None, step=1)
+        # one column: two in a sidebar cut the values ("http://localhost:1…") and labels
+        st.text_input(tr("llm.app.model"), key="llm_model", placeholder="openai:llama3.2")
+        st.text_input(tr("llm.app.base"), key="llm_base",
+                      placeholder="http://localhost:11434/v1")
+        st.text_input(tr("llm.app.key"), key="llm_api_key", type="password",
+                      autocomplete="off", help=tr("llm.app.key_help"))
+        st.number_input(tr("llm.app.max_tokens"), key="llm_max_tokens", min_value=1,
+                        max_value=100_000, value=None, step=1)
+        st.number_input(tr("llm.app.budget"), key="llm_budget", min_value=1,
+                        max_value=1_000_000, value=None, step=1)
         if "llm_template" not in ss:
             ss["llm_template"] = default_template(lang())
-        left.text_area(tr("llm.app.template"), key="llm_template", height=180)
+        st.text_area(tr("llm.app.template"), key="llm_template", height=180)
 
 
 def llm_panel(frame: Frame, positions: list[int]) -> Asker | None:

@@ -19,6 +19,7 @@ from ragviz.inputs.questions import LabelledQuestion
 from ragviz.present.exports import questions_csv
 from ragviz.present.presentation import coverage_line
 from ragviz_app import app_state as state
+from ragviz_app import levels
 from ragviz_app.common import lang, md, ss, tr
 from ragviz_app.session import (
     apply_question_edits,
@@ -47,7 +48,7 @@ def edited_questions(tab: DeltaGenerator, is_open: bool,
             table_tools()
             table_notes()
     if is_open:
-        with tab:
+        with tab, levels.second("generate"):  # the LLM's: on the page's second level
             question_generator.generator_panel(document)
     questions, problems = state.checked_questions(in_use, lang())
     given = len(questions)

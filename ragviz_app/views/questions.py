@@ -3,7 +3,9 @@ the score bars against the floor and the prompt (the table above is question_edi
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import pyarrow as pa
@@ -39,8 +41,8 @@ def questions_tab(frame: Frame) -> None:
             st.caption(tr("app.unanswerable"))
         for side, current in side_by_side(frame.analyses, titled=False):
             if (position, side) in shown and current is not None:
-                draw_question(shown[position, side], current)
-                llm_view.answer_slot(asker, current, position)
+                draw_question(shown[position, side], current, answer=partial(
+                    llm_view.answer_slot, asker, current, position))
     llm_view.finish()
 
 
@@ -108,8 +110,11 @@ def question_view(analysis: Analysis, position: int, side: str, show_floor: bool
     draw_question(question_shown(analysis, position, side, show_floor, large), analysis, large)
 
 
-def draw_question(shown: Shown, analysis: Analysis, large: bool = False) -> None:
-    """Verdict, labels, bars, explanation and the folded prompt of one ``Shown``."""
+def draw_question(shown: Shown, analysis: Analysis, large: bool = False,
+                  answer: Callable[[], None] | None = None) -> None:
+    """Verdict, labels, the LLM's ``answer`` once asked (under the verdict: A's and B's
+    answers side by side on the screen the Ask button is on), bars, explanation and the
+    folded prompt of one ``Shown``."""
     if large:  # the replay: verdict and labels in big type, the bars, then the explanation
         st.markdown(f"### {shown.verdict}")
         if shown.badges:
@@ -117,6 +122,8 @@ def draw_question(shown: Shown, analysis: Analysis, large: bool = False) -> None
     else:  # side, verdict and labels on one line, the bars right under them
         st.markdown(f"**{tr(f'app.config_{shown.side}')}** · {shown.verdict} "
                     f"{shown.badges}".strip())
+    if answer is not None:
+        answer()
     st.vega_lite_chart(shown.spec, width="stretch")
     if shown.note:
         st.caption(shown.note)

@@ -16,6 +16,7 @@ from ragviz.chunking.sweep_grid import default_sweep_chunkers, sweepable
 from ragviz.embedding.models import Embedder
 from ragviz.evaluation.measures import metric_names
 from ragviz.evaluation.results import RetrievalSettings, SweepResult, SweepRow
+from ragviz.evaluation.sweep_cost import SweepCost, labelled_files, sweep_cost
 from ragviz.evaluation.sweeping import (
     MAX_OVERLAPS,
     MAX_SIZES,
@@ -27,10 +28,11 @@ from ragviz.evaluation.sweeping import (
     sweep_grid,
     time_left_text,
 )
-from ragviz.i18n import KeyedError
+from ragviz.i18n import KeyedError, grouped
 from ragviz.inputs.corpus import Corpus
 from ragviz.inputs.questions import LabelledQuestion
 from ragviz.present import charts, presentation
+from ragviz.present.sweep_words import step_text
 from ragviz.retrieval.scorers import SCORERS, scorer_names
 from ragviz_app import app_state as state
 from ragviz_app.common import lang, retrieval, ss, tr
@@ -49,7 +51,8 @@ def sweep_view(document: str | Corpus, model: Embedder, questions: list[Labelled
     left, right = st.columns([1, 2])
     settings = retrieval(top_k, floor)
     plan = _controls(left, state.document_chars(document), settings.scorer)
-    signature = (model.name, state.document_key(document), tuple(questions), top_k, floor,
+    swept = _swept(left, document, questions)
+    signature = (model.name, state.document_key(swept), tuple(questions), top_k, floor,
                  settings.scorer)
     _collect()
     job = ss.get(JOB_KEY)
@@ -57,11 +60,58 @@ def sweep_view(document: str | Corpus, model: Embedder, questions: list[Labelled
         if isinstance(job, SweepJob) and job.running:
             _poll(job)
         else:
+            cost = None if plan is None else _cost(swept, model, plan)
+            confirmed = cost is None or not cost.long or _confirm(cost)
             rows = 0 if plan is None else len(plan[0]) * max(1, len(plan[1]))
             st.button(tr("app.run_sweep", n=rows), key="run_sweep", type="primary",
-                      disabled=plan is None, on_click=_start,
-                      args=(document, model, questions, settings, plan, signature))
+                      disabled=plan is None or not confirmed, on_click=_start,
+                      args=(swept, model, questions, settings, plan, signature))
     _result(right, signature)
+
+
+def _swept(place: DeltaGenerator, document: str | Corpus,
+           questions: list[LabelledQuestion]) -> str | Corpus:
+    """The document the sweep runs on: a corpus of several files, or only the files its
+    labelled answers are in (the smaller sweep a long one is offered)."""
+    if not isinstance(document, Corpus) or not document.multi_file:
+        return document
+    labelled = labelled_files(document, questions)
+    if len(labelled.sources) == len(document.sources):
+        return document
+    place.checkbox(tr("app.sweep_labelled_only", n=len(labelled.sources),
+                      total=len(document.sources)), key="sweep_labelled_only")
+    return labelled if ss.get("sweep_labelled_only") else document
+
+
+COST_KEY = "_sweep_cost"  # (what it was measured for, the cost)
+
+
+def _cost(document: str | Corpus, model: Embedder, plan: Plan) -> SweepCost:
+    """What the sweep will cost, said before it starts (measured once per grid, document
+    and model: chunking every configuration and timing one batch)."""
+    grid, scorers = plan
+    wanted = (model.name, state.document_key(document), tuple(grid), scorers)
+    kept = ss.get(COST_KEY)
+    if kept is None or kept[0] != wanted:
+        with st.spinner(tr("app.sweep_estimating")):
+            kept = (wanted, sweep_cost(document, grid, model, scorers))
+        ss[COST_KEY] = kept
+    cost: SweepCost = kept[1]
+    language = lang()
+    numbers = {"rows": grouped(cost.rows, language), "chunks": grouped(cost.chunks, language),
+               "texts": grouped(cost.texts, language), "cached": grouped(cost.cached, language)}
+    if cost.seconds is None:
+        st.caption(tr("app.sweep_cost_unknown", **numbers))
+    else:
+        st.caption(tr("app.sweep_cost", time=time_left_text(cost.seconds), **numbers))
+    return cost
+
+
+def _confirm(cost: SweepCost) -> bool:
+    """A sweep past ten minutes: what would make it shorter, and a box to run it anyway."""
+    time = time_left_text(cost.seconds)
+    st.warning(tr("app.sweep_long", time=time))
+    return bool(st.checkbox(tr("app.sweep_confirm", time=time), key="sweep_confirm"))
 
 
 def _chunker_choices() -> list[str]:
@@ -126,13 +176,11 @@ def _poll(job: SweepJob) -> None:
         if not job.running:
             st.rerun()
         step = job.step
-        done, share = (0, 0.0) if step is None else (step.rows_done, step.share)
-        text = tr("sweep.progress", done=done, total=job.total)
-        left = None if step is None else time_left_text(step.seconds_left())
+        share = 0.0 if step is None else step.share
+        text = tr("sweep.progress", done=0, total=job.total) if step is None \
+            else step_text(step, lang())
         if job.cancelled:
             text += " · " + tr("app.sweep_stopping")
-        elif left is not None:
-            text += " · " + tr("sweep.time_left", time=left)
         st.progress(min(1.0, share), text=text)
         st.button(tr("app.sweep_cancel"), key="sweep_cancel", on_click=job.cancel,
                   disabled=job.cancelled)

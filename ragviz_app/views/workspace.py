@@ -14,6 +14,7 @@ from ragviz.present.exports import answers_csv, results_csv
 from ragviz.present.report import render_report
 from ragviz.projection.space import static_maps
 from ragviz.share.workspace import MAX_WORKSPACE_BYTES, Workspace
+from ragviz_app import levels
 from ragviz_app.common import SIDES, lang, md, ss, tr
 from ragviz_app.frame import Frame
 from ragviz_app.session import current_settings, on_workspace_upload
@@ -82,7 +83,7 @@ def share_panel(frame: Frame) -> None:
                     (lambda: results_csv(now["ready"], now["language"], now["answers"]()))
                     if ready else None)
     if ready and llm_view.has_answers():
-        with st.sidebar:
+        with st.sidebar, levels.second("answers"):
             st.download_button(tr("app.download_answers"),
                                lambda: answers_csv(now["ready"], now["answers"](),
                                                    now["language"]),
@@ -93,7 +94,7 @@ def share_panel(frame: Frame) -> None:
 def workspace_panel(workspace: Callable[[], str] | None, report: Callable[[], str] | None,
                     results: Callable[[], str] | None) -> None:
     """Export and import the whole workspace; download the report and the results."""
-    with st.sidebar:
+    with st.sidebar, levels.second("share"):
         st.subheader(tr("app.share"))
         copy_link_button()
         if ss.pop("_workspace_loaded", False):

@@ -312,8 +312,26 @@ class AppPage:
             timeout=timeout_ms,
         )
 
+    def more_controls(self) -> None:
+        """Turn the page's second level on ("More controls": the tabs, gear menus, overlaps,
+        typed boxes, models, the LLM and the share panel), unless it is on already."""
+        switch = self.page.locator(".st-key-more_controls input")
+        self.wait_idle()
+        if switch.count() and not switch.is_checked():
+            self.page.locator(".st-key-more_controls label").click()
+            self.page.wait_for_function(
+                "() => new URL(location.href).searchParams.get('more') === '1'")
+            self.wait_idle()
+
+    def reveal(self, selector: str) -> None:
+        """Turn the second level on when ``selector`` is on the page but hidden there."""
+        found = self.page.locator(selector).first
+        if found.count() and not found.is_visible():
+            self.more_controls()
+
     def open_tab(self, label: str, timeout_ms: int = RENDER_TIMEOUT_MS) -> None:
         """Click the tab called ``label`` and wait until the charts it shows are drawn."""
+        self.reveal('[role="tab"]')
         self.page.get_by_role("tab", name=label, exact=True).click()
         self.page.wait_for_function(TAB_FILLED_JS, timeout=timeout_ms)
         self.wait_idle(timeout_ms)
@@ -342,6 +360,7 @@ class AppPage:
 
     def nudge_slider(self, key: str, steps: int) -> None:
         """Move a slider by ``steps`` keyboard steps (negative: to the left)."""
+        self.reveal(f".st-key-{key}")
         slider = self.slider(key)
         slider.focus()
         for _ in range(abs(steps)):
@@ -435,6 +454,7 @@ def select_option(app: AppPage, key: str, option: str) -> None:
     """Pick ``option`` (its shown text) in the selectbox whose widget key is ``key``, then wait
     until the rerun it starts has finished."""
     app.wait_idle()
+    app.reveal(f'.st-key-{key} input[role="combobox"]')
     app.page.locator(f'.st-key-{key} input[role="combobox"]').click()
     app.page.get_by_role("option", name=option, exact=True).click()
     app.page.wait_for_function(
@@ -471,6 +491,7 @@ def paste_document(app: AppPage, text: str, shown: str | None = None) -> None:
 
 def download(app: AppPage, key: str, target: Path) -> Path:
     """Click the download button whose widget key is ``key`` and save the file to ``target``."""
+    app.reveal(f".st-key-{key} button")
     with app.page.expect_download() as info:
         app.page.locator(f".st-key-{key} button").click()
     target.parent.mkdir(parents=True, exist_ok=True)

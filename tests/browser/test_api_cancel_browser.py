@@ -13,6 +13,7 @@ from tests.test_openai_embedder import api_base as api_base  # the real local AP
 
 def test_a_slow_api_connection_can_be_cancelled(app: AppPage, api_base: str) -> None:
     app.open(tab=None)
+    app.more_controls()  # the model picker is on the page's second level
     _control(api_base, "/control/fault", {"kind": "slow", "times": 4, "seconds": 45})
     page = app.page
     page.get_by_text("OpenAI-compatible API", exact=False).first.click()

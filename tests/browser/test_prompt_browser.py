@@ -17,6 +17,7 @@ CODE = '[data-testid="stCode"]'
 def test_unfolding_a_prompt_shows_it(app: AppPage) -> None:
     app.open(tab=None)
     app.wait_rendered(doc_tab=False)
+    app.more_controls()  # the prompts are on the page's second level
     assert app.page.locator(CODE).count() == 0, "folded prompts are not drawn"
     fold = app.page.get_by_text(t("app.prompt", "en")).first
     fold.click()

@@ -28,6 +28,7 @@ def server(base: str) -> Iterator[str]:
 
 def test_generate_cancel_review_and_add(app: AppPage, server: str) -> None:
     app.open(tab=None)
+    app.more_controls()  # the LLM's settings are on the page's second level
     page = app.page
     page.get_by_text("Ask the LLM: model, server and prompt template").first.click()
     set_chat_model(app, KEY, server, MODEL)
