@@ -8,6 +8,7 @@ carried back from the previous chunk, starting at a word when one is close enoug
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -24,18 +25,12 @@ _PARAGRAPH = re.compile(r"\n[^\S\n]*\n\s*")
 # A line from its first to its last non-space character: a trimmed, non-empty line.
 _TRIMMED_LINE = re.compile(r"\S(?:[^\n]*\S)?")
 _WORD = re.compile(r"\S+")
+_NON_SPACE = re.compile(r"\S")
+# The last blank line before the end of the span matched: a backward scan, in C.
+_LAST_BREAK = re.compile(r"(?s:.*)\n[^\S\n]*\n")
 
-# Every level returns trimmed, non-empty spans in order, so only the long ones need work.
-
-
-def _split_paragraphs(document: str, start: int, end: int) -> list[Span]:
-    pieces: list[Span] = []
-    begin = start
-    for match in _PARAGRAPH.finditer(document, start, end):
-        pieces.append(trim_span(document, begin, match.start()))
-        begin = match.end()
-    pieces.append(trim_span(document, begin, end))
-    return [(a, b) for a, b in pieces if a < b]
+# Every level returns trimmed, non-empty spans in order, so only the long ones need work;
+# paragraphs are the text between blank lines (``_PARAGRAPH``), trimmed.
 
 
 def _split_lines(document: str, start: int, end: int) -> list[Span]:
@@ -50,8 +45,8 @@ def _split_words(document: str, start: int, end: int) -> list[Span]:
     return [m.span() for m in _WORD.finditer(document, start, end)]
 
 
+# Below the paragraph level, which ``_Leaves`` walks without listing the paragraphs.
 _LEVELS: tuple[Callable[[str, int, int], list[Span]], ...] = (
-    _split_paragraphs,
     _split_lines,
     _split_sentences,
     _split_words,
@@ -96,21 +91,97 @@ def _overlap_start(document: str, piece: Span, floor: int, overlap: int, size: i
     return begin  # text without spaces (CJK, long tokens): carry characters
 
 
+class _Leaves:
+    """The document's pieces (each paragraph that fits, ``_pieces`` of each that does not),
+    found a chunk at a time, so a long document is split only as deep as a chunk needs.
+
+    The paragraphs inside a chunk's window are never listed: every one of them fits (the
+    window is ``size`` long), so the chunk ends at the window's last paragraph break, found
+    by one backward regex scan, unless the paragraph across the window's end is too long and
+    its own pieces end closer to the limit. The same pieces as splitting the whole document
+    first (``tests/test_recursive_recorded.py``), so the same chunks, for less work as the
+    size grows.
+    """
+
+    def __init__(self, document: str, end: int, size: int) -> None:
+        self.document, self.end, self.size = document, end, size
+        self.sub: list[Span] = []  # the pieces of the long paragraph being walked
+        self.sub_ends: list[int] = []
+        self.at = 0  # the next of ``sub`` after the piece handed out
+        self.after: int | None = None  # where the paragraph after ``sub`` begins
+
+    def first(self, start: int) -> Span:
+        """The first piece of the document, whose first non-space character is ``start``."""
+        found = self._paragraph(start)
+        return found if found is not None else self._next_sub()
+
+    def take(self, piece: Span, limit: int) -> tuple[int, Span | None]:
+        """Past ``piece``, every piece ending by ``limit``: the last one's end (``piece``'s
+        when none) and the piece after it (None at the document's end)."""
+        end = piece[1]
+        while True:
+            if self.at < len(self.sub):
+                last = bisect_right(self.sub_ends, limit, self.at)
+                if last > self.at:
+                    end = self.sub_ends[last - 1]
+                self.at = last
+                if last < len(self.sub):
+                    return end, self._next_sub()
+            begin = self.after
+            if begin is None:
+                return end, None
+            if limit >= self.end:
+                return self.end, None
+            end, begin = self._last_break(begin, limit, end)
+            paragraph = self._paragraph(begin)
+            if paragraph is not None:  # it fits, but not by ``limit``
+                return end, paragraph
+
+    def _last_break(self, begin: int, limit: int, end: int) -> tuple[int, int]:
+        """Past the last paragraph break from ``begin`` to ``limit`` (or in the whitespace
+        around ``limit``): the end of the paragraph before it and where the next one begins;
+        ``end, begin`` when there is none. Every paragraph before it fits: they lie in the
+        chunk's window, ``size`` long."""
+        document = self.document
+        window_end = _NON_SPACE.search(document, limit).start()  # type: ignore[union-attr]
+        found = _LAST_BREAK.match(document, begin, window_end)
+        if found is None:
+            return end, begin
+        after = _NON_SPACE.search(document, found.end()).start()  # type: ignore[union-attr]
+        return trim_span(document, begin, found.end())[1], after
+
+    def _paragraph(self, start: int) -> Span | None:
+        """The paragraph at ``start`` when it fits; else None, its pieces next in ``sub``."""
+        document = self.document
+        found = _PARAGRAPH.search(document, start, self.end)
+        stop = self.end if found is None else trim_span(document, start, found.start())[1]
+        self.after = None if found is None else found.end()
+        if stop - start <= self.size:
+            self.sub, self.sub_ends, self.at = [], [], 0
+            return start, stop
+        self.sub = _pieces(document, start, stop, self.size, 0)
+        self.sub_ends = [b for _, b in self.sub]
+        self.at = 0
+        return None
+
+    def _next_sub(self) -> Span:
+        self.at += 1
+        return self.sub[self.at - 1]
+
+
 def _merge(document: str, size: int, overlap: int) -> list[Chunk]:
     start, end = trim_span(document, 0, len(document))
-    pieces = _pieces(document, start, end, size, 0) if start < end else []
+    if start >= end:
+        return []
+    leaves = _Leaves(document, end, size)
+    piece: Span | None = leaves.first(start)
     chunks: list[Chunk] = []
-    i = 0
     prev_start = 0
-    while i < len(pieces):
-        start = pieces[i][0]
+    while piece is not None:
+        start = piece[0]
         if chunks and overlap:
-            start = _overlap_start(document, pieces[i], prev_start, overlap, size)
-        end = pieces[i][1]
-        i += 1
-        while i < len(pieces) and pieces[i][1] - start <= size:
-            end = pieces[i][1]
-            i += 1
+            start = _overlap_start(document, piece, prev_start, overlap, size)
+        end, piece = leaves.take(piece, start + size)
         chunks.append(make_chunk(document, len(chunks), start, end))
         prev_start = start
     return chunks
