@@ -1,12 +1,17 @@
-"""ragviz's chunkers against their peers on the same ~7 MB corpus, every chunker with offsets.
+"""ragviz's chunkers against their peers on the same corpora, every chunker with offsets.
 
 Issue 11, goal 5: fixed and recursive at least as fast as langchain-text-splitters'
 RecursiveCharacterTextSplitter, chonkie and semchunk at the same size; markdown at least as
 fast as langchain's MarkdownTextSplitter; the sentence chunker at >= 10 MB/s, next to the
 article's own sentence regex (which has no abbreviation handling).
 
-Two corpora, each a row of every table:
+Four corpora, each a row of every table (``--corpora`` picks some):
 
+- long-document (issue 48 item 10): one multi-megabyte document, the five long files below
+  (without the single line) joined by blank lines, twice: ~3.4 M characters in one piece,
+  where a chunker that splits the whole document up front pays for every paragraph.
+- long-files: the five files shaped as the research benchmark's and one 0.73 MB line, each
+  chunked on its own (``long_files``).
 - varied (the first row, issue 22): real text that installs with the project's dependencies,
   no download: the sample documents, then the licence, README, METADATA and documentation files
   (.md, .rst, .txt) of the venv's site-packages, then the docstrings of its Python modules, in
@@ -31,12 +36,17 @@ Sizes are in characters everywhere:
 - semchunk: ``semchunk.chunk(text, size, len, offsets=True)`` (token counter = character
   count), memoize on (its default).
 
-Each timing is the best of ``--runs`` runs (default 3) after one warm-up on a small slice,
+Each timing is the median of ``--runs`` runs (default 5) after one warm-up on a small slice,
 in wall time and in this process's CPU time (which a shared machine's load moves much less);
+every peer is timed in the same run, so the ratios compare like with like;
 MB/s counts the corpus's UTF-8 bytes. Ratios > 1 mean ragviz is faster. The peers come from
 the ``bench`` extra (``pip install -e '.[bench]'``); a missing peer is reported, not fatal.
 
-    .venv/bin/python bench/chunker_peers.py [--mb 7] [--runs 3] [--sizes 200,1000]
+    .venv/bin/python bench/chunker_peers.py [--mb 7] [--runs 5] [--sizes 200,1000]
+        [--corpora long-document,long-files,varied,repeated] [--only recursive]
+
+``--only recursive`` times ragviz's recursive chunker against the peers it is compared with
+(Chonkie's ``RecursiveChunker`` first) and skips the other tables.
 """
 
 from __future__ import annotations
@@ -44,6 +54,7 @@ from __future__ import annotations
 import argparse
 import ast
 import re
+import statistics
 import sys
 import sysconfig
 import time
@@ -200,18 +211,20 @@ def peers(size: int) -> tuple[dict[str, Splitter], list[str]]:
     return found, missing
 
 
-def best_seconds(split: Splitter, documents: list[str], runs: int) -> tuple[float, float, int]:
-    """Best wall time and best CPU time (this process's) of ``runs`` runs over every document
-    (after a warm-up on a slice), and the chunk count. On a shared machine the CPU time moves
-    much less with the load than the wall time."""
+def median_seconds(split: Splitter, documents: list[str], runs: int) -> tuple[float, float, int]:
+    """Median wall time and median CPU time (this process's) of ``runs`` runs over every
+    document (after a warm-up on a slice), and the chunk count. On a shared machine the CPU
+    time moves much less with the load than the wall time."""
     split(documents[0][:20_000])
-    best, best_cpu, count = float("inf"), float("inf"), 0
+    walls: list[float] = []
+    cpus: list[float] = []
+    count = 0
     for _ in range(runs):
         began, began_cpu = time.perf_counter(), time.process_time()
         count = sum(split(document) for document in documents)
-        best = min(best, time.perf_counter() - began)
-        best_cpu = min(best_cpu, time.process_time() - began_cpu)
-    return best, best_cpu, count
+        walls.append(time.perf_counter() - began)
+        cpus.append(time.process_time() - began_cpu)
+    return statistics.median(walls), statistics.median(cpus), count
 
 
 def report_group(title: str, ours: dict[str, Splitter], theirs: dict[str, Splitter],
@@ -221,7 +234,7 @@ def report_group(title: str, ours: dict[str, Splitter], theirs: dict[str, Splitt
     print(f"\n{title}")
     timings: dict[str, tuple[float, float, int]] = {}
     for name, split in {**ours, **theirs}.items():
-        timings[name] = best_seconds(split, documents, runs)
+        timings[name] = median_seconds(split, documents, runs)
         seconds, cpu, count = timings[name]
         print(f"  {name:<24} {seconds * 1000:9.0f} ms  {megabytes / seconds:7.1f} MB/s"
               f"  CPU {cpu * 1000:7.0f} ms  {count:>8} chunks")
@@ -234,13 +247,23 @@ def report_group(title: str, ours: dict[str, Splitter], theirs: dict[str, Splitt
             print(f"  => {mine}: fastest peer ({fastest}) time / ragviz time = "
                   f"{timings[fastest][0] / timings[mine][0]:.2f} wall, "
                   f"{timings[fastest][1] / timings[mine][1]:.2f} CPU")
+            if "recursive" in mine and fastest != "chonkie recursive" and (
+                    "chonkie recursive" in theirs):
+                chonkie = timings["chonkie recursive"]
+                print(f"  => {mine}: Chonkie RecursiveChunker time / ragviz time = "
+                      f"{chonkie[0] / timings[mine][0]:.2f} wall, "
+                      f"{chonkie[1] / timings[mine][1]:.2f} CPU")
 
 
 def main(argv: list[str] | None = None) -> None:
     found = bench_parser(__doc__)
     found.add_argument("--mb", type=float, default=6.0)
-    found.add_argument("--runs", type=int, default=3)
+    found.add_argument("--runs", type=int, default=5)
     found.add_argument("--sizes", default="200,1000")
+    found.add_argument("--corpora", default=",".join(CORPORA),
+                       help=f"comma-separated, of {', '.join(CORPORA)}")
+    found.add_argument("--only", choices=("recursive",), default=None,
+                       help="only the recursive chunker against its peers")
     args = found.parse_args(argv)
     if args.smoke:  # every peer on a small slice, once; a missing peer fails the run
         args.mb, args.runs, args.sizes = 0.05, 1, "200"
@@ -263,14 +286,38 @@ def long_files(smoke: bool) -> tuple[list[str], str]:
     return texts, "long files: the benchmark's five shapes (0.04-0.74 MB) and one 0.73 MB line"
 
 
+def long_document(smoke: bool) -> tuple[list[str], str]:
+    """The five long files (not the single line) joined by blank lines, twice: one document
+    of ~3.4 M characters (issue 48 item 10: the recursive chunker on one long document)."""
+    texts, _about = long_files(smoke)
+    five = "\n\n".join(texts[:5])
+    if smoke:
+        return [five], "long-document: the five long files' starts joined, as one"
+    return [five + "\n\n" + five], "long-document: the five long files joined, twice, as one"
+
+
+def repeated_corpus(megabytes: float) -> tuple[list[str], str]:
+    text, source = corpus(megabytes)
+    return [text], source
+
+
+CORPORA: dict[str, Callable[[argparse.Namespace], tuple[list[str], str]]] = {
+    "long-document": lambda args: long_document(args.smoke),
+    "long-files": lambda args: long_files(args.smoke),
+    "varied": lambda args: varied_corpus(args.mb),
+    "repeated": lambda args: repeated_corpus(args.mb),
+}
+
+
 def compare_all(args: argparse.Namespace) -> None:
-    repeated, source = corpus(args.mb)
-    for documents, about in (long_files(args.smoke), varied_corpus(args.mb),
-                             ([repeated], source)):
+    for name in args.corpora.split(","):
+        if name not in CORPORA:
+            raise SystemExit(f"unknown corpus {name!r}: one of {', '.join(CORPORA)}")
+        documents, about = CORPORA[name](args)
         chars = sum(len(d) for d in documents)
         megabytes = sum(len(d.encode("utf-8")) for d in documents) / 1e6
         print(f"\n=== corpus {about}: {chars:,} characters ({megabytes:.2f} MB) in "
-              f"{len(documents)} document(s); best of {args.runs} runs")
+              f"{len(documents)} document(s); median of {args.runs} runs")
         run_corpus(documents, args)
 
 
@@ -289,11 +336,18 @@ def run_corpus(documents: list[str], args: argparse.Namespace) -> None:
                 ChunkerConfig("recursive", size=size, overlap=0)),
         }
         theirs = {n: s for n, s in found.items() if "markdown" not in n}
+        if args.only == "recursive":
+            ours.pop(f"ragviz fixed {size}")
+            theirs = dict(sorted(theirs.items(), key=lambda item: item[0] != "chonkie recursive"))
         report_group(f"size {size} characters: fixed / recursive", ours, theirs, documents, runs)
+        if args.only == "recursive":
+            continue
         markdown = {f"ragviz markdown {size}": ragviz_splitter(
             ChunkerConfig("markdown", max_chars=size, overlap_sentences=0))}
         report_group(f"size {size} characters: markdown", markdown,
                      {n: s for n, s in found.items() if "markdown" in n}, documents, runs)
+    if args.only == "recursive":
+        return
     sentence = {"ragviz sentence 1000": ragviz_splitter(
         ChunkerConfig("sentence", max_chars=1000, overlap_sentences=0))}
     regex = {"article regex re.split": lambda t: len(ARTICLE_SENTENCE_RE.split(t))}
