@@ -500,3 +500,12 @@ def test_no_failure_label_with_recall_1_and_no_ok_with_a_character_missing(
     assert ok == (found.tokens.recall == 1.0)
     assert found.diagnosis.labels[0] in LABELS
     diagnosis_text(found.diagnosis)  # every label of every case has its sentence
+
+
+def test_a_round_gap_is_not_written_as_a_thousand() -> None:
+    """Issue 43: "3.000 below" (reranker scores, three decimals for the floor 1.999) read as
+    three thousand; the gap drops its trailing zeros down to two decimals."""
+    result = run(SENTENCE_CUTS, [5.0, 2.0, 0.5], floor=1.999, top_k=1)
+    text = diagnosis_text(result)
+    assert "ranks 2 with 2.000, 3.00 below the winner, chunk #0 (5.000)" in text
+    assert "3,00 abaixo do vencedor" in diagnosis_text(result, "pt")
