@@ -43,7 +43,7 @@ from tests.index_fixtures import (
 from tests.test_app import charts, chunk_tables, open_tab, page_text, rerun, run_app, shown
 from tests.test_index_server import server  # noqa: F401  (the real `chroma run` fixture)
 
-BADGE = re.compile(r"\*\*Configuration (?P<side>[AB])\*\* · .*?:\w+-badge\[(?P<label>[^\]]+)\]")
+BADGE = re.compile(r'\*\*Configuration (?P<side>[AB])\*\* · .*?data-label="(?P<label>[^"]+)"')
 
 
 def zipped(folder: Path, prefix: str = "db") -> bytes:
