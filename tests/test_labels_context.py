@@ -47,7 +47,7 @@ def holding(reference: Reference) -> list[int]:
 
 
 def outcome(model: Embedder, order: Sequence[int], *references: Reference,
-            top_k: int = 5, expand: int = 0) -> QuestionOutcome:
+            top_k: int = 5, expand: int = 0, floor: float = 0.0) -> QuestionOutcome:
     """The real pipeline on ``DOC`` with the chunks ranked in ``order`` (the rest after)."""
     count = len(CHUNKS.chunks)
     chunk_vectors = np.eye(count, dtype=np.float32)
@@ -57,7 +57,7 @@ def outcome(model: Embedder, order: Sequence[int], *references: Reference,
     query = (weights / np.linalg.norm(weights))[None, :]
     question = LabelledQuestion("Which rule applies?", references=tuple(references))
     analysis = analyse_chunked(DOC, CONFIG, model, [question], CHUNKS, chunk_vectors, query,
-                               RetrievalSettings(top_k=top_k, floor=0.0, expand=expand))
+                               RetrievalSettings(top_k=top_k, floor=floor, expand=expand))
     return analysis.outcomes[0]
 
 
@@ -152,3 +152,17 @@ def test_recall_1_iff_ok_on_every_ranking_of_two_excerpts(use_model: Embedder,
         order = rng.permutation(len(CHUNKS.chunks)).tolist()
         labels, recall = labels_and_recall(outcome(use_model, order, alpha, golf, top_k=top_k))
         assert (labels[0] == "ok") == (recall == 1.0), (order[:top_k], labels, recall)
+
+
+def test_a_second_excerpt_under_the_floor_names_its_own_chunk(use_model: Embedder) -> None:
+    """The first excerpt is sent; the second's chunk ranks 3, inside top_k 5, under the
+    floor: the floor is named with that chunk's rank and score, not "every score is under"."""
+    alpha, sierra = sentence("alpha"), sentence("sierra")
+    held = holding(sierra)[0]
+    order = [holding(alpha)[0], 4, held]
+    lost_score = outcome(use_model, order, alpha, sierra).decision.score(held)
+    floored = outcome(use_model, order, alpha, sierra, floor=lost_score + 0.001)
+    assert floored.diagnosis is not None and floored.diagnosis.labels == ("below-floor",)
+    text = diagnosis_text(floored.diagnosis)
+    assert f"Chunk #{held} holds the answer and ranks 3, inside top_k = 5" in text
+    assert "Every score is under the floor" not in text

@@ -152,11 +152,22 @@ class Diagnosis:
     part_missing: str = ""  # and the ones left out
 
     @property
+    def missing_score(self) -> float | None:
+        """The score of the chunk that should have brought what is missing: the outranked
+        chunk's when there is one (with several excerpts, not the best answer chunk's)."""
+        return self.outranked.score if self.outranked is not None else self.answer_score
+
+    @property
+    def missing_rank(self) -> int | None:
+        return self.outranked.rank if self.outranked is not None else self.answer_rank
+
+    @property
     def floor_gap(self) -> float | None:
-        """How far the answer's chunk scores under the floor (None: not under it)."""
-        if self.answer_score is None or self.answer_score >= self.floor:
+        """How far that chunk scores under the floor (None: not under it)."""
+        score = self.missing_score
+        if score is None or score >= self.floor:
             return None
-        return self.floor - self.answer_score
+        return self.floor - score
 
     @property
     def primary(self) -> str:

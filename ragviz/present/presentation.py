@@ -202,8 +202,8 @@ def _diagnosis_numbers(diagnosis: Diagnosis) -> list[float]:
     if diagnosis.outranked is not None:
         lost = diagnosis.outranked
         values += [lost.score, lost.winner_score, lost.gap]
-    if diagnosis.floor_gap is not None and diagnosis.answer_score is not None:
-        values += [diagnosis.answer_score, diagnosis.floor_gap]
+    if diagnosis.floor_gap is not None and diagnosis.missing_score is not None:
+        values += [diagnosis.missing_score, diagnosis.floor_gap]
     return values
 
 
@@ -253,7 +253,7 @@ def _ok_sentence(diagnosis: Diagnosis, best: dict[str, str], language: str) -> s
                      for chunk, rank in diagnosis.in_context), language)
     if diagnosis.excerpts > 1:
         return t("diagnosis.ok_excerpts", language, total=diagnosis.excerpts, places=places)
-    if [rank for _chunk, rank in diagnosis.in_context] != [1]:  # not the first chunk alone
+    if diagnosis.answer_rank != 1:  # in the context, but not whole in the first chunk
         return t("diagnosis.ok_in_context", language, answer=_quoted(diagnosis.answer),
                  places=places, **best)
     return t(f"diagnosis.ok_answered{unfloored}", language, answer=diagnosis.answer, **best)
@@ -364,14 +364,14 @@ def _answer_below_floor(diagnosis: Diagnosis, best: dict[str, str], digits: int,
                         language: str) -> str:
     """The answer's chunk is under the floor while another chunk passes it: inside top_k
     the floor alone keeps it out; outside, a larger top_k alone would not bring it in."""
-    rank = diagnosis.answer_rank or 0
+    rank = diagnosis.missing_rank or 0
     chunk = diagnosis.outranked.chunk if diagnosis.outranked else diagnosis.best_chunk
     source = diagnosis.outranked.source if diagnosis.outranked else diagnosis.best_source
     key = "diagnosis.answer_below_floor" if rank <= diagnosis.top_k \
         else "diagnosis.answer_below_floor_outside"
     return t(key, language, chunk=_in_file(chunk_name(chunk or 0), source, diagnosis),
              rank=rank, top_k=diagnosis.top_k, floor=best["floor"],
-             score=decimal(diagnosis.answer_score or 0.0, digits, language),
+             score=decimal(diagnosis.missing_score or 0.0, digits, language),
              gap=_gap(diagnosis.floor_gap or 0.0, digits, language))
 
 
