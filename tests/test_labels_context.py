@@ -50,8 +50,10 @@ def outcome(model: Embedder, order: Sequence[int], *references: Reference,
             top_k: int = 5, expand: int = 0, floor: float = 0.0) -> QuestionOutcome:
     """The real pipeline on ``DOC`` with the chunks ranked in ``order`` (the rest after)."""
     count = len(CHUNKS.chunks)
-    chunk_vectors = np.eye(count, dtype=np.float32)
-    weights = np.full(count, 0.01, dtype=np.float32)
+    width = len(model.encode_queries(["?"])[0])  # the model's own width (its winner's words)
+    chunk_vectors = np.eye(count, width, dtype=np.float32)
+    weights = np.zeros(width, dtype=np.float32)
+    weights[:count] = 0.01
     for place, index in enumerate(order):
         weights[index] = 1.0 - place * 0.05
     query = (weights / np.linalg.norm(weights))[None, :]
