@@ -93,7 +93,7 @@ def evaluate(capsys: pytest.CaptureFixture[str], index: str, *extra: str) -> dic
 def test_postgres_gives_chromas_labels_and_scores_in_both_modes(
         capsys: pytest.CaptureFixture[str], stores: Stores, layout: tuple[str, ...]) -> None:
     chroma = evaluate(capsys, f"chroma:{stores.chroma}", "--index-mode", "memory")
-    assert ["answer-split"] in [row["labels"] for row in chroma["questions"]]
+    assert any(row["labels"][0] == "answer-split" for row in chroma["questions"])
     for mode in ("memory", "database"):
         data = evaluate(capsys, stores.uri, "--index-mode", mode, *layout)
         assert data["index"]["mode"] == mode
@@ -282,7 +282,7 @@ def test_rows_are_numbered_in_the_natural_order_of_their_ids(stores: Stores) -> 
     assert count > 10
     assert [c.id for c in loaded.chunks] == [f"refunds-{i}" for i in range(count)]
     llama = open_index(stores.uri).read("data_refunds")
-    assert [int(c.id) for c in llama.chunks] == sorted(int(c.id) for c in llama.chunks)
+    assert [c.id for c in llama.chunks] == [f"node-{i}" for i in range(count)]
 
 
 @pytest.mark.parametrize(("ids", "ordered"), [
