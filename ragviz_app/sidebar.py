@@ -16,7 +16,7 @@ from ragviz.inputs.corpus import Corpus
 from ragviz.inputs.documents import MAX_DOCUMENT_CHARS, MAX_FILE_CHARS, MAX_UPLOAD_BYTES
 from ragviz.share.samples import get_sample, load_samples
 from ragviz_app import app_state as state
-from ragviz_app import index_source, levels
+from ragviz_app import index_source, levels, walkthrough
 from ragviz_app.common import lang, md, sample_titles, ss, tr, translated
 from ragviz_app.models import WantedModel, model_inputs
 from ragviz_app.number_marks import slider_numbers
@@ -33,7 +33,7 @@ def sidebar() -> tuple[state.DocumentChoice, dict[str, WantedModel]]:
             tr("app.language"), LANGUAGES, key="lang", format_func=lambda c: LANGUAGE_NAMES[c]
         )
         st.toggle(tr("walk.toggle"), key="walk_on", on_change=start_walkthrough,
-                  help=tr("walk.toggle_help"))
+                  help=tr("walk.toggle_help", n=len(walkthrough.STEPS)))
         levels.switch()
         if "_link_restored" in ss:
             st.success(ss.pop("_link_restored"))  # numbers only, no user text

@@ -1,4 +1,4 @@
-"""The guided replay of the article: six steps, each setting the controls and saying in two
+"""The guided replay of the article: seven steps, each setting the controls and saying in two
 or three sentences what the screen now shows.
 
 Numbers in the texts are never written in: each step's text is filled from the live
@@ -189,6 +189,38 @@ def map_facts(fixed: Analysis, sentence: Analysis, language: str) -> dict[str, s
         "map_sentence_holder": str(sentence_holder),
         "map_sentence_holder_distance": distance(sentence, sentence_holder),
     }
+
+
+@dataclass(frozen=True)
+class Distance:
+    """One chunk the map step names: its configuration (``fixed`` or ``sentence``), its
+    name, its cosine distance from the refund question, and whether it holds the deadline."""
+
+    config: str
+    chunk: str
+    distance: float
+    holds: bool
+
+
+def map_distances(fixed: Analysis, sentence: Analysis) -> list[Distance]:
+    """The winner and the nearest holder of the deadline of each configuration, once each."""
+    out: list[Distance] = []
+    for name, analysis in (("fixed", fixed), ("sentence", sentence)):
+        decision = analysis.outcomes[REFUND_QUESTION].decision
+        holder = _nearest_holder(analysis)
+        for index in dict.fromkeys(i for i in (int(decision.ranking[0]), holder)
+                                   if isinstance(i, int)):
+            out.append(Distance(name, f"#{index}", 1.0 - decision.score(index),
+                                index == holder))
+    return out
+
+
+def distance_domain(values: list[float]) -> tuple[float, float]:
+    """The strip's axis: zoomed on the distances, so 0.552 and 0.566 lie a tenth of the
+    axis apart or more instead of one pixel (an axis from 0 to 1 drew them on each other)."""
+    low, high = min(values), max(values)
+    pad = max((high - low) * 0.25, 0.005)
+    return round(low - pad, 3), round(high + pad, 3)
 
 
 def _nearest_holder(analysis: Analysis) -> int | str:

@@ -18,6 +18,7 @@ from streamlit import dataframe_util
 from streamlit.testing.v1 import AppTest
 
 from ragviz.i18n import t
+from ragviz.present.label_words import badge_html
 from ragviz_app.views.questions import prompt_key
 
 APP = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")
@@ -139,7 +140,7 @@ def test_a_visitor_first_sees_every_question_with_its_bars_and_outcome() -> None
     # top_k 1 by default (issue 19): A sends only chunk #1, the subject without the deadline,
     # so none of the expected answer's characters reach the model (issue 20: recall and IoU)
     assert ("**Configuration A** · **:blue[context: chunk 1 · recall 0% · IoU 0%]** "
-            ":red-badge[outranked]") in text
+            + badge_html("outranked", "en")) in text
     assert f"refused: best score 0.10 is under the floor {article_floor_text()}" in text
 
 
@@ -161,7 +162,7 @@ def test_floor_defaults_to_bs_calibrated_floor(first_questions: AppTest) -> None
 def test_every_diagnosis_label_and_explanation_is_visible(first_questions: AppTest) -> None:
     text = page_text(first_questions)
     for label in ("outranked", "answer-split", "false-context", "ok"):
-        assert f"-badge[{label}]" in text
+        assert f'data-label="{label}"' in text
     assert "holds the answer" in text
 
 
@@ -438,7 +439,7 @@ def test_why_did_this_fail_names_a_fix() -> None:
     at.button(key="why_run").click()
     rerun(at)
     text = page_text(at) + "\n".join(s.value for s in at.success)
-    assert "-badge[outranked]" in text or "-badge[answer-split]" in text
+    assert 'data-label="outranked"' in text or 'data-label="answer-split"' in text
     assert at.button(key="load_fix") is not None
 
 
@@ -510,7 +511,7 @@ def test_switching_language_reruns_no_chunking_embedding_or_scoring(
     text = page_text(at)
     assert ("recusada: o melhor score 0,10 está abaixo do piso "
             f"{article_floor_text('pt')}") in text
-    assert "-badge[superada]" in text and "-badge[outranked]" not in text
+    assert ">superada</span>" in text and ">outranked</span>" not in text
 
 
 def test_the_suggested_floor_button_says_whose_and_hides_when_already_applied() -> None:

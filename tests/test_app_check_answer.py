@@ -64,7 +64,7 @@ def test_a_ticket_shows_the_chunk_sent_and_one_click_labels_it() -> None:
     assert "7 dias úteis" in reference.content and mine.is_answerable is True
     assert DOC.read_text(encoding="utf-8")[reference.start:reference.end] == reference.content
     shown = re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", "\n".join(str(m.value) for m in at.markdown))
-    assert "-badge[" in shown and "Diagnosis [" in shown
+    assert 'class="rv-label' in shown and "Diagnosis [" in shown
     token = at.query_params[links.WORK_KEY]  # the link carries the labelled question
     work = links.decode_work(token[0] if isinstance(token, list) else token)
     assert next(q for q in work.questions if q.question == QUESTION).references == \

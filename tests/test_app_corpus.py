@@ -115,7 +115,7 @@ def test_another_article_outranking_the_answer_is_named_for_two_questions() -> N
     at = pick_help_center()
     at.session_state["tab"] = t("tab.questions", "en")
     rerun(at)
-    badge = f"[{label_name(OUTRANKED_BY_OTHER_DOCUMENT, 'en')}]"
+    badge = f">{label_name(OUTRANKED_BY_OTHER_DOCUMENT, 'en')}</span>"
     shown = [m.value for m in at.markdown if badge in m.value]
     assert len(shown) >= 2
     bars = [data for spec, data in charts(at) if str(spec.get("description", "")).startswith("b:")]

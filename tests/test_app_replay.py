@@ -3,6 +3,7 @@ numbers on screen."""
 
 from __future__ import annotations
 
+import json
 import re
 
 from streamlit.testing.v1 import AppTest
@@ -46,3 +47,33 @@ def test_a_step_without_a_floor_names_the_floor_its_verdicts_use() -> None:
     shown = re.search(r"floor (-?\d+\.\d+)", settings)
     assert shown is not None, settings
     assert said == {shown.group(1)}, (said, settings)
+
+
+def test_the_replay_help_counts_its_steps_and_step_4_draws_its_distances_apart() -> None:
+    """Issue 43: the help said "Six steps" over seven; step 4 said 0.552 and 0.566 over a
+    map that drew them alike: a strip on an axis zoomed on them draws each apart."""
+    from ragviz.i18n import t
+    from ragviz_app.walkthrough import distance_domain
+    from tests.test_app import charts
+
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.query_params.update({"walk": "4"})
+    run(at)
+    assert len(STEPS) == 7
+    assert at.toggle(key="walk_on").help == t("walk.toggle_help", "en", n=7)
+    assert at.toggle(key="walk_on").help.startswith("7 steps")
+    strips = [(spec, data) for spec, data in charts(at)
+              if t("walk.map.distance_axis", "en") in json.dumps(spec)]
+    assert len(strips) == 1
+    spec, data = strips[0]
+    rows = next(iter(data.values()))
+    distances = sorted(rows["distance"].tolist())
+    assert len(distances) >= 3  # fixed's winner and holder, sentence's nearest
+    low, high = distance_domain(distances)
+    assert json.dumps(list(distance_domain(distances))) in json.dumps(spec)
+    for _config, pair in rows.groupby("config"):  # the two the text compares, per config
+        if len(pair) == 2:
+            gap = abs(pair["distance"].iloc[0] - pair["distance"].iloc[1])
+            assert gap == 0 or gap / (high - low) >= 0.02  # 12 px of a 600 px axis or more
+    assert all(label.endswith(f"{d:.3f}") for label, d in zip(rows["label"],
+                                                               rows["distance"], strict=True))

@@ -43,6 +43,7 @@ RUNS: dict[str, tuple[list[str], bool]] = {
     "eval_scale": (["eval_scale.py"], False),
     "app_index": (["app_index.py"], False),
     "map_scale": (["map_scale.py"], False),
+    "label_benchmark": (["label_benchmark.py"], False),
     "browser_timing": (["browser_timing.py"], True),
     "ui_latency": (["ui_latency.py"], True),
     "step_profile": (["step_profile.py"], True),

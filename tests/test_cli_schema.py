@@ -75,6 +75,7 @@ def outputs(tmp_path_factory: pytest.TempPathFactory, use_model: Embedder, base:
         "cache info": ["cache", "info"],
         "questions": ["questions", str(DOC), "--llm", f"openai:{MODEL}", "--llm-base", base,
                       "--count", "2", "--out", str(folder / "questions.csv")],
+        "labels": ["labels", "--lang", "pt"],
     }
     with pytest.MonkeyPatch.context() as patch:  # the question-writing model's key
         patch.setenv("RAGVIZ_LLM_API_KEY", KEY)

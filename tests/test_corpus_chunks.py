@@ -12,6 +12,7 @@ from ragviz.embedding.models import Embedder
 from ragviz.errors import InputError
 from ragviz.evaluation.experiments import sweep, why_failed
 from ragviz.evaluation.pipeline import MAX_CHUNKS, analyse
+from ragviz.evaluation.results import RetrievalSettings
 from ragviz.inputs.corpus import Corpus, Source, as_corpus, load_paths
 from ragviz.inputs.questions import LabelledQuestion, parse_questions_csv
 
@@ -54,14 +55,15 @@ def test_the_chunk_limit_counts_the_whole_corpus(use_model: Embedder) -> None:
 
 def test_sweep_and_why_failed_take_a_corpus(use_model: Embedder) -> None:
     grid = [ChunkerConfig(), ChunkerConfig("markdown", max_chars=500, overlap_sentences=0)]
-    result = sweep(HELP_CENTER, QUESTIONS, use_model, grid)
+    result = sweep(HELP_CENTER, QUESTIONS, use_model, grid, RetrievalSettings(top_k=1))
     assert [row.config for row in result.rows] == grid
     assert all(row.metrics.labels["outranked-by-other-document"] >= 2 for row in result.rows)
     assert all(row.chunks == len(chunk_corpus(HELP_CENTER, row.config, use_model).chunks)
                for row in result.rows)
     question = next(q for q in QUESTIONS if q.question.startswith("How do I delete"))
     others: list[LabelledQuestion] = [q for q in QUESTIONS if q is not question]
-    found = why_failed(HELP_CENTER, question, others, use_model, grid[0], grid)
+    found = why_failed(HELP_CENTER, question, others, use_model, grid[0], grid,
+                       RetrievalSettings(top_k=1))
     assert found.diagnosis.primary == "outranked-by-other-document"
     assert found.fix is None  # neither configuration fixes a loss to another file
 

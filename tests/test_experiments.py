@@ -15,7 +15,13 @@ from ragviz.evaluation.experiments import compare, config_distance, default_grid
 from ragviz.evaluation.measures import metric_names
 from ragviz.evaluation.metrics import compute_metrics
 from ragviz.evaluation.pipeline import analyse
-from ragviz.evaluation.results import Metrics, QuestionOutcome, SweepResult, SweepRow
+from ragviz.evaluation.results import (
+    Metrics,
+    QuestionOutcome,
+    RetrievalSettings,
+    SweepResult,
+    SweepRow,
+)
 from ragviz.inputs.questions import LabelledQuestion
 from ragviz.present.presentation import why_failed_text
 from ragviz.retrieval.decision import decide
@@ -182,8 +188,9 @@ def test_sweep_best_on_seed_reaches_full_hit_at_1(
 def test_compare_flags_questions_whose_outcome_flips(
     seed_doc: str, seed_questions: list[LabelledQuestion], use_model: Embedder
 ) -> None:
-    a = analyse(seed_doc, FIXED_120, use_model, seed_questions)
-    b = analyse(seed_doc, SENTENCE_220, use_model, seed_questions)
+    one = RetrievalSettings(top_k=1)  # at top_k 2 both halves of the hours are sent: ok
+    a = analyse(seed_doc, FIXED_120, use_model, seed_questions, one)
+    b = analyse(seed_doc, SENTENCE_220, use_model, seed_questions, one)
     comparison = compare(a, b)
     by_question = {flip.question.question: flip for flip in comparison.flips}
     horario = by_question["Qual o horário de atendimento do suporte?"]
@@ -216,12 +223,13 @@ def test_why_failed_finds_closest_fix_that_keeps_the_others(
 ) -> None:
     failing = seed_questions[3]  # horário: split between #3 and #4 under fixed(120)
     others = [q for q in seed_questions if q != failing]
-    result = why_failed(seed_doc, failing, others, use_model, FIXED_120, FIXED_GRID)
+    one = RetrievalSettings(top_k=1)  # at top_k 2 both halves of the hours are sent: ok
+    result = why_failed(seed_doc, failing, others, use_model, FIXED_120, FIXED_GRID, one)
     assert result.diagnosis.primary == "answer-split"
     assert result.fix is not None
     assert result.fix.chunker == "fixed"
-    fixed_now = analyse(seed_doc, result.fix, use_model, [failing, *others])
-    before = analyse(seed_doc, FIXED_120, use_model, [failing, *others])
+    fixed_now = analyse(seed_doc, result.fix, use_model, [failing, *others], one)
+    before = analyse(seed_doc, FIXED_120, use_model, [failing, *others], one)
     assert fixed_now.outcomes[0].diagnosis is not None
     assert fixed_now.outcomes[0].diagnosis.ok
     for now, then in zip(fixed_now.outcomes, before.outcomes, strict=True):

@@ -14,6 +14,7 @@ from ragviz.chunking import ChunkerConfig
 from ragviz.embedding.models import Embedder
 from ragviz.evaluation.diagnosis import OUTRANKED_BY_OTHER_DOCUMENT
 from ragviz.evaluation.pipeline import analyse
+from ragviz.evaluation.results import RetrievalSettings
 from ragviz.inputs.corpus import Corpus, load_paths
 from ragviz.inputs.questions import LabelledQuestion, parse_questions_csv
 from ragviz.present.presentation import diagnosis_text
@@ -89,8 +90,10 @@ def test_another_article_outranks_the_answer_at_least_twice(
 
 
 def test_the_sample_demonstration_holds(use_model: Embedder) -> None:
-    """Both configurations of the manifest keep the cross-article failures."""
+    """Both configurations of the manifest keep the cross-article failures at the app's
+    top_k 1 (at top_k 2 an answer in the context at rank 2 is ``ok``: issue 43)."""
     sample = get_sample("help_center")
     for config in sample.configs():
-        analysis = analyse(sample.corpus(), config, use_model, sample.questions())
+        analysis = analyse(sample.corpus(), config, use_model, sample.questions(),
+                           RetrievalSettings(top_k=1))
         assert analysis.metrics.labels[OUTRANKED_BY_OTHER_DOCUMENT] >= 2, config.label()

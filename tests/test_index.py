@@ -59,12 +59,14 @@ def labels(data: dict[str, Any]) -> list[list[str]]:
 
 def test_article_index_fails_like_ragviz_fixed_120_and_sentence_fixes_it(
         capsys: pytest.CaptureFixture[str], article_index: Path) -> None:
+    one = ("--top-k", "1")  # top_k 2 sends both halves of the split hours: ok (issue 43)
     index = run(capsys, "eval", "--index", f"chroma:{article_index}", "--collection",
-                "refunds", "--questions", str(QUESTIONS), "--sources", str(DOC), "--json")
-    own = run(capsys, "eval", str(DOC), "--questions", str(QUESTIONS), *FIXED, "--json")
-    fixed = run(capsys, "eval", str(DOC), "--questions", str(QUESTIONS), *SENTENCE, "--json")
+                "refunds", "--questions", str(QUESTIONS), "--sources", str(DOC), *one, "--json")
+    own = run(capsys, "eval", str(DOC), "--questions", str(QUESTIONS), *FIXED, *one, "--json")
+    fixed = run(capsys, "eval", str(DOC), "--questions", str(QUESTIONS), *SENTENCE, *one,
+                "--json")
     assert labels(index) == labels(own)
-    assert ["answer-split"] in labels(index)
+    assert any(found[0] == "answer-split" for found in labels(index))
     assert index["metrics"] == own["metrics"]
     assert fixed["metrics"]["hit_at_k"] > index["metrics"]["hit_at_k"]
     text = DOC.read_text(encoding="utf-8")
@@ -267,14 +269,15 @@ def test_database_retrieves_past_the_limit_with_the_in_memory_labels(
     they name, are those of the collection loaded whole."""
     count = article_among_others(tmp_path / "db", use_model)
     args = ("eval", "--index", f"chroma:{tmp_path / 'db'}", "--questions", str(QUESTIONS),
-            "--sources", str(DOC), "--margin", "1", "--json")
+            "--sources", str(DOC), "--margin", "1", "--top-k", "1", "--json")
     memory = run(capsys, *args)
     monkeypatch.setenv("RAGVIZ_INDEX_MAX_CHUNKS", "10")
     database = run(capsys, *args)
     assert memory["index"]["mode"] == "memory" and database["index"]["mode"] == "database"
     assert database["index"]["count"] == count > 4 * database["index"]["fetched"]
     assert labels(database) == labels(memory)
-    assert ["answer-split"] in labels(database) and ["ok"] in labels(database)
+    assert any(found[0] == "answer-split" for found in labels(database))
+    assert ["ok"] in labels(database)
     assert named_chunks(database) == named_chunks(memory)
     assert database["metrics"]["hit_at_k"] == memory["metrics"]["hit_at_k"]
     assert main([*args[:-1], "--lang", "pt"]) == 0
@@ -404,7 +407,7 @@ def test_database_fetches_both_chunks_an_answer_straddles(tmp_path: Path,
     named = []
     for result in (run_.index_analysis, whole):
         diagnosis = result.analysis.outcomes[0].diagnosis
-        assert diagnosis is not None and diagnosis.labels == ("answer-split",)
+        assert diagnosis is not None and diagnosis.labels[0] == "answer-split"
         named.append([result.index.chunks[i].id for i in diagnosis.split_between])
     assert named[0] == named[1] and named[0][0] != named[0][1]
     assert run_.fetched == 2 and run_.count == count

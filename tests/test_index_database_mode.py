@@ -18,6 +18,7 @@ from ragviz.cli import output as cli_output
 from ragviz.cli.command import main
 from ragviz.embedding.models import Embedder
 from ragviz.evaluation.index_database import analyse_in_database, probes_per_side
+from ragviz.evaluation.results import RetrievalSettings
 from ragviz.index.chroma import ChromaReader
 from ragviz.index.open import open_index
 from ragviz.inputs.questions import read_questions_file
@@ -73,7 +74,7 @@ def test_each_answer_asks_the_database_a_bounded_number_of_times(
     reader = open_index(f"chroma:{folder}")
     assert isinstance(reader, ChromaReader)
     run = analyse_in_database(reader, "guide", minilm_model, questions, sources,
-                              progress=progress)
+                              RetrievalSettings(top_k=1), progress=progress)
     assert len(per_question) == len(questions) == 3
     bound = 2 + 2 * probes_per_side(ANSWER_CHARS)  # the answer as typed and as written
     assert max(per_question) <= bound == 24, per_question

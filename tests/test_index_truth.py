@@ -166,8 +166,11 @@ def test_an_excerpt_held_only_by_a_stale_chunk_is_that_chunks_not_split(
     asked = questions(tmp_path, [[{"content": excerpt, "start_index": start,
                                    "end_index": start + len(excerpt)}]])
     data = run(capsys, "eval", "--index", str(index), "--questions", str(asked), "--sources",
-               str(tmp_path / "doc.txt"))
+               str(tmp_path / "doc.txt"), "--top-k", "1")
     (row,) = data["questions"]
     assert row["labels"] == ["outranked"] and row["diagnosis"]["holding_chunks"] == [0]
+    both = run(capsys, "eval", "--index", str(index), "--questions", str(asked), "--sources",
+               str(tmp_path / "doc.txt"))  # top_k 2 sends the stale chunk: the model got it
+    assert both["questions"][0]["labels"] == ["ok"]
     assert row["stale_chunks"] == [0] and row["recall"] is None
     assert data["metrics"]["mrr"] == 0.5 and data["token_metrics_over"] == 0

@@ -99,9 +99,10 @@ def test_the_report_is_a_template_with_autoescape() -> None:
     assert Path(report.__file__).with_name("report.html.j2").is_file()
     assert "from html import escape" not in source and "<div" not in source
     assert report._macros().outcome({
-        "labels": [{"ok": False, "name": "<b>"}], "verdict": "<script>", "css": "bad",
-        "explanation": None, "svg": "", "prompt_title": "p", "prompt": "&"}) == (
-        '<div><span class="label">&lt;b&gt;</span><b class="bad">&lt;script&gt;</b>'
+        "labels": [{"ok": False, "name": "<b>", "title": "\"<i>"}], "verdict": "<script>",
+        "css": "bad", "explanation": None, "svg": "", "prompt_title": "p", "prompt": "&"}) == (
+        '<div><span class="label" title="&#34;&lt;i&gt;">&lt;b&gt;</span>'
+        '<b class="bad">&lt;script&gt;</b>'
         "<details><summary>p</summary><pre>&amp;</pre></details></div>")
 
 

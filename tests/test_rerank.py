@@ -188,7 +188,10 @@ def test_reranked_out_when_the_reranker_pushes_the_answer_out_of_the_top_k() -> 
     assert diagnosis is not None
     assert diagnosis.labels[:2] == (RERANKED_OUT, OUTRANKED)
     assert (diagnosis.first_rank, diagnosis.answer_rank) == (1, 3)
-    assert "the reranker moved it to 3, out of the top_k" in diagnosis_sentences(diagnosis)[0]
+    # Issue 43: "ranked the answer's chunk #1823 2" read as one number; now each is named.
+    assert diagnosis_sentences(diagnosis)[0] == (
+        "Before the reranker, chunk #0, which holds the answer, ranked 1, inside the top 2; "
+        "the reranker moved it to rank 3, out of the top_k.")
     kept = with_first_stage(diagnose(text, chunks, decide(np.array([0.9, 0.8, 0.1, np.nan]),
                                                           2, -1.0), question, [None] * 4),
                             decide(np.array([0.6, 0.9, 0.4, 0.5]), 2, -1.0))

@@ -17,6 +17,7 @@ from ragviz_app.walkthrough import (
     STEPS,
     VARIANT,
     WIFI_QUESTION,
+    distance_domain,
     step_from_query,
     step_query,
     step_values,
@@ -206,3 +207,12 @@ def test_the_map_step_says_the_distances_the_model_measures(
         assert int(values["map_sentence_holder"]) == nearest, "said: the nearest holds it"
         assert deadline in sentence.chunks[nearest].text
         assert values["map_sentence_holder_distance"] in body
+
+
+def test_the_map_strip_zooms_on_the_distances_it_draws() -> None:
+    """Issue 43: 0.552 and 0.566 on an axis from 0 to 1 are one pixel apart; the strip's
+    axis is zoomed so they are a tenth of it apart or more."""
+    low, high = distance_domain([0.552, 0.566, 0.601])
+    assert low < 0.552 and high > 0.601
+    assert (0.566 - 0.552) / (high - low) >= 0.1
+    assert distance_domain([0.5, 0.5]) == (0.495, 0.505)  # one value: still an axis

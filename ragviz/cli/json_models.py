@@ -441,12 +441,26 @@ class QuestionsOutput(Versioned):
     stopped: bool = Field(description="stopped by Ctrl-C: the file holds what was kept")
 
 
+class LabelEntry(_Out):
+    label: str = Field(description="the label as the data names it (every JSON, every CSV)")
+    name: str = Field(description="the label in the output's language")
+    definition: str = Field(description="what the label says about the context sent")
+    fix: str = Field(description="what to change")
+
+
+class LabelsOutput(Versioned):
+    """``ragviz labels --json``: the glossary, in ``language``."""
+
+    language: str
+    labels: list[LabelEntry]
+
+
 OUTPUTS: Final[dict[str, type[Versioned]]] = {
     "chunk": ChunkOutput, "search": SearchOutput, "eval": EvalOutput,
     "calibrate": CalibrateOutput, "report": ReportOutput, "explain": ExplainOutput,
     "compare": CompareOutput,
     "sweep": SweepOutput, "index": IndexOutput, "cache info": CacheInfoOutput,
-    "cache clear": CacheClearOutput, "questions": QuestionsOutput,
+    "cache clear": CacheClearOutput, "questions": QuestionsOutput, "labels": LabelsOutput,
 }
 
 

@@ -19,6 +19,7 @@ from ragviz.cli.commands import cmd_calibrate, cmd_chunk, cmd_eval, cmd_report, 
 from ragviz.cli.experiments import cmd_compare, cmd_sweep
 from ragviz.cli.explain_command import add_explain_arguments, cmd_explain
 from ragviz.cli.index_command import add_eval_options, add_index_parser
+from ragviz.cli.labels_command import add_labels_parser
 from ragviz.cli.llm_options import add_llm_options
 from ragviz.cli.output import _emit
 from ragviz.cli.questions_command import add_questions_parser
@@ -361,6 +362,7 @@ def _build_parser(lang: str) -> argparse.ArgumentParser:
     add_questions_parser(sub, _add_model_options)
     add_cache_parser(sub, parser_class)
     add_schema_parser(sub)
+    add_labels_parser(sub)
     for command in sub.choices.values():  # the disk cache as --no-cache says, in every command
         if command.get_default("handler") is not None:
             command.set_defaults(handler=cached_run(command.get_default("handler")))

@@ -17,8 +17,15 @@ from typing import Any
 
 from ragviz.chunking.base import Chunk
 from ragviz.evaluation.answers import AnswerSpan, locate_in_corpus
-from ragviz.evaluation.chunk_table import ChunkTable
-from ragviz.evaluation.excerpts import Excerpt, locate_reference, source_for
+from ragviz.evaluation.chunk_table import ChunkTable, Located
+from ragviz.evaluation.excerpts import (
+    Excerpt,
+    locate_reference,
+    question_excerpts,
+    source_for,
+    stripped,
+)
+from ragviz.evaluation.reached import Reach, reach, share_held
 from ragviz.inputs.corpus import Corpus, as_corpus
 from ragviz.inputs.questions import LabelledQuestion
 from ragviz.retrieval.decision import Decision
@@ -70,6 +77,9 @@ class Outranked:
     winner_about: str  # heading path or first words of the winner
     source: str = ""
     winner_source: str = ""
+    winner_share: float = 0.0  # the share of the missing excerpt the winner holds itself
+    part: bool = False  # ``chunk`` holds only the part of the excerpt left out (answer-split)
+    first_rank: int | None = None  # ``chunk``'s rank before a reranker (None: none)
 
     @property
     def gap(self) -> float:
@@ -84,7 +94,9 @@ class Outranked:
         return {"chunk": self.chunk, "rank": self.rank, "score": self.score,
                 "winner": self.winner, "winner_score": self.winner_score,
                 "winner_about": self.winner_about, "gap": self.gap,
-                "source": self.source, "winner_source": self.winner_source}
+                "source": self.source, "winner_source": self.winner_source,
+                "winner_share": self.winner_share, "part": self.part,
+                **({} if self.first_rank is None else {"first_rank": self.first_rank})}
 
 
 @dataclass(frozen=True)
@@ -132,13 +144,30 @@ class Diagnosis:
     first_rank: int | None = None  # the answer's chunk's rank before a reranker (None: none)
     floored: bool = True  # False: no floor was set (the floor is the scale's bottom)
     ann_miss: AnnMiss | None = None  # the index's approximate search missed a top_k chunk
+    excerpts: int = 0  # how many expected excerpts the context had to hold
+    in_context: tuple[tuple[int, int], ...] = ()  # (chunk, rank) of the chunks sent holding them
+    missing_excerpt: int | None = None  # the first excerpt not wholly sent (1-based)
+    sent_share: float | None = None  # the share of that excerpt the context holds
+    part_sent: str = ""  # that excerpt's characters in the context ("" for none)
+    part_missing: str = ""  # and the ones left out
+
+    @property
+    def missing_score(self) -> float | None:
+        """The score of the chunk that should have brought what is missing: the outranked
+        chunk's when there is one (with several excerpts, not the best answer chunk's)."""
+        return self.outranked.score if self.outranked is not None else self.answer_score
+
+    @property
+    def missing_rank(self) -> int | None:
+        return self.outranked.rank if self.outranked is not None else self.answer_rank
 
     @property
     def floor_gap(self) -> float | None:
-        """How far the answer's chunk scores under the floor (None: not under it)."""
-        if self.answer_score is None or self.answer_score >= self.floor:
+        """How far that chunk scores under the floor (None: not under it)."""
+        score = self.missing_score
+        if score is None or score >= self.floor:
             return None
-        return self.floor - self.answer_score
+        return self.floor - score
 
     @property
     def primary(self) -> str:
@@ -168,6 +197,12 @@ class Diagnosis:
             "duplicate_crowding": list(self.crowding),
             **({} if self.first_rank is None else {"first_rank": self.first_rank}),
             **({} if self.ann_miss is None else {"ann_miss": self.ann_miss.to_dict()}),
+            "excerpts": self.excerpts,
+            "in_context": [{"chunk": c, "rank": r} for c, r in self.in_context],
+            "missing_excerpt": self.missing_excerpt,
+            "sent_share": self.sent_share,
+            "part_sent": self.part_sent,
+            "part_missing": self.part_missing,
         }
 
 
@@ -187,13 +222,16 @@ def diagnose(
     question: LabelledQuestion,
     truncation: Sequence[int | None],
     table: ChunkTable | None = None,
+    context: Sequence[int] | None = None,
 ) -> Diagnosis | None:
-    """The diagnosis of one question, or None when the question carries no label.
+    """The labels of one question from the context sent, or None when it carries no label:
+    the one function the CLI, the app, the report and ``explain`` label a question with.
 
     ``document`` is the corpus the chunks come from (a plain text is a one-source corpus
     named ""). ``truncation[i]`` is the offset in chunk ``i``'s source where the model
     stops reading it (None when it reads all of it). ``table`` is the chunks' offset table
-    (``ChunkTable.of(chunks)`` when left out).
+    (``ChunkTable.of(chunks)`` when left out). ``context`` is the chunks sent to the model:
+    the hits and what ``--expand`` added (``with_neighbours``); the hits when left out.
     """
     answerable = question.is_answerable
     if answerable is None:
@@ -208,7 +246,8 @@ def diagnose(
         label = BELOW_FLOOR if decision.refused else OK
         return Diagnosis((label,), None, (), None, NO_EXPECTED_ANSWER, **best)
     spans = _pinned(corpus, question) or locate_in_corpus(corpus, question.expected)
-    return _diagnose_answerable(corpus, table, decision, question.expected, spans, truncation)
+    sent = tuple(h.index for h in decision.hits) if context is None else tuple(context)
+    return _diagnose_answerable(corpus, table, decision, question, spans, truncation, sent)
 
 
 def _pinned(corpus: Corpus, question: LabelledQuestion) -> tuple[AnswerSpan, ...]:
@@ -216,7 +255,8 @@ def _pinned(corpus: Corpus, question: LabelledQuestion) -> tuple[AnswerSpan, ...
     place, not the first occurrence of its words; one without offsets is looked for by its
     text), stripped as ``question.expected`` says it; () when the question gives an answer
     of its own or no excerpt is in the corpus (then its text is looked for, as an answer's
-    is). Any of them answers the question: a chunk holding any one is an answer's chunk."""
+    is). A chunk holding any one is an answer's chunk (the rank hit@k and MRR read); the
+    labels ask the context for all of them (``question_excerpts``)."""
     if question.answer.strip() or not question.references:
         return ()
     spans: list[AnswerSpan] = []
@@ -228,10 +268,9 @@ def _pinned(corpus: Corpus, question: LabelledQuestion) -> tuple[AnswerSpan, ...
             continue
         found = locate_reference(corpus, reference)
         if isinstance(found, Excerpt):
-            content = corpus.source(found.source).text[found.start:found.end]
-            start = found.start + len(content) - len(content.lstrip())
-            end = found.end - (len(content) - len(content.rstrip()))
-            spans.append(AnswerSpan(start, end, exact=True, source=found.source))
+            trimmed = stripped(corpus, found)
+            spans.append(AnswerSpan(trimmed.start, trimmed.end, exact=True,
+                                    source=found.source))
     return tuple(spans)
 
 
@@ -261,63 +300,114 @@ def _diagnose_answerable(
     corpus: Corpus,
     table: ChunkTable,
     decision: Decision,
-    answer: str,
+    question: LabelledQuestion,
     spans: Sequence[AnswerSpan],
     truncation: Sequence[int | None],
+    context: Sequence[int],
 ) -> Diagnosis:
-    """``spans`` are the places that answer (several excerpts, or the answer's words in
-    several files): a chunk holding any of them is an answer's chunk, and the best-ranked
-    of those decides the rank, the labels and the excerpt the sentences quote."""
+    """``spans`` are the places that answer (the excerpts, or the answer's words in several
+    files): the best-ranked chunk holding one whole gives the rank hit@k and MRR read. The
+    labels come from the context: ``ok`` when every expected excerpt is in it, else the
+    first excerpt left out (in part or whole) and why."""
     best = _best(decision, table, len(corpus.sources))
-    span = _answer_span(table, decision, spans)
+    span = _answer_span(table, decision, spans, context)
     if span is None:
         missing = (ANSWER_NOT_IN_DOCUMENT, BELOW_FLOOR) if decision.refused \
             else (ANSWER_NOT_IN_DOCUMENT,)
-        return Diagnosis(missing, None, (), None, ANSWERABLE, answer, **best)
-    shown = corpus.source(span.source).text[span.start : span.end]
+        return Diagnosis(missing, None, (), None, ANSWERABLE, question.expected, **best)
     holding = tuple(sorted({i for s in spans for i in table.holding(s)}))
-    # the best-ranked holding chunk and its rank, found without sorting every chunk
     rank, top_holding = min(((decision.rank_of(i), i) for i in holding), default=(None, -1))
-    labels: list[str] = []
-    split: tuple[int, ...] = ()
-    outranked: Outranked | None = None
-    if not holding:
-        touching = table.touching(span) or (0,)
-        split = (touching[0], touching[-1])
-        labels.append(ANSWER_SPLIT)
-    elif not _readable(table, spans, truncation):
-        labels.append(ANSWER_TRUNCATED)
-    elif rank is not None:
-        outranked = _outranked(table, decision, rank, top_holding) if rank > 1 else None
-        labels += _rank_labels(decision, rank, top_holding, outranked)
+    expected = question_excerpts(corpus, question, span) or (_excerpt(span),)
+    reaches = reach(expected, context, table)
+    facts: dict[str, Any] = {
+        **best, "answer_score": None if rank is None else decision.score(top_holding),
+        "excerpts": len(expected), "in_context": _in_context(reaches, context, table, decision)}
+    gone = next((n for n, r in enumerate(reaches) if not r.whole), None)
+    if gone is None:
+        return Diagnosis((OK,), span, holding, rank, ANSWERABLE, _text(corpus, span), **facts)
+    lost = reaches[gone]
+    labels, split, outranked = _why_missing(table, decision, lost, truncation)
     if decision.refused and BELOW_FLOOR not in labels:
         labels.append(BELOW_FLOOR)
-    answer_score = None if rank is None else decision.score(top_holding)
-    return Diagnosis(tuple(labels) or (OK,), span, holding, rank, ANSWERABLE, shown, **best,
-                     split_between=split, outranked=outranked, answer_score=answer_score)
+    return Diagnosis(tuple(labels), span, holding, rank, ANSWERABLE,
+                     _text(corpus, lost.excerpt), **facts, split_between=split,
+                     outranked=outranked, missing_excerpt=gone + 1, sent_share=lost.share,
+                     part_sent=_pieces(corpus, lost.excerpt.source, lost.sent),
+                     part_missing=_pieces(corpus, lost.excerpt.source, lost.missing))
+
+
+def _why_missing(table: ChunkTable, decision: Decision, lost: Reach,
+                 truncation: Sequence[int | None]
+                 ) -> tuple[list[str], tuple[int, ...], Outranked | None]:
+    """Why part of an excerpt stayed out of the context: no chunk holds it whole
+    (``answer-split``, then what kept the left-out part's best chunk out), its chunks end
+    their vector before it (``answer-truncated``), or its best chunk ranked under the
+    top_k or scored under the floor."""
+    excerpt = lost.excerpt
+    holding = table.holding(excerpt)
+    if not holding:
+        touching = table.touching(excerpt) or (0,)
+        parts = {i for piece in lost.missing
+                 for i in table.touching(Excerpt(excerpt.source, *piece))}
+        rank, chunk = min((decision.rank_of(i), i) for i in parts or set(touching))
+        outranked = _outranked(table, decision, rank, chunk, excerpt, part=True) \
+            if rank > 1 else None
+        labels = [ANSWER_SPLIT, *_rank_labels(decision, rank, chunk, outranked)]
+        return labels, (touching[0], touching[-1]), outranked
+    if not _readable(table, [excerpt], truncation):
+        return [ANSWER_TRUNCATED], (), None
+    rank, chunk = min((decision.rank_of(i), i) for i in holding)
+    outranked = _outranked(table, decision, rank, chunk, excerpt) if rank > 1 else None
+    return _rank_labels(decision, rank, chunk, outranked), (), outranked
+
+
+def _excerpt(span: AnswerSpan) -> Excerpt:
+    return Excerpt(span.source, span.start, span.end)
+
+
+def _text(corpus: Corpus, span: AnswerSpan | Excerpt) -> str:
+    return corpus.source(span.source).text[span.start:span.end].strip()
+
+
+def _pieces(corpus: Corpus, source: str, pieces: Sequence[tuple[int, int]]) -> str:
+    """Pieces of one file's text, joined as the prompt joins what it leaves out."""
+    text = corpus.source(source).text
+    return " … ".join(text[a:b].strip() for a, b in pieces if text[a:b].strip())
+
+
+def _in_context(reaches: Sequence[Reach], context: Sequence[int], table: ChunkTable,
+                decision: Decision) -> tuple[tuple[int, int], ...]:
+    """(chunk, rank) of the chunks sent that hold part of an expected excerpt, by rank."""
+    held = {i for r in reaches for i in context
+            if share_held(r.excerpt, i, table) > 0}
+    return tuple(sorted(((i, decision.rank_of(i)) for i in held), key=lambda p: (p[1], p[0])))
 
 
 def _rank_labels(decision: Decision, rank: int, chunk: int,
                  outranked: Outranked | None) -> list[str]:
-    """Labels of a readable answer chunk (``chunk``, at ``rank``), in the order of what to
-    change first. Inside top_k but under the floor, the floor is what keeps it out (raising
-    top_k changes nothing), so ``below-floor`` leads; outside top_k, being outranked leads,
-    and the floor follows when it would keep the chunk out too."""
-    under = decision.score(chunk) < decision.floor
-    floor = [BELOW_FLOOR] if under else []
-    if outranked is None:
+    """Labels of the chunk that should have brought the missing part (``chunk``, at
+    ``rank``), in the order of what to change first. Inside top_k it can only have been
+    the floor that kept it out (raising top_k changes nothing); outside top_k, being
+    outranked leads, and the floor follows when it would keep the chunk out too."""
+    floor = [BELOW_FLOOR] if decision.score(chunk) < decision.floor else []
+    if outranked is None or rank <= decision.top_k:
         return floor
     beaten = OUTRANKED_BY_OTHER_DOCUMENT if outranked.other_document else OUTRANKED
-    return [*floor, beaten] if rank <= decision.top_k else [beaten, *floor]
+    return [beaten, *floor]
 
 
 def _answer_span(
-    table: ChunkTable, decision: Decision, spans: Sequence[AnswerSpan]
+    table: ChunkTable, decision: Decision, spans: Sequence[AnswerSpan],
+    context: Sequence[int] = (),
 ) -> AnswerSpan | None:
-    """Where the answer is: of the files that have it, the one whose holding chunk ranks
-    best; the first file that has it when no chunk holds it whole."""
+    """Where the answer is: of the files that have it, the first one the context holds
+    whole, else the one whose holding chunk ranks best; the first file that has it when
+    no chunk holds it whole."""
     if len(spans) == 1:
         return spans[0]
+    for position, found in enumerate(reach([_excerpt(s) for s in spans], context, table)):
+        if found.whole:
+            return spans[position]
     ranked = [
         (min(decision.rank_of(i) for i in holding), position, span)
         for position, span in enumerate(spans)
@@ -328,7 +418,7 @@ def _answer_span(
     return spans[0] if spans else None
 
 
-def _readable(table: ChunkTable, spans: Sequence[AnswerSpan],
+def _readable(table: ChunkTable, spans: Sequence[Located],
               truncation: Sequence[int | None]) -> tuple[int, ...]:
     """Chunks holding one of ``spans`` in which the model reads that span to its end."""
     out: set[int] = set()
@@ -340,27 +430,35 @@ def _readable(table: ChunkTable, spans: Sequence[AnswerSpan],
     return tuple(sorted(out))
 
 
-def _outranked(table: ChunkTable, decision: Decision, rank: int,
-               best_holding: int) -> Outranked:
+def _outranked(table: ChunkTable, decision: Decision, rank: int, chunk: int,
+               excerpt: Excerpt, part: bool = False) -> Outranked:
+    """``chunk`` (holding the excerpt, or only its ``part`` left out) lost to the first
+    chunk; the share of the excerpt that winner holds itself says whether it is a
+    stranger or a piece of the answer."""
     by_index = table.chunks
     winner = decision.best_index or 0
-    return Outranked(best_holding, rank, decision.score(best_holding), winner,
-                     decision.score(winner), about(by_index[winner]),
-                     by_index[best_holding].source, by_index[winner].source)
+    return Outranked(chunk, rank, decision.score(chunk), winner, decision.score(winner),
+                     about(by_index[winner]), by_index[chunk].source, by_index[winner].source,
+                     share_held(excerpt, winner, table), part)
 
 
 def with_first_stage(diagnosis: Diagnosis | None, first: Decision | None) -> Diagnosis | None:
     """``diagnosis`` with where the answer's chunk ranked before a reranker (``first``: the
-    first stage's decision), and ``reranked-out`` leading when the first stage had it in
-    the top_k and the reranker pushed it out; unchanged without a reranker."""
-    if diagnosis is None or first is None or not diagnosis.holding_chunks:
+    first stage's decision), and ``reranked-out`` leading when the chunk that should have
+    brought the missing part was in the first stage's top_k and the reranker pushed it
+    out; unchanged without a reranker."""
+    if diagnosis is None or first is None:
         return diagnosis
-    first_rank = min(first.rank_of(i) for i in diagnosis.holding_chunks)
+    first_rank = min((first.rank_of(i) for i in diagnosis.holding_chunks), default=None)
+    lost = diagnosis.outranked
+    if lost is None:
+        return replace(diagnosis, first_rank=first_rank)
+    lost = replace(lost, first_rank=first.rank_of(lost.chunk))
     labels = diagnosis.labels
-    pushed_out = first_rank <= diagnosis.top_k and (diagnosis.answer_rank or 0) > diagnosis.top_k
-    if pushed_out and labels[0] in (OUTRANKED, OUTRANKED_BY_OTHER_DOCUMENT):
+    beaten = {OUTRANKED, OUTRANKED_BY_OTHER_DOCUMENT} & set(labels)
+    if beaten and lost.first_rank is not None and lost.first_rank <= diagnosis.top_k:
         labels = (RERANKED_OUT, *labels)
-    return replace(diagnosis, labels=labels, first_rank=first_rank)
+    return replace(diagnosis, labels=labels, first_rank=first_rank, outranked=lost)
 
 
 def crowding(top: Sequence[int], groups: Sequence[int]) -> tuple[int, ...]:

@@ -1,7 +1,8 @@
 """Labelled excerpts in the corpus and the token-level measures of Chroma's chunking report
 ("Evaluating Chunking Strategies for Retrieval", Smith and Troynikov, 2024), in characters.
 
-For one question with excerpts E (merged, per file) and retrieved chunks R:
+For one question with excerpts E (merged, per file) and retrieved chunks R (the context sent:
+the hits and the neighbours ``--expand`` adds):
 
 - recall = |E ∩ R| / |E|;
 - precision = |E ∩ R| / Σ len(r) over R (every retrieved chunk counted whole, overlapping
@@ -143,14 +144,25 @@ def resolve_questions(questions: Sequence[LabelledQuestion], corpus: Corpus
 
 def question_excerpts(corpus: Corpus, question: LabelledQuestion,
                       answer_span: AnswerSpan | None) -> tuple[Excerpt, ...]:
-    """The excerpts a question expects: its references located in the corpus, else the
-    located expected answer; () when it expects none (or none is in the corpus)."""
+    """The excerpts a question expects: its references located in the corpus (whitespace at
+    their ends left out), else the located expected answer; () when it expects none (or
+    none is in the corpus). Labels and token recall both judge these."""
     if question.references:
         found = (locate_reference(corpus, r) for r in question.references)
-        return tuple(e for e in found if isinstance(e, Excerpt))
+        trimmed = (stripped(corpus, e) for e in found if isinstance(e, Excerpt))
+        return tuple(e for e in trimmed if e.end > e.start)
     if answer_span is None or question.is_answerable is not True:
         return ()
     return (Excerpt(answer_span.source, answer_span.start, answer_span.end),)
+
+
+def stripped(corpus: Corpus, excerpt: Excerpt) -> Excerpt:
+    """The excerpt without the whitespace at its ends: a chunker trims it, so a label and
+    recall judge the words a reader sees (an all-space excerpt ends where it starts)."""
+    content = corpus.source(excerpt.source).text[excerpt.start:excerpt.end]
+    start = excerpt.start + len(content) - len(content.lstrip())
+    end = max(start, excerpt.end - (len(content) - len(content.rstrip())))
+    return Excerpt(excerpt.source, start, end)
 
 
 def token_scores(excerpts: Sequence[Excerpt], retrieved: Sequence[int],

@@ -26,7 +26,7 @@ from ragviz.evaluation.winner_words import kept_winner_words, with_winner_words
 from ragviz.i18n import Grouped
 from ragviz.inputs.corpus import Corpus, as_corpus
 from ragviz.inputs.questions import LabelledQuestion
-from ragviz.retrieval.decision import decide
+from ragviz.retrieval.decision import Decision, decide, with_neighbours
 from ragviz.retrieval.scorers import ScoreRow, get_scorer, prepare
 
 Progress = Callable[[int, int], None]
@@ -261,12 +261,24 @@ def _outcomes(
     for question, scores, first in zip(questions, score_rows, firsts, strict=True):
         decision = decide(scores, settings.top_k, settings.floor, no_match, floored)
         first_stage = None if first is None else decide(first, settings.top_k, settings.floor)
-        diagnosis = with_first_stage(with_crowding(
-            diagnose(corpus, chunks, decision, question, truncation, table), decision, groups),
-            first_stage)
-        span = None if diagnosis is None else diagnosis.answer_span
-        tokens = token_scores(question_excerpts(corpus, question, span),
-                              [hit.index for hit in decision.hits], table)
-        out.append(QuestionOutcome(question, decision, diagnosis, tokens,
-                                   None if first_stage is None else first_stage.scores))
+        out.append(question_outcome(corpus, table, question, decision, truncation,
+                                    settings.expand, groups, first_stage))
     return tuple(out)
+
+
+def question_outcome(corpus: Corpus, table: ChunkTable, question: LabelledQuestion,
+                     decision: Decision, truncation: Sequence[int | None], expand: int = 0,
+                     groups: tuple[int, ...] = (), first_stage: Decision | None = None
+                     ) -> QuestionOutcome:
+    """One question's labels and token measures from one context: the hits and the
+    ``expand`` neighbours of each, what the model receives. Labels and recall read the
+    same context and the same excerpts, so they cannot disagree (DESIGN contract 7)."""
+    chunks = table.chunk_list
+    context = [hit.index for hit in with_neighbours(chunks, decision, expand)[0]]
+    diagnosis = with_first_stage(with_crowding(
+        diagnose(corpus, chunks, decision, question, truncation, table, context),
+        decision, groups), first_stage)
+    span = None if diagnosis is None else diagnosis.answer_span
+    tokens = token_scores(question_excerpts(corpus, question, span), context, table)
+    return QuestionOutcome(question, decision, diagnosis, tokens,
+                           None if first_stage is None else first_stage.scores)

@@ -17,6 +17,7 @@ and a driver's message is cut to its first line with the URI and password taken 
 from __future__ import annotations
 
 import contextlib
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -32,6 +33,7 @@ from ragviz.index.pg_conninfo import parse, redact
 from ragviz.index.stores import OpenOptions, Store, register
 
 INSTALL_HINT = "index.needs_psycopg"  # the catalog key naming the package to install
+_DIGITS = re.compile("([0-9]+)")  # a run of digits in an id (natural_key)
 _FETCH = 2_000  # rows per round trip of the memory mode's cursor
 _REASON_CHARS = 160
 _TEXT_GUESS = ("text", "document", "page_content", "content", "chunk")
@@ -203,6 +205,7 @@ class PgReader(base.TwoSearches):
         if not chunks:
             raise IndexInputError(key="idx.no_text_at_all", name=layout.name,
                                   n=f"{info.count:,}")
+        chunks.sort(key=lambda chunk: natural_key(chunk.id))
         return LoadedIndex(layout.name, tuple(chunks))
 
     def _chunk(self, layout: Layout, row: tuple[Any, ...]) -> IndexChunk | None:
@@ -500,3 +503,10 @@ STORE = register(Store("pgvector", _open, schemes=("postgresql://", "postgres://
                        can_retrieve=True, can_find_text=True, lists_collections=True,
                        forms=("postgresql://USER@HOST/DB",)))
 
+
+def natural_key(chunk_id: str) -> tuple[tuple[int, int | str], ...]:
+    """The order rows are numbered in: ids compared as people read them, the runs of digits
+    as numbers (kb-0, kb-120, kb-1080, not the database's kb-0, kb-1080, kb-120), so chunk
+    #5 here is #5 in a Chroma collection of the same rows written in that order."""
+    return tuple((0, int(part)) if _DIGITS.fullmatch(part) else (1, part)
+                 for part in _DIGITS.split(chunk_id) if part)

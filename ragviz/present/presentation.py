@@ -41,7 +41,7 @@ from ragviz.evaluation.diagnosis import (
 from ragviz.evaluation.excerpts import LeftOut, TokenScores, Unfound
 from ragviz.evaluation.measures import get_metric, metric_names
 from ragviz.evaluation.results import Coverage, Metrics, QuestionOutcome, WhyFailed
-from ragviz.i18n import SOURCE_LANGUAGE, STRINGS, grouped, t
+from ragviz.i18n import SOURCE_LANGUAGE, STRINGS, grouped, joined, percent, t
 from ragviz.i18n import decimal as decimal  # re-exported: the display rule's numbers
 from ragviz.index.base import INDEX_CONFIG
 from ragviz.inputs.documents import shorten
@@ -50,6 +50,7 @@ from ragviz.retrieval.decision import Decision, build_prompt, with_neighbours
 
 FEWEST_DIGITS = 2
 MOST_DIGITS = 6
+QUOTED_CHARS = 120  # an excerpt quoted in a sentence
 
 
 # --- numbers --------------------------------------------------------------------------
@@ -201,8 +202,8 @@ def _diagnosis_numbers(diagnosis: Diagnosis) -> list[float]:
     if diagnosis.outranked is not None:
         lost = diagnosis.outranked
         values += [lost.score, lost.winner_score, lost.gap]
-    if diagnosis.floor_gap is not None and diagnosis.answer_score is not None:
-        values += [diagnosis.answer_score, diagnosis.floor_gap]
+    if diagnosis.floor_gap is not None and diagnosis.missing_score is not None:
+        values += [diagnosis.missing_score, diagnosis.floor_gap]
     return values
 
 
@@ -248,7 +249,42 @@ def _ok_sentence(diagnosis: Diagnosis, best: dict[str, str], language: str) -> s
     unfloored = "" if diagnosis.floored else "_no_floor"  # "passes the floor -1.00" said nothing
     if diagnosis.kind == NO_EXPECTED_ANSWER:
         return t(f"diagnosis.ok_no_expected_answer{unfloored}", language, **best)
+    places = joined((t("diagnosis.at_rank", language, chunk=chunk_name(chunk), rank=rank)
+                     for chunk, rank in diagnosis.in_context), language)
+    if diagnosis.excerpts > 1:
+        return t("diagnosis.ok_excerpts", language, total=diagnosis.excerpts, places=places)
+    if diagnosis.answer_rank != 1:  # in the context, but not whole in the first chunk
+        return t("diagnosis.ok_in_context", language, answer=_quoted(diagnosis.answer),
+                 places=places, **best)
     return t(f"diagnosis.ok_answered{unfloored}", language, answer=diagnosis.answer, **best)
+
+
+def _quoted(text: str) -> str:
+    """An excerpt quoted in a sentence: a long one cut, so a sentence stays one."""
+    return shorten(" ".join(text.split()), QUOTED_CHARS)
+
+
+def _gap(value: float, digits: int, language: str) -> str:
+    """A difference under the display rule, its trailing zeros dropped down to two
+    decimals: "3.000 below" read as three thousand."""
+    while digits > FEWEST_DIGITS and round(value, digits - 1) == round(value, digits):
+        digits -= 1
+    return decimal(value, digits, language)
+
+
+def _missing_lead(diagnosis: Diagnosis, language: str) -> str:
+    """The sentence before a failure's first: which excerpt did not reach the context whole
+    (several excerpts), or how much of the one answer did ("" when none of it did, or when
+    ``answer-split`` says it)."""
+    share = diagnosis.sent_share
+    if diagnosis.missing_excerpt is None or share is None:
+        return ""
+    if diagnosis.excerpts > 1:
+        return t("diagnosis.missing_excerpt", language, n=diagnosis.missing_excerpt,
+                 total=diagnosis.excerpts, share=percent(share, language))
+    if share > 0 and diagnosis.primary != ANSWER_SPLIT:
+        return t("diagnosis.missing_part", language, share=percent(share, language))
+    return ""
 
 
 def _label_sentence(diagnosis: Diagnosis, label: str, digits: int, language: str) -> str:
@@ -270,19 +306,16 @@ def _label_sentence(diagnosis: Diagnosis, label: str, digits: int, language: str
     if label == ANSWER_NOT_IN_DOCUMENT:
         return t("diagnosis.answer_not_in_document", language, answer=diagnosis.answer)
     if label == ANSWER_SPLIT:
-        first, last = diagnosis.split_between
-        source = "" if diagnosis.answer_span is None else diagnosis.answer_span.source
-        return t("diagnosis.answer_split", language, answer=diagnosis.answer,
-                 first=chunk_name(first), last=_in_file(chunk_name(last), source, diagnosis))
+        return _split_sentence(diagnosis, language)
     if label == ANSWER_TRUNCATED:
         source = "" if diagnosis.answer_span is None else diagnosis.answer_span.source
         return t("diagnosis.answer_truncated", language, answer=diagnosis.answer,
                  chunks=_in_file(chunk_list(diagnosis.holding_chunks, language), source,
                                  diagnosis))
-    if label == RERANKED_OUT:
-        chunk = diagnosis.outranked.chunk if diagnosis.outranked else diagnosis.best_chunk
-        return t("diagnosis.reranked_out", language, chunk=chunk_name(chunk or 0),
-                 first=diagnosis.first_rank, rank=diagnosis.answer_rank, top_k=diagnosis.top_k)
+    if label == RERANKED_OUT and diagnosis.outranked is not None:
+        lost = diagnosis.outranked
+        return t("diagnosis.reranked_out", language, chunk=chunk_name(lost.chunk),
+                 first=lost.first_rank, rank=lost.rank, top_k=diagnosis.top_k)
     if label == ANN_MISS and diagnosis.ann_miss is not None:
         miss = diagnosis.ann_miss
         return t("diagnosis.ann_miss", language, chunk=chunk_name(miss.chunk), rank=miss.rank,
@@ -293,29 +326,53 @@ def _label_sentence(diagnosis: Diagnosis, label: str, digits: int, language: str
                  chunks=chunk_list(diagnosis.crowding, language),
                  places=len(diagnosis.crowding), top_k=diagnosis.top_k)
     if label in (OUTRANKED, OUTRANKED_BY_OTHER_DOCUMENT) and diagnosis.outranked is not None:
-        lost = diagnosis.outranked
-        return t(f"diagnosis.{label.replace('-', '_')}", language, chunk=chunk_name(lost.chunk),
-                 rank=lost.rank, score=decimal(lost.score, digits, language),
-                 gap=decimal(lost.gap, digits, language), winner=chunk_name(lost.winner),
-                 winner_score=decimal(lost.winner_score, digits, language),
-                 about=lost.winner_about, source=lost.source,
-                 winner_source=lost.winner_source)
+        return _outranked_sentence(diagnosis, label, digits, language)
     raise ValueError(f"no sentence for the diagnosis label {label!r}")
+
+
+def _outranked_sentence(diagnosis: Diagnosis, label: str, digits: int, language: str) -> str:
+    """The chunk that should have brought the answer (or its part left out) lost to the
+    first; a first chunk that holds part of the answer is said as such, not as a stranger."""
+    lost = diagnosis.outranked
+    assert lost is not None
+    key = f"diagnosis.{label.replace('-', '_')}" + ("_part" if lost.part else "")
+    if lost.winner_share > 0 and label == OUTRANKED:
+        key = "diagnosis.outranked_part_by_part" if lost.part else "diagnosis.outranked_by_part"
+    return t(key, language, chunk=chunk_name(lost.chunk), rank=lost.rank,
+             score=decimal(lost.score, digits, language), gap=_gap(lost.gap, digits, language),
+             winner=chunk_name(lost.winner), top_k=diagnosis.top_k,
+             winner_score=decimal(lost.winner_score, digits, language),
+             about=lost.winner_about, source=lost.source, winner_source=lost.winner_source,
+             share=percent(lost.winner_share, language))
+
+
+def _split_sentence(diagnosis: Diagnosis, language: str) -> str:
+    """No chunk holds the answer whole: which chunks it straddles, and what of it the
+    context got and left out."""
+    first, last = diagnosis.split_between
+    source = "" if diagnosis.answer_span is None else diagnosis.answer_span.source
+    values = {"answer": _quoted(diagnosis.answer), "first": chunk_name(first),
+              "last": _in_file(chunk_name(last), source, diagnosis)}
+    if not diagnosis.part_sent:
+        return t("diagnosis.answer_split", language, **values)
+    return t("diagnosis.answer_split_part", language, **values,
+             sent=_quoted(diagnosis.part_sent), missing=_quoted(diagnosis.part_missing),
+             share=percent(diagnosis.sent_share or 0.0, language))
 
 
 def _answer_below_floor(diagnosis: Diagnosis, best: dict[str, str], digits: int,
                         language: str) -> str:
     """The answer's chunk is under the floor while another chunk passes it: inside top_k
     the floor alone keeps it out; outside, a larger top_k alone would not bring it in."""
-    rank = diagnosis.answer_rank or 0
+    rank = diagnosis.missing_rank or 0
     chunk = diagnosis.outranked.chunk if diagnosis.outranked else diagnosis.best_chunk
     source = diagnosis.outranked.source if diagnosis.outranked else diagnosis.best_source
     key = "diagnosis.answer_below_floor" if rank <= diagnosis.top_k \
         else "diagnosis.answer_below_floor_outside"
     return t(key, language, chunk=_in_file(chunk_name(chunk or 0), source, diagnosis),
              rank=rank, top_k=diagnosis.top_k, floor=best["floor"],
-             score=decimal(diagnosis.answer_score or 0.0, digits, language),
-             gap=decimal(diagnosis.floor_gap or 0.0, digits, language))
+             score=decimal(diagnosis.missing_score or 0.0, digits, language),
+             gap=_gap(diagnosis.floor_gap or 0.0, digits, language))
 
 
 def diagnosis_sentences(
@@ -330,6 +387,9 @@ def diagnosis_sentences(
         digits = distinct_digits(values + _diagnosis_numbers(diagnosis))
     said = tuple(_label_sentence(diagnosis, label, digits, language)
                  for label in diagnosis.labels)
+    lead = _missing_lead(diagnosis, language)
+    if lead:
+        said = (f"{lead} {said[0]}", *said[1:])
     moved = diagnosis.first_rank is not None and diagnosis.answer_rank is not None \
         and diagnosis.first_rank != diagnosis.answer_rank and RERANKED_OUT not in diagnosis.labels
     if moved:

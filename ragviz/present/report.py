@@ -20,6 +20,7 @@ from markupsafe import Markup
 
 from ragviz.answering.run import AnswerSet, LLMResult
 from ragviz.evaluation.calibration import Calibration
+from ragviz.evaluation.diagnosis import LABELS
 from ragviz.evaluation.results import Analysis, Comparison, Coverage, Metrics, QuestionOutcome
 from ragviz.evaluation.settings_study import SettingStudy
 from ragviz.i18n import Grouped, grouped, language_tag, t
@@ -32,6 +33,7 @@ from ragviz.present.answers import (
     verdict_text,
     verdict_tone,
 )
+from ragviz.present.label_words import glossary, hover_text
 from ragviz.present.map_svg import map_svg
 from ragviz.present.palette import FLOOR, HIT, OTHER, UNDER_FLOOR
 from ragviz.present.presentation import (
@@ -227,7 +229,8 @@ def _outcome_html(outcome: QuestionOutcome, analysis: Analysis, lang: str,
     diagnosis = outcome.diagnosis
     verdict, sentence = outcome_texts(outcome, lang)
     labels = [] if diagnosis is None else [
-        {"ok": label == "ok", "name": label_name(label, lang)} for label in diagnosis.labels]
+        {"ok": label == "ok", "name": label_name(label, lang), "title": hover_text(label, lang)}
+        for label in diagnosis.labels]
     prompt = prompt_text(outcome, analysis.chunks, lang, analysis.settings.expand) \
         or t("report.no_llm_call", lang)
     return Markup(_macros().outcome({
@@ -248,6 +251,16 @@ def _answer(result: LLMResult | None, lang: str) -> dict[str, Any]:
                 "answer": None}
     return {"title": title, "tone": verdict_tone(result.verdict),
             "verdict": verdict_text(result, lang), "answer": result.answer}
+
+
+def _labels_legend(lang: str) -> Markup:
+    """Every question label, what it means and the fix it points at (the glossary)."""
+    rows = [{"ok": e.label == "ok", "name": e.name, "title": hover_text(e.label, lang),
+             "definition": e.definition, "fix": e.fix} for e in glossary(lang, LABELS)]
+    return Markup(_macros().labels_legend({
+        "title": t("labels.legend", lang), "label": t("labels.col_label", lang),
+        "definition": t("labels.col_definition", lang), "fix": t("labels.col_fix", lang),
+        "rows": rows}))
 
 
 def render_report(
@@ -297,6 +310,7 @@ def render_report(
         "sides": _sides(analyses, lang, answers),
         "flips": None if comparison is None else _flips_html(comparison, lang),
         "verdict_flips": _verdict_flips_html(analyses, answers, lang),
+        "labels_legend": _labels_legend(lang),
         "study": _study_html(analyses[0], study, lang),
         "document_title": t("report.document", lang), "legend": Markup(legend(lang)),
         "questions_title": t("report.questions", lang),

@@ -26,7 +26,8 @@ from ragviz.present.explain_text import (
     sent_sentence,
     where,
 )
-from ragviz.present.presentation import chunk_name, format_score, label_name
+from ragviz.present.label_words import badges_html
+from ragviz.present.presentation import chunk_name, format_score
 from ragviz_app import app_state as state
 from ragviz_app.common import lang, md, retrieval, ss, tr
 from ragviz_app.frame import Frame
@@ -174,8 +175,7 @@ def draw(x: Explanation) -> None:
     st.markdown(md(candidate_sentence(x, language)))
     labelled = x.outcome.diagnosis is not None and bool(x.expected)
     if labelled:
-        st.markdown(" ".join(f":{'green' if n == 'ok' else 'red'}-badge"
-                             f"[{md(label_name(n, language))}]" for n in x.labels))
+        st.markdown(badges_html(x.labels, language), unsafe_allow_html=True)  # escaped
         st.markdown(md(diagnosis_line(x, language, "explain.hint_app")))
         reference = ss[TICKET].get("reference")
         if reference:  # the excerpt picked or selected, at its offsets

@@ -10,6 +10,7 @@ from ragviz.evaluation.experiments import compare
 from ragviz.evaluation.results import Analysis
 from ragviz.inputs.corpus import Corpus
 from ragviz.present import presentation
+from ragviz.present.label_words import legend_html
 from ragviz_app.common import lang, tr
 from ragviz_app.frame import Frame
 from ragviz_app.views import compare_answers
@@ -46,3 +47,10 @@ def compare_view(a: Analysis, b: Analysis) -> None:
     styled = frame.style.apply(lambda row: [f"background-color: {tints[row.name]}"] * len(row),
                                axis=1)
     st.dataframe(styled, hide_index=True, width="stretch")
+    labels_legend()
+
+
+def labels_legend() -> None:
+    """What each label of the flips means and the fix it points at, folded."""
+    with st.expander(tr("labels.legend"), key="compare_labels_legend"):
+        st.html(legend_html(lang()))

@@ -17,6 +17,7 @@ from ragviz.evaluation.measures import metric_names
 from ragviz.evaluation.results import Analysis
 from ragviz.i18n import t
 from ragviz.present import charts, presentation
+from ragviz.present.label_words import badges_html
 from ragviz_app.common import lang, md, ss, tr
 from ragviz_app.frame import Frame
 from ragviz_app.index_frame import IndexView
@@ -172,8 +173,6 @@ def why_index_a(frame: Frame, view: IndexView) -> None:
     assert outcome.diagnosis is not None
     st.markdown(t("app.why_result_for", language, question=md(outcome.question.question),
                   side="A"))
-    st.markdown(" ".join(
-        f":{'green' if x == 'ok' else 'red'}-badge[{presentation.label_name(x, language)}]"
-        for x in outcome.diagnosis.labels))
+    st.markdown(badges_html(outcome.diagnosis.labels, language), unsafe_allow_html=True)
     st.markdown(md(presentation.diagnosis_text(outcome.diagnosis, language)))
     st.caption(t("idx.why_a_no_fix", language))

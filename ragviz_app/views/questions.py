@@ -13,6 +13,7 @@ import streamlit as st
 
 from ragviz.evaluation.results import Analysis
 from ragviz.present import answers, charts, presentation, render
+from ragviz.present.label_words import badges_html
 from ragviz_app.common import lang, md, scale_of, side_by_side, tr
 from ragviz_app.frame import Frame
 from ragviz_app.views import check_answer, llm_view
@@ -72,7 +73,7 @@ class Shown:
     position: int
     side: str
     verdict: str  # Markdown: the decision in its colour
-    badges: str  # Markdown badges, one per diagnosis label ("" without labels)
+    badges: str  # HTML badges, one per diagnosis label, its meaning on hover ("" without)
     explanation: str
     spec: dict[str, Any]  # the score bars, datasets as Arrow tables
     note: str = ""  # where a reranker moved the answer's chunk ("first stage #7 → #1")
@@ -86,9 +87,7 @@ def question_shown(analysis: Analysis, position: int, side: str, show_floor: boo
     text, explanation = presentation.outcome_texts(outcome, lang())
     colour = "orange" if decision.refused else "blue"
     badges = f":gray-badge[{tr('app.unlabelled_badge')}]" if outcome.diagnosis is None \
-        else " ".join(
-            f":{'green' if x == 'ok' else 'red'}-badge[{presentation.label_name(x, lang())}]"
-            for x in outcome.diagnosis.labels)
+        else badges_html(outcome.diagnosis.labels, lang())  # meaning on hover (issue 43)
     if outcome.diagnosis is None:  # no label: never "ok", counted in no figure (issue 45)
         explanation = tr("app.unlabelled_note")
     spec = arrow_datasets(  # the same spec as score_bars, its data-free part built once
@@ -118,10 +117,10 @@ def draw_question(shown: Shown, analysis: Analysis, large: bool = False,
     if large:  # the replay: verdict and labels in big type, the bars, then the explanation
         st.markdown(f"### {shown.verdict}")
         if shown.badges:
-            st.markdown(shown.badges)
+            st.markdown(shown.badges, unsafe_allow_html=True)  # escaped by badges_html
     else:  # side, verdict and labels on one line, the bars right under them
-        st.markdown(f"**{tr(f'app.config_{shown.side}')}** · {shown.verdict} "
-                    f"{shown.badges}".strip())
+        st.markdown(f"**{tr(f'app.config_{shown.side}')}** · {shown.verdict} "  # no user text
+                    f"{shown.badges}".strip(), unsafe_allow_html=True)
     if answer is not None:
         answer()
     st.vega_lite_chart(shown.spec, width="stretch")

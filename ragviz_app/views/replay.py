@@ -4,6 +4,8 @@ alone."""
 
 from __future__ import annotations
 
+import altair as alt
+import pandas as pd
 import streamlit as st
 
 from ragviz.embedding.models import Embedder
@@ -56,6 +58,7 @@ def walkthrough_page(model: Embedder) -> None:
     if step.section == "map":  # both configurations in one space: fixed ●, sentence ■
         map_view.draw_space(model, [("a", fixed), ("b", sentence)], None, planar.PCA,
                             "config", step.question, "walk_map", large=True)
+        _distance_strip(fixed, sentence)
         return
     _step_view(step, document, questions, shown, fixed is shown, floor)
 
@@ -123,6 +126,35 @@ def _step_view(step: walkthrough.Step, document: str, questions: list[LabelledQu
         st.markdown(f"### {md(questions[step.question].question)}")
         question_view(shown, step.question, "a" if shown_is_fixed else "b",
                       show_floor=step.floor == "calibrated", large=True)
+
+
+def _distance_strip(fixed: Analysis, sentence: Analysis) -> None:
+    """The map step's distances in the model's own space, on an axis zoomed on them: the
+    text's 0.552 and 0.566 drawn apart (the map only approximates that space)."""
+    found = walkthrough.map_distances(fixed, sentence)
+    if not found:
+        return
+    holds, nearest = tr("walk.map.holds"), tr("walk.map.nearest")
+    rows = pd.DataFrame([{
+        "config": tr(f"walk.map.config_{d.config}"), "distance": d.distance,
+        "role": holds if d.holds else nearest,
+        "label": f"{d.chunk} · {presentation.decimal(d.distance, 3, lang())}"} for d in found])
+    domain = walkthrough.distance_domain([d.distance for d in found])
+    base = alt.Chart(rows).encode(
+        x=alt.X("distance:Q", title=tr("walk.map.distance_axis"),
+                scale=alt.Scale(domain=list(domain), zero=False)),
+        y=alt.Y("config:N", title=None, sort=None))
+    points = base.mark_point(filled=True, size=500, opacity=1).encode(
+        shape=alt.Shape("config:N", legend=None, scale=alt.Scale(range=["circle", "square"])),
+        color=alt.Color("role:N", legend=alt.Legend(title=None, orient="top"),
+                        scale=alt.Scale(domain=[holds, nearest],
+                                        range=["#16a34a", "#6b7280"])))
+    text = base.mark_text(dy=-24).encode(text="label:N")
+    chart = (points + text).properties(height=REPLAY_STRIP_HEIGHT)
+    st.altair_chart(charts.localised(
+        chart.configure_axis(labelFontSize=18, titleFontSize=18, labelLimit=260)
+        .configure_legend(labelFontSize=18).configure_text(fontSize=18), lang()),
+        width="stretch")
 
 
 def _walk_to(index: int) -> None:

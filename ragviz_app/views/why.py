@@ -19,6 +19,7 @@ from ragviz.evaluation.results import WhyFailed
 from ragviz.inputs.corpus import Corpus
 from ragviz.inputs.questions import LabelledQuestion
 from ragviz.present import presentation
+from ragviz.present.label_words import badges_html
 from ragviz_app import app_state as state
 from ragviz_app.common import SIDES, lang, md, retrieval, ss, tr
 from ragviz_app.frame import Frame
@@ -107,10 +108,7 @@ def show_result(result: WhyFailed, question: LabelledQuestion) -> None:
     """The diagnosis, and the fix with one button per side to load it."""
     st.markdown(tr("app.why_result_for", question=md(question.question),
                    side=str(ss.why_side).upper()))
-    badges = " ".join(
-        f":{'green' if x == 'ok' else 'red'}-badge[{presentation.label_name(x, lang())}]"
-        for x in result.diagnosis.labels)
-    st.markdown(badges)
+    st.markdown(badges_html(result.diagnosis.labels, lang()), unsafe_allow_html=True)
     st.markdown(md(presentation.diagnosis_text(result.diagnosis, lang())))
     if result.fix is None:
         st.info(md(presentation.why_failed_text(result, lang())))

@@ -20,7 +20,7 @@ from .conftest import AppPage, default_analyses, visible_texts
 
 pytestmark = pytest.mark.browser
 
-BADGE = ".stMarkdownBadge"  # what st.markdown draws for ":red-badge[label]"
+BADGE = "span.rv-label"  # a label badge (ragviz.present.label_words.badge_html)
 CAPTION = '[data-testid="stCaptionContainer"]'
 METRIC = '[data-testid="stMetric"]'
 

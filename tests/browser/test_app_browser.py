@@ -78,3 +78,22 @@ def test_the_chunks_are_highlighted_and_the_size_slider_recuts_them(app: AppPage
     a_badges = app.page.locator(DOC).first.locator(".rv-badge")
     assert a_badges.count() == math.ceil(n_chars / size)
     app.assert_healthy()
+
+
+def test_every_label_badge_says_what_it_means_on_hover(app: AppPage) -> None:
+    """Issue 43: a badge's hover (its ``title``, as the browser keeps it after Streamlit's
+    Markdown) is the label's definition and fix from the catalog."""
+    from ragviz.present.label_words import hover_text
+
+    app.open(tab=None)
+    app.wait_charts(14)
+    badges = app.page.locator("span.rv-label")
+    expect(badges.first).to_be_visible(timeout=30_000)
+    assert badges.count() >= 2
+    for i in range(badges.count()):
+        badge = badges.nth(i)
+        label = badge.get_attribute("data-label")
+        assert label and badge.get_attribute("title") == hover_text(label, "en")
+    badges.first.hover()
+    assert "Fix:" in (badges.first.get_attribute("title") or "")
+    app.assert_healthy()
