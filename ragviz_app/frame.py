@@ -77,6 +77,8 @@ class Frame:
     # a side waiting for something the user has not given yet (B without source files):
     # said in a neutral box, since nothing is wrong
     notes: dict[str, str] = field(default_factory=dict)
+    # the previous document's questions while keep-or-clear is asked: kept, not scored
+    waiting: list[LabelledQuestion] = field(default_factory=list)
 
     @property
     def model(self) -> Embedder:
