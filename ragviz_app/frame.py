@@ -19,7 +19,7 @@ from streamlit.delta_generator import DeltaGenerator
 from ragviz.chunking import CHUNKER_NAMES, ChunkerConfig, ChunkingResult, get_spec
 from ragviz.chunking.registry import PEERS_EXTRA, missing_peers
 from ragviz.embedding.models import Embedder
-from ragviz.errors import ModelLoadError
+from ragviz.errors import InputError, ModelLoadError
 from ragviz.evaluation.calibration import calibrate_outcomes
 from ragviz.evaluation.metrics import metrics_per_file
 from ragviz.evaluation.pipeline import analyse, chunk_document, rescore
@@ -33,7 +33,7 @@ from ragviz.present import presentation
 from ragviz.present.param_words import param_title
 from ragviz.retrieval.scorers import DEFAULT_SCORER, scorer_names
 from ragviz_app import app_state as state
-from ragviz_app import background, floors, levels
+from ragviz_app import background, floors, levels, size_hold
 from ragviz_app.common import (
     NO_RERANK,
     RERANKERS,
@@ -77,6 +77,8 @@ class Frame:
     # a side waiting for something the user has not given yet (B without source files):
     # said in a neutral box, since nothing is wrong
     notes: dict[str, str] = field(default_factory=dict)
+    # the previous document's questions while keep-or-clear is asked: kept, not scored
+    waiting: list[LabelledQuestion] = field(default_factory=list)
 
     @property
     def model(self) -> Embedder:
@@ -346,15 +348,24 @@ def compute(document: str | Corpus | None, models: dict[str, Embedder],
     frame = Frame(document, models, questions, configs, dict.fromkeys(SIDES), {}, top_k)
     if document is not None:
         pending: dict[str, ChunkingResult] = {}
+        sizes, over = list(configs.values()), []  # (a refusal empties its side's config)
         for side in SIDES:
             config = configs[side]
             assert config is not None
             with refusing(frame, side):
                 found = memoised(document, config, models[side], questions, top_k,
                                  floors.floor_of(side), side)
-                if found is None:
-                    pending[side] = chunk_document(document, config, models[side])
+                try:
+                    if found is None:
+                        pending[side] = chunk_document(document, config, models[side])
+                except InputError as error:
+                    over += [side] if error.key == size_hold.TOO_MANY else []
+                    raise
                 frame.analyses[side] = found
+        if over and pending and size_hold.held(document, sizes):
+            frame.notes.update({side: tr("app.embedding_held", side=over[0].upper())
+                                for side in pending})
+            pending = {}
         if pending:
             background.wait_stopped()
         slots = preview(pending) if pending and preview is not None else {}

@@ -120,8 +120,9 @@ def draw_page() -> None:
         return
     st.title(tr("app.title"), help=tr("app.subtitle"))  # a tooltip: the first screen is short
     document = choice.analysed  # the corpus when there are several files, else the text
-    # a new document under another's questions: keep or clear them, asked at the top
-    question_editor.document_notice(
+    # a new document under another's questions: keep or clear them, asked at the top; until
+    # then they wait outside the frame (issue 45): not scored, their queries not embedded
+    asking = question_editor.document_notice(
         document if choice.index is None else index_source.questions_owner(choice.index))
     # the "Check an answer" entry (issue 45), on the first level: 2 of the first screen's 15
     # controls (tests/browser/test_levels_browser.py counts them)
@@ -132,6 +133,9 @@ def draw_page() -> None:
     tabs, is_open = open_tabs()
     checked = question_editor.edited_questions(tabs["questions"], is_open["questions"],
                                                document)
+    waiting: list[LabelledQuestion] = []
+    if asking and choice.index is None:  # (an index's questions still score: its tests)
+        waiting, checked = checked, []
     n_chars = state.document_chars(document) if document is not None else 1000
     if choice.index is not None:  # a production index: A is the index, B the what-if
         check_answer.results(check_box, index_page(choice, models, checked, config_columns,
@@ -147,6 +151,7 @@ def draw_page() -> None:
     early = (preview.chunks_first(document, configs, early_slots, document_slot)
              if document is not None else None)
     frame = shared_frame.compute(document, models, checked, configs, early)
+    frame.waiting = waiting  # carried by the workspace and the link, never lost
     check_answer.results(check_box, frame)
     for place in (*early_slots.values(), document_slot):
         if place is not None:

@@ -325,6 +325,7 @@ def apply_question_edits() -> None:
     ss.questions_base = state.apply_table_edits(shown_questions(), edits)
     ss.pop("questions_draft", None)
     ss.pop("questions_editor", None)  # the new table is the editor's data: no edits pending
+    ss["_questions_doc"] = None  # applied with the document in view: they belong to it now
 
 
 def clear_questions() -> None:

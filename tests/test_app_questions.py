@@ -6,12 +6,16 @@ question and keeps its result only while its inputs stay the same."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
+import pytest
 from streamlit.testing.v1 import AppTest
 
 from ragviz.chunking import get_spec
+from ragviz.embedding.models import Embedder
 from ragviz.i18n import t
 from ragviz.inputs.questions import LabelledQuestion, read_questions_file
 from ragviz.present.exports import questions_csv
@@ -108,8 +112,68 @@ def test_a_new_document_offers_to_keep_or_clear_the_questions() -> None:
     at.button(key="clear_questions_for_document").click()
     run(at)
     assert table(at) == []
+    assert headings(at) == []
     assert "were written for the previous one" not in texts(at)
     assert "Add a question" in texts(at)
+
+
+def headings(at: AppTest) -> list[str]:
+    """The questions scored on the questions tab, one heading each."""
+    return [str(m.value) for m in at.markdown if str(m.value).startswith("#### ")]
+
+
+def counted_queries(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every question the model is asked to embed (``encode_queries``, before its cache)."""
+    asked: list[str] = []
+    original = Embedder.encode_queries
+
+    def counting(self: Embedder, texts: Sequence[str], *args: Any, **kwargs: Any) -> Any:
+        asked.extend(texts)
+        return original(self, texts, *args, **kwargs)
+
+    monkeypatch.setattr(Embedder, "encode_queries", counting)
+    return asked
+
+
+def test_a_new_document_scores_and_embeds_no_old_question_until_kept(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 45 item 5: while keep-or-clear is asked the previous document's questions are
+    not scored against the new one, nor embedded; "Keep" scores them."""
+    asked = counted_queries(monkeypatch)
+    at = start("questions")
+    old = table(at)
+    assert len(headings(at)) == len(old) == 7 and set(old) <= set(asked)
+    asked.clear()
+    paste(at, ENGLISH_DOC)
+    assert "were written for the previous one" in texts(at)
+    assert headings(at) == [], "no question of the old document scored against the new one"
+    assert not set(asked) & set(old), "no old question embedded for the new document"
+    assert len(table(at)) == 7, "the table keeps them meanwhile"
+    at.button(key="keep_questions").click()
+    run(at)
+    assert len(headings(at)) == 7
+    assert set(old) <= set(asked)
+
+
+def test_the_waiting_questions_and_the_pasted_document_stay_in_the_workspace() -> None:
+    at = start()
+    paste(at, ENGLISH_DOC)
+    assert "were written for the previous one" in texts(at)
+    workspace = at.session_state["_share_now"]["workspace"]
+    assert workspace.document == ENGLISH_DOC
+    assert [q.question for q in workspace.questions] == table(at)
+
+
+def test_applying_edits_under_the_offer_keeps_the_table_for_the_new_document() -> None:
+    at = start("questions")
+    paste(at, ENGLISH_DOC)
+    assert headings(at) == []
+    apply_edits(at, {"edited_rows": {}, "deleted_rows": list(range(7)),
+                     "added_rows": [{"question": "How long do returns last?",
+                                     "answer": "thirty days", "answerable": True}]})
+    assert "were written for the previous one" not in texts(at)
+    scored = headings(at)
+    assert len(scored) == 1 and "How long do returns last" in scored[0]
 
 
 def test_keeping_the_questions_ends_the_offer() -> None:

@@ -50,7 +50,8 @@ def share_state(frame: Frame) -> Workspace | None:
     """Record what the downloads give for this frame (its floor and top_k) and return the
     workspace, so the page link can carry it."""
     document = _shareable(frame, say_why=False)
-    workspace = (Workspace(document, tuple(frame.questions), current_settings())
+    questions = tuple(frame.questions or frame.waiting)  # waiting ones are not lost
+    workspace = (Workspace(document, questions, current_settings())
                  if isinstance(document, str) else None)
     now = ss.setdefault(_NOW, {})
     # Bound now: Streamlit calls the download callables after the run, when the session's
