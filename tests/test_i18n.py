@@ -387,3 +387,99 @@ def test_no_error_a_user_meets_carries_english_text() -> None:
             if any(isinstance(arg, ast.Constant | ast.JoinedStr) for arg in given):
                 english.append(f"{name}:{node.lineno}")
     assert english == []
+
+
+
+# Where an f-string may group a number with Python's "," (English grouping): only text that
+# never reaches a user, each with the reason ("path:line text" -> why). None today.
+GROUPED_BY_HAND: dict[str, str] = {}
+BY_HAND = re.compile(r"\{[^{}\n]*:,[^{}\n]*\}|format\([^()\n]*,\s*['\"],")
+
+
+def test_no_number_reaching_a_user_is_grouped_by_python() -> None:
+    """Issue 48 item 1: ``f"{n:,}"`` writes 1,234 in every language (Portuguese writes 1.234):
+    a number reaching a user goes as ``n`` (``t`` groups and plural-picks it), ``Grouped`` or
+    ``decimal`` (CLDR), so the sentence's language writes it."""
+    from ragviz.errors import IndexLimitError
+    from ragviz.i18n import Grouped, render
+
+    by_hand = {f"{path.relative_to(ROOT)}:{number} {line.strip()}"
+               for path in SOURCES for number, line in enumerate(path.read_text().splitlines(), 1)
+               if BY_HAND.search(line)}
+    assert by_hand <= set(GROUPED_BY_HAND)
+    assert BY_HAND.search('limit=f"{MAX_RECORD_BYTES:,}")') and BY_HAND.search('f"{x:,.2f}"')
+    refused = IndexLimitError(key="idx.chunk_too_long", where="x", n=12345, limit=Grouped(20000))
+    assert "12.345" in render(refused, "pt") and "20.000" in render(refused, "pt")
+    assert "12,345" in str(refused) and "20,000" in str(refused)
+
+
+# A plain ValueError/TypeError raised with an English sentence is a programming error a user
+# never meets (the CLI prints any ValueError's text, the app's ``refusing`` too): each one
+# here says why no user input reaches it. A new one is a KeyedError with a catalog key.
+PROGRAMMING_ERRORS = {
+    "ragviz/answering/question_run.py::WritingSettings.__post_init__":
+        "per_passage is no option of the CLI or the app: a Python caller's argument",
+    "ragviz/chunking/base.py::<module>": "Chunk's fields out of step with make_chunk, at import",
+    "ragviz/chunking/base.py::make_chunk": "a chunker's code passing a field Chunk lacks",
+    "ragviz/chunking/peers/chonkie_token_model.py::_run":
+        "a Chonkie release whose windows break the adapter's invariant (bench and peers)",
+    "ragviz/chunking/peers/common.py::find_text":
+        "a peer library returning text not in the document: the adapter's invariant",
+    "ragviz/chunking/registry.py::register": "a chunker module registered twice or clashing",
+    "ragviz/chunking/sweep_grid.py::sweep_values": "a chunker spec declaring no sweep sizes",
+    "ragviz/evaluation/calibration.py::calibrate":
+        "the CLI refuses first (cli.calibration_needs_both, --cost-* parsed as cli.number_not_"
+        "negative), the app shows app.calibration_needs and bounds its costs",
+    "ragviz/evaluation/experiments.py::compare": "two analyses of one frame share questions",
+    "ragviz/evaluation/measures.py::get_metric":
+        "the CLI's --metric has the registry's names as choices, the app a select box",
+    "ragviz/evaluation/pipeline.py::rescore": "callers rescore with the analysis' own scorer",
+    "ragviz/evaluation/results.py::RetrievalSettings.__post_init__":
+        "the CLI's --top-k/--floor/--expand types and the app's sliders bound them first",
+    "ragviz/evaluation/results.py::SweepResult.best":
+        "callers check rows first (the app's sweep view, charts); the CLI's grid is never empty",
+    "ragviz/i18n/__init__.py::remove_language": "a test or plugin removing English",
+    "ragviz/index/chroma_child.py::serve": "the parent process' own protocol, never shown",
+    "ragviz/present/presentation.py::_label_sentence": "a diagnosis label without a sentence",
+    "ragviz/present/report.py::render_report": "callers pass the analyses they ran",
+    "ragviz/projection/planar.py::_checked": "callers pass the embedder's 2-D array",
+    "ragviz/projection/planar.py::project": "callers pass planar.PCA or planar.UMAP",
+    "ragviz/retrieval/decision.py::decide": "RetrievalSettings checked top_k and floor first",
+    "ragviz/share/samples.py::Sample.document": "the app asks corpus() of a several-file sample",
+    "ragviz/share/samples.py::_files": "the bundled samples' manifest, shipped and tested",
+    "ragviz/share/samples.py::_sample": "the bundled samples' manifest, shipped and tested",
+    "ragviz/share/samples.py::load_samples": "the bundled samples' manifest, shipped and tested",
+}
+
+
+def _english_raises(path: Path) -> list[str]:
+    """``path::function`` of each ``raise ValueError/TypeError("…")`` (a string, f-string or
+    concatenation as its text) in ``path``."""
+    import ast
+
+    found: list[str] = []
+
+    def visit(node: ast.AST, owner: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            name = owner
+            if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                name = f"{owner}.{child.name}" if owner else child.name
+            if (isinstance(child, ast.Raise) and isinstance(child.exc, ast.Call)
+                    and isinstance(child.exc.func, ast.Name)
+                    and child.exc.func.id in ("ValueError", "TypeError")
+                    and any(isinstance(arg, ast.Constant | ast.JoinedStr | ast.BinOp)
+                            for arg in child.exc.args[:1])):
+                found.append(f"{path.relative_to(ROOT)}::{name or '<module>'}")
+            visit(child, name)
+
+    visit(ast.parse(path.read_text(encoding="utf-8")), "")
+    return found
+
+
+def test_no_plain_error_with_english_text_reaches_users_unkeyed() -> None:
+    """Issue 48 item 1: an English ``ValueError`` a user can provoke reaches them as it is (the
+    CLI prints its text, the app's ``refusing`` too): each one is an internal programming
+    error on the list above, with its reason, or a ``KeyedError`` with a catalog key."""
+    raised = {where for path in SOURCES for where in _english_raises(path)}
+    assert raised - set(PROGRAMMING_ERRORS) == set()
+    assert set(PROGRAMMING_ERRORS) - raised == set()  # the list names no error since keyed

@@ -173,10 +173,10 @@ class Listed:
 
 @dataclass(frozen=True)
 class Grouped:
-    """An integer not yet written: grouped as the sentence's language groups thousands
+    """A number not yet written: grouped as the sentence's language groups thousands
     (1,234 / 1.234), for a value other than the count ``n`` (which ``t`` groups itself)."""
 
-    value: int
+    value: int | float
 
     def localized(self, lang: str) -> str:
         return grouped(self.value, lang)
@@ -283,8 +283,8 @@ def decimal(value: float, digits: int, language: str = "en", *, group: bool = Fa
     return text.translate(str.maketrans(table))
 
 
-def grouped(n: int, language: str = "en") -> str:
-    """An integer with its thousands grouped as ``language`` writes them (1,234 / 1.234)."""
+def grouped(n: int | float, language: str = "en") -> str:
+    """A number with its thousands grouped as ``language`` writes them (1,234 / 1.234)."""
     return format_decimal(n, locale=_locale(language))
 
 
