@@ -483,3 +483,26 @@ def test_no_plain_error_with_english_text_reaches_users_unkeyed() -> None:
     raised = {where for path in SOURCES for where in _english_raises(path)}
     assert raised - set(PROGRAMMING_ERRORS) == set()
     assert set(PROGRAMMING_ERRORS) - raised == set()  # the list names no error since keyed
+
+
+def test_one_prefix_for_the_index_keys() -> None:
+    """Issue 48 item 1: the index's sentences were under ``idx.`` and ``index.``; one now."""
+    assert [key for key in STRINGS if key.startswith("index.")] == []
+    assert any(key.startswith("idx.") for key in STRINGS)
+
+
+def test_a_corpus_problem_is_a_message_not_an_english_text(tmp_path: Path) -> None:
+    """Issue 48 item 1: a ``Problem`` carried an English ``message`` beside its ``phrase``;
+    now only what to say (a ``Message`` or the keyed error met), said in any language."""
+    from dataclasses import fields
+
+    from ragviz.i18n import Message, render
+    from ragviz.inputs.corpus import Problem, load_paths, short_name
+
+    assert [f.name for f in fields(Problem)] == ["name", "kind", "said"]
+    (tmp_path / "a.txt").write_text("Some text.", encoding="utf-8")
+    absent = str(tmp_path / "absent.txt")
+    [problem] = load_paths([str(tmp_path / "a.txt"), absent]).problems
+    assert isinstance(problem.said, Message) and problem.kind == "missing"
+    assert render(problem.said, "pt") == t("corpus.missing", "pt", name=short_name(absent))
+    assert str(problem) == t("corpus.missing", "en", name=short_name(absent))
