@@ -184,13 +184,6 @@ def test_a_language_registered_at_run_time_is_offered_and_said() -> None:
     assert "xx" not in LANGUAGES
 
 
-def test_registering_other_text_under_a_taken_key_is_refused() -> None:
-    from ragviz.i18n import register
-
-    register({"outcome.context": STRINGS["outcome.context"]})  # the same again: a reload
-    with pytest.raises(KeyError, match=r"outcome\.context"):
-        register({"outcome.context": {"en": "other", "pt": "outro"}})
-
 
 def test_no_placeholder_shadows_the_lookup_arguments() -> None:
     """``t(key, lang, **values)``: a sentence with ``{key}`` or ``{lang}`` cannot be filled."""

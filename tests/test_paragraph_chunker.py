@@ -15,7 +15,7 @@ from streamlit.testing.v1 import AppTest
 from ragviz.chunking import CHUNKER_NAMES, ChunkerConfig, default_grid, make_chunks
 from ragviz.chunking.paragraph import chunk_paragraphs, split_paragraphs
 from ragviz.cli.command import main
-from ragviz.present.link_notes import settings_from_query
+from ragviz.present.link_notes import import_link
 from ragviz.share.links import settings_to_query
 from ragviz.share.workspace import Settings, Workspace
 
@@ -120,9 +120,9 @@ def test_workspaces_and_links_round_trip_it() -> None:
     workspace = Workspace(DOC, (), settings)
     assert Workspace.from_json(workspace.to_json()) == workspace
     assert '"overlap_paragraphs": 2' in workspace.to_json()
-    restored, problems = settings_from_query(settings_to_query(settings))
+    restored, problems, _notes = import_link(settings_to_query(settings), Settings())
     assert problems == [] and restored.config_a == config
-    _, problems = settings_from_query({"a": "paragraph", "a_overlap_paragraphs": "99"})
+    _, problems, _notes = import_link({"a": "paragraph", "a_overlap_paragraphs": "99"}, Settings())
     assert problems == ["a_overlap_paragraphs must be at most 10, got 99"]
 
 

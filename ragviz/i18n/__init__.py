@@ -91,14 +91,6 @@ def _load_catalogs() -> None:
 _load_catalogs()
 
 
-def register(strings: dict[str, dict[str, str]]) -> None:
-    """Add strings given as ``{key: {code: text}}``; a key taken with other text is a bug, not an
-    override (registering the same strings again, as a module reload does, changes nothing)."""
-    taken = sorted(key for key in strings if STRINGS.get(key, strings[key]) != strings[key])
-    if taken:
-        raise KeyError(f"i18n keys registered twice: {', '.join(taken)}")
-    STRINGS.update({key: dict(entry) for key, entry in strings.items()})
-
 
 def t(key: str, lang: str = "en", **values: object) -> str:
     """The string ``key`` in ``lang`` (falling back to English), formatted with ``values``
