@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -25,7 +25,7 @@ from ragviz.evaluation.metrics import metrics_per_file
 from ragviz.evaluation.pipeline import analyse, chunk_document, rescore
 from ragviz.evaluation.results import MAX_EXPAND, Analysis, Metrics, RetrievalSettings
 from ragviz.evaluation.sweeping import seconds_left_at, time_left_text
-from ragviz.i18n import grouped, render
+from ragviz.i18n import grouped, render, t
 from ragviz.inputs.corpus import Corpus
 from ragviz.inputs.limits import TOP_K_RANGE
 from ragviz.inputs.questions import LabelledQuestion
@@ -579,12 +579,20 @@ def token_panel(analysis: Analysis, side: str) -> None:
         return
     per_file = metrics_per_file(analysis.outcomes, analysis.corpus)
     with st.expander(tr("app.per_file", n=len(per_file)), key=f"{side}_per_file"):
-        names = ("hit_at_1", "mrr", *TOKEN_METRICS)
-        st.dataframe(pd.DataFrame(
-            [{tr("app.per_file_name"): name, tr("app.per_file_questions"): m.answerable,
-              **{presentation.metric_label(n, lang(), short=True): m.values.get(n)
-                 for n in names}} for name, m in per_file.items()]),
-            hide_index=True, use_container_width=True)
+        st.dataframe(pd.DataFrame(per_file_rows(per_file, metrics.top_k, lang())),
+                     hide_index=True, use_container_width=True)
+
+
+def per_file_rows(per_file: Mapping[str, Metrics], top_k: int,
+                  language: str) -> list[dict[str, object]]:
+    """One row per file: its questions and every registered metric, read from the registry
+    as the CLI's table reads them (a metric registered from outside too, headed by its name
+    when the catalog has no label for it)."""
+    names = presentation.shown_metrics(top_k)
+    return [{t("app.per_file_name", language): name,
+             t("app.per_file_questions", language): m.answerable,
+             **{presentation.metric_label(n, language, short=True, k=top_k): m.values.get(n)
+                for n in names}} for name, m in per_file.items()]
 
 
 def metrics_details(metrics: Metrics) -> str:

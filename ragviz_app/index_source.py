@@ -199,10 +199,6 @@ def checked_size(loaded: LoadedIndex) -> LoadedIndex:
     return loaded
 
 
-def read_upload(name: str, data: bytes) -> LoadedIndex:
-    """An uploaded index's only collection, as the app loads it (the bad-input table)."""
-    return checked_size(read_within(upload_reader(name, data), None))
-
 
 def read_within(reader: IndexReader, collection: str | None) -> LoadedIndex:
     """One collection; a file past the app's limit (its reader stops at ``APP_MAX_CHUNKS``

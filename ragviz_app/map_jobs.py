@@ -60,9 +60,3 @@ def umap_job(vectors: planar.Vectors) -> ProjectionJob:
                 break
             del JOBS[oldest]
     return job
-
-
-def join_all(timeout: float | None = None) -> None:
-    """Wait for every job (tests and benches; the app polls instead)."""
-    for job in list(JOBS.values()):
-        job.join(timeout)

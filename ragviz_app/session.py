@@ -183,12 +183,19 @@ def apply_settings(settings: Settings, with_sample: bool = True) -> None:
 IMPORTED = "_imported_params"
 
 
+def _number(value: object) -> object:
+    """A slider's number grouped as the page's language writes it; anything else as it is."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return Grouped(value)
+    return value
+
+
 def moved_import(side: str, shown: dict[str, tuple[str, object]]) -> list[str]:
     """One sentence per value a link or a workspace gave to ``side`` that its slider had to
     move to fit this document (``shown``: key -> the slider's label and value), once."""
     imported: dict[str, object] = ss.get(IMPORTED, {})
-    notes = [tr("app.imported_moved", name=label, value=f"{imported[key]:,}",
-                shown=f"{value:,}")
+    notes = [tr("app.imported_moved", name=label, value=_number(imported[key]),
+                shown=_number(value))
              for key, (label, value) in shown.items()
              if key in imported and imported[key] != value]
     ss[IMPORTED] = {key: v for key, v in imported.items() if not key.startswith(f"{side}_")}

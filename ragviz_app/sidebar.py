@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ragviz.i18n import LANGUAGE_NAMES, LANGUAGES, Listed, grouped, render
+from ragviz.i18n import LANGUAGE_NAMES, LANGUAGES, Grouped, Listed, grouped, render
 from ragviz.inputs.convert import (
     ACCEPTED_FORMATS,
     ARCHIVE_SUFFIXES,
@@ -82,7 +82,7 @@ def document_inputs() -> state.DocumentChoice:
     elif ss.doc_source == "paste":
         st.text_area(
             tr("app.paste"), key="doc_paste", height=260,
-            help=tr("app.paste_help", limit=f"{MAX_DOCUMENT_CHARS:,}"),
+            help=tr("app.paste_help", limit=Grouped(MAX_DOCUMENT_CHARS)),
         )
     else:
         files = st.file_uploader(
@@ -119,6 +119,6 @@ def _document_notes(choice: state.DocumentChoice) -> None:
         st.warning(tr("app.encoding_guessed", encoding=md(choice.notice)))
     if choice.multi_file and choice.corpus is not None:
         st.caption(tr("app.corpus_size", files=len(choice.corpus.sources),
-                      n=f"{choice.corpus.total_chars:,}"))
+                      n=choice.corpus.total_chars))
     elif choice.text is not None:
-        st.caption(tr("app.doc_size", n=f"{len(choice.text):,}"))
+        st.caption(tr("app.doc_size", n=len(choice.text)))

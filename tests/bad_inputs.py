@@ -219,7 +219,7 @@ class WorkspaceFile:
 
 @dataclass(frozen=True)
 class IndexUpload:
-    """A file given to the app's Index source (``read_upload``, as the sidebar loads it);
+    """A file given to the app's Index source (read as ``index_source.load`` reads it);
     ``data`` may be made when the row runs (a Chroma directory needs chromadb)."""
 
     name: str
@@ -231,11 +231,11 @@ class IndexUpload:
     def seen(self, lang: str = "en") -> str:
         from ragviz.errors import IndexInputError
         from ragviz.i18n import render
-        from ragviz_app.index_source import read_upload
+        from ragviz_app.index_source import checked_size, read_within, upload_reader
 
         data = self.data if isinstance(self.data, bytes) else self.data()
         try:
-            loaded = read_upload(self.name, data)
+            loaded = checked_size(read_within(upload_reader(self.name, data), None))
         except IndexInputError as error:
             return f"error: {error.localized(lang)}"
         return f"{len(loaded.chunks):,} chunks" + "".join(

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from ragviz.chunking.base import make_chunk
-from ragviz.evaluation.answers import AnswerSpan, chunks_holding, chunks_touching, locate_answer
+from ragviz.evaluation.answers import AnswerSpan, locate_answer
+from ragviz.evaluation.chunk_table import ChunkTable
 
 DOC = "O prazo é de até 7 dias  úteis após a confirmação. Reembolso em 7 dias úteis."
 
@@ -52,14 +53,14 @@ def test_chunks_holding_need_the_whole_span() -> None:
     doc = "abcdefghij"
     chunks = [make_chunk(doc, 0, 0, 5), make_chunk(doc, 1, 3, 8), make_chunk(doc, 2, 8, 10)]
     span = AnswerSpan(3, 6, exact=True)  # "def"
-    assert chunks_holding(chunks, span) == (1,)
-    assert chunks_touching(chunks, span) == (0, 1)
+    assert ChunkTable.of(chunks).holding(span) == (1,)
+    assert ChunkTable.of(chunks).touching(span) == (0, 1)
 
 
 def test_span_ending_at_chunk_end_is_held() -> None:
     doc = "abcdefghij"
     chunks = [make_chunk(doc, 0, 0, 5), make_chunk(doc, 1, 5, 10)]
-    assert chunks_holding(chunks, AnswerSpan(2, 5, exact=True)) == (0,)
+    assert ChunkTable.of(chunks).holding(AnswerSpan(2, 5, exact=True)) == (0,)
 
 
 def test_forgiving_match_keeps_a_trailing_combining_accent() -> None:

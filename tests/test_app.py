@@ -68,7 +68,8 @@ def layer_data(spec: dict[str, Any], data: dict[str, pd.DataFrame], mark: str) -
 def bar_statuses(spec: dict[str, Any], data: dict[str, pd.DataFrame]) -> list[str]:
     """Each bar's status as the chart computes it (its data carries rank, score and the
     decision's top_k and floor; ``ragviz.present.charts.status_expression``)."""
-    from ragviz.present.charts import FLOOR_DATA, chart_statuses
+    from ragviz.present.charts import FLOOR_DATA
+    from tests.chart_status import chart_statuses
 
     bars = layer_data(spec, data, "bar").to_dict("records")
     return chart_statuses(bars, data[FLOOR_DATA].to_dict("records")[0])

@@ -133,7 +133,8 @@ def test_umap_replaces_the_first_pca_picture_once_fitted() -> None:
     first = map_specs(at)[0][0]
     if first["description"] == "map:pca":  # not fitted yet: the job runs in the background
         assert at.get("progress") or at.get("fragment") is not None
-        map_jobs.join_all(300)
+        for job in list(map_jobs.JOBS.values()):
+            job.join(300)
         rerun(at)
     assert map_specs(at)[0][0]["description"] == "map:umap"
     assert not any("failed" in c.value for c in at.caption)

@@ -20,12 +20,12 @@ from ragviz.inputs.questions import LabelledQuestion
 from ragviz.present.charts import (
     FLOOR_DATA,
     calibration_strip,
-    chart_statuses,
     score_bars,
     similarity_profile,
     sweep_heatmap,
     tradeoff_curve,
 )
+from tests.chart_status import chart_statuses
 
 
 def _layers(chart: Any) -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:

@@ -10,14 +10,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ragviz.chunking import markdown
+from ragviz.chunking import ChunkerConfig, make_chunks, markdown
 from ragviz.chunking.base import Chunk
-from ragviz.chunking.fixed import chunk_fixed
-from ragviz.chunking.markdown import chunk_markdown
 from ragviz.chunking.packing import pack_indices
 from ragviz.chunking.recursive import chunk_recursive
-from ragviz.chunking.semantic import chunk_semantic
-from ragviz.chunking.sentence import chunk_sentences
 from ragviz.chunking.tokens import chunk_tokens
 from ragviz.embedding.models import Embedder
 
@@ -57,19 +53,22 @@ def check_contract(document: str, chunks: Sequence[Chunk], trimmed: bool = True)
 @given(document=documents, size=st.integers(1, 60), data=st.data())
 def test_fixed_properties(document: str, size: int, data: st.DataObject) -> None:
     overlap = data.draw(st.integers(0, size - 1))
-    chunks = chunk_fixed(document, size, overlap).chunks
+    chunks = make_chunks(document, ChunkerConfig("fixed", size=size, overlap=overlap)).chunks
     check_contract(document, chunks, trimmed=False)
     assert all(c.chars <= size for c in chunks)
-    assert chunks == chunk_fixed(document, size, overlap).chunks
+    assert chunks == make_chunks(document,
+                                 ChunkerConfig("fixed", size=size, overlap=overlap)).chunks
 
 
 @given(document=documents, max_chars=st.integers(1, 80), overlap=st.integers(0, 3))
 def test_sentence_properties(document: str, max_chars: int, overlap: int) -> None:
-    chunks = chunk_sentences(document, max_chars, overlap).chunks
+    chunks = make_chunks(document,
+        ChunkerConfig("sentence", max_chars=max_chars, overlap_sentences=overlap)).chunks
     check_contract(document, chunks)
     assert all(c.chars <= max_chars or c.over_size for c in chunks)
     assert all(c.over_size == (c.chars > max_chars) for c in chunks)
-    assert chunks == chunk_sentences(document, max_chars, overlap).chunks
+    assert chunks == make_chunks(document,
+        ChunkerConfig("sentence", max_chars=max_chars, overlap_sentences=overlap)).chunks
 
 
 @given(document=documents, size=st.integers(1, 60), data=st.data())
@@ -84,10 +83,12 @@ def test_recursive_properties(document: str, size: int, data: st.DataObject) -> 
 
 @given(document=documents, max_chars=st.integers(1, 120), overlap=st.integers(0, 2))
 def test_markdown_properties(document: str, max_chars: int, overlap: int) -> None:
-    chunks = chunk_markdown(document, max_chars, overlap).chunks
+    chunks = make_chunks(document,
+        ChunkerConfig("markdown", max_chars=max_chars, overlap_sentences=overlap)).chunks
     check_contract(document, chunks)
     assert all(c.chars <= max_chars or c.over_size for c in chunks)
-    assert chunks == chunk_markdown(document, max_chars, overlap).chunks
+    assert chunks == make_chunks(document,
+        ChunkerConfig("markdown", max_chars=max_chars, overlap_sentences=overlap)).chunks
 
 
 @pytest.mark.parametrize("model", ["use_model", "minilm_model"])
@@ -113,13 +114,15 @@ def test_tokens_properties(
 def test_semantic_properties(
     use_model: Embedder, document: str, threshold: float | None, max_chars: int | None
 ) -> None:
-    result = chunk_semantic(document, use_model, threshold, None, max_chars)
+    limit = {} if max_chars is None else {"max_chars": max_chars}  # None: the app's default
+    semantic = ChunkerConfig("semantic", threshold=threshold, percentile=None, **limit)
+    result = make_chunks(document, semantic, use_model)
     check_contract(document, result.chunks)
     if max_chars is not None:
         assert all(c.chars <= max_chars or c.over_size for c in result.chunks)
     offsets = [offset for offset, _ in result.boundary_similarities]
     assert offsets == sorted(offsets)
-    assert result == chunk_semantic(document, use_model, threshold, None, max_chars)
+    assert result == make_chunks(document, semantic, use_model)
 
 
 PATHOLOGICAL = {

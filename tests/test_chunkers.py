@@ -11,11 +11,7 @@ import pytest
 
 from ragviz.chunking import ChunkerConfig, make_chunks
 from ragviz.chunking.base import Chunk, make_chunk
-from ragviz.chunking.fixed import chunk_fixed
-from ragviz.chunking.markdown import chunk_markdown
 from ragviz.chunking.recursive import chunk_recursive
-from ragviz.chunking.semantic import chunk_semantic
-from ragviz.chunking.sentence import chunk_sentences
 from ragviz.chunking.tokens import chunk_tokens
 from ragviz.embedding.models import Embedder
 
@@ -30,7 +26,7 @@ def texts(chunks: list[Chunk] | tuple[Chunk, ...]) -> list[str]:
 def test_sentence_longer_than_max_is_its_own_over_size_chunk() -> None:
     long = "Esta frase é bem mais longa do que o limite permitido de caracteres."
     doc = f"Curta. {long} Outra curta."
-    chunks = chunk_sentences(doc, max_chars=30, overlap_sentences=0).chunks
+    chunks = make_chunks(doc, ChunkerConfig("sentence", max_chars=30, overlap_sentences=0)).chunks
     assert [(c.text, c.over_size) for c in chunks] == [
         ("Curta.", False),
         (long, True),
@@ -40,7 +36,7 @@ def test_sentence_longer_than_max_is_its_own_over_size_chunk() -> None:
 
 def test_sentence_overlap_repeats_the_last_sentence() -> None:
     doc = "Um dois. Três quatro. Cinco seis. Sete oito."
-    chunks = chunk_sentences(doc, max_chars=25, overlap_sentences=1).chunks
+    chunks = make_chunks(doc, ChunkerConfig("sentence", max_chars=25, overlap_sentences=1)).chunks
     assert texts(chunks) == [
         "Um dois. Três quatro.",
         "Três quatro. Cinco seis.",
@@ -50,26 +46,28 @@ def test_sentence_overlap_repeats_the_last_sentence() -> None:
 
 def test_sentence_without_overlap_chunks_do_not_share_text() -> None:
     doc = "Um dois. Três quatro. Cinco seis. Sete oito."
-    chunks = chunk_sentences(doc, max_chars=25, overlap_sentences=0).chunks
+    chunks = make_chunks(doc, ChunkerConfig("sentence", max_chars=25, overlap_sentences=0)).chunks
     assert all(a.end <= b.start for a, b in pairwise(chunks))
 
 
 def test_sentence_carried_overlap_is_dropped_when_it_would_not_fit() -> None:
     a, b, c = "A" * 49 + ".", "B" * 49 + ".", "C" * 99 + "."
-    chunks = chunk_sentences(f"{a} {b} {c}", max_chars=110, overlap_sentences=1).chunks
+    chunks = make_chunks(f"{a} {b} {c}",
+                         ChunkerConfig("sentence", max_chars=110, overlap_sentences=1)).chunks
     assert texts(chunks) == [f"{a} {b}", c]
 
 
 def test_sentence_never_emits_a_chunk_of_only_carried_sentences() -> None:
     doc = "Frase um aqui. Frase dois aqui. " + "X" * 60 + "."
-    chunks = chunk_sentences(doc, max_chars=40, overlap_sentences=2).chunks
+    chunks = make_chunks(doc, ChunkerConfig("sentence", max_chars=40, overlap_sentences=2)).chunks
     for previous, current in pairwise(chunks):
         assert current.end > previous.end
 
 
 def test_sentence_keeps_abbreviations_inside_chunks() -> None:
     doc = "O Dr. Silva atende. A Sra. Lima também."
-    assert texts(chunk_sentences(doc, max_chars=20, overlap_sentences=0).chunks) == [
+    assert texts(make_chunks(doc,
+        ChunkerConfig("sentence", max_chars=20, overlap_sentences=0)).chunks) == [
         "O Dr. Silva atende.",
         "A Sra. Lima também.",
     ]
@@ -127,7 +125,7 @@ Last words.
 
 
 def test_markdown_records_heading_paths() -> None:
-    chunks = chunk_markdown(HANDBOOK, max_chars=800).chunks
+    chunks = make_chunks(HANDBOOK, ChunkerConfig("markdown", max_chars=800)).chunks
     assert [c.heading_path for c in chunks] == [
         ("Handbook",),
         ("Handbook", "Refunds"),
@@ -137,12 +135,13 @@ def test_markdown_records_heading_paths() -> None:
 
 
 def test_markdown_heading_belongs_to_its_section_chunk() -> None:
-    chunks = chunk_markdown(HANDBOOK, max_chars=800).chunks
+    chunks = make_chunks(HANDBOOK, ChunkerConfig("markdown", max_chars=800)).chunks
     assert chunks[1].text == "## Refunds\n\nRefunds take 7 days."
 
 
 def test_markdown_text_before_the_first_heading_has_an_empty_path() -> None:
-    chunks = chunk_markdown("Preamble here.\n\n# Title\n\nBody.", max_chars=800).chunks
+    chunks = make_chunks("Preamble here.\n\n# Title\n\nBody.",
+                         ChunkerConfig("markdown", max_chars=800)).chunks
     assert [(c.text, c.heading_path) for c in chunks] == [
         ("Preamble here.", ()),
         ("# Title\n\nBody.", ("Title",)),
@@ -165,19 +164,19 @@ Then run it.
 
 
 def test_markdown_never_cuts_a_code_fence() -> None:
-    chunks = chunk_markdown(CODE_DOC, max_chars=40).chunks
+    chunks = make_chunks(CODE_DOC, ChunkerConfig("markdown", max_chars=40)).chunks
     fence = CODE_DOC[CODE_DOC.index("```") : CODE_DOC.rindex("```") + 3]
     assert fence in texts(chunks)
 
 
 def test_markdown_oversize_code_block_is_flagged() -> None:
-    chunks = chunk_markdown(CODE_DOC, max_chars=40).chunks
+    chunks = make_chunks(CODE_DOC, ChunkerConfig("markdown", max_chars=40)).chunks
     flagged = [c for c in chunks if c.over_size]
     assert [c.text.startswith("```bash") for c in flagged] == [True]
 
 
 def test_markdown_ignores_hash_lines_inside_fences() -> None:
-    chunks = chunk_markdown(CODE_DOC, max_chars=800).chunks
+    chunks = make_chunks(CODE_DOC, ChunkerConfig("markdown", max_chars=800)).chunks
     assert {c.heading_path for c in chunks} == {("Setup",)}
 
 
@@ -194,7 +193,7 @@ TABLE_HEADER = "| Plan | Price |\n|------|------:|\n"
 
 
 def test_markdown_table_row_groups_carry_the_header_as_context() -> None:
-    chunks = chunk_markdown(TABLE_DOC, max_chars=50).chunks
+    chunks = make_chunks(TABLE_DOC, ChunkerConfig("markdown", max_chars=50)).chunks
     rows_only = [c for c in chunks if not c.text.startswith(("## ", "| Plan"))]
     assert rows_only
     assert all(c.context_prefix == TABLE_HEADER for c in rows_only)
@@ -202,19 +201,19 @@ def test_markdown_table_row_groups_carry_the_header_as_context() -> None:
 
 
 def test_markdown_chunk_with_the_header_has_no_prefix() -> None:
-    chunks = chunk_markdown(TABLE_DOC, max_chars=50).chunks
+    chunks = make_chunks(TABLE_DOC, ChunkerConfig("markdown", max_chars=50)).chunks
     with_header = [c for c in chunks if "| Plan |" in c.text]
     assert [c.context_prefix for c in with_header] == [""]
 
 
 def test_markdown_table_groups_fit_max_chars() -> None:
-    chunks = chunk_markdown(TABLE_DOC, max_chars=50).chunks
+    chunks = make_chunks(TABLE_DOC, ChunkerConfig("markdown", max_chars=50)).chunks
     assert all(c.chars <= 50 for c in chunks)
     assert len(chunks) > 2
 
 
 def test_chunk_to_dict_includes_context_prefix() -> None:
-    chunk = chunk_markdown(TABLE_DOC, max_chars=50).chunks[-1]
+    chunk = make_chunks(TABLE_DOC, ChunkerConfig("markdown", max_chars=50)).chunks[-1]
     assert chunk.to_dict()["context_prefix"] == TABLE_HEADER
 
 
@@ -273,18 +272,21 @@ TWO_TOPICS = f"{PASTA} {STARS}"
 
 
 def test_semantic_breaks_between_the_two_topics(use_model: Embedder) -> None:
-    result = chunk_semantic(TWO_TOPICS, use_model, threshold=None, percentile=None)
+    result = make_chunks(TWO_TOPICS,
+                         ChunkerConfig("semantic", threshold=None, percentile=None), use_model)
     assert texts(result.chunks) == [PASTA, STARS]
 
 
 def test_semantic_topic_boundary_has_the_lowest_similarity(use_model: Embedder) -> None:
-    result = chunk_semantic(TWO_TOPICS, use_model, threshold=None, percentile=None)
+    result = make_chunks(TWO_TOPICS,
+                         ChunkerConfig("semantic", threshold=None, percentile=None), use_model)
     lowest = min(result.boundary_similarities, key=lambda pair: pair[1])
     assert lowest[0] == TWO_TOPICS.index("The telescope")
 
 
 def test_semantic_reports_one_similarity_per_sentence_boundary(use_model: Embedder) -> None:
-    result = chunk_semantic(TWO_TOPICS, use_model, threshold=0.0, percentile=None)
+    result = make_chunks(TWO_TOPICS,
+                         ChunkerConfig("semantic", threshold=0.0, percentile=None), use_model)
     assert len(result.boundary_similarities) == 5
     assert result.breakpoint_threshold == 0.0
 
@@ -292,18 +294,21 @@ def test_semantic_reports_one_similarity_per_sentence_boundary(use_model: Embedd
 def test_semantic_threshold_above_every_similarity_splits_every_sentence(
     use_model: Embedder,
 ) -> None:
-    result = chunk_semantic(TWO_TOPICS, use_model, threshold=1.0, percentile=None)
+    result = make_chunks(TWO_TOPICS,
+                         ChunkerConfig("semantic", threshold=1.0, percentile=None), use_model)
     assert len(result.chunks) == 6
 
 
 def test_semantic_max_chars_caps_chunks(use_model: Embedder) -> None:
-    result = chunk_semantic(TWO_TOPICS, use_model, threshold=-1.0, percentile=None, max_chars=80)
+    result = make_chunks(TWO_TOPICS,
+        ChunkerConfig("semantic", threshold=-1.0, percentile=None, max_chars=80), use_model)
     assert all(c.chars <= 80 for c in result.chunks)
     assert len(result.chunks) > 2
 
 
 def test_semantic_single_sentence_has_no_boundaries(use_model: Embedder) -> None:
-    result = chunk_semantic("Only one sentence here.", use_model, None, None)
+    result = make_chunks("Only one sentence here.",
+                         ChunkerConfig("semantic", threshold=None, percentile=None), use_model)
     assert texts(result.chunks) == ["Only one sentence here."]
     assert result.boundary_similarities == ()
 
@@ -311,8 +316,12 @@ def test_semantic_single_sentence_has_no_boundaries(use_model: Embedder) -> None
 # --- parameter validation -------------------------------------------------------------------
 
 
+def _chunked(name: str, **values: Any) -> Callable[[], object]:
+    return lambda: make_chunks("abc", ChunkerConfig(name, **values)).chunks
+
+
 def _semantic(**kwargs: Any) -> Callable[[], object]:
-    return lambda: chunk_semantic(TWO_TOPICS, _NoModel(), **kwargs)
+    return lambda: make_chunks(TWO_TOPICS, ChunkerConfig("semantic", **kwargs), _NoModel())
 
 
 class _NoModel(Embedder):
@@ -330,15 +339,15 @@ class _NoModel(Embedder):
 @pytest.mark.parametrize(
     ("call", "parameter", "value"),
     [
-        (lambda: chunk_fixed("abc", 0, 0).chunks, "size", "0"),
-        (lambda: chunk_fixed("abc", 10, 10).chunks, "overlap", "10"),
-        (lambda: chunk_sentences("abc", 0, 1).chunks, "max_chars", "0"),
-        (lambda: chunk_sentences("abc", 10, -1).chunks, "overlap_sentences", "-1"),
-        (lambda: chunk_sentences("abc", 2.5, 1).chunks, "max_chars", "2.5"),  # type: ignore[arg-type]
+        (_chunked("fixed", size=0, overlap=0), "size", "0"),
+        (_chunked("fixed", size=10, overlap=10), "overlap", "10"),
+        (_chunked("sentence", max_chars=0, overlap_sentences=1), "max_chars", "0"),
+        (_chunked("sentence", max_chars=10, overlap_sentences=-1), "overlap_sentences", "-1"),
+        (_chunked("sentence", max_chars=2.5, overlap_sentences=1), "max_chars", "2.5"),
         (lambda: chunk_recursive("abc", 0, 0).chunks, "size", "0"),
         (lambda: chunk_recursive("abc", 5, 7).chunks, "overlap", "7"),
-        (lambda: chunk_markdown("abc", -3, 0).chunks, "max_chars", "-3"),
-        (lambda: chunk_markdown("abc", 100, -1).chunks, "overlap_sentences", "-1"),
+        (_chunked("markdown", max_chars=-3, overlap_sentences=0), "max_chars", "-3"),
+        (_chunked("markdown", max_chars=100, overlap_sentences=-1), "overlap_sentences", "-1"),
         (lambda: chunk_tokens("abc", _NoModel(), 0, 0).chunks, "size", "0"),
         (lambda: chunk_tokens("abc", _NoModel(), 4, 4).chunks, "overlap", "4"),
         (_semantic(threshold=1.5, percentile=None), "threshold", "1.5"),

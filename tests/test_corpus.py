@@ -157,7 +157,7 @@ def test_bad_files_do_not_stop_the_others(pdfs: dict[str, bytes]) -> None:
     assert _kinds(corpus) == {
         "locked.pdf": "encrypted", "scan.pdf": "no-text-layer", "notes.pdf": "mismatch"
     }
-    assert all(p.message.startswith(p.name) for p in corpus.problems)
+    assert all(str(p).startswith(p.name) for p in corpus.problems)
     assert corpus.source("page.html").text == "Hello there"
 
 
@@ -184,7 +184,7 @@ def test_zip_expands_safely_and_skips_hidden_entries() -> None:
     assert corpus.source("b.md").text == "# Beta\n\nBeta article."
     assert _kinds(corpus) == {"kb.zip/../evil.txt": "unsafe-path",
                               "kb.zip//etc/passwd.txt": "unsafe-path"}
-    assert corpus.problems[0].message == (
+    assert str(corpus.problems[0]) == (
         "../evil.txt in kb.zip was skipped: its path points outside the archive."
     )
 
@@ -195,7 +195,7 @@ def test_zip_bomb_limits_refuse_the_archive(monkeypatch: pytest.MonkeyPatch) -> 
     assert len(bomb) < 1_000  # compresses well: only the uncompressed size tells
     corpus = load_files([("bomb.zip", bomb), ("ok.txt", b"fine")])
     assert [s.name for s in corpus.sources] == ["ok.txt"]
-    assert corpus.problems[0].message == (
+    assert str(corpus.problems[0]) == (
         "bomb.zip could not be read: it expands to 50,000 bytes and the limit is 10,000."
     )
     monkeypatch.setattr(corpus_module, "MAX_ZIP_MEMBERS", 3)
@@ -301,4 +301,4 @@ def test_a_damaged_archive_with_a_misnamed_member_never_raises(
     for offset, value in changes:
         data[len(data) - 1 - offset % len(data)] = value
     corpus = load_files([("a.zip", bytes(data))])
-    assert all(len(problem.message) < 300 for problem in corpus.problems)
+    assert all(len(str(problem)) < 300 for problem in corpus.problems)

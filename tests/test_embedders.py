@@ -8,6 +8,7 @@ import time
 import numpy as np
 import pytest
 
+from ragviz.chunking import ChunkerConfig, make_chunks
 from ragviz.embedding import models as embedders
 from ragviz.embedding.models import (
     Embedder,
@@ -353,14 +354,13 @@ def test_windows_are_averaged_by_length_and_renormalised(use_model: Embedder) ->
 def test_semantic_chunker_never_passes_a_200000_character_sentence_whole(
     fixture: str, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from ragviz.chunking.semantic import chunk_semantic
 
     model: Embedder = request.getfixturevalue(fixture)
     document = LONG_WORDS[:200_000]  # one 200,000-character sentence
     calls = _recording(model, monkeypatch)
     model.cache = EmbeddingCache()
     try:
-        result = chunk_semantic(document, model)
+        result = make_chunks(document, ChunkerConfig("semantic"), model)
     finally:
         model.cache = embedders.SHARED_CACHE
     assert len(result.chunks) >= 1

@@ -184,13 +184,6 @@ def test_a_language_registered_at_run_time_is_offered_and_said() -> None:
     assert "xx" not in LANGUAGES
 
 
-def test_registering_other_text_under_a_taken_key_is_refused() -> None:
-    from ragviz.i18n import register
-
-    register({"outcome.context": STRINGS["outcome.context"]})  # the same again: a reload
-    with pytest.raises(KeyError, match=r"outcome\.context"):
-        register({"outcome.context": {"en": "other", "pt": "outro"}})
-
 
 def test_no_placeholder_shadows_the_lookup_arguments() -> None:
     """``t(key, lang, **values)``: a sentence with ``{key}`` or ``{lang}`` cannot be filled."""
@@ -387,3 +380,122 @@ def test_no_error_a_user_meets_carries_english_text() -> None:
             if any(isinstance(arg, ast.Constant | ast.JoinedStr) for arg in given):
                 english.append(f"{name}:{node.lineno}")
     assert english == []
+
+
+
+# Where an f-string may group a number with Python's "," (English grouping): only text that
+# never reaches a user, each with the reason ("path:line text" -> why). None today.
+GROUPED_BY_HAND: dict[str, str] = {}
+BY_HAND = re.compile(r"\{[^{}\n]*:,[^{}\n]*\}|format\([^()\n]*,\s*['\"],")
+
+
+def test_no_number_reaching_a_user_is_grouped_by_python() -> None:
+    """Issue 48 item 1: ``f"{n:,}"`` writes 1,234 in every language (Portuguese writes 1.234):
+    a number reaching a user goes as ``n`` (``t`` groups and plural-picks it), ``Grouped`` or
+    ``decimal`` (CLDR), so the sentence's language writes it."""
+    from ragviz.errors import IndexLimitError
+    from ragviz.i18n import Grouped, render
+
+    by_hand = {f"{path.relative_to(ROOT)}:{number} {line.strip()}"
+               for path in SOURCES for number, line in enumerate(path.read_text().splitlines(), 1)
+               if BY_HAND.search(line)}
+    assert by_hand <= set(GROUPED_BY_HAND)
+    assert BY_HAND.search('limit=f"{MAX_RECORD_BYTES:,}")') and BY_HAND.search('f"{x:,.2f}"')
+    refused = IndexLimitError(key="idx.chunk_too_long", where="x", n=12345, limit=Grouped(20000))
+    assert "12.345" in render(refused, "pt") and "20.000" in render(refused, "pt")
+    assert "12,345" in str(refused) and "20,000" in str(refused)
+
+
+# A plain ValueError/TypeError raised with an English sentence is a programming error a user
+# never meets (the CLI prints any ValueError's text, the app's ``refusing`` too): each one
+# here says why no user input reaches it. A new one is a KeyedError with a catalog key.
+PROGRAMMING_ERRORS = {
+    "ragviz/answering/question_run.py::WritingSettings.__post_init__":
+        "per_passage is no option of the CLI or the app: a Python caller's argument",
+    "ragviz/chunking/base.py::<module>": "Chunk's fields out of step with make_chunk, at import",
+    "ragviz/chunking/base.py::make_chunk": "a chunker's code passing a field Chunk lacks",
+    "ragviz/chunking/peers/chonkie_token_model.py::_run":
+        "a Chonkie release whose windows break the adapter's invariant (bench and peers)",
+    "ragviz/chunking/peers/common.py::find_text":
+        "a peer library returning text not in the document: the adapter's invariant",
+    "ragviz/chunking/registry.py::register": "a chunker module registered twice or clashing",
+    "ragviz/chunking/sweep_grid.py::sweep_values": "a chunker spec declaring no sweep sizes",
+    "ragviz/evaluation/calibration.py::calibrate":
+        "the CLI refuses first (cli.calibration_needs_both, --cost-* parsed as cli.number_not_"
+        "negative), the app shows app.calibration_needs and bounds its costs",
+    "ragviz/evaluation/experiments.py::compare": "two analyses of one frame share questions",
+    "ragviz/evaluation/measures.py::get_metric":
+        "the CLI's --metric has the registry's names as choices, the app a select box",
+    "ragviz/evaluation/pipeline.py::rescore": "callers rescore with the analysis' own scorer",
+    "ragviz/evaluation/results.py::RetrievalSettings.__post_init__":
+        "the CLI's --top-k/--floor/--expand types and the app's sliders bound them first",
+    "ragviz/evaluation/results.py::SweepResult.best":
+        "callers check rows first (the app's sweep view, charts); the CLI's grid is never empty",
+    "ragviz/i18n/__init__.py::remove_language": "a test or plugin removing English",
+    "ragviz/index/chroma_child.py::serve": "the parent process' own protocol, never shown",
+    "ragviz/present/presentation.py::_label_sentence": "a diagnosis label without a sentence",
+    "ragviz/present/report.py::render_report": "callers pass the analyses they ran",
+    "ragviz/projection/planar.py::_checked": "callers pass the embedder's 2-D array",
+    "ragviz/projection/planar.py::project": "callers pass planar.PCA or planar.UMAP",
+    "ragviz/retrieval/decision.py::decide": "RetrievalSettings checked top_k and floor first",
+    "ragviz/share/samples.py::Sample.document": "the app asks corpus() of a several-file sample",
+    "ragviz/share/samples.py::_files": "the bundled samples' manifest, shipped and tested",
+    "ragviz/share/samples.py::_sample": "the bundled samples' manifest, shipped and tested",
+    "ragviz/share/samples.py::load_samples": "the bundled samples' manifest, shipped and tested",
+}
+
+
+def _english_raises(path: Path) -> list[str]:
+    """``path::function`` of each ``raise ValueError/TypeError("…")`` (a string, f-string or
+    concatenation as its text) in ``path``."""
+    import ast
+
+    found: list[str] = []
+
+    def visit(node: ast.AST, owner: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            name = owner
+            if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                name = f"{owner}.{child.name}" if owner else child.name
+            if (isinstance(child, ast.Raise) and isinstance(child.exc, ast.Call)
+                    and isinstance(child.exc.func, ast.Name)
+                    and child.exc.func.id in ("ValueError", "TypeError")
+                    and any(isinstance(arg, ast.Constant | ast.JoinedStr | ast.BinOp)
+                            for arg in child.exc.args[:1])):
+                found.append(f"{path.relative_to(ROOT)}::{name or '<module>'}")
+            visit(child, name)
+
+    visit(ast.parse(path.read_text(encoding="utf-8")), "")
+    return found
+
+
+def test_no_plain_error_with_english_text_reaches_users_unkeyed() -> None:
+    """Issue 48 item 1: an English ``ValueError`` a user can provoke reaches them as it is (the
+    CLI prints its text, the app's ``refusing`` too): each one is an internal programming
+    error on the list above, with its reason, or a ``KeyedError`` with a catalog key."""
+    raised = {where for path in SOURCES for where in _english_raises(path)}
+    assert raised - set(PROGRAMMING_ERRORS) == set()
+    assert set(PROGRAMMING_ERRORS) - raised == set()  # the list names no error since keyed
+
+
+def test_one_prefix_for_the_index_keys() -> None:
+    """Issue 48 item 1: the index's sentences were under ``idx.`` and ``index.``; one now."""
+    assert [key for key in STRINGS if key.startswith("index.")] == []
+    assert any(key.startswith("idx.") for key in STRINGS)
+
+
+def test_a_corpus_problem_is_a_message_not_an_english_text(tmp_path: Path) -> None:
+    """Issue 48 item 1: a ``Problem`` carried an English ``message`` beside its ``phrase``;
+    now only what to say (a ``Message`` or the keyed error met), said in any language."""
+    from dataclasses import fields
+
+    from ragviz.i18n import Message, render
+    from ragviz.inputs.corpus import Problem, load_paths, short_name
+
+    assert [f.name for f in fields(Problem)] == ["name", "kind", "said"]
+    (tmp_path / "a.txt").write_text("Some text.", encoding="utf-8")
+    absent = str(tmp_path / "absent.txt")
+    [problem] = load_paths([str(tmp_path / "a.txt"), absent]).problems
+    assert isinstance(problem.said, Message) and problem.kind == "missing"
+    assert render(problem.said, "pt") == t("corpus.missing", "pt", name=short_name(absent))
+    assert str(problem) == t("corpus.missing", "en", name=short_name(absent))

@@ -129,7 +129,7 @@ def test_a_row_past_the_limits_is_refused_before_it_is_fetched(
                  str(QUESTIONS), "--index-mode", mode)
     assert "row b of long holds a chunk of 200,001 characters" in long
     fat = fails(capsys, "index", database, "--table", "fat", "--lang", "pt")
-    assert "a linha c de fat contém um trecho de 5 caracteres com 50,000,009 bytes" in fat, fat
+    assert "a linha c de fat contém um trecho de 5 caracteres com 50.000.009 bytes" in fat, fat
     assert "Refunds take 7 days." not in fails(capsys, "index", database, "--table", "long")
 
 

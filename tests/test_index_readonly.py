@@ -85,7 +85,7 @@ def test_the_apps_upload_reads_its_unpacked_folder_without_writing(
     unpacked folder is never written either."""
     from ragviz.index.archive import unzip_chroma
     from ragviz_app import upload_store
-    from ragviz_app.index_source import read_upload
+    from ragviz_app.index_source import checked_size, read_within, upload_reader
 
     monkeypatch.setattr(upload_store, "uploads_root", lambda: tmp_path / "uploads")
     data = zip_folder(production)
@@ -94,5 +94,6 @@ def test_the_apps_upload_reads_its_unpacked_folder_without_writing(
     unzip_chroma(data, "prod.zip", unpacked)
     before = snapshot(unpacked)
     for _ in range(2):
-        assert len(read_upload("prod.zip", data).chunks) > 10
+        loaded = checked_size(read_within(upload_reader("prod.zip", data), None))
+        assert len(loaded.chunks) > 10
         assert snapshot(unpacked) == before

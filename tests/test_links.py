@@ -18,7 +18,7 @@ from ragviz.inputs.documents import _looks_binary_text
 from ragviz.inputs.limits import FLOOR_RANGE, MODELS_DIR_ENV, TOP_K_RANGE
 from ragviz.inputs.questions import LabelledQuestion
 from ragviz.present import link_notes
-from ragviz.present.link_notes import settings_from_query
+from ragviz.present.link_notes import import_link
 from ragviz.share import links
 from ragviz.share.samples import load_samples
 from ragviz.share.workspace import MAX_WORKSPACE_BYTES, Settings, Workspace
@@ -278,7 +278,7 @@ def test_link_numbers_are_ascii_digits_only(raw: str) -> None:
     settings_, problems = link_notes.import_query(
         {"k": raw, "floor": raw, "a": "fixed", "a_size": raw}, Settings())
     assert settings_ == Settings() and len(problems) == 3, problems
-    restored, named = settings_from_query({"k": raw, "floor": raw, "a_size": raw})
+    restored, named, _notes = import_link({"k": raw, "floor": raw, "a_size": raw}, Settings())
     assert restored == Settings() and len(named) == 3, named
     size = get_spec("fixed").param("size")
     assert size.clamp(raw) == size.default

@@ -118,3 +118,22 @@ def test_the_md_and_csv_tables_list_the_registered_metrics(toy: Metric) -> None:
     assert by_file[1][0] == ["a.txt", 1, *[0.5] * len(metric_names())]
     assert by_question[0][3:] == ["recall", "precision", "iou", "precision_omega"]
     assert "### por arquivo\n" in markdown(list(titled.items()), "pt")  # titles said in --lang
+
+
+def test_the_apps_per_file_table_lists_the_registry_and_a_label_falls_back_to_its_name(
+    toy: Metric,
+) -> None:
+    """Issue 48 item 2: the app's per-file table typed its metrics (hit@1, MRR and the token
+    three); it reads the registry now, as the CLI's table does: a registered metric is a
+    column, headed by its name when the catalog has no label for it."""
+    from ragviz.i18n import t
+    from ragviz.present.presentation import metric_label
+    from ragviz_app.frame import per_file_rows
+
+    figures = Metrics(values=dict.fromkeys(metric_names(), 0.5), answerable=2,
+                      unanswerable=1, labels={}, top_k=2)
+    [row] = per_file_rows({"a.md": figures}, 2, "pt")
+    assert row[TOY] == 0.5  # no catalog label: its name
+    assert list(row)[:2] == [t("app.per_file_name", "pt"), t("app.per_file_questions", "pt")]
+    assert list(row)[2:] == [metric_label(name, "pt", short=True, k=2) for name in metric_names()]
+    assert row[metric_label("refusal_recall", "pt", short=True)] == 0.5

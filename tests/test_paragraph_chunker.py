@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 from streamlit.testing.v1 import AppTest
 
 from ragviz.chunking import CHUNKER_NAMES, ChunkerConfig, default_grid, make_chunks
-from ragviz.chunking.paragraph import chunk_paragraphs, split_paragraphs
+from ragviz.chunking.paragraph import split_paragraphs
 from ragviz.cli.command import main
-from ragviz.present.link_notes import settings_from_query
+from ragviz.present.link_notes import import_link
 from ragviz.share.links import settings_to_query
 from ragviz.share.workspace import Settings, Workspace
 
@@ -31,7 +31,8 @@ DOC = "Primeiro parágrafo, curto.\n\nSegundo parágrafo, um pouco maior que o p
 
 @given(document=documents, max_chars=st.integers(1, 120), overlap=st.integers(0, 3))
 def test_paragraph_properties(document: str, max_chars: int, overlap: int) -> None:
-    chunks = chunk_paragraphs(document, max_chars, overlap).chunks
+    chunks = make_chunks(document,
+        ChunkerConfig("paragraph", max_chars=max_chars, overlap_paragraphs=overlap)).chunks
     paragraphs = split_paragraphs(document)
     starts = {a for a, _ in paragraphs}
     ends = {b for _, b in paragraphs}
@@ -60,7 +61,7 @@ def test_paragraphs_cover_the_text_between_blank_lines(document: str) -> None:
 
 
 def test_paragraphs_are_packed_up_to_max_chars() -> None:
-    texts = [c.text for c in chunk_paragraphs(DOC, max_chars=80).chunks]
+    texts = [c.text for c in make_chunks(DOC, ChunkerConfig("paragraph", max_chars=80)).chunks]
     assert texts == [
         "Primeiro parágrafo, curto.\n\nSegundo parágrafo, um pouco maior que o primeiro.",
         "Terceiro.\n  \nQuarto e último parágrafo.",
@@ -68,7 +69,8 @@ def test_paragraphs_are_packed_up_to_max_chars() -> None:
 
 
 def test_overlap_repeats_whole_paragraphs() -> None:
-    texts = [c.text for c in chunk_paragraphs(DOC, max_chars=60, overlap_paragraphs=1).chunks]
+    texts = [c.text for c in make_chunks(DOC,
+        ChunkerConfig("paragraph", max_chars=60, overlap_paragraphs=1)).chunks]
     assert texts == [
         "Primeiro parágrafo, curto.",
         "Segundo parágrafo, um pouco maior que o primeiro.\n\nTerceiro.",
@@ -78,7 +80,8 @@ def test_overlap_repeats_whole_paragraphs() -> None:
 
 def test_a_long_paragraph_is_its_own_over_size_chunk() -> None:
     long = "palavra " * 20
-    chunks = chunk_paragraphs(f"Curto.\n\n{long.strip()}\n\nOutro.", max_chars=30).chunks
+    chunks = make_chunks(f"Curto.\n\n{long.strip()}\n\nOutro.",
+                         ChunkerConfig("paragraph", max_chars=30)).chunks
     assert [(c.text, c.over_size) for c in chunks] == [
         ("Curto.", False), (long.strip(), True), ("Outro.", False),
     ]
@@ -104,7 +107,8 @@ def test_the_cli_offers_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
             "--overlap-paragraphs", "1", "--json"]
     assert main(args) == 0
     data = json.loads(capsys.readouterr().out)
-    expected = chunk_paragraphs(DOC, 60, 1).chunks
+    expected = make_chunks(DOC,
+                           ChunkerConfig("paragraph", max_chars=60, overlap_paragraphs=1)).chunks
     assert [c["text"] for c in data["chunks"]] == [c.text for c in expected]
 
 
@@ -120,9 +124,9 @@ def test_workspaces_and_links_round_trip_it() -> None:
     workspace = Workspace(DOC, (), settings)
     assert Workspace.from_json(workspace.to_json()) == workspace
     assert '"overlap_paragraphs": 2' in workspace.to_json()
-    restored, problems = settings_from_query(settings_to_query(settings))
+    restored, problems, _notes = import_link(settings_to_query(settings), Settings())
     assert problems == [] and restored.config_a == config
-    _, problems = settings_from_query({"a": "paragraph", "a_overlap_paragraphs": "99"})
+    _, problems, _notes = import_link({"a": "paragraph", "a_overlap_paragraphs": "99"}, Settings())
     assert problems == ["a_overlap_paragraphs must be at most 10, got 99"]
 
 

@@ -16,7 +16,7 @@ from ragviz.evaluation.diagnosis import LABELS, OK, diagnose
 from ragviz.evaluation.results import QuestionOutcome
 from ragviz.i18n import t
 from ragviz.inputs.questions import LabelledQuestion
-from ragviz.present.charts import score_bars, score_frame
+from ragviz.present.charts import score_bars, score_rows
 from ragviz.present.presentation import (
     calibration_message,
     config_text,
@@ -83,8 +83,7 @@ def test_outranked_gap_is_never_shown_as_zero() -> None:
 def test_two_bars_that_differ_are_labelled_differently() -> None:
     # One chunk sent (top_k=1) and one not retrieved must not both read 0.197.
     decision = decide([0.1974, 0.1968, 0.05], 1, 0.19)
-    frame = score_frame(decision, CHUNKS)
-    shown = dict(zip(frame["index"], frame["shown"], strict=True))
+    shown = {row["index"]: row["shown"] for row in score_rows(decision, CHUNKS)}
     assert shown[0] != shown[1]
     assert (shown[0], shown[1]) == ("0.1974", "0.1968")
 

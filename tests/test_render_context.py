@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ragviz.chunking import ChunkerConfig, make_chunks
 from ragviz.chunking.base import Chunk
-from ragviz.chunking.markdown import chunk_markdown
 from ragviz.chunking.sweep_grid import default_grid
 from ragviz.embedding.models import Embedder
 from ragviz.evaluation.calibration import calibrate_outcomes
@@ -21,7 +21,7 @@ from tests.test_chunkers import TABLE_DOC, TABLE_HEADER
 
 
 def test_a_table_row_group_shows_the_header_it_is_embedded_with() -> None:
-    chunks = chunk_markdown(TABLE_DOC, max_chars=50).chunks
+    chunks = make_chunks(TABLE_DOC, ChunkerConfig("markdown", max_chars=50)).chunks
     carried = [c for c in chunks if c.context_prefix == TABLE_HEADER]
     assert carried
     html = highlight_document(TABLE_DOC, chunks)

@@ -7,7 +7,7 @@ import pytest
 
 from ragviz.chunking.base import Chunk
 from ragviz.retrieval.decision import build_prompt, decide, excerpts, rank
-from ragviz.retrieval.scorers import cosine_scores
+from ragviz.retrieval.scorers import get_scorer
 
 
 def test_rank_breaks_ties_by_chunk_order() -> None:
@@ -58,7 +58,9 @@ def test_top_k_must_be_positive() -> None:
 def test_cosine_scores_are_dot_products_of_unit_rows() -> None:
     rows = np.array([[1.0, 0.0], [0.6, 0.8]], dtype=np.float32)
     query = np.array([0.6, 0.8], dtype=np.float32)
-    assert cosine_scores(query, rows).tolist() == pytest.approx([0.6, 1.0])
+    cosine = get_scorer("cosine")
+    [scores] = cosine.score_rows(cosine.prepare([], rows), ["q"], query[None, :])
+    assert scores.tolist() == pytest.approx([0.6, 1.0])
 
 
 DOC = "Alpha beta. Gamma delta. Epsilon zeta."

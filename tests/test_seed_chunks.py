@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import re
 
-from ragviz.chunking.fixed import chunk_fixed
-from ragviz.chunking.sentence import chunk_sentences
+from ragviz.chunking import ChunkerConfig, make_chunks
 
 SENTENCE_CHUNKS = [
     "Política de pagamentos. Todo pedido aprovado gera uma nota fiscal enviada por e-mail. "
@@ -50,7 +49,8 @@ def chunk_fixo(texto: str, chunk_size: int = 120) -> list[str]:
 
 
 def test_sentence_chunks_are_the_articles_printed_strings(seed_doc: str) -> None:
-    assert [c.text for c in chunk_sentences(seed_doc, 220, 1).chunks] == SENTENCE_CHUNKS
+    assert [c.text for c in make_chunks(seed_doc,
+        ChunkerConfig("sentence", max_chars=220, overlap_sentences=1)).chunks] == SENTENCE_CHUNKS
 
 
 def test_article_oracle_prints_the_same_strings(seed_doc: str) -> None:
@@ -58,22 +58,26 @@ def test_article_oracle_prints_the_same_strings(seed_doc: str) -> None:
 
 
 def test_fixed_chunks_are_the_articles_windows(seed_doc: str) -> None:
-    texts = [c.text for c in chunk_fixed(seed_doc, 120, 0).chunks]
+    texts = [c.text for c in make_chunks(seed_doc,
+                                         ChunkerConfig("fixed", size=120, overlap=0)).chunks]
     assert texts == chunk_fixo(seed_doc)
     assert len(texts) == 5
 
 
 def test_fixed_chunks_match_the_printed_output(seed_doc: str) -> None:
-    texts = [c.text for c in chunk_fixed(seed_doc, 120, 0).chunks]
+    texts = [c.text for c in make_chunks(seed_doc,
+                                         ChunkerConfig("fixed", size=120, overlap=0)).chunks]
     assert {i: texts[i] for i in FIXED_PRINTED} == FIXED_PRINTED
 
 
 def test_the_deadline_is_cut_away_from_refund_by_fixed_chunks(seed_doc: str) -> None:
-    texts = [c.text for c in chunk_fixed(seed_doc, 120, 0).chunks]
+    texts = [c.text for c in make_chunks(seed_doc,
+                                         ChunkerConfig("fixed", size=120, overlap=0)).chunks]
     holder = [t for t in texts if "Reembolso" in t]
     assert holder and all("7 dias" not in t for t in holder)
 
 
 def test_sentence_chunks_put_refund_and_deadline_together(seed_doc: str) -> None:
-    texts = [c.text for c in chunk_sentences(seed_doc, 220, 1).chunks]
+    texts = [c.text for c in make_chunks(seed_doc,
+        ChunkerConfig("sentence", max_chars=220, overlap_sentences=1)).chunks]
     assert any("Reembolso" in t and "7 dias úteis" in t for t in texts)

@@ -13,8 +13,8 @@ from ragviz.errors import InputError
 from ragviz.inputs.documents import _looks_binary_text
 from ragviz.inputs.limits import TOP_K_RANGE
 from ragviz.inputs.questions import LabelledQuestion
-from ragviz.present.link_notes import settings_from_query
-from ragviz.share.links import settings_to_query
+from ragviz.present.link_notes import import_link
+from ragviz.share.links import read_query, settings_to_query
 from ragviz.share.workspace import (
     MAX_WORKSPACE_BYTES,
     Settings,
@@ -91,7 +91,8 @@ def test_export_import_export_gives_the_same_file(workspace: Workspace) -> None:
 @given(all_settings)
 @settings(max_examples=150)
 def test_settings_survive_the_url(original: Settings) -> None:
-    restored, problems = settings_from_query(settings_to_query(original))
+    # the settings part of a link, as read_link (the app's import_link) reads it
+    restored, problems = read_query(settings_to_query(original))
     assert problems == []
     for config_r, config_o in (
         (restored.config_a, original.config_a),
@@ -186,9 +187,8 @@ def test_oversize_workspace_is_refused_before_parsing() -> None:
 
 
 def test_bad_url_values_are_reported_and_skipped() -> None:
-    restored, problems = settings_from_query(
-        {"a": "magic", "k": "two", "a_size": "big", "floor": "0.3"}
-    )
+    restored, problems, _notes = import_link(
+        {"a": "magic", "k": "two", "a_size": "big", "floor": "0.3"}, Settings())
     assert restored.config_a.chunker == "fixed"
     assert restored.floor == 0.3
     assert any("magic" in p for p in problems)

@@ -8,12 +8,15 @@ from typing import TYPE_CHECKING, Any
 from ragviz.chunking.base import Chunk, ChunkingResult, make_chunk
 from ragviz.chunking.params import WINDOW_STEPS, overlap_param, size_param
 from ragviz.chunking.registry import register
-from ragviz.chunking.spec import ChunkerSpec, run_checked
+from ragviz.chunking.spec import ChunkerSpec
 
 if TYPE_CHECKING:
     from ragviz.embedding.models import Embedder
 
 def _windows(document: str, size: int, overlap: int) -> list[Chunk]:
+    """Windows of ``size`` characters, each starting ``size - overlap`` after the previous.
+    Like the article's ``texto[i:i + chunk_size]``, windows are not trimmed, so the seed
+    chunk strings come out exactly; a window of only whitespace is skipped."""
     step = size - overlap
     chunks: list[Chunk] = []
     start = 0
@@ -44,13 +47,3 @@ SPEC = register(
         sweep_position=1,
     )
 )
-
-
-def chunk_fixed(document: str, size: int = 120, overlap: int = 0) -> ChunkingResult:
-    """Windows of ``size`` characters, each starting ``size - overlap`` after the previous.
-
-    Like the article's ``texto[i:i + chunk_size]``, windows are not trimmed, so the seed
-    chunk strings come out exactly. A window of only whitespace is skipped (it holds nothing
-    to retrieve); the last window stops at the end of the document.
-    """
-    return run_checked(SPEC, document, size=size, overlap=overlap)

@@ -18,7 +18,7 @@ from ragviz.chunking.base import Chunk, ChunkingResult, make_chunk
 from ragviz.chunking.packing import pack_indices
 from ragviz.chunking.params import PACKED_STEPS, max_chars_param, overlap_units_param
 from ragviz.chunking.registry import register
-from ragviz.chunking.spec import ChunkerSpec, run_checked
+from ragviz.chunking.spec import ChunkerSpec
 from ragviz.chunking.text import (
     Span,
     cuts_after,
@@ -410,15 +410,3 @@ SPEC = register(
         order=40,
     )
 )
-
-
-def chunk_markdown(
-    document: str, max_chars: int = 800, overlap_sentences: int = 0
-) -> ChunkingResult:
-    """One chunk per heading section, or several when the section exceeds ``max_chars``.
-
-    Every chunk records its ``heading_path``. Long sections are packed from sentences
-    (with ``overlap_sentences``), whole code blocks and table rows; an oversize block or
-    sentence becomes its own chunk with ``over_size=True``.
-    """
-    return run_checked(SPEC, document, max_chars=max_chars, overlap_sentences=overlap_sentences)

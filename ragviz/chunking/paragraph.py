@@ -15,7 +15,7 @@ from ragviz.chunking.base import Chunk, ChunkingResult, make_chunk
 from ragviz.chunking.packing import pack_indices
 from ragviz.chunking.params import PACKED_STEPS, Unit, max_chars_param, overlap_units_param
 from ragviz.chunking.registry import register
-from ragviz.chunking.spec import ChunkerSpec, run_checked
+from ragviz.chunking.spec import ChunkerSpec
 from ragviz.chunking.text import Span, trim_span
 
 if TYPE_CHECKING:
@@ -66,13 +66,3 @@ SPEC = register(
         sweep_position=4,
     )
 )
-
-
-def chunk_paragraphs(
-    document: str, max_chars: int = 600, overlap_paragraphs: int = 0
-) -> ChunkingResult:
-    """Whole paragraphs packed up to ``max_chars``, repeating ``overlap_paragraphs``
-    between neighbours; a longer paragraph is its own chunk with ``over_size=True``."""
-    return run_checked(
-        SPEC, document, max_chars=max_chars, overlap_paragraphs=overlap_paragraphs
-    )

@@ -29,26 +29,9 @@ THRESHOLD = Param("threshold", "float", COSINE, -1.0, 1.0, 0.5, step=0.01)
 DEFAULT_PERCENTILE = float(PERCENTILE.default)
 
 
-def chunk_semantic(
-    document: str,
-    embedder: Embedder,
-    threshold: float | None = None,
-    percentile: float | None = None,
-    max_chars: int | None = None,
-) -> ChunkingResult:
-    """Sentences grouped until similarity drops below the breakpoint threshold.
-
-    Give ``threshold`` (cosine, -1..1) or ``percentile`` (0..100 of the boundary
-    similarities), not both; with neither, the 25th percentile is used. ``max_chars``
-    (optional) also starts a new chunk before one would grow past it; a single longer
-    sentence is its own chunk with ``over_size=True``.
-    """
-    limit = {} if max_chars is None else {"max_chars": max_chars}
-    SPEC.check({"threshold": threshold, "percentile": percentile, **limit})
-    return _grouped(document, embedder, threshold, percentile, max_chars)
-
-
 def _run(document: str, values: Mapping[str, Any], embedder: Embedder | None) -> ChunkingResult:
+    """Sentences grouped until similarity drops below the breakpoint: ``threshold`` (cosine)
+    or ``percentile`` of the boundary similarities; ``max_chars`` also starts a new chunk."""
     if embedder is None:
         raise InputError(key="param.needs_model", name="semantic")
     return _grouped(document, embedder, values["threshold"], values["percentile"],

@@ -14,7 +14,7 @@ from ragviz.chunking.base import ChunkingResult, make_chunk
 from ragviz.chunking.packing import pack_spans
 from ragviz.chunking.params import PACKED_STEPS, max_chars_param, overlap_units_param
 from ragviz.chunking.registry import register
-from ragviz.chunking.spec import ChunkerSpec, run_checked
+from ragviz.chunking.spec import ChunkerSpec
 from ragviz.chunking.text import split_sentences
 
 if TYPE_CHECKING:
@@ -43,12 +43,3 @@ SPEC = register(
         sweep_position=3,
     )
 )
-
-
-def chunk_sentences(
-    document: str, max_chars: int = 220, overlap_sentences: int = 1
-) -> ChunkingResult:
-    """Whole sentences packed up to ``max_chars``, repeating ``overlap_sentences`` between
-    neighbours. A sentence longer than ``max_chars`` is never cut: it becomes its own chunk
-    with ``over_size=True``."""
-    return run_checked(SPEC, document, max_chars=max_chars, overlap_sentences=overlap_sentences)

@@ -160,7 +160,7 @@ def load(reader: IndexReader, collection: str | None, lang: str = "en") -> Loade
 def _too_large(name: str, count: int, limit: int, retrieves: bool) -> IndexInputError:
     """Past the limit: a store that retrieves is told the database mode; a file (read
     whole, it cannot retrieve) is told what it can do."""
-    return IndexInputError(key="index.too_large" if retrieves else "idx.too_large_file",
+    return IndexInputError(key="idx.too_large" if retrieves else "idx.too_large_file",
                            name=name, count=Grouped(count), limit=Grouped(limit),
                            variable=LIMIT_VARIABLE)
 
@@ -208,12 +208,12 @@ class IndexRun:
         run = self.database
         if run is None:
             return []
-        said = [t("index.mode_database", self.lang, name=self.result.index.name,
+        said = [t("idx.mode_database", self.lang, name=self.result.index.name,
                   count=Grouped(run.count), limit=Grouped(memory_limit()), top_k=top_k,
                   margin=run.margin, fetched=Grouped(run.fetched))]
         past, excess = run.mrr_past_depth()
         if past:
-            said.append(t("index.mrr_past_depth", self.lang, n=past, depth=run.depth,
+            said.append(t("idx.mrr_past_depth", self.lang, n=past, depth=run.depth,
                           excess=decimal(excess, 3, self.lang)))
         return said
 
@@ -278,7 +278,7 @@ def _database_mode(reader: IndexReader, args: argparse.Namespace) -> bool:
     mode = getattr(args, "index_mode", "auto")
     retrieves = isinstance(reader, RetrievingIndex)
     if mode == "database" and not retrieves:
-        raise IndexInputError(key="index.cannot_retrieve", name=args.index)
+        raise IndexInputError(key="idx.cannot_retrieve", name=args.index)
     if mode != "auto" or not retrieves:
         return mode == "database"
     assert isinstance(reader, RetrievingIndex)
@@ -326,9 +326,9 @@ def summary(loaded: LoadedIndex, embedder: Any, lang: str = "en") -> dict[str, A
 def summary_text(item: dict[str, Any], lang: str = "en") -> str:
     """``summary`` as a few lines for a terminal (one line for a collection not loaded)."""
     if item["empty"]:
-        return t("index.empty_collection", lang, name=item["collection"])
+        return t("idx.collection_nothing_to_diagnose", lang, name=item["collection"])
     if not item["loaded"]:
-        key = "index.not_loaded" if item["retrieves"] else "idx.not_loaded_file"
+        key = "idx.not_loaded" if item["retrieves"] else "idx.not_loaded_file"
         return t(key, lang, name=item["collection"], count=Grouped(item['count']),
                  dimension=item["dimension"] or "—", limit=Grouped(memory_limit()),
                  variable=LIMIT_VARIABLE)
@@ -360,7 +360,7 @@ def cmd_index(args: argparse.Namespace, emit: Emit, embedder: Any) -> None:
     if args.collection:
         infos = [_info(reader, infos, args.collection)]
     if not infos:
-        raise IndexInputError(key="index.no_collection", where=args.path)
+        raise IndexInputError(key="idx.holds_no_collection", where=args.path)
     lang = getattr(args, "lang", "en")
     items = [_item(reader, info, embedder, lang) for info in infos]
     emit(args, {"model": None if embedder is None else embedder.name, "index": args.path,

@@ -9,15 +9,11 @@ from __future__ import annotations
 
 import functools
 import unicodedata
-from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
-
-from ragviz.chunking.base import Chunk
-from ragviz.evaluation.chunk_table import ChunkTable
 
 if TYPE_CHECKING:
     from ragviz.inputs.corpus import Corpus
@@ -133,12 +129,3 @@ def locate_in_corpus(corpus: Corpus, answer: str) -> tuple[AnswerSpan, ...]:
             spans.append(replace(span, source=source.name))
     return tuple(spans)
 
-
-def chunks_holding(chunks: Sequence[Chunk], span: AnswerSpan) -> tuple[int, ...]:
-    """Indices of the chunks of the span's source whose ``[start, end)`` contains it all."""
-    return ChunkTable.of(chunks).holding(span)
-
-
-def chunks_touching(chunks: Sequence[Chunk], span: AnswerSpan) -> tuple[int, ...]:
-    """Indices of the chunks of the span's source that hold at least one of its characters."""
-    return ChunkTable.of(chunks).touching(span)

@@ -85,11 +85,11 @@ def stored_matrix(index: LoadedIndex) -> Vector | None:
     if not present:
         return None
     if len(present) < len(vectors):
-        raise IndexInputError(key="index.vectors_missing", n=len(vectors) - len(present),
+        raise IndexInputError(key="idx.vectors_missing", n=len(vectors) - len(present),
                               total=Grouped(len(vectors)), name=index.name)
     sizes = {len(v) for v in present}
     if len(sizes) > 1:
-        raise IndexInputError(key="index.mixed_dimensions", name=index.name,
+        raise IndexInputError(key="idx.mixed_dimensions", name=index.name,
                               sizes=", ".join(str(s) for s in sorted(sizes)))
     matrix = np.vstack(present).astype(np.float32)
     unit: Vector = matrix / np.linalg.norm(matrix, axis=1, keepdims=True)

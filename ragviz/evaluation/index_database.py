@@ -89,7 +89,7 @@ def analyse_in_database(reader: RetrievingIndex, collection: str | None, embedde
     settings = settings or RetrievalSettings()
     info = reader.info(collection)
     if info.count == 0:
-        raise IndexInputError(key="index.collection_empty", name=repr(info.name),
+        raise IndexInputError(key="idx.collection_empty", name=repr(info.name),
                               where=getattr(reader, "where", ""))
     if info.dimension is not None and info.dimension != embedder.dimension:
         raise IndexInputError.of(dimension_sentence(info.dimension, embedder.name,

@@ -91,14 +91,6 @@ def _load_catalogs() -> None:
 _load_catalogs()
 
 
-def register(strings: dict[str, dict[str, str]]) -> None:
-    """Add strings given as ``{key: {code: text}}``; a key taken with other text is a bug, not an
-    override (registering the same strings again, as a module reload does, changes nothing)."""
-    taken = sorted(key for key in strings if STRINGS.get(key, strings[key]) != strings[key])
-    if taken:
-        raise KeyError(f"i18n keys registered twice: {', '.join(taken)}")
-    STRINGS.update({key: dict(entry) for key, entry in strings.items()})
-
 
 def t(key: str, lang: str = "en", **values: object) -> str:
     """The string ``key`` in ``lang`` (falling back to English), formatted with ``values``
@@ -173,10 +165,10 @@ class Listed:
 
 @dataclass(frozen=True)
 class Grouped:
-    """An integer not yet written: grouped as the sentence's language groups thousands
+    """A number not yet written: grouped as the sentence's language groups thousands
     (1,234 / 1.234), for a value other than the count ``n`` (which ``t`` groups itself)."""
 
-    value: int
+    value: int | float
 
     def localized(self, lang: str) -> str:
         return grouped(self.value, lang)
@@ -283,8 +275,8 @@ def decimal(value: float, digits: int, language: str = "en", *, group: bool = Fa
     return text.translate(str.maketrans(table))
 
 
-def grouped(n: int, language: str = "en") -> str:
-    """An integer with its thousands grouped as ``language`` writes them (1,234 / 1.234)."""
+def grouped(n: int | float, language: str = "en") -> str:
+    """A number with its thousands grouped as ``language`` writes them (1,234 / 1.234)."""
     return format_decimal(n, locale=_locale(language))
 
 

@@ -11,6 +11,7 @@ import zipfile
 from pathlib import Path, PurePosixPath
 
 from ragviz.errors import IndexInputError
+from ragviz.i18n import Grouped
 from ragviz.inputs.corpus import MAX_ZIP_MEMBERS, MAX_ZIP_UNCOMPRESSED_BYTES
 
 MARKER = "chroma.sqlite3"
@@ -40,8 +41,8 @@ def unzip_chroma(data: bytes, name: str, target: Path) -> Path:
 def _chroma_root(archive: zipfile.ZipFile, name: str) -> PurePosixPath:
     infos = archive.infolist()
     if len(infos) > MAX_ZIP_MEMBERS:
-        raise IndexInputError(key="idx.zip_members", name=name, n=f"{len(infos):,}",
-                              limit=f"{MAX_ZIP_MEMBERS:,}")
+        raise IndexInputError(key="idx.zip_members", name=name, n=len(infos),
+                              limit=Grouped(MAX_ZIP_MEMBERS))
     for info in infos:
         if not _safe(info):
             raise IndexInputError(key="idx.zip_unsafe_name", name=name, member=info.filename)
@@ -77,5 +78,5 @@ def _write(archive: zipfile.ZipFile, members: list[zipfile.ZipInfo], root: PureP
                 budget -= len(block)
                 if budget < 0:
                     raise IndexInputError(key="idx.zip_too_big", name=name,
-                                          limit=f"{MAX_ZIP_UNCOMPRESSED_BYTES:,}")
+                                          limit=Grouped(MAX_ZIP_UNCOMPRESSED_BYTES))
                 sink.write(block)

@@ -18,7 +18,7 @@ import numpy.typing as npt
 
 from ragviz.chunking.config import ChunkerConfig
 from ragviz.errors import IndexInputError, IndexLimitError, InputError
-from ragviz.i18n import Message
+from ragviz.i18n import Grouped, Message
 from ragviz.inputs.corpus import MAX_CORPUS_CHARS
 from ragviz.inputs.documents import MAX_DOCUMENT_CHARS
 
@@ -242,15 +242,15 @@ def as_vector(raw: Any, where: str | Message) -> Vector | None:
     try:
         wide = np.asarray(raw, dtype=np.float64).reshape(-1)
     except (TypeError, ValueError, OverflowError, RecursionError) as error:
-        raise IndexInputError(key="index.vector_not_numbers", where=where) from error
+        raise IndexInputError(key="idx.vector_not_numbers", where=where) from error
     if wide.size > MAX_DIMENSION:
-        raise IndexInputError(key="idx.vector_too_long", where=where, n=f"{wide.size:,}",
-                              limit=f"{MAX_DIMENSION:,}")
+        raise IndexInputError(key="idx.vector_too_long", where=where, n=wide.size,
+                              limit=Grouped(MAX_DIMENSION))
     if not np.all(np.isfinite(wide)):
-        raise IndexInputError(key="index.vector_not_finite", where=where)
+        raise IndexInputError(key="idx.vector_not_finite", where=where)
     peak = float(np.max(np.abs(wide)))
     if peak == 0.0:
-        raise IndexInputError(key="index.vector_zero", where=where)
+        raise IndexInputError(key="idx.vector_zero", where=where)
     scaled = wide / peak
     unit: Vector = (scaled / np.linalg.norm(scaled)).astype(np.float32)
     return unit
@@ -291,7 +291,7 @@ class ReadBudget:
 
     def too_many(self) -> IndexLimitError:
         return IndexLimitError(key="idx.file_too_many", name=self.name,
-                               limit=f"{self.max_chunks:,}")
+                               limit=Grouped(self.max_chunks))
 
     def text(self, length: int, where: str | Message) -> None:
         """A chunk's text of ``length`` characters is kept."""
@@ -302,11 +302,11 @@ class ReadBudget:
         """Texts about to be decoded, the longest of ``longest`` characters (at ``where``),
         ``total`` in all: refused past the chunk or the index limit."""
         if longest > self.max_chunk_chars:
-            raise IndexLimitError(key="idx.chunk_too_long", where=where, n=f"{longest:,}",
-                                  limit=f"{self.max_chunk_chars:,}")
+            raise IndexLimitError(key="idx.chunk_too_long", where=where, n=longest,
+                                  limit=Grouped(self.max_chunk_chars))
         if self.chars + total > self.max_chars:
             raise IndexLimitError(key="idx.text_too_long", name=self.name,
-                                  limit=f"{self.max_chars:,}")
+                                  limit=Grouped(self.max_chars))
 
     def take(self, chunk: IndexChunk) -> IndexChunk:
         """``chunk`` kept: counted against the chunk and vector limits."""
@@ -317,7 +317,7 @@ class ReadBudget:
             self.vector_bytes += chunk.vector.nbytes
             if self.vector_bytes > self.max_vector_bytes:
                 raise IndexLimitError(key="idx.vectors_too_big", name=self.name,
-                                      limit=f"{self.max_vector_bytes // 1_000_000:,}")
+                                      limit=Grouped(self.max_vector_bytes // 1_000_000))
         return chunk
 
     def keep(self, make: Callable[[], IndexChunk], chunks: list[IndexChunk]) -> None:
@@ -333,8 +333,8 @@ class ReadBudget:
         chunks.append(self.take(chunk))
 
     def left_out(self, problem: InputError) -> None:
-        """A damaged record, or one without text (key ``index.no_text``), left out."""
-        if problem.key == "index.no_text":
+        """A damaged record, or one without text (key ``idx.no_text``), left out."""
+        if problem.key == "idx.no_text":
             self.no_text += 1
             return
         self.bad += 1
@@ -346,12 +346,12 @@ class ReadBudget:
         said = []
         if self.no_text:
             said.append(Message("idx.no_text_records", {
-                "n": f"{self.no_text:,}", "total": f"{self.records:,}", "name": self.name}))
+                "n": self.no_text, "total": Grouped(self.records), "name": self.name}))
         if self.bad == 1:
-            said.append(Message("index.left_out", {"problem": self.first_bad}))
+            said.append(Message("idx.left_out", {"problem": self.first_bad}))
         elif self.bad:
             said.append(Message("idx.left_out_more", {"problem": self.first_bad,
-                                                      "n": f"{self.bad:,}"}))
+                                                      "n": self.bad}))
         return tuple(said)
 
     def loaded(self, chunks: list[IndexChunk]) -> LoadedIndex:
@@ -359,12 +359,12 @@ class ReadBudget:
         if chunks:
             return LoadedIndex(self.name, tuple(chunks), self.problems())
         if self.bad:
-            raise IndexInputError(key="index.no_readable_chunk", name=self.name,
+            raise IndexInputError(key="idx.no_readable_chunk", name=self.name,
                                   problem=self.first_bad)
         if self.no_text:
             raise IndexInputError(key="idx.no_text_at_all", name=self.name,
-                                  n=f"{self.no_text:,}")
-        raise IndexInputError(key="index.no_chunk", name=self.name)
+                                  n=self.no_text)
+        raise IndexInputError(key="idx.no_chunk", name=self.name)
 
 
 def readable(value: str, where: str | Message) -> str:

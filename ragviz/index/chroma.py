@@ -39,7 +39,7 @@ from ragviz.index.messages import NONE
 from ragviz.index.stores import REQUEST_TIMEOUT_S, OpenOptions, Store, register
 from ragviz.inputs.documents import shorten
 
-INSTALL_HINT = "index.needs_chromadb"  # the catalog key naming the package to install
+INSTALL_HINT = "idx.needs_chromadb"  # the catalog key naming the package to install
 # A server that does not answer its heartbeat is reported within this many seconds.
 SERVER_TIMEOUT_S = 5.0
 _PAGE = 5_000  # rows per get(), so a large collection is not one huge response
@@ -174,7 +174,7 @@ class ChromaReader:
             return str(names[0])
         if not names:
             raise IndexInputError(key="idx.holds_no_collection", where=self.where)
-        raise IndexInputError(key="index.several_collections", where=self.where, n=len(names),
+        raise IndexInputError(key="idx.several_collections", where=self.where, n=len(names),
                               names=", ".join(sorted(names)))
 
     def _collection(self, name: str) -> Any:
@@ -438,7 +438,7 @@ def _open(spec: str, options: OpenOptions) -> ChromaReader:
     if spec.startswith("chroma+http://"):
         match = _HTTP.match(spec)
         if match is None:
-            raise IndexInputError(key="index.not_server_address", spec=repr(spec))
+            raise IndexInputError(key="idx.not_server_address", spec=repr(spec))
         return open_server(match["host"], int(match["port"]), options.timeout)
     return open_persistent(spec.removeprefix("chroma:"))
 

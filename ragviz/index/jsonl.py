@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from ragviz.errors import IndexInputError, IndexLimitError
-from ragviz.i18n import Message
+from ragviz.i18n import Grouped, Message
 from ragviz.index.base import (
     MAX_RECORD_BYTES,
     FileReader,
@@ -65,12 +65,12 @@ def bounded_lines(handle: IO[bytes], name: str) -> Iterator[tuple[int, bytes]]:
         number += 1
         if len(line) > MAX_RECORD_BYTES:
             raise IndexLimitError(key="idx.record_too_long", where=_line(name, number),
-                                  limit=f"{MAX_RECORD_BYTES:,}")
+                                  limit=Grouped(MAX_RECORD_BYTES))
         yield number, line
 
 
 def _line(name: str, number: int) -> Message:
-    return Message("index.line", {"name": name, "line": number})
+    return Message("idx.line", {"name": name, "line": number})
 
 
 def parse_line(line: bytes, where: Message, budget: ReadBudget, first: bool) -> IndexChunk:
@@ -82,7 +82,7 @@ def parse_line(line: bytes, where: Message, budget: ReadBudget, first: bool) -> 
     try:
         record = json.loads(text)
     except json.JSONDecodeError as error:
-        raise IndexInputError(key="index.not_json", where=where, error=error.msg) from None
+        raise IndexInputError(key="idx.not_json", where=where, error=error.msg) from None
     except RecursionError:
         raise IndexInputError(key="idx.nested_too_deep", where=where) from None
     except ValueError:  # an integer of more digits than Python converts
@@ -95,17 +95,17 @@ def parse_record(record: Any, where: str | Message,
     """One chunk from a LangChain or LlamaIndex record; the text is kept as written
     (counted against ``budget`` before its vector is read)."""
     if not isinstance(record, dict):
-        raise IndexInputError(key="index.not_object", where=where)
+        raise IndexInputError(key="idx.not_object", where=where)
     if isinstance(record.get("kwargs"), dict):  # LangChain's serialised form (lc: 1)
         record = record["kwargs"]
     text = record.get("page_content", record.get("text"))
     if not isinstance(text, str) or not text:
-        raise IndexInputError(key="index.no_text", where=where)
+        raise IndexInputError(key="idx.no_text", where=where)
     if budget is not None:
         budget.text(len(text), where)
     metadata = record.get("metadata") or {}
     if not isinstance(metadata, dict):
-        raise IndexInputError(key="index.metadata_not_object", where=where)
+        raise IndexInputError(key="idx.metadata_not_object", where=where)
     merged = {**metadata, **{k: record[k] for k in ("start_char_idx", "end_char_idx")
                              if k in record}}
     chunk_id = str(record.get("id") or record.get("id_") or where)

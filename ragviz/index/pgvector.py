@@ -25,14 +25,14 @@ from typing import Any
 import numpy as np
 
 from ragviz.errors import IndexInputError, IndexLimitError
-from ragviz.i18n import Message, message
+from ragviz.i18n import Grouped, Message, message
 from ragviz.index import base
 from ragviz.index.base import CollectionInfo, IndexChunk, LoadedIndex
 from ragviz.index.messages import NONE
 from ragviz.index.pg_conninfo import parse, redact
 from ragviz.index.stores import OpenOptions, Store, register
 
-INSTALL_HINT = "index.needs_psycopg"  # the catalog key naming the package to install
+INSTALL_HINT = "idx.needs_psycopg"  # the catalog key naming the package to install
 _DIGITS = re.compile("([0-9]+)")  # a run of digits in an id (natural_key)
 _FETCH = 2_000  # rows per round trip of the memory mode's cursor
 _REASON_CHARS = 160
@@ -149,7 +149,7 @@ class PgReader(base.TwoSearches):
         if collection is None:
             if len(found) == 1:
                 return found[0]
-            raise IndexInputError(key="index.several_collections", where=self.where,
+            raise IndexInputError(key="idx.several_collections", where=self.where,
                                   n=len(found), names=", ".join(x.name for x in found))
         match = next((x for x in found if x.name == collection), None)
         if match is None:
@@ -171,15 +171,15 @@ class PgReader(base.TwoSearches):
             oversized = conn.execute(q.oversized(), (
                 base.MAX_CHUNK_CHARS, base.MAX_RECORD_BYTES, *q.params())).fetchone()
         if check and with_vector < total:
-            raise IndexInputError(key="idx.pg_null_vectors", n=f"{total - with_vector:,}",
-                                  total=f"{total:,}", name=layout.name,
+            raise IndexInputError(key="idx.pg_null_vectors", n=total - with_vector,
+                                  total=Grouped(total), name=layout.name,
                                   column=layout.vector)
         if check and oversized is not None:
             raise IndexLimitError(key="idx.pg_chunk_too_long", where=self.where,
                                   name=layout.name, id=str(oversized[0])[:80],
-                                  n=int(oversized[1]), bytes=f"{oversized[2]:,}",
-                                  limit=f"{base.MAX_CHUNK_CHARS:,}",
-                                  limit_bytes=f"{base.MAX_RECORD_BYTES:,}")
+                                  n=int(oversized[1]), bytes=Grouped(oversized[2]),
+                                  limit=Grouped(base.MAX_CHUNK_CHARS),
+                                  limit_bytes=Grouped(base.MAX_RECORD_BYTES))
         return CollectionInfo(layout.name, int(total),
                               None if dimension is None else int(dimension[0]))
 
@@ -204,7 +204,7 @@ class PgReader(base.TwoSearches):
             cursor.close()
         if not chunks:
             raise IndexInputError(key="idx.no_text_at_all", name=layout.name,
-                                  n=f"{info.count:,}")
+                                  n=info.count)
         chunks.sort(key=lambda chunk: natural_key(chunk.id))
         return LoadedIndex(layout.name, tuple(chunks))
 
@@ -215,9 +215,9 @@ class PgReader(base.TwoSearches):
         if len(text) > base.MAX_CHUNK_CHARS or len(metadata or "") > base.MAX_RECORD_BYTES:
             raise IndexLimitError(key="idx.pg_chunk_too_long", where=self.where,
                                   name=layout.name, id=str(chunk_id)[:80], n=len(text),
-                                  bytes=f"{len(metadata or ''):,}",
-                                  limit=f"{base.MAX_CHUNK_CHARS:,}",
-                                  limit_bytes=f"{base.MAX_RECORD_BYTES:,}")
+                                  bytes=Grouped(len(metadata or "")),
+                                  limit=Grouped(base.MAX_CHUNK_CHARS),
+                                  limit_bytes=Grouped(base.MAX_RECORD_BYTES))
         if hasattr(vector, "to_numpy"):  # pgvector's Vector
             vector = vector.to_numpy()
         return base.from_metadata(str(chunk_id), text, base.flat_metadata(metadata),

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ragviz.errors import IndexInputError, IndexLimitError
-from ragviz.i18n import Message, message
+from ragviz.i18n import Grouped, Message, message
 from ragviz.index import base
 from ragviz.index.base import CollectionInfo, IndexChunk, LoadedIndex
 from ragviz.index.folder_copy import copy_folder, remove_copy, removed_on_failure
@@ -24,7 +24,7 @@ from ragviz.index.messages import NONE
 from ragviz.index.qdrant_points import check_storage
 from ragviz.index.stores import OpenOptions, Store, register
 
-INSTALL_HINT = "index.needs_qdrant_client"  # the catalog key naming the package to install
+INSTALL_HINT = "idx.needs_qdrant_client"  # the catalog key naming the package to install
 _PAGE = 1_000
 _REASON_CHARS = 160
 _HTTP = re.compile(r"^qdrant\+http://(?P<host>[^:/\s]+):(?P<port>\d{1,5})/?$")
@@ -65,7 +65,7 @@ class QdrantReader(base.TwoSearches):
                 return names[0]
             if not names:
                 raise IndexInputError(key="idx.holds_no_collection", where=self.where)
-            raise IndexInputError(key="index.several_collections", where=self.where,
+            raise IndexInputError(key="idx.several_collections", where=self.where,
                                   n=len(names), names=", ".join(names))
         if collection not in names:
             raise IndexInputError(key="idx.no_collection", where=self.where,
@@ -129,7 +129,7 @@ class QdrantReader(base.TwoSearches):
         if len(text) > base.MAX_CHUNK_CHARS:  # a server's point: measured once received
             raise IndexLimitError(key="idx.qdrant_chunk_too_long", where=self.where,
                                   collection=name, id=str(point.id)[:80], n=len(text),
-                                  limit=f"{base.MAX_CHUNK_CHARS:,}")
+                                  limit=Grouped(base.MAX_CHUNK_CHARS))
         vector = point.vector
         if isinstance(vector, dict):
             vector = vector.get(using) if using else next(iter(vector.values()), None)

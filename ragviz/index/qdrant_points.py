@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from ragviz.errors import IndexInputError, IndexLimitError
+from ragviz.i18n import Grouped
 from ragviz.index.base import MAX_CHUNK_CHARS, MAX_RECORD_BYTES
 
 _MODELS = "qdrant_client.http.models.models"
@@ -78,7 +79,7 @@ def _check_rows(storage: Path, shown: str, collection: str, text_of: TextOf) -> 
         if big is not None:
             raise IndexLimitError(key="idx.qdrant_point_too_big", where=shown,
                                   collection=collection, n=int(big[1]),
-                                  limit=f"{MAX_RECORD_BYTES:,}")
+                                  limit=Grouped(MAX_RECORD_BYTES))
         for rowid, data in database.execute("SELECT rowid, point FROM points"):
             _check_point(data, shown, collection, rowid, text_of)
     except sqlite3.Error as error:
@@ -104,4 +105,4 @@ def _check_point(data: Any, shown: str, collection: str, rowid: int, text_of: Te
     if n > MAX_CHUNK_CHARS:
         raise IndexLimitError(key="idx.qdrant_chunk_too_long", where=shown,
                               collection=collection, id=str(point.id)[:80], n=n,
-                              limit=f"{MAX_CHUNK_CHARS:,}")
+                              limit=Grouped(MAX_CHUNK_CHARS))

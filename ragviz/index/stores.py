@@ -98,7 +98,7 @@ def store_for(spec: str) -> tuple[Store, str]:
 
     shown = without_secrets(spec, spec)  # a connection string not recognised keeps its password
     if not path.exists():
-        raise IndexInputError(key="index.missing", spec=shown)
+        raise IndexInputError(key="idx.missing", spec=shown)
     raise IndexInputError(key="idx.not_an_index", spec=shown, forms=forms())
 
 

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from ragviz.errors import IndexInputError, IndexLimitError
-from ragviz.i18n import Message
+from ragviz.i18n import Grouped, Message
 from ragviz.index.base import (
     MAX_DIMENSION,
     MAX_INDEX_CHARS,
@@ -59,7 +59,7 @@ def text_column(names: Sequence[str], name: str) -> str:
     """The column holding the chunks' texts, or one sentence naming the ones looked for."""
     found = next((c for c in _TEXT if c in names), None)
     if found is None:
-        raise IndexInputError(key="index.no_text_column", name=name, columns=", ".join(_TEXT))
+        raise IndexInputError(key="idx.no_text_column", name=name, columns=", ".join(_TEXT))
     return found
 
 
@@ -75,7 +75,7 @@ def row_chunk(row: dict[str, Any], number: int, where: Message, budget: ReadBudg
     that says why it is left out."""
     text = next((row[c] for c in _TEXT if c in row), None)
     if not isinstance(text, str) or not text:
-        raise IndexInputError(key="index.no_text", where=where)
+        raise IndexInputError(key="idx.no_text", where=where)
     budget.text(len(text), where)
     vector = next((row[c] for c in _VECTOR if c in row), None)
     chunk_id = row.get("id")
@@ -105,7 +105,7 @@ def _read_csv_rows(path: str, budget: ReadBudget) -> LoadedIndex:
         rows = csv.reader(lines)
         header = _next_row(rows, lines, budget.name)
         if header is None:
-            raise IndexInputError(key="index.no_chunk", name=budget.name)
+            raise IndexInputError(key="idx.no_chunk", name=budget.name)
         used_columns(header, budget.name)
         for number in itertools.count(1):
             cells = _next_row(rows, lines, budget.name)
@@ -135,7 +135,7 @@ def _count_rows(handle: IO[bytes], budget: ReadBudget) -> None:
 
 def _csv_chunk(header: list[str], cells: list[str], lines: _Lines, number: int,
                budget: ReadBudget) -> IndexChunk:
-    where = Message("index.row", {"name": budget.name, "row": number})
+    where = Message("idx.row", {"name": budget.name, "row": number})
     if lines.undecodable:
         raise IndexInputError(key="idx.not_utf8_record", where=where)
     if len(cells) != len(header):
@@ -153,7 +153,7 @@ def _next_row(rows: Iterator[list[str]], lines: _Lines, name: str) -> list[str] 
     except StopIteration:
         return None
     except csv.Error:
-        raise IndexInputError(key="idx.csv_broken", name=name, line=f"{begins:,}") from None
+        raise IndexInputError(key="idx.csv_broken", name=name, line=Grouped(begins)) from None
 
 
 class _Lines:
@@ -178,9 +178,9 @@ class _Lines:
             raise StopIteration
         self.number += 1
         if len(line) > MAX_RECORD_BYTES:
-            where = Message("index.line", {"name": self.name, "line": self.number})
+            where = Message("idx.line", {"name": self.name, "line": self.number})
             raise IndexLimitError(key="idx.record_too_long", where=where,
-                                  limit=f"{MAX_RECORD_BYTES:,}")
+                                  limit=Grouped(MAX_RECORD_BYTES))
         try:
             text = line.decode("utf-8-sig" if self.number == 1 else "utf-8")
         except UnicodeDecodeError:
@@ -294,13 +294,13 @@ def _parquet_batch(batch: pa.RecordBatch, budget: ReadBudget,
         lengths = pc.utf8_length(texts)
     longest, total = pc.max(lengths).as_py() or 0, pc.sum(lengths).as_py() or 0
     first = budget.records + 1 + (pc.index(lengths, longest).as_py() if longest else 0)
-    budget.ahead(longest, total, Message("index.row", {"name": budget.name, "row": first}))
+    budget.ahead(longest, total, Message("idx.row", {"name": budget.name, "row": first}))
     for name in batch.schema.names[1:]:
         if name in _VECTOR:
             _check_dimension(batch.column(name), budget)
     for row in _batch_rows(batch):
         budget.record()
-        where = Message("index.row", {"name": budget.name, "row": budget.records})
+        where = Message("idx.row", {"name": budget.name, "row": budget.records})
         budget.keep(partial(row_chunk, row, budget.records, where, budget), chunks)
 
 
@@ -358,7 +358,7 @@ def _cell_vector(cell: Any, where: Message) -> Any:
         try:
             return json.loads(cell)
         except json.JSONDecodeError:
-            raise IndexInputError(key="index.vector_not_json", where=where) from None
+            raise IndexInputError(key="idx.vector_not_json", where=where) from None
         except RecursionError:
             raise IndexInputError(key="idx.nested_too_deep", where=where) from None
         except ValueError:  # an integer of more digits than Python converts

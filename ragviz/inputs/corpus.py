@@ -67,26 +67,20 @@ class Source:
 
 @dataclass(frozen=True)
 class Problem:
-    """A file (or a limit) that kept something out of the corpus; ``message`` is one sentence."""
+    """A file (or a limit) that kept something out of the corpus, and why as a ``Message``
+    (or the keyed error met): said in the reader's language at display, English by ``str``."""
 
     name: str
     kind: str
-    message: str
-    phrase: Message | KeyedError | None = field(default=None, compare=False)  # message as a key
+    said: Message | KeyedError = field(compare=False)
 
     def __str__(self) -> str:
-        return self.message
+        return str(self.said)
 
     @classmethod
     def keyed(cls, name: str, kind: str, key: str, /, **values: object) -> Problem:
-        """A problem said by catalog key (English in ``message``, any language at display)."""
-        said = Message(key, values)
-        return cls(name, kind, str(said), said)
-
-    @property
-    def said(self) -> Message | KeyedError | str:
-        """What to put in the reader's language (``ragviz.i18n.say``); the English if no key."""
-        return self.phrase if self.phrase is not None else self.message
+        """A problem said by catalog key."""
+        return cls(name, kind, Message(key, values))
 
 
 @dataclass(frozen=True)
@@ -222,7 +216,7 @@ def _add_entry(entries: list[_Entry], problems: list[Problem], entry: _Entry) ->
     try:
         entries.extend(_expand_zip(entry, problems))
     except _ZipRefusedError as refused:
-        problems.append(Problem(entry.name, refused.kind, str(refused), refused))
+        problems.append(Problem(entry.name, refused.kind, refused))
 
 
 class _ZipRefusedError(InputError):
@@ -343,7 +337,7 @@ def _build(entries: list[_Entry], problems: list[Problem]) -> Corpus:
         try:
             converted = convert(name, entry.data)
         except ConversionError as error:
-            problems.append(Problem(name, error.kind, str(error), error))
+            problems.append(Problem(name, error.kind, error))
             continue
         if total + len(converted.text) > MAX_CORPUS_CHARS:
             problems.append(Problem.keyed(name, "char-limit", "corpus.char_limit",

@@ -102,14 +102,6 @@ def score_rows(
     return rows
 
 
-def score_frame(
-    decision: Decision, chunks: Sequence[Chunk], lang: str = "en", limit: int | None = None,
-    labels: Mapping[int, str] | None = None,
-) -> pd.DataFrame:
-    """:func:`score_rows` as a DataFrame (the Altair chart's inline data)."""
-    return pd.DataFrame(score_rows(decision, chunks, lang, limit, labels),
-                        columns=list(SCORE_COLUMNS))
-
 
 # Dataset names of the score chart: fixed, so the spec (without its data) stays the same when
 # only the floor or top_k move, and the browser swaps the data in its existing chart instead of
@@ -131,14 +123,6 @@ def status_expression(lang: str) -> str:
     return (f"datum.rank <= datum.top_k ? (datum.score >= datum.decided ? {context} : {under})"
             f" : {other}")
 
-
-def chart_statuses(rows: Sequence[Mapping[str, Any]], retrieval: Mapping[str, Any],
-                   lang: str = "en") -> list[str]:
-    """``status_expression`` evaluated in Python over a chart's datasets (for tests and
-    readers of a spec: the chart's data itself carries no status)."""
-    context, under, other = (t(f"chart.status_{key}", lang) for key in STATUS_KEYS)
-    return [(context if row["score"] >= retrieval["decided"] else under)
-            if row["rank"] <= retrieval["top_k"] else other for row in rows]
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ragviz.i18n import render
-from ragviz.share.links import FITTED, Said, read_link, read_query, read_work
+from ragviz.share.links import FITTED, Said, read_link, read_work
 from ragviz.share.workspace import Settings, Workspace
 
 LINE_LIMIT = 200  # characters of one note: a library's reason can be a page long
@@ -18,12 +18,6 @@ def one_line(text: str, limit: int = LINE_LIMIT) -> str:
     flat = " ".join(text.split())
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
-
-def settings_from_query(query: Mapping[str, str], base: Settings | None = None,
-                        lang: str = "en") -> tuple[Settings, list[str]]:
-    """``read_query`` with its problems said in ``lang``."""
-    settings, problems = read_query(query, base)
-    return settings, [render(problem, lang) for problem in problems]
 
 
 def import_query(query: Mapping[str, str], base: Settings,

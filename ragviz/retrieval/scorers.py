@@ -95,12 +95,6 @@ class Scorer(Protocol):
         """One row per question, one score per chunk in chunk order."""
 
 
-def cosine_scores(query: Vectors, chunk_vectors: Vectors) -> Vectors:
-    """Scores of one unit query vector against unit chunk rows (dot product = cosine)."""
-    if chunk_vectors.shape[0] == 0:
-        return np.zeros(0, dtype=np.float32)
-    return np.asarray(chunk_vectors @ query, dtype=np.float32)
-
 
 class CosineScorer:
     """Cosine similarity of the question's vector with each chunk's (unit rows: a dot
