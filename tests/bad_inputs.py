@@ -760,7 +760,7 @@ ROWS += (  # issue 42, the HTTP side: hostile chat, embedding and rerank servers
 )
 
 ROWS += (  # issue 32 item 6: typed output
-    Row("schema", "ragviz schema with a command that prints no JSON", cli("schema app"), "exit 2 · ragviz schema: there is no JSON output named 'app': give one of chunk, search, eval, calibrate, report, compare, sweep, index, cache info, cache clear"),
+    Row("schema", "ragviz schema with a command that prints no JSON", cli("schema app"), "exit 2 · ragviz schema: there is no JSON output named 'app': give one of chunk, search, eval, calibrate, report, explain, compare, sweep, index, cache info, cache clear, questions, labels"),
 )
 
 

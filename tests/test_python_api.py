@@ -312,7 +312,7 @@ def test_the_api_the_cli_and_the_app_agree_on_the_apps_first_configuration(
         capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     from streamlit.testing.v1 import AppTest
 
-    from ragviz.inputs.questions import questions_to_csv
+    from ragviz.present.exports import questions_csv
 
     at = AppTest.from_file(str(ROOT / "streamlit_app.py"), default_timeout=120)
     at.run()
@@ -320,7 +320,7 @@ def test_the_api_the_cli_and_the_app_agree_on_the_apps_first_configuration(
     app = next(a for a in at.session_state["_memo"].values() if a.config.chunker == "fixed")
     questions = [o.question for o in app.outcomes]
     (tmp_path / "doc.txt").write_text(app.document, encoding="utf-8")
-    (tmp_path / "q.csv").write_text(questions_to_csv(questions), encoding="utf-8")
+    (tmp_path / "q.csv").write_text(questions_csv(questions), encoding="utf-8")
     params = app.config.params()
     api = ragviz.evaluate(app.document, [q.to_dict() for q in questions], chunker="fixed",
                           model=app.model, top_k=app.top_k, floor=app.floor, **params)

@@ -5,8 +5,6 @@ step keeps them without embedding."""
 
 from __future__ import annotations
 
-import numpy as np
-
 from ragviz.chunking import ChunkerConfig
 from ragviz.chunking.text import split_sentences
 from ragviz.embedding.models import Embedder
@@ -20,7 +18,7 @@ FIXED = ChunkerConfig.create("fixed", size=120, overlap=0)
 PRAZO = LabelledQuestion("Qual o prazo do reembolso?", "7 dias úteis")
 
 
-def test_the_dense_winner_is_quoted_by_its_sentence_closest_to_the_question(
+def test_the_dense_winner_is_quoted_by_its_sentence_sharing_most_words_with_the_question(
         use_model: Embedder) -> None:
     analysis = analyse(DOC.read_text(encoding="utf-8"), FIXED, use_model, [PRAZO],
                        RetrievalSettings(1, -1.0))
@@ -28,11 +26,10 @@ def test_the_dense_winner_is_quoted_by_its_sentence_closest_to_the_question(
     assert diagnosis is not None and diagnosis.outranked is not None
     winner = analysis.chunks[diagnosis.outranked.winner].text
     sentences = [" ".join(winner[a:b].split()) for a, b in split_sentences(winner)]
-    query = use_model.encode_queries([PRAZO.question])[0]
-    closest = sentences[int(np.argmax(use_model.encode_documents(sentences) @ query))]
-    assert diagnosis.outranked.winner_about == closest == "Reembolso."  # the article's cut
+    assert len(sentences) > 1 and sentences[0] != "Reembolso."  # not simply the first one
+    assert diagnosis.outranked.winner_about == "Reembolso."  # the article's cut
     assert 'which is about "Reembolso."' in diagnosis_text(diagnosis, "en")
-    moved = rescore(analysis, RetrievalSettings(1, 0.1))  # a floor step: nothing embedded
+    moved = rescore(analysis, RetrievalSettings(1, 0.1))  # a floor step: the words kept
     kept = moved.outcomes[0].diagnosis
     assert kept is not None and kept.outranked is not None
     assert kept.outranked.winner_about == "Reembolso."

@@ -180,7 +180,7 @@ def analyse_chunked(
                               embedder.name, embedder, chunk_vectors, first_rows,
                               duplicate_groups)
     return replace(analysis, outcomes=with_winner_words(  # the same labels: the same metrics
-        analysis.outcomes, chunking.chunks, query_vectors, embedder, settings.scorer))
+        analysis.outcomes, chunking.chunks, settings.scorer))
 
 
 def analyse_scored(

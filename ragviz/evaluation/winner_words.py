@@ -6,16 +6,13 @@ as the scorer tokenised them: its stopwords and stemmer)."""
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any
-
-import numpy as np
 
 from ragviz.chunking import Chunk
 from ragviz.chunking.text import split_sentences
-from ragviz.embedding.models import Embedder
-from ragviz.evaluation.results import QuestionOutcome, Vectors
+from ragviz.evaluation.results import QuestionOutcome
 from ragviz.inputs.documents import shorten
 from ragviz.retrieval.bm25 import LANGUAGES, Bm25Scorer, _stemmer
 from ragviz.retrieval.scorers import get_scorer
@@ -25,12 +22,11 @@ _TOKEN = re.compile(r"(?u)\b\w\w+\b")  # bm25s's own token pattern
 
 
 def with_winner_words(outcomes: Sequence[QuestionOutcome], chunks: Sequence[Chunk],
-                      query_vectors: Vectors, embedder: Embedder,
                       scorer: str) -> tuple[QuestionOutcome, ...]:
     """``outcomes`` with every outranked winner said by its winning words."""
     kind = get_scorer(scorer)
     out: list[QuestionOutcome] = []
-    for number, outcome in enumerate(outcomes):
+    for outcome in outcomes:
         lost = outcome.diagnosis.outranked if outcome.diagnosis is not None else None
         if lost is None or outcome.diagnosis is None:
             out.append(outcome)
@@ -39,7 +35,7 @@ def with_winner_words(outcomes: Sequence[QuestionOutcome], chunks: Sequence[Chun
         if isinstance(kind, Bm25Scorer):
             words = matched_terms(text, outcome.question.question, kind)
         else:
-            words = best_sentence(text, query_vectors[number], embedder)
+            words = best_sentence(text, outcome.question.question)
         if words:
             diagnosis = replace(outcome.diagnosis, outranked=replace(lost, winner_about=words))
             outcome = replace(outcome, diagnosis=diagnosis)
@@ -63,15 +59,25 @@ def kept_winner_words(new: Sequence[QuestionOutcome], old: Sequence[QuestionOutc
     return tuple(out)
 
 
-def best_sentence(text: str, query_vector: Any, embedder: Embedder) -> str:
-    """The chunk's sentence with the highest cosine to the question (the cached vectors)."""
+def best_sentence(text: str, question: str) -> str:
+    """The chunk's sentence that shares the most words with the question (case and accents
+    folded; the first such sentence on a tie, the chunk's first sentence when none shares a
+    word). Words, not the model: a slider or floor step must need no model (the precomputed
+    sizes hold chunk vectors only), and the quote is there for a reader to see why it won."""
     pieces = [" ".join(text[a:b].split()) for a, b in split_sentences(text)]
     pieces = [p for p in pieces if p]
     if not pieces:
         return ""
-    vectors = embedder.encode_documents(pieces)
-    best = int(np.argmax(np.asarray(vectors) @ np.asarray(query_vector)))
-    return shorten(pieces[best], QUOTE)
+    wanted = _folded_words(question)
+    shared = [len(wanted & _folded_words(piece)) for piece in pieces]
+    return shorten(pieces[shared.index(max(shared))], QUOTE)
+
+
+def _folded_words(text: str) -> set[str]:
+    """The text's words of two letters or more, lower-cased and without accents."""
+    plain = unicodedata.normalize("NFKD", text.casefold())
+    plain = "".join(c for c in plain if not unicodedata.combining(c))
+    return set(_TOKEN.findall(plain))
 
 
 def matched_terms(text: str, question: str, scorer: Bm25Scorer) -> str:
