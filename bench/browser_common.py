@@ -123,6 +123,19 @@ ALL_CHARTS_IDLE_JS = (
 
 IDLE_NOW_JS = "() => {" + IDLE_JS_BODY + " return idle && performance.now(); }"
 
+# The link parameter that opens the page with its second level on ("More controls": the tabs,
+# overlaps, typed boxes, gear menus; ragviz.share.links.MORE_KEY). The second level's widgets
+# are drawn on both levels and only hidden by style on the first, so the page does the same
+# work either way: a bench that clicks a tab or another second-level control opens it on.
+MORE_CONTROLS = "more=1"
+
+
+def more_controls_url(url: str) -> str:
+    """``url`` with the page's second level on: ``more=1`` added to its query (kept as given)."""
+    base, _, query = url.partition("?")
+    kept = [p for p in query.split("&") if p and p.split("=", 1)[0] != "more"]
+    return f"{base.rstrip('/')}/?" + "&".join([*kept, MORE_CONTROLS])
+
 
 def free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:

@@ -24,6 +24,10 @@ Server CPU: utime+stime of the `streamlit run` process tree from /proc/<pid>/sta
 CPU: the rest of this script's process tree (Playwright's driver and Chromium). Both are
 deltas over each phase divided by its number of actions. Not a test: nothing is asserted.
 
+The first pages open the app as its link does (first level); the steps run on a page opened
+with ``more=1`` added (second level: the "Document & chunks" tab is there; the same widgets are
+drawn on both levels, the first only hides some by style).
+
     .venv/bin/python bench/ui_latency.py [--runs 10] [--big-steps 3] [--skip-big] [--steps-only]
 """
 
@@ -41,6 +45,7 @@ from browser_common import (
     IDLE_NOW_JS,
     CpuMeter,
     big_document,
+    more_controls_url,
     paste_document,
     press_and_wait_charts,
     served_page_context,
@@ -141,7 +146,7 @@ def small_document_rows(context: Any, url: str, meter: CpuMeter, runs: int,
     ``--steps-only``: that page only)."""
     rows = [] if smoke or steps_only else first_page_rows(context, url, meter, runs)
     page = context.new_page()
-    page.goto(url)
+    page.goto(more_controls_url(url))  # the tabs are on the second level ("More controls")
     page.wait_for_function(ALL_CHARTS_IDLE_JS, arg=CHARTS, polling="raf", timeout=TIMEOUT_MS)
     page.wait_for_timeout(500)
     for key, name in (("floor", "floor step"), ("top_k", "top_k step")):
@@ -157,7 +162,7 @@ def small_document_rows(context: Any, url: str, meter: CpuMeter, runs: int,
 
 def big_document_rows(context: Any, url: str, meter: CpuMeter, steps: int) -> list[Row]:
     page = context.new_page()
-    page.goto(url)
+    page.goto(more_controls_url(url))  # the tabs are on the second level ("More controls")
     page.wait_for_function(ALL_CHARTS_IDLE_JS, arg=CHARTS, polling="raf", timeout=TIMEOUT_MS)
     open_tab(page, "Document & chunks")
     text = big_document()
