@@ -32,6 +32,7 @@ from browser_common import (
     VIEWPORT,
     CpuMeter,
     big_document,
+    more_controls_url,
     paste_document,
     start_server,
     stop_server,
@@ -176,7 +177,7 @@ def measure(chromium: str, runs: int, shots: Path, chars: int,
             browser = pw.chromium.launch(executable_path=chromium, headless=True,
                                          args=CHROMIUM_ARGS)
             page = browser.new_context(viewport=VIEWPORT, locale="en-US").new_page()
-            page.goto(url)
+            page.goto(more_controls_url(url))  # the journey opens tabs: the second level
             page.wait_for_function(ALL_CHARTS_IDLE_JS, arg=CHARTS, polling="raf",
                                    timeout=BIG_TIMEOUT_MS)
             open_tab(page, "Document & chunks")
