@@ -124,9 +124,9 @@ def draw_page() -> None:
     # then they wait outside the frame (issue 45): not scored, their queries not embedded
     asking = question_editor.document_notice(
         document if choice.index is None else index_source.questions_owner(choice.index))
-    # the "Check an answer" entry (issue 45), on the first level: 2 of the first screen's 15
-    # controls (tests/browser/test_levels_browser.py counts them)
-    check_box = check_answer.entry()  # a support ticket, explained once the frame is computed
+    # a support ticket (issue 45), typed in the sidebar's "Check an answer", explained here
+    # once the frame is computed
+    check_box = check_answer.place()
 
     controls = st.container()
     config_columns = st.columns(2, gap="large")

@@ -21,7 +21,7 @@ from ragviz_app.common import lang, md, sample_titles, ss, tr, translated
 from ragviz_app.models import WantedModel, model_inputs
 from ragviz_app.number_marks import slider_numbers
 from ragviz_app.session import on_sample_change, start_walkthrough
-from ragviz_app.views import llm_view
+from ragviz_app.views import check_answer, llm_view
 
 
 def sidebar() -> tuple[state.DocumentChoice, dict[str, WantedModel]]:
@@ -35,6 +35,8 @@ def sidebar() -> tuple[state.DocumentChoice, dict[str, WantedModel]]:
         st.toggle(tr("walk.toggle"), key="walk_on", on_change=start_walkthrough,
                   help=tr("walk.toggle_help", n=len(walkthrough.STEPS)))
         levels.switch()
+        if not ss.walk_on:  # the "Check an answer" entry: 2 of the first screen's 15 controls
+            check_answer.entry()
         if "_link_restored" in ss:
             st.success(ss.pop("_link_restored"))  # numbers only, no user text
         for problem in ss.pop("_url_problems", []):

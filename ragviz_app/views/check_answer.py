@@ -72,18 +72,23 @@ export default function(component) {
 _selection = st.components.v2.component("ragviz_selection", js=SELECTION_JS)
 
 
-def entry() -> DeltaGenerator:
-    """The entry near the top of the page: the ticket's three fields and one button; the
-    explanation is drawn inside by ``results`` once the frame is computed."""
-    box = st.expander(tr("check.title"), expanded=TICKET in ss, key="check_expander",
-                      icon=":material/support_agent:")
+def entry() -> None:
+    """The ticket's three fields and one button, folded near the top of the sidebar: on the
+    first level without pushing the first screen's bars below a projector's fold (the
+    explanation is drawn in the main area by ``results``, where ``place`` put it)."""
+    box = st.sidebar.expander(tr("check.title"), expanded=TICKET in ss, key="check_expander",
+                              icon=":material/support_agent:")
     with box, st.form("check_form", border=False, enter_to_submit=True):
         st.text_input(tr("check.question"), key="check_question", max_chars=MAX_QUESTION_CHARS)
         st.text_area(tr("check.bot_answer"), key="check_bot_answer", height=68,
                      max_chars=MAX_ANSWER_CHARS)
         st.text_input(tr("check.expected"), key="check_expected", max_chars=MAX_ANSWER_CHARS)
         st.form_submit_button(tr("check.run"), type="primary", on_click=start_check)
-    return box
+
+
+def place() -> DeltaGenerator:
+    """Where the ticket's explanation goes, at the top of the main area (empty without one)."""
+    return st.container(key="check_answer_place")
 
 
 def start_check() -> None:
@@ -149,7 +154,8 @@ def results(box: DeltaGenerator, frame: Frame) -> None:
     ticket = ss.get(TICKET)
     if ticket is None:
         return
-    with box:
+    with box.container(border=True):
+        st.subheader(tr("check.title"), anchor=False)
         analysis = frame.analyses.get("a")
         config = frame.configs.get("a")
         if frame.document is None or frame.index is not None or config is None:

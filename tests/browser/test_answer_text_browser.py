@@ -24,6 +24,7 @@ def root() -> Iterator[str]:
 def test_a_bare_url_in_an_answer_is_no_link(app: AppPage, root: str) -> None:
     app.open(tab=None)
     app.wait_rendered(doc_tab=False)
+    app.more_controls()  # the LLM settings are on the page's second level
     page = app.page
     page.get_by_text("Ask the LLM: model, server and prompt template").first.click()
     for label, value in (("Base URL of an OpenAI-compatible chat API", f"{root}/echo/v1"),

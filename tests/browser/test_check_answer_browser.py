@@ -91,7 +91,7 @@ def test_from_a_ticket_to_the_labelled_diagnosis_in_four_actions(
     pick_passage(app, "ten business days")  # 4: the passage that holds the right answer
     labelled = app.page.get_by_text("Labelled with").first.inner_text()
     assert "Refunds reach your card within ten business days" in labelled
-    app.page.locator(".st-key-check_expander").scroll_into_view_if_needed()
+    app.page.locator(".st-key-check_answer_place").scroll_into_view_if_needed()
     app.page.screenshot(path=str(screenshot_dir / "check-answer-1280x800.png"))
     assert not app.errors
 
