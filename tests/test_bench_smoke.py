@@ -41,6 +41,7 @@ RUNS: dict[str, tuple[list[str], bool]] = {
     "retrieval_scorers": (["retrieval_scorers.py"], False),
     "slider_precompute": (["slider_precompute.py"], False),
     "eval_scale": (["eval_scale.py"], False),
+    "sweep_cancel": (["sweep_cancel.py"], False),
     "app_index": (["app_index.py"], False),
     "map_scale": (["map_scale.py"], False),
     "label_benchmark": (["label_benchmark.py"], False),
