@@ -15,8 +15,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from ragviz.chunking.base import Chunk, make_chunk
-from ragviz.chunking.fixed import chunk_fixed
-from ragviz.chunking.recursive import chunk_recursive
+from ragviz.chunking.config import ChunkerConfig, make_chunks
 from ragviz.evaluation.answers import AnswerSpan
 from ragviz.evaluation.chunk_table import ChunkTable
 from ragviz.evaluation.diagnosis import (
@@ -462,8 +461,9 @@ def labelled_cases(draw: st.DrawFn) -> tuple[str, list[Chunk], list[float], Labe
     document = draw(LETTERS.filter(lambda text: len(text.strip()) >= 10))
     size = draw(st.integers(8, 80))
     overlap = draw(st.integers(0, size // 2))
-    chunker = draw(st.sampled_from([chunk_fixed, chunk_recursive]))
-    chunks = list(chunker(document, size, overlap).chunks)
+    chunker = draw(st.sampled_from(["fixed", "recursive"]))
+    config = ChunkerConfig.create(chunker, size=size, overlap=overlap)
+    chunks = list(make_chunks(document, config).chunks)
     references = []
     for _ in range(draw(st.integers(1, 3))):
         start = draw(st.integers(0, len(document) - 1))
