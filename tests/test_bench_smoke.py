@@ -2,8 +2,9 @@
 process as ``make bench`` starts it, so a missing import or a renamed widget fails CI instead of
 the next person who runs the benches. Nothing about time is asserted; the smoke figures mean
 nothing. The slowest smoke runs (a Postgres, a browser journey, CLI processes that each load a
-model: ~90 s of the core suite together, issue 48 item 9) are marked ``bench_smoke_slow``:
-``make test`` leaves them out and ``make bench-smoke`` runs every one.
+model, the label benchmark's eval of three Bible books: ~140 s of the core suite together,
+issue 48 item 9) are marked ``bench_smoke_slow``: ``make test`` leaves them out and
+``make bench-smoke`` runs every one.
 And every package a bench imports is declared in pyproject.toml, so ``make bench`` on
 a fresh clone installs it (httpx was once only there by accident, through another package).
 """
@@ -26,7 +27,8 @@ ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / "bench"
 # Every bench script with the arguments `make bench` gives it (plus --smoke); the browser ones
 # start `streamlit run` and a headless Chromium.
-SLOW = {"embedding_cache", "index_pgvector", "journey_99k"}  # `make bench-smoke` only
+# `make bench-smoke` only:
+SLOW = {"embedding_cache", "index_pgvector", "journey_99k", "label_benchmark"}
 RUNS: dict[str, tuple[list[str], bool]] = {
     "embedding_cache": (["embedding_cache.py"], False),
     "embedding_path": (["embedding_path.py"], False),
