@@ -105,3 +105,21 @@ def test_from_a_ticket_to_the_labelled_diagnosis_in_four_actions(
     app.page.get_by_text("“within thirty days of delivery”").wait_for()
     app.wait_idle()
     assert not app.errors
+
+
+HOSTILE = ("Returns. <img src=x onerror=\"window.__pwned=1\"> You can return an unused "
+           "<b>item</b> within thirty days. Refunds reach your card within ten business days.")
+
+
+def test_markup_in_the_chunk_sent_and_the_candidates_is_text(app: AppPage) -> None:
+    """Every piece of the ticket's HTML (the chunk sent with its marks, the candidates, the
+    badges) is escaped: pasted markup shows as text and never runs."""
+    app.page.set_viewport_size(SIZE)
+    app.open()
+    paste_new_document(app, HOSTILE)
+    ticket(app, QUESTION, "<b>thirty</b> days <script>window.__pwned=2</script>")
+    sent = app.page.locator(".rv-sent").first
+    assert "<img src=x" in sent.inner_text()
+    assert sent.locator("img, b, script").count() == 0
+    assert app.page.locator(".st-key-check_answer_place img").count() == 0
+    assert app.page.evaluate("() => window.__pwned === undefined")
