@@ -96,11 +96,12 @@ def test_from_a_ticket_to_the_labelled_diagnosis_in_four_actions(
     assert not app.errors
 
     app.page.locator(".st-key-keep_questions button").click()  # the page scores again
-    app.page.locator(DOC).first.get_by_text("Orders leave our warehouse").wait_for()
-    app.wait_idle()
-    app.page.locator(DOC).first.scroll_into_view_if_needed()
     app.page.get_by_text("Select the right answer in the document").wait_for()
-    app.wait_idle()
+    app.wait_rendered()
+    # One atomic scroll in the page: a locator's scroll can meet the document while a
+    # late rerun replaces it ("not attached to the DOM" on CI).
+    app.page.evaluate(f"() => document.querySelector('{DOC}').scrollIntoView()")
+    app.page.locator(DOC).first.get_by_text("Orders leave our warehouse").wait_for()
     select_in_document(app, "within thirty days of delivery")
     app.page.get_by_text("“within thirty days of delivery”").wait_for()
     app.wait_idle()
