@@ -33,6 +33,7 @@ from ragviz.embedding.disk_cache import (
     text_key,
 )
 from ragviz.embedding.models import Embedder, EmbeddingCache, Kind, Vectors
+from tests.loopback import serve_script
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_docs"
@@ -329,18 +330,8 @@ API_MODEL = "all-MiniLM-L6-v2"
 @pytest.fixture(scope="module")
 def api_base() -> Iterator[str]:
     """The tests' OpenAI-compatible server (all-MiniLM-L6-v2) on a free loopback port."""
-    proc = subprocess.Popen(
-        [sys.executable, str(ROOT / "tests" / "openai_server.py"), "--key", API_KEY,
-         "--model", API_MODEL], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    try:
-        assert proc.stdout is not None
-        ready, _, _ = select.select([proc.stdout], [], [], 120)
-        line = proc.stdout.readline() if ready else ""
-        assert line.startswith("PORT "), f"the test server did not start (said {line!r})"
-        yield f"http://127.0.0.1:{int(line.split()[1])}/v1"
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
+    yield from serve_script(ROOT / "tests" / "openai_server.py", "--key", API_KEY, "--model",
+                            API_MODEL, wait_s=120)
 
 
 def test_an_api_model_is_stored_by_base_url_and_model_never_by_key(

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import select
 import signal
 import subprocess
 import sys
@@ -50,6 +49,7 @@ from ragviz.evaluation.results import RetrievalSettings
 from ragviz.inputs.questions import parse_questions_csv
 from ragviz.present.presentation import prompt_text
 from ragviz.retrieval.decision import Hit
+from tests.loopback import serve_script
 from tests.test_openai_embedder import AS_FROM_A_TERMINAL
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -71,18 +71,7 @@ def base() -> Iterator[str]:
 
 def serve() -> Iterator[str]:
     """Start the chat server, yield its base URL, stop it."""
-    proc = subprocess.Popen([sys.executable, str(SERVER), "--key", KEY, "--model", MODEL],
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    try:
-        assert proc.stdout is not None
-        ready, _, _ = select.select([proc.stdout], [], [], 60)
-        line = proc.stdout.readline() if ready else ""
-        if not line.startswith("PORT "):
-            pytest.fail(f"the chat server did not start (said {line!r})")
-        yield f"http://127.0.0.1:{int(line.split()[1])}/v1"
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
+    yield from serve_script(SERVER, "--key", KEY, "--model", MODEL)
 
 
 @pytest.fixture(autouse=True)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import select
 import signal
 import socket
 import subprocess
@@ -32,6 +31,7 @@ from ragviz.embedding.openai_api import (
 from ragviz.errors import ModelLoadError
 from ragviz.evaluation.pipeline import analyse
 from ragviz.inputs.questions import LabelledQuestion
+from tests.loopback import serve_script
 
 ROOT = Path(__file__).resolve().parent.parent
 SERVER = ROOT / "tests" / "openai_server.py"
@@ -42,20 +42,7 @@ MODEL = "all-MiniLM-L6-v2"
 @pytest.fixture(scope="module")
 def api_base() -> Iterator[str]:
     """The server process on a free port of 127.0.0.1, stopped after the module."""
-    proc = subprocess.Popen(
-        [sys.executable, str(SERVER), "--key", KEY, "--model", MODEL],
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-    )
-    try:
-        assert proc.stdout is not None
-        ready, _, _ = select.select([proc.stdout], [], [], 120)
-        line = proc.stdout.readline() if ready else ""
-        if not line.startswith("PORT "):
-            pytest.fail(f"the test server did not start (said {line!r})")
-        yield f"http://127.0.0.1:{int(line.split()[1])}/v1"
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
+    yield from serve_script(SERVER, "--key", KEY, "--model", MODEL, wait_s=120)
 
 
 def _control(api_base: str, path: str, payload: dict[str, Any] | None = None) -> Any:

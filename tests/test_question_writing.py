@@ -10,7 +10,6 @@ import io
 import json
 import os
 import re
-import select
 import signal
 import subprocess
 import sys
@@ -33,6 +32,7 @@ from ragviz.cli import command as cli
 from ragviz.embedding.base import Embedder
 from ragviz.inputs.corpus import Corpus, Source, load_paths
 from ragviz.inputs.questions import parse_questions_csv
+from tests.loopback import serve_script
 from tests.question_server import INVENTED, REPEATED, UNANSWERABLE
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -59,18 +59,7 @@ FILES = {
 @pytest.fixture(scope="module")
 def base() -> Iterator[str]:
     """The question-writing model on a free port of 127.0.0.1, stopped after the module."""
-    proc = subprocess.Popen([sys.executable, str(SERVER), "--key", KEY, "--model", MODEL],
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    try:
-        assert proc.stdout is not None
-        ready, _, _ = select.select([proc.stdout], [], [], 60)
-        line = proc.stdout.readline() if ready else ""
-        if not line.startswith("PORT "):
-            pytest.fail(f"the question server did not start (said {line!r})")
-        yield f"http://127.0.0.1:{int(line.split()[1])}/v1"
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
+    yield from serve_script(SERVER, "--key", KEY, "--model", MODEL)
 
 
 @pytest.fixture(autouse=True)
