@@ -12,7 +12,7 @@ from article import ARTICLE_FLOOR
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ragviz.chunking import get_spec
+from ragviz.chunking import ChunkerConfig, get_spec
 from ragviz.errors import InputError
 from ragviz.inputs.documents import _looks_binary_text
 from ragviz.inputs.limits import FLOOR_RANGE, MODELS_DIR_ENV, TOP_K_RANGE
@@ -322,3 +322,23 @@ def test_an_overlap_the_link_set_too_large_is_named_and_fitted() -> None:
     assert result.config_b.get("overlap") == 49
     assert problems == ["b: b_overlap=80 does not fit under size 50; it was set to 49, the "
                         "most that fits."]
+
+
+FLOORS = st.floats(min_value=FLOOR_RANGE[0], max_value=FLOOR_RANGE[1], allow_nan=False)
+
+
+@settings(max_examples=200, deadline=None)
+@given(floor=FLOORS, floor_b=FLOORS, top_k=st.integers(*TOP_K_RANGE),
+       model_b=st.sampled_from([None, "minilm-en"]), threshold=st.floats(-1.0, 1.0),
+       more=st.booleans())
+def test_what_a_link_writes_it_reads_back_exactly(
+        floor: float, floor_b: float, top_k: int, model_b: str | None, threshold: float,
+        more: bool) -> None:
+    """A calibrated floor such as 0.30000000000000004 or 1e-05 was written in a form the
+    reader refused ("is not a number"), and B's floor was written where the reader drops it
+    (one model, one scorer: one floor); what the page writes, a link reopens as it was."""
+    config_b = ChunkerConfig.create("semantic", threshold=threshold)
+    written = Settings(config_b=config_b, floor=floor, top_k=top_k, model_b=model_b,
+                       floor_b=floor_b if model_b else None, more_controls=more).checked()
+    read, problems, notes = import_link(links.settings_to_query(written), Settings())
+    assert (read, problems, notes) == (written, [], [])

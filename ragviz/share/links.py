@@ -52,7 +52,9 @@ MAX_PLAIN_BYTES = 40 * MAX_QUERY_CHARS
 MAX_PARAM_DIGITS = 12  # more digits than any slider holds: named, never parsed
 # ASCII digits only: "\d" also takes "٣" and "３", which no link ragviz makes holds.
 INTEGER = re.compile(rf"[+-]?[0-9]{{1,{MAX_PARAM_DIGITS}}}")
-DECIMAL = re.compile(rf"[+-]?([0-9]{{1,{MAX_PARAM_DIGITS}}}(\.[0-9]{{0,12}})?|\.[0-9]{{1,12}})")
+MAX_DECIMALS = 24  # a float repr: 17 significant digits after up to 4 zeros, or an exponent
+DECIMAL = re.compile(rf"[+-]?([0-9]{{1,{MAX_PARAM_DIGITS}}}(\.[0-9]{{0,{MAX_DECIMALS}}})?"
+                     rf"|\.[0-9]{{1,{MAX_DECIMALS}}})([eE][+-]?[0-9]{{1,3}})?")
 BASE64URL = re.compile(r"[A-Za-z0-9_-]*")
 FLOAT_PARAMS = {"threshold", "percentile"}
 PARAM_NAMES = sorted({name for names in CHUNKER_PARAMS.values() for name in names})
@@ -76,7 +78,8 @@ def settings_to_query(settings: Settings) -> dict[str, str]:
     query["model"] = settings.model
     if settings.model_b is not None:
         query["b_model"] = settings.model_b
-    if settings.floor_b is not None:
+    own_b_floor = settings.model_b is not None or settings.scorer_b is not None
+    if settings.floor_b is not None and own_b_floor:  # else one floor for both (read_link)
         query["b_floor"] = _format_number(settings.floor_b)
     if settings.floor_on is not None:
         query["floor_on"] = settings.floor_on
@@ -195,9 +198,11 @@ def _fitted_overlap(config: ChunkerConfig, prefix: str, query: Mapping[str, str]
 
 
 def _format_number(value: float | int) -> str:
+    """The shortest digits that read back as ``value`` (Python's float repr: 0.1 + 0.2 is
+    0.30000000000000004, a tiny threshold 2.220446049250313e-16), which ``DECIMAL`` reads."""
     if isinstance(value, float) and value.is_integer():
         return f"{value:.1f}"
-    return str(value)
+    return repr(value)
 
 
 # --- settings from a link ------------------------------------------------------------------
