@@ -11,7 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from ragviz.chunking.base import Chunk
 from ragviz.i18n import CATALOGS, LANGUAGE_NAMES, LANGUAGES, STRINGS, pick_language, t
+from ragviz.present.render import chunk_title
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = [*sorted((ROOT / "ragviz").rglob("*.py")), *sorted((ROOT / "ragviz_app").rglob("*.py")),
@@ -128,6 +130,18 @@ def test_counts_agree_with_their_words() -> None:
     assert t("count.false_answers", "pt", n=2) == "2 respostas indevidas"
     assert t("count.false_refusals", "en", n=0) == "0 false refusals"
     assert t("count.false_refusals", "en", n=1) == "1 false refusal"
+
+
+def test_a_one_character_chunk_and_one_prompt_are_said_in_the_singular() -> None:
+    """A fixed chunker of size 1 makes one-character chunks ("1 chars" before), and one
+    prompt left to ask is common ("1 prompts not answered yet")."""
+    chunk = Chunk(index=0, text="a", start=0, end=1)
+    assert chunk_title(chunk, 1, "en") == "chunk #0 · 1 char · 1 tokens"
+    assert chunk_title(chunk, None, "pt") == "chunk #0 · 1 caractere"
+    two = Chunk(index=1, text="ab", start=1, end=3)
+    assert chunk_title(two, None, "en") == "chunk #1 · 2 chars"
+    assert t("llm.app.ask", "en", n=1) == "Ask the LLM (1 prompt not answered yet)"
+    assert t("llm.flips", "pt", n=1) == "1 resposta muda de veredito de A para B:"
 
 
 PLURAL_HEDGE = re.compile(r"\w\((s|es|ns|ões)\)|\ba\(s\)")
