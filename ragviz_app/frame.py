@@ -21,6 +21,7 @@ from ragviz.chunking.registry import PEERS_EXTRA, missing_peers
 from ragviz.embedding.models import Embedder
 from ragviz.errors import InputError, ModelLoadError
 from ragviz.evaluation.calibration import calibrate_outcomes
+from ragviz.evaluation.measures import get_metric, panel_metrics
 from ragviz.evaluation.metrics import metrics_per_file
 from ragviz.evaluation.pipeline import analyse, chunk_document, rescore
 from ragviz.evaluation.results import MAX_EXPAND, Analysis, Metrics, RetrievalSettings
@@ -537,27 +538,23 @@ def pct(value: float | None) -> str:
     return "–" if value is None else f"{value:.0%}"
 
 
-FEATURED = ("hit_at_1", "refusal_recall")  # the two big numbers of the panel
-
-
 def metrics_panel(metrics: Metrics, other: Metrics | None) -> None:
-    """hit@1 is the number that tells whether the answer comes first: it is the big one."""
+    """The registry's headline metrics (hit@1, which tells whether the answer comes first,
+    and refusal recall) as the big numbers, with B's change from A."""
     def delta(mine: float | None, theirs: float | None) -> str | None:
         if mine is None or theirs is None or abs(mine - theirs) < 1e-9:
             return None
         return tr("app.delta_points", delta=f"{(mine - theirs) * 100:+.0f}")
 
-    first, second = st.columns(2)
-    first.metric(tr("metric.hit_at_1"), pct(metrics.hit_at_1),
-                 delta(metrics.hit_at_1, other.hit_at_1 if other else None))
-    second.metric(tr("metric.refusal_recall"), pct(metrics.refusal_recall),
-                  delta(metrics.refusal_recall, other.refusal_recall if other else None))
+    names = panel_metrics("headline")
+    for column, name in zip(st.columns(len(names)), names, strict=True):
+        mine = metrics.values.get(name)
+        column.metric(presentation.metric_label(name, lang()),
+                      presentation.metric_text(name, mine, lang()),
+                      delta(mine, other.values.get(name) if other else None))
     if metrics.answerable:  # the floor's cost, next to what it refuses rightly
         st.caption(presentation.answerable_refused(metrics, lang()),
                    help=tr("app.answerable_refused_help"))
-
-
-TOKEN_METRICS = ("recall", "precision", "iou")
 
 
 def token_panel(analysis: Analysis, side: str) -> None:
@@ -569,7 +566,7 @@ def token_panel(analysis: Analysis, side: str) -> None:
     if metrics.values.get("recall") is None or not excerpts:
         return
     figures = []
-    for name in TOKEN_METRICS:
+    for name in panel_metrics("tokens"):
         spread = metrics.std.get(name)
         figures.append(f"**{presentation.metric_label(name, lang(), short=True)}** "
                        f"{pct(metrics.values.get(name))}"
@@ -605,6 +602,7 @@ def metrics_details(metrics: Metrics) -> str:
     figures = [
         f"{presentation.metric_label(name, lang(), short=True, k=metrics.top_k)} "
         f"{presentation.metric_text(name, metrics.values.get(name), lang())}"
-        for name in presentation.shown_metrics(metrics.top_k) if name not in FEATURED
+        for name in presentation.shown_metrics(metrics.top_k)
+        if get_metric(name).panel == "details"
     ]
     return " · ".join([*figures, tr("app.metrics_labels", labels=labels or "–")])

@@ -137,3 +137,19 @@ def test_the_apps_per_file_table_lists_the_registry_and_a_label_falls_back_to_it
     assert list(row)[:2] == [t("app.per_file_name", "pt"), t("app.per_file_questions", "pt")]
     assert list(row)[2:] == [metric_label(name, "pt", short=True, k=2) for name in metric_names()]
     assert row[metric_label("refusal_recall", "pt", short=True)] == 0.5
+
+
+def test_the_panels_big_numbers_and_token_line_come_from_the_registry() -> None:
+    """Issue 48 item 2: the panel's two big numbers and its token line were typed in the
+    app; a metric registered for the headline is a big number too, labelled by its name."""
+    metric = register_metric(Metric(TOY, lambda o: 1.0 if o.decision.refused else 0.0,
+                                    panel="headline"))
+    try:
+        at = run_app("questions")
+        labels = [m.label for m in at.metric]
+        assert labels.count(TOY) == 2, labels  # A's panel and B's
+        assert labels.count("answer in 1st chunk (hit@1)") == 2
+        details = [c.proto.help for c in at.caption if "MRR" in c.proto.help]
+        assert details and not any(f"{TOY} " in d for d in details)  # not twice
+    finally:
+        del METRICS[metric.name]

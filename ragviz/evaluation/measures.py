@@ -23,6 +23,9 @@ if TYPE_CHECKING:
     from ragviz.retrieval.decision import Decision
 
 Display = Literal["percent", "decimal"]
+# Where the app's metrics panel shows a metric: one of the big numbers, the token line
+# (mean ± std, with excerpts), or the details behind the help icon.
+Panel = Literal["headline", "tokens", "details"]
 
 
 class Outcome(Protocol):
@@ -66,6 +69,7 @@ class Metric:
     display: Display = "percent"
     # where it breaks a tie between configurations equal on the chosen metric (lower first)
     tie_break: int = 100
+    panel: Panel = "details"
 
     def values(self, outcomes: Sequence[Outcome]) -> list[float]:
         """The values of the questions that count for this metric."""
@@ -93,6 +97,11 @@ def register_metric(metric: Metric) -> Metric:
 
 def metric_names() -> tuple[str, ...]:
     return tuple(METRICS)
+
+
+def panel_metrics(panel: Panel) -> tuple[str, ...]:
+    """The registered metrics the app's panel shows in ``panel``, in registration order."""
+    return tuple(name for name, metric in METRICS.items() if metric.panel == panel)
 
 
 def get_metric(name: str) -> Metric:
@@ -147,11 +156,11 @@ def _unanswerable_refused(outcome: Outcome) -> float | None:
     return 1.0 if outcome.decision.refused else 0.0
 
 
-register_metric(Metric("hit_at_1", _hit_at(lambda _o: 1)))
+register_metric(Metric("hit_at_1", _hit_at(lambda _o: 1), panel="headline"))
 register_metric(Metric("hit_at_k", _hit_at(lambda o: o.decision.top_k), tie_break=2))
 register_metric(Metric("mrr", _reciprocal_rank, display="decimal", tie_break=1))
 register_metric(Metric("refusal_precision", _refusal_right, tie_break=4))
-register_metric(Metric("refusal_recall", _unanswerable_refused, tie_break=3))
+register_metric(Metric("refusal_recall", _unanswerable_refused, tie_break=3, panel="headline"))
 
 
 def _token(name: str) -> Callable[[Outcome], float | None]:
@@ -161,7 +170,7 @@ def _token(name: str) -> Callable[[Outcome], float | None]:
     return value
 
 
-register_metric(Metric("recall", _token("recall"), tie_break=5))
-register_metric(Metric("precision", _token("precision"), tie_break=7))
-register_metric(Metric("iou", _token("iou"), tie_break=6))
+register_metric(Metric("recall", _token("recall"), tie_break=5, panel="tokens"))
+register_metric(Metric("precision", _token("precision"), tie_break=7, panel="tokens"))
+register_metric(Metric("iou", _token("iou"), tie_break=6, panel="tokens"))
 register_metric(Metric("precision_omega", _token("precision_omega"), tie_break=8))
