@@ -19,7 +19,7 @@ from ragviz.chunking import ChunkerConfig, get_spec
 from ragviz.chunking.params import Param
 from ragviz.errors import InputError
 from ragviz.evaluation.excerpts import LeftOut, Unfound, resolve_questions
-from ragviz.i18n import message, t
+from ragviz.i18n import Message, message, t
 from ragviz.inputs.corpus import Corpus, as_corpus, load_files, short_name
 from ragviz.inputs.documents import MAX_QUESTIONS, DecodedText, check_document
 from ragviz.inputs.questions import (
@@ -173,31 +173,24 @@ def table_frame(records: Iterable[Mapping[str, Any]]) -> pd.DataFrame:
     )
 
 
-@dataclass(frozen=True)
-class TableNotice:
-    """One line under the question table: ``kind`` is "no_question" (a row with an answer
-    and no question; not used) or "duplicate" (the same question in several rows)."""
-
-    kind: str
-    rows: tuple[int, ...]  # 1-based, as the user counts the table's rows
-    question: str = ""
-
-
-def table_notices(frame: pd.DataFrame) -> list[TableNotice]:
-    """What the user should fix in the table; one notice per problem."""
-    notices: list[TableNotice] = []
+def table_notices(frame: pd.DataFrame) -> list[Message]:
+    """What the user should fix in the table, one message per problem: a row with an answer
+    and no question (not used), or the same question in several rows (rows counted from 1,
+    as the user counts them)."""
+    notices: list[Message] = []
     seen: dict[str, list[int]] = {}
     for number, record in enumerate(frame.to_dict("records"), start=1):
         question = _cell_text(record.get("question"))
         if not question:
             if _cell_text(record.get("answer")):
-                notices.append(TableNotice("no_question", (number,)))
+                notices.append(Message("app.row_without_question", {"row": str(number)}))
             continue
         seen.setdefault(" ".join(question.casefold().split()), []).append(number)
     for rows in seen.values():
         if len(rows) > 1:
             question = _cell_text(frame.iloc[rows[0] - 1]["question"])
-            notices.append(TableNotice("duplicate", tuple(rows), question))
+            notices.append(Message("app.duplicate_question", {
+                "rows": ", ".join(str(row) for row in rows), "question": question}))
     return notices
 
 

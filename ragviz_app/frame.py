@@ -603,6 +603,6 @@ def metrics_details(metrics: Metrics) -> str:
         f"{presentation.metric_label(name, lang(), short=True, k=metrics.top_k)} "
         f"{presentation.metric_text(name, metrics.values.get(name), lang())}"
         for name in presentation.shown_metrics(metrics.top_k)
-        if get_metric(name).panel == "details"
+        if get_metric(name).panel != "headline"
     ]
     return " · ".join([*figures, tr("app.metrics_labels", labels=labels or "–")])

@@ -230,7 +230,7 @@ class IndexUpload:
 
     def seen(self, lang: str = "en") -> str:
         from ragviz.errors import IndexInputError
-        from ragviz.i18n import render
+        from ragviz.i18n import render, t
         from ragviz_app.index_source import checked_size, read_within, upload_reader
 
         data = self.data if isinstance(self.data, bytes) else self.data()
@@ -238,7 +238,7 @@ class IndexUpload:
             loaded = checked_size(read_within(upload_reader(self.name, data), None))
         except IndexInputError as error:
             return f"error: {error.localized(lang)}"
-        return f"{len(loaded.chunks):,} chunks" + "".join(
+        return t("report.chunk_count", lang, n=len(loaded.chunks)) + "".join(
             f" · warning: {render(problem, lang)}" for problem in loaded.problems)
 
 
@@ -593,8 +593,8 @@ ROWS += (  # issue 21: the app's Index source
     Row("index", "a Chroma directory whose chroma.sqlite3 is not a database", cli("index chroma:db", {"db/chroma.sqlite3": b"garbage" * 100}), "exit 2 · ragviz index: db cannot be read as a Chroma directory (error returned from database: (code: 26) file is not a database)"),
     Row("index", "app: a zip whose chroma.sqlite3 is not a database", IndexUpload("bad.zip", zipped({"db/chroma.sqlite3": b"garbage" * 100})), "error: bad.zip cannot be read as a Chroma directory (error returned from database: (code: 26) file is not a database)"),
     Row("index", "app: a Chroma directory whose collection is empty", IndexUpload("empty.zip", empty_chroma_zip), "error: the collection 'faq' in empty.zip is empty"),
-    Row("index", "app: a JSONL with a broken line among good ones", IndexUpload("x.jsonl", b'{"text": "a"}\n{broken\n'), "1 chunks · warning: x.jsonl line 2 is not valid JSON (Expecting property name enclosed in double quotes); it was left out"),
-    Row("index", "app: a JSONL line whose vector holds NaN", IndexUpload("v.jsonl", b'{"text": "a", "embedding": [0.5, 1.0]}\n' + NAN_LINE), "1 chunks · warning: v.jsonl line 2: the stored vector holds NaN or infinite values; rebuild that chunk's vector; it was left out"),
+    Row("index", "app: a JSONL with a broken line among good ones", IndexUpload("x.jsonl", b'{"text": "a"}\n{broken\n'), "1 chunk · warning: x.jsonl line 2 is not valid JSON (Expecting property name enclosed in double quotes); it was left out"),
+    Row("index", "app: a JSONL line whose vector holds NaN", IndexUpload("v.jsonl", b'{"text": "a", "embedding": [0.5, 1.0]}\n' + NAN_LINE), "1 chunk · warning: v.jsonl line 2: the stored vector holds NaN or infinite values; rebuild that chunk's vector; it was left out"),
     Row("index", "app: 10,001 chunks (over the app's limit)", IndexUpload("big.jsonl", b"".join(b'{"text": "c%d"}\n' % i for i in range(10_001))), "error: big.jsonl holds more than 10,000 chunks; the app loads at most 10,000: diagnose it with ragviz eval --index on the command line."),
     Row("index", "app: a Chroma server no variable allows", IndexServer("10.0.0.5:8000"), "error: This app reaches only the Chroma servers its administrator names in the environment variable RAGVIZ_CHROMA_HOSTS, and 10.0.0.5:8000 is not one of them: ask the administrator to add it (a shared app must not be a way into its network)."),
     Row("index", "app: a server the variable does not name (the allowed ones are not shown)", IndexServer("10.0.0.5:8000", "chroma.internal:8000"), "error: This app reaches only the Chroma servers its administrator names in the environment variable RAGVIZ_CHROMA_HOSTS, and 10.0.0.5:8000 is not one of them: ask the administrator to add it (a shared app must not be a way into its network)."),

@@ -24,7 +24,7 @@ def test_a_dense_and_b_hybrid_reranked_side_by_side() -> None:
     assert (state.b_scorer, state.b_rerank, state.b_expand) == ("hybrid", "sentence-max", 1)
     captions = [str(c.value) for c in at.caption]
     assert "Retrieval: cosine" in captions
-    assert f"Retrieval: {B_SPEC} · 1 neighbours in the prompt" in captions
+    assert f"Retrieval: {B_SPEC} · 1 neighbour in the prompt" in captions
     floors = [s for s in at.slider if s.key in ("floor", "floor_b")]
     assert {s.key for s in floors} == {"floor", "floor_b"}  # two scorers: two floors
     b_floor = next(s for s in floors if s.key == "floor_b")

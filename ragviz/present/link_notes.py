@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ragviz.i18n import render
-from ragviz.share.links import FITTED, Said, read_link, read_work
+from ragviz.i18n import Message, render
+from ragviz.share.links import FITTED, read_link, read_work
 from ragviz.share.workspace import Settings, Workspace
 
 LINE_LIMIT = 200  # characters of one note: a library's reason can be a page long
@@ -32,7 +32,7 @@ def import_link(query: Mapping[str, str], base: Settings, lang: str = "en"
     """``import_query`` with the notes of values changed to fit (``FITTED``) apart from the
     problems (values ignored), so a page can say each in its own words."""
     settings, said = read_link(query, base)
-    fitted = [getattr(problem, "key", None) in FITTED for problem in said]
+    fitted = [problem.key in FITTED for problem in said]
     words = _said(said, lang)
     return (settings, [w for w, f in zip(words, fitted, strict=True) if not f],
             [w for w, f in zip(words, fitted, strict=True) if f])
@@ -46,5 +46,5 @@ def work_from_query(query: Mapping[str, str], lang: str = "en"
     return work, None if error is None else one_line(render(error, lang))
 
 
-def _said(problems: list[Said], lang: str) -> list[str]:
+def _said(problems: list[Message], lang: str) -> list[str]:
     return [one_line(render(problem, lang)) for problem in problems]

@@ -97,16 +97,13 @@ def settings_to_query(settings: Settings) -> dict[str, str]:
     return query
 
 
-Said = Message | InputError  # a problem, put into words by ragviz.present.link_notes
-
-
 def read_query(
     query: Mapping[str, str], base: Settings | None = None
-) -> tuple[Settings, list[Said]]:
+) -> tuple[Settings, list[Message]]:
     """Settings from a link, starting from ``base``; bad values are skipped and returned as
     problems (said by ``ragviz.present.link_notes``)."""
     settings = base or Settings()
-    problems: list[Said] = []
+    problems: list[Message] = []
     configs = {
         "a": _config_from_query(query, "a", settings.config_a, problems),
         "b": _config_from_query(query, "b", settings.config_b, problems),
@@ -132,12 +129,12 @@ def read_query(
     try:
         return candidate.checked(), problems
     except InputError as error:
-        problems.append(error)
+        problems.append(error.message or Message("link.chunkers_unreadable"))
         return settings, problems
 
 
 def _config_from_query(
-    query: Mapping[str, str], prefix: str, base: ChunkerConfig, problems: list[Said]
+    query: Mapping[str, str], prefix: str, base: ChunkerConfig, problems: list[Message]
 ) -> ChunkerConfig:
     """One side's configuration from a link. Every value is checked against the chunker's
     spec (the same ranges the sliders and workspace files use); each bad one is named,
@@ -173,7 +170,7 @@ def _config_from_query(
 
 
 def _fitted_overlap(config: ChunkerConfig, prefix: str, query: Mapping[str, str],
-                    problems: list[Said]) -> ChunkerConfig:
+                    problems: list[Message]) -> ChunkerConfig:
     """The link's chunker and size kept when the overlap does not fit under the size: the
     overlap becomes the most that fits, said in a note that names the overlap's value only
     when the link set it (a default or the page's own value is no fault of the link's)."""
@@ -212,10 +209,10 @@ def _format_number(value: float | int) -> str:
 FITTED = ("link.overlap_fitted", "link.overlap_too_large")
 
 
-def read_link(query: Mapping[str, str], base: Settings) -> tuple[Settings, list[Said]]:
+def read_link(query: Mapping[str, str], base: Settings) -> tuple[Settings, list[Message]]:
     """Settings from a link's parameters on top of ``base``, and the problem of each bad
     value. Never raises: every bad value is named, every good one applies."""
-    problems: list[Said] = []
+    problems: list[Message] = []
     chunker_query = _chunker_query(query, problems)
     try:
         settings, chunker_problems = read_query(chunker_query, base)
@@ -271,7 +268,7 @@ VALUE_NAMES = {"k": "top_k", "lang": "language", "b_floor_on": "floor_b_on",
                "b_scorer": "scorer_b", "b_expand": "expand_b", MORE_KEY: "more_controls"}
 
 
-def _read_values(query: Mapping[str, str], problems: list[Said]) -> dict[str, Any]:
+def _read_values(query: Mapping[str, str], problems: list[Message]) -> dict[str, Any]:
     """Each non-chunker value of a link read and checked on its own, named by its
     Settings field (``a_model``/``b_model``/``b_floor`` by their link names)."""
     values: dict[str, Any] = {}
@@ -288,7 +285,7 @@ def _read_values(query: Mapping[str, str], problems: list[Said]) -> dict[str, An
     return values
 
 
-def _chunker_query(query: Mapping[str, str], problems: list[Said]) -> dict[str, str]:
+def _chunker_query(query: Mapping[str, str], problems: list[Message]) -> dict[str, str]:
     """The chunker parameters of a link that are worth parsing; the others are named."""
     kept: dict[str, str] = {}
     for prefix in ("a", "b"):
@@ -326,7 +323,8 @@ def _read_floor(raw: str) -> float:
     return float(raw)
 
 
-def _floors_on_their_scales(settings: Settings, base: Settings, problems: list[Said]) -> Settings:
+def _floors_on_their_scales(settings: Settings, base: Settings,
+                            problems: list[Message]) -> Settings:
     """Each floor checked on its side's scorer's scale (read first as a number: the scorer
     may come later in the link); one off its scale is named and the base's kept."""
     for name, scorer in (("floor", settings.scorer), ("floor_b", settings.scorer_of("b"))):
@@ -336,7 +334,8 @@ def _floors_on_their_scales(settings: Settings, base: Settings, problems: list[S
         try:
             check_floor(value, scorer)
         except InputError as error:
-            problems.append(error)
+            problems.append(error.message or Message("link.value_error",
+                                                     {"param": name, "error": error}))
             kept = getattr(base, name)
             try:
                 kept = kept if kept is None else check_floor(kept, scorer)

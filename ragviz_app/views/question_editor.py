@@ -122,12 +122,9 @@ def table_notes() -> None:
                   unanswerable=unanswerable))
     if unlabelled := len(questions) - answerable - unanswerable:
         st.caption(tr("app.unlabelled_count", n=unlabelled))
-    for notice in state.table_notices(ss.questions_base):
-        rows = ", ".join(str(row) for row in notice.rows)
-        if notice.kind == "no_question":
-            st.warning(tr("app.row_without_question", row=rows))
-        else:
-            st.warning(tr("app.duplicate_question", rows=rows, question=md(notice.question)))
+    for notice in state.table_notices(ss.questions_base):  # the user's words, escaped
+        st.warning(tr(notice.key, **{name: md(str(value))
+                                     for name, value in notice.values.items()}))
 
 
 def document_notice(document: str | Corpus | None) -> bool:
