@@ -513,3 +513,19 @@ def test_a_corpus_problem_is_a_message_not_an_english_text(tmp_path: Path) -> No
     assert isinstance(problem.said, Message) and problem.kind == "missing"
     assert render(problem.said, "pt") == t("corpus.missing", "pt", name=short_name(absent))
     assert str(problem) == t("corpus.missing", "en", name=short_name(absent))
+
+
+def test_an_error_crosses_a_process_boundary_with_its_key_and_values() -> None:
+    """A KeyedError is pickled with its message (a worker's error said in the page's
+    language), a subclass with its own constructor too."""
+    import pickle
+
+    from ragviz.errors import ConversionError, InputError
+
+    for error in (InputError(key="workspace.between", name="top_k", low=1, high=10, got="99"),
+                  ConversionError("x.pdf", "mismatch", "not_pdf")):
+        back = pickle.loads(pickle.dumps(error))
+        assert type(back) is type(error) and back.message == error.message
+        assert back.localized("pt") == error.localized("pt") and str(back) == str(error)
+    assert pickle.loads(pickle.dumps(ConversionError("x.pdf", "mismatch", "not_pdf"))).kind == \
+        "mismatch"

@@ -187,17 +187,19 @@ class KeyedError(Exception):
     the CLI and the app say it in the user's language (``localized``); ``str()`` is English.
 
     ``cli_key`` names the same sentence in the command line's terms (files and options
-    instead of "paste" and "upload"), when the two differ; ``message`` is for the few errors
-    whose English text comes from elsewhere (a library's reason) and is shown as it is.
+    instead of "paste" and "upload"), when the two differ.
     """
 
-    def __init__(self, message: str | None = None, key: str | None = None, *,
-                 cli_key: str | None = None, **values: object) -> None:
+    def __init__(self, *, key: str, cli_key: str | None = None, **values: object) -> None:
         self.key = key
         self.values = values
         self.cli_key = cli_key
-        super().__init__(message if message is not None or key is None
-                         else t(key, "en", **values))
+        super().__init__(t(key, "en", **values))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled with its key and values (a worker process's error reaches the page whole;
+        the default would call the class with the English text alone)."""
+        return _restored_error, (type(self), self.args, self.__dict__)
 
     @classmethod
     def of(cls, said: Message) -> Self:
@@ -206,20 +208,25 @@ class KeyedError(Exception):
         return cls(key=said.key, **values)
 
     @property
-    def message(self) -> Message | None:
-        """The message this error carries (None for the few whose text comes from elsewhere:
-        then its text is what it says)."""
-        return Message(self.key, self.values) if self.key else None
+    def message(self) -> Message:
+        """The message this error carries."""
+        return Message(self.key, self.values)
 
     def localized(self, lang: str) -> str:
-        """``render(self, lang)``: by its message; else its text, said again when it can be."""
-        if self.message is not None:
-            return render(self.message, lang)
-        return render(self.args[0], lang) if self.args else str(self)
+        """``render(self, lang)``: its message in ``lang``."""
+        return render(self.message, lang)
 
     def for_cli(self, lang: str = "en") -> str:
         """The sentence the ``ragviz`` command prints."""
         return t(self.cli_key, lang, **self.values) if self.cli_key else self.localized(lang)
+
+
+def _restored_error(kind: type[KeyedError], args: tuple[object, ...],
+                    state: dict[str, object]) -> KeyedError:
+    error = kind.__new__(kind)
+    Exception.__init__(error, *args)
+    error.__dict__.update(state)
+    return error
 
 
 def render(said: object, lang: str) -> str:

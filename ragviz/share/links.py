@@ -129,7 +129,7 @@ def read_query(
     try:
         return candidate.checked(), problems
     except InputError as error:
-        problems.append(error.message or Message("link.chunkers_unreadable"))
+        problems.append(error.message)
         return settings, problems
 
 
@@ -334,8 +334,7 @@ def _floors_on_their_scales(settings: Settings, base: Settings,
         try:
             check_floor(value, scorer)
         except InputError as error:
-            problems.append(error.message or Message("link.value_error",
-                                                     {"param": name, "error": error}))
+            problems.append(error.message)
             kept = getattr(base, name)
             try:
                 kept = kept if kept is None else check_floor(kept, scorer)
