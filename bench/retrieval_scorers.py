@@ -35,6 +35,7 @@ from ragviz.evaluation.pipeline import (
     encode_questions,
 )
 from ragviz.evaluation.results import RetrievalSettings
+from ragviz.inputs.corpus import as_corpus
 from ragviz.inputs.questions import LabelledQuestion
 from ragviz.retrieval.scorers import get_scorer
 
@@ -103,7 +104,7 @@ def bench_hybrid(text: str, questions: list[LabelledQuestion], repeats: int) -> 
 
     def after(scorer: str) -> float:
         return median_time(lambda: analyse_chunked(
-            text, config, embedder, questions, chunking, vectors, query,
+            as_corpus(text), config, embedder, questions, chunking, vectors, query,
             RetrievalSettings(5, get_scorer(scorer).scale.low, scorer)), repeats)
 
     dense, hybrid = after("cosine"), after("hybrid")
@@ -120,7 +121,7 @@ def bench_sentence_max(text: str, questions: list[LabelledQuestion]) -> None:
     vectors = embed_chunks(chunking, embedder)
     query = encode_questions(embedder, questions)
     began = time.perf_counter()
-    analyse_chunked(text, config, embedder, questions, chunking, vectors, query,
+    analyse_chunked(as_corpus(text), config, embedder, questions, chunking, vectors, query,
                     RetrievalSettings(5, -1.0, "cosine+rerank(sentence-max,depth=20)"))
     spent = time.perf_counter() - began
     print(f"sentence-max at depth 20, chunks of 800 characters, sentences embedded cold: "

@@ -58,7 +58,8 @@ def outcome(model: Embedder, order: Sequence[int], *references: Reference,
         weights[index] = 1.0 - place * 0.05
     query = (weights / np.linalg.norm(weights))[None, :]
     question = LabelledQuestion("Which rule applies?", references=tuple(references))
-    analysis = analyse_chunked(DOC, CONFIG, model, [question], CHUNKS, chunk_vectors, query,
+    analysis = analyse_chunked(as_corpus(DOC), CONFIG, model, [question], CHUNKS,
+                               chunk_vectors, query,
                                RetrievalSettings(top_k=top_k, floor=floor, expand=expand))
     return analysis.outcomes[0]
 

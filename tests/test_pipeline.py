@@ -10,6 +10,7 @@ import pytest
 from ragviz.chunking import Chunk, ChunkerConfig
 from ragviz.cli.payloads import search_payload
 from ragviz.embedding.models import Embedder
+from ragviz.evaluation import pipeline
 from ragviz.evaluation.pipeline import (
     MAX_CHUNKS,
     analyse,
@@ -18,6 +19,7 @@ from ragviz.evaluation.pipeline import (
     truncation_offsets,
 )
 from ragviz.evaluation.results import Analysis, QuestionOutcome, RetrievalSettings
+from ragviz.inputs.corpus import Corpus, as_corpus
 from ragviz.inputs.questions import LabelledQuestion
 from ragviz.present.presentation import diagnosis_text, prompt_text
 
@@ -237,3 +239,21 @@ def test_no_floor_set_is_said_not_passed_at_the_scales_bottom() -> None:
     assert "ranks first with" in said[0] and "(no floor is set)" in said[0]
     assert "no floor is set, so the language model gets context" in said[1]
     assert not any("floor -1.00" in s for s in said)
+
+
+def test_analyse_makes_the_corpus_once_and_hands_that_one_down(
+        monkeypatch: pytest.MonkeyPatch, seed_doc: str, seed_questions: list[LabelledQuestion],
+        use_model: Embedder) -> None:
+    """Issue 48 item 4: a pasted text becomes a corpus at the entry, once; chunking, scoring
+    and the diagnosis all read that same object (it was made three times on the way down)."""
+    made: list[Corpus] = []
+
+    def counted(document: str | Corpus, name: str = "") -> Corpus:
+        made.append(as_corpus(document, name))  # the real one, counted
+        return made[-1]
+
+    monkeypatch.setattr(pipeline, "as_corpus", counted)
+    analysis = analyse(seed_doc, FIXED_120, use_model, seed_questions, RetrievalSettings(top_k=2))
+    assert len(made) == 1
+    assert analysis.corpus is made[0]
+    assert analysis.corpus.sources[0].text == seed_doc

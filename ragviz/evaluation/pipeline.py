@@ -112,14 +112,15 @@ def analyse(
     """Chunk every source of the corpus (a plain text is a one-source corpus named "")
     with ``config``, embed through the cache, rank all chunks for every question: the one
     copy of that sequence (the app passes the chunks it already shows, a sweep the question
-    vectors it shares across the grid)."""
-    document = as_corpus(document)
+    vectors it shares across the grid). A plain text becomes a corpus here, once: every
+    stage after it is handed that one corpus."""
+    corpus = as_corpus(document)
     if chunking is None:
-        chunking = chunk_document(document, config, embedder)
+        chunking = chunk_checked(corpus, config, embedder)
     vectors = embed_chunks(chunking, embedder, progress)
     if query_vectors is None:
         query_vectors = encode_questions(embedder, questions)
-    return analyse_chunked(document, config, embedder, questions, chunking, vectors,
+    return analyse_chunked(corpus, config, embedder, questions, chunking, vectors,
                            query_vectors, settings)
 
 
@@ -134,7 +135,13 @@ def chunk_document(document: str | Corpus, config: ChunkerConfig,
                    embedder: Embedder | None = None) -> ChunkingResult:
     """The chunks of every source (no embedding): what the app shows before the vectors
     exist; refused when they are too many to embed."""
-    return check_chunk_count(chunk_corpus(as_corpus(document), config, embedder), config)
+    return chunk_checked(as_corpus(document), config, embedder)
+
+
+def chunk_checked(corpus: Corpus, config: ChunkerConfig,
+                  embedder: Embedder | None = None) -> ChunkingResult:
+    """``chunk_document`` of a corpus already made (``analyse`` makes it once)."""
+    return check_chunk_count(chunk_corpus(corpus, config, embedder), config)
 
 
 def check_chunk_count(chunking: ChunkingResult, config: ChunkerConfig) -> ChunkingResult:
@@ -154,7 +161,7 @@ def encode_questions(embedder: Embedder, questions: Sequence[LabelledQuestion]) 
 
 
 def analyse_chunked(
-    document: str | Corpus,
+    corpus: Corpus,
     config: ChunkerConfig,
     embedder: Embedder,
     questions: Sequence[LabelledQuestion],
@@ -166,8 +173,8 @@ def analyse_chunked(
 ) -> Analysis:
     """The pipeline after chunking and embedding (sweeps reuse vectors they already have).
 
-    ``chunking`` must come from the same corpus (``chunk_corpus``; ``make_chunks`` for a
-    plain text). ``duplicate_groups`` (a production index's copies, ``ragviz.index``)
+    ``chunking`` must come from the same corpus (``chunk_corpus``; a plain text is
+    ``as_corpus(text)``). ``duplicate_groups`` (a production index's copies, ``ragviz.index``)
     lets the diagnosis see copies crowding the top_k."""
     chunks = chunking.chunks
     scorer = get_scorer(settings.scorer)
@@ -176,7 +183,7 @@ def analyse_chunked(
     score_rows = scorer.score_rows(prepared, texts, query_vectors)
     first_rows = scorer.first_rows(prepared, texts, query_vectors) \
         if hasattr(scorer, "first_rows") else None  # a reranked scorer's first stage
-    analysis = analyse_scored(document, config, questions, chunking, score_rows, settings,
+    analysis = analyse_scored(corpus, config, questions, chunking, score_rows, settings,
                               embedder.name, embedder, chunk_vectors, first_rows,
                               duplicate_groups)
     return replace(analysis, outcomes=with_winner_words(  # the same labels: the same metrics
@@ -184,7 +191,7 @@ def analyse_chunked(
 
 
 def analyse_scored(
-    document: str | Corpus,
+    corpus: Corpus,
     config: ChunkerConfig,
     questions: Sequence[LabelledQuestion],
     chunking: ChunkingResult,
@@ -200,7 +207,6 @@ def analyse_scored(
     from ``settings.scorer`` (``analyse_chunked``) or from a user's own retriever
     (``ragviz.api``: NaN for a chunk it did not return); without ``embedder`` no chunk is
     known to be cut by the model and token counts are not known (empty)."""
-    corpus = as_corpus(document)
     chunks = chunking.chunks
     truncation = truncation_offsets(chunks, embedder) if embedder is not None \
         else (None,) * len(chunks)
