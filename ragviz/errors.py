@@ -6,6 +6,8 @@ words.
 
 from __future__ import annotations
 
+import errno
+
 from ragviz.i18n import KeyedError, Message
 
 
@@ -59,3 +61,15 @@ class LLMError(ModelLoadError):
 
 class MissingLibraryError(RuntimeError):
     """UMAP was asked for and ``umap-learn`` is not installed."""
+
+
+_ERRNO_KEYS = {errno.ENOENT: "cli.os_missing", errno.EACCES: "cli.os_denied",
+               errno.EPERM: "cli.os_denied", errno.EISDIR: "cli.os_folder",
+               errno.ENOSPC: "cli.os_full", errno.EROFS: "cli.os_read_only"}
+
+
+def os_reason(error: OSError) -> Message | str:
+    """The system's reason a file could not be read or written, in the catalog's words when
+    it is a common one."""
+    key = _ERRNO_KEYS.get(error.errno or 0)
+    return Message(key) if key else (error.strerror or type(error).__name__).lower()

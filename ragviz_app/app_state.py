@@ -20,15 +20,15 @@ from ragviz.chunking.params import Param
 from ragviz.errors import InputError
 from ragviz.evaluation.excerpts import LeftOut, Unfound, resolve_questions
 from ragviz.i18n import Message, message, t
-from ragviz.inputs.corpus import Corpus, as_corpus, load_files, short_name
-from ragviz.inputs.documents import MAX_QUESTIONS, DecodedText, check_document
+from ragviz.inputs.corpus import Corpus, as_corpus
+from ragviz.inputs.documents import MAX_QUESTIONS, check_document
 from ragviz.inputs.questions import (
     LabelledQuestion,
     Reference,
     check_question,
     parse_references,
 )
-from ragviz.inputs.reading import read_text_file, reads_alone
+from ragviz.inputs.reading import read_as, read_corpus
 from ragviz.present.corpus_notes import notice_sentences, problem_sentences
 from ragviz.present.param_words import param_label
 from ragviz.present.presentation import left_out_text
@@ -350,37 +350,25 @@ def resolve_document(
 ) -> DocumentChoice:
     """Pick the document from the chosen source and check it (empty, oversize, binary).
 
-    One ``.txt``/``.md`` (or unknown-type) upload is read as before; several files, a
-    ``.zip`` or an ``.html``/``.pdf``/``.docx`` go through the corpus loader, where a file
-    that cannot be converted gets its sentence and the others load."""
+    The uploads are read by ``ragviz.inputs.reading.read_corpus`` (the CLI's and the Python
+    API's reading): one ``.txt``/``.md`` (or unknown-type) upload alone, as a pasted document;
+    several files, a ``.zip`` or an ``.html``/``.pdf``/``.docx`` through the corpus loader,
+    where a file that cannot be converted gets its sentence and the others load."""
     try:
         if source == "upload":
             files = [upload] if isinstance(upload, tuple) else list(upload or ())
             if not files:
                 return DocumentChoice(None, "no-upload")
-            if len(files) > 1 or not reads_alone(files[0][0]):
-                return corpus_choice(load_files(files), lang)
-            name, data = files[0]
-            decoded = _read_upload(data, name)
-            return DocumentChoice(decoded.text, None, decoded.notice)
+            corpus = read_corpus(uploads=files)
+            if not corpus.alone:
+                return corpus_choice(corpus, lang)
+            return DocumentChoice(corpus.sources[0].text, None, read_as(corpus.sources[0]))
         if source == "sample" and sample_corpus is not None:
             return corpus_choice(sample_corpus, lang)
         text = pasted if source == "paste" else sample_text
         return DocumentChoice(check_document(text))
     except InputError as error:
         return DocumentChoice(None, error.localized(lang))
-
-
-def _read_upload(data: bytes, name: str) -> DecodedText:
-    """``read_text_file`` (the CLI's reading too) in an upload's words: a file too long
-    cannot be "pasted shorter"."""
-    try:
-        return read_text_file(data, name)
-    except InputError as error:
-        if error.key != "input.long_document":
-            raise
-        raise InputError(key="input.long_upload", name=short_name(name), n=error.values["n"],
-                         limit=error.values["limit"]) from None
 
 
 def corpus_choice(corpus: Corpus, lang: str = "en") -> DocumentChoice:

@@ -296,7 +296,7 @@ def run_analysis(
     slot = progress_slot.empty() if progress_slot is not None else st.empty()
     with st.spinner(tr("app.embedding", config=config.label())):
         base = analyse(document, config, model, questions, retrieval(top_k, floor, side),
-                       _progress(slot), chunking)
+                       embedding_progress(slot), chunking)
     slot.empty()
     memo: dict[Any, Analysis] = ss["_memo"]
     memo[memo_key(document, config, model, questions, side)] = base
@@ -305,7 +305,7 @@ def run_analysis(
     return base
 
 
-def _progress(slot: Any) -> Callable[[int, int], None]:
+def embedding_progress(slot: Any) -> Callable[[int, int], None]:
     """The bar of a long embedding: chunks embedded of all and, once a batch is in, the
     time left at the pace measured so far (issue 44.4)."""
     started = time.monotonic()

@@ -109,7 +109,7 @@ def index_analysis(choice: IndexChoice, model: Embedder, questions: list[Labelle
         slot = st.empty()
         with st.spinner(tr("app.embedding", config=choice.loaded.name)):
             found = analyse_index(choice.loaded, model, questions, choice.sources,
-                                  retrieval(top_k, floor), shared_frame._progress(slot))
+                                  retrieval(top_k, floor), shared_frame.embedding_progress(slot))
         slot.empty()
         memo[key] = found
     elif found.analysis.top_k != top_k or found.analysis.floor != floor:

@@ -19,7 +19,7 @@ from streamlit.testing.v1 import AppTest
 
 import ragviz_app.frame
 from ragviz.chunking import ChunkerConfig, make_chunks
-from ragviz.embedding.base import _BATCH, Embedder
+from ragviz.embedding.base import ENCODE_BATCH, Embedder
 from ragviz.present import presentation
 from ragviz_app.jobs import THREAD_NAME
 from tests.test_app import (
@@ -134,25 +134,25 @@ def test_a_new_position_stops_the_old_embedding_and_does_not_queue_it(
     sent: list[str], monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     at = run_app()
-    progress = ragviz_app.frame._progress
+    progress = ragviz_app.frame.embedding_progress
 
     def left_after_one_batch(slot: Any) -> Any:
         report = progress(slot)
 
         def draw(done: int, total: int) -> None:
             report(done, total)  # the bar is drawn: Streamlit's check for a new rerun
-            if done >= _BATCH:
+            if done >= ENCODE_BATCH:
                 raise Interrupted
         return draw
 
-    monkeypatch.setattr(ragviz_app.frame, "_progress", left_after_one_batch)
+    monkeypatch.setattr(ragviz_app.frame, "embedding_progress", left_after_one_batch)
     sent.clear()
     at.slider(key="a_size").set_value(20)
     at.run()
     assert at.exception and "raise Interrupted" in at.exception[0].stack_trace[-1]
     first_batch = set(sent)
-    assert len(first_batch) == _BATCH  # the run stopped between batches
-    monkeypatch.setattr(ragviz_app.frame, "_progress", progress)
+    assert len(first_batch) == ENCODE_BATCH  # the run stopped between batches
+    monkeypatch.setattr(ragviz_app.frame, "embedding_progress", progress)
     sent.clear()
     at.slider(key="a_size").set_value(30)
     rerun(at)

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from ragviz.chunking import ChunkerConfig, chunk_corpus
-from ragviz.embedding.base import _BATCH, Kind, Vectors
+from ragviz.embedding.base import ENCODE_BATCH, Kind, Vectors
 from ragviz.embedding.models import EmbeddingCache, UseMultilingual
 from ragviz.evaluation.pipeline import analyse, embedding_text
 from ragviz.inputs.corpus import as_corpus
@@ -65,16 +65,16 @@ def test_a_cancelled_token_stops_analyse_after_the_batch_in_flight_and_keeps_it(
     token = CancelToken()
 
     def cancel_after_first_batch(done: int, total: int) -> None:
-        if done >= _BATCH:
+        if done >= ENCODE_BATCH:
             token.cancel()  # what a new slider move does from the page's thread
 
     texts = chunk_texts(SMALL)
-    assert len(set(texts)) > _BATCH
+    assert len(set(texts)) > ENCODE_BATCH
     with pytest.raises(CancelledError):
         analyse(DOCUMENT, SMALL, model, QUESTIONS,
                 progress=cancellable(token, cancel_after_first_batch))
-    assert model.sent == _BATCH  # the second batch never reached the model
-    assert cached(model, texts) == _BATCH
+    assert model.sent == ENCODE_BATCH  # the second batch never reached the model
+    assert cached(model, texts) == ENCODE_BATCH
     analyse(DOCUMENT, SMALL, model, QUESTIONS)  # going back: only the rest is embedded
     assert model.sent == len(set(texts)) + len(QUESTIONS)
 

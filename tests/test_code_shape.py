@@ -1,5 +1,7 @@
 """No function longer than 60 lines in the core, the app package or the app's entry file:
-a long function is where a newcomer gets lost and where unrelated changes collide."""
+a long function is where a newcomer gets lost and where unrelated changes collide. No module
+reaches for another's underscore-private name: a helper two modules share gets a public
+name in the module that owns it."""
 
 from __future__ import annotations
 
@@ -72,3 +74,76 @@ def test_the_known_exceptions_are_still_there_and_still_long() -> None:
         for path in SOURCES for name, _ in long_functions(path)
     }
     assert sorted(KNOWN_LONG - current) == []
+
+
+OWN_PACKAGES = ("ragviz", "ragviz_app")
+# "path: name" -> why another module may read that private name (none today).
+PRIVATE_READS_ALLOWED: dict[str, str] = {}
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not name.startswith("__")
+
+
+def _is_module(dotted: str, root: Path) -> bool:
+    path = root.joinpath(*dotted.split("."))
+    return path.with_suffix(".py").is_file() or (path / "__init__.py").is_file()
+
+
+def _absolute(node: ast.ImportFrom, path: Path, root: Path) -> str:
+    """The module an ``ImportFrom`` names, relative imports resolved from ``path``."""
+    if not node.level:
+        return node.module or ""
+    package = list(path.relative_to(root).with_suffix("").parts)[: -node.level]
+    return ".".join([*package, *([node.module] if node.module else [])])
+
+
+def private_reads(path: Path, root: Path = ROOT) -> list[str]:
+    """Every underscore-private name ``path`` takes from another module of ragviz or the app:
+    ``from m import _x``, ``import m._x`` and ``m._x`` where ``m`` was imported as a module."""
+    shown = path.relative_to(root).as_posix()
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    modules: set[str] = set()
+    found: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            source = _absolute(node, path, root)
+            if source.split(".")[0] not in OWN_PACKAGES:
+                continue
+            for alias in node.names:
+                if _private(alias.name):
+                    found.append(f"{shown}: {alias.name} from {source}")
+                elif _is_module(f"{source}.{alias.name}", root):
+                    modules.add(alias.asname or alias.name)
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.split(".")[0] in OWN_PACKAGES:
+                    found += [f"{shown}: {part} from {alias.name}"
+                              for part in alias.name.split(".") if _private(part)]
+                    modules.add(alias.asname or alias.name)
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Attribute) and _private(node.attr)
+                and ast.unparse(node.value) in modules):
+            found.append(f"{shown}: {node.attr} from {ast.unparse(node.value)}")
+    return [read for read in found if read not in PRIVATE_READS_ALLOWED]
+
+
+def test_no_module_reads_another_modules_private_name() -> None:
+    found = [read for path in SOURCES for read in private_reads(path)]
+    assert found == [], "give these a public name where they live: " + "; ".join(found)
+
+
+def test_the_private_scan_sees_each_way_of_reaching_in(tmp_path: Path) -> None:
+    package = tmp_path / "ragviz" / "cli"
+    package.mkdir(parents=True)
+    for init in (tmp_path / "ragviz", package):
+        (init / "__init__.py").write_text("")
+    (package / "output.py").write_text("def _emit(): ...\ndef emit(): ...\n")
+    user = package / "user.py"
+    user.write_text("from .output import _emit\nfrom ragviz.cli import output\n"
+                    "import ragviz.cli.output as out\nfrom ragviz.cli.output import emit\n"
+                    "output._emit()\nout._emit()\noutput.emit()\nself._own = 1\n")
+    assert private_reads(user, tmp_path) == [
+        "ragviz/cli/user.py: _emit from ragviz.cli.output",
+        "ragviz/cli/user.py: _emit from output",
+        "ragviz/cli/user.py: _emit from out"]

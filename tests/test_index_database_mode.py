@@ -91,7 +91,7 @@ def test_database_mode_keeps_the_labels_and_shows_progress_per_question(
             "--sources", str(GUIDE), "--model", "minilm-en", "--json"]
     assert main([*args, "--index-mode", "memory"]) == 0
     memory = json.loads(capsys.readouterr().out)
-    monkeypatch.setattr(cli_output, "_stderr_is_terminal", lambda: True)
+    monkeypatch.setattr(cli_output, "stderr_is_terminal", lambda: True)
     assert main([*args, "--index-mode", "database"]) == 0
     captured = capsys.readouterr()
     database = json.loads(captured.out)

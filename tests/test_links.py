@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from ragviz.chunking import ChunkerConfig, get_spec
 from ragviz.errors import InputError
-from ragviz.inputs.documents import _looks_binary_text
+from ragviz.inputs.documents import looks_binary_text
 from ragviz.inputs.limits import FLOOR_RANGE, MODELS_DIR_ENV, TOP_K_RANGE
 from ragviz.inputs.questions import LabelledQuestion
 from ragviz.present import link_notes
@@ -53,7 +53,7 @@ def test_the_link_gives_back_the_exact_work(document: str) -> None:
 
 
 @given(st.text(st.characters(exclude_categories=("Cs",)), min_size=1, max_size=400)
-       .filter(lambda s: bool(s.strip()) and not _looks_binary_text(s)))
+       .filter(lambda s: bool(s.strip()) and not looks_binary_text(s)))
 @settings(max_examples=60)
 def test_any_document_comes_back_exact(document: str) -> None:
     """Any text the uploader would take (binary-looking text is refused, as there)."""

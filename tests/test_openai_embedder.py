@@ -356,7 +356,7 @@ def test_ctrl_c_during_a_slow_api_call_is_one_line_not_a_traceback(api_base: str
 def test_a_terminal_sees_progress_per_batch(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
 ) -> None:
-    monkeypatch.setattr(cli_output, "_stderr_is_terminal", lambda: True)
+    monkeypatch.setattr(cli_output, "stderr_is_terminal", lambda: True)
     doc = str(ROOT / "sample_docs" / "politica_reembolso.txt")
     assert cli.main(["search", doc, "--question", "prazo", "--model", "minilm-en",
                      "--chunker", "fixed", "--size", "61"]) == 0
@@ -368,7 +368,7 @@ def test_a_terminal_sees_the_api_and_progress_lines_in_the_chosen_language(
     api_base: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
 ) -> None:
     """Before, ``--lang pt`` still printed "connecting to..." and "embedded N of N" in English."""
-    monkeypatch.setattr(cli_output, "_stderr_is_terminal", lambda: True)
+    monkeypatch.setattr(cli_output, "stderr_is_terminal", lambda: True)
     monkeypatch.setenv("OPENAI_API_KEY", KEY)
     doc = str(ROOT / "sample_docs" / "politica_reembolso.txt")
     assert cli.main(["search", doc, "--question", "prazo", "--model", f"openai:{MODEL}",

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from ragviz.chunking import CHUNKER_NAMES, ChunkerConfig, check_config, default_grid, specs
 from ragviz.chunking.registry import get_spec
 from ragviz.chunking.spec import ChunkerSpec
-from ragviz.cli.command import _config, build_parser
+from ragviz.cli.command import build_parser, chunker_config
 from ragviz.present.link_notes import import_link
 from ragviz.present.param_words import param_label
 from ragviz.share.workspace import Settings, Workspace
@@ -50,7 +50,7 @@ def _spec_defaults(spec: ChunkerSpec) -> dict[str, object]:
 @pytest.mark.parametrize("spec", SPECS, ids=IDS)
 def test_cli_defaults_are_the_spec_defaults(spec: ChunkerSpec) -> None:
     args = build_parser().parse_args(["chunk", "doc.txt", "--chunker", spec.name])
-    assert _config(args).params() == _spec_defaults(spec)
+    assert chunker_config(args).params() == _spec_defaults(spec)
 
 
 @pytest.mark.parametrize("spec", SPECS, ids=IDS)
@@ -165,5 +165,5 @@ def test_semantic_defaults_agree_everywhere() -> None:
     assert app_state.config_from_values("semantic", {}, 10**6).get("percentile") == 25.0
     markdown = app_state.config_from_values("markdown", {}, 10**6)
     args = build_parser().parse_args(["chunk", "d.txt", "--chunker", "markdown"])
-    assert markdown == _config(args) == ChunkerConfig.create("markdown")
+    assert markdown == chunker_config(args) == ChunkerConfig.create("markdown")
     assert (markdown.get("max_chars"), markdown.get("overlap_sentences")) == (800, 0)

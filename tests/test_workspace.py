@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from ragviz.chunking import CHUNKER_NAMES, ChunkerConfig, get_spec
 from ragviz.errors import InputError
-from ragviz.inputs.documents import _looks_binary_text
+from ragviz.inputs.documents import looks_binary_text
 from ragviz.inputs.limits import TOP_K_RANGE
 from ragviz.inputs.questions import LabelledQuestion
 from ragviz.present.link_notes import import_link
@@ -25,7 +25,7 @@ from ragviz.share.workspace import (
 stripped_text = st.text(min_size=1, max_size=80).map(str.strip).filter(bool)
 # Text the uploader would take: binary-looking text (NUL, >5% control characters) is refused.
 documents = st.text(min_size=1, max_size=400).filter(
-    lambda s: bool(s.strip()) and not _looks_binary_text(s))
+    lambda s: bool(s.strip()) and not looks_binary_text(s))
 @st.composite
 def questions(draw: st.DrawFn) -> LabelledQuestion:
     answerable = draw(st.sampled_from([True, False, None]))

@@ -86,9 +86,9 @@ def _scorer(scorer: str, rerank: str | None) -> str:
 
 def _resolved(questions: list[LabelledQuestion], corpus: Corpus
               ) -> tuple[list[LabelledQuestion], Coverage]:
-    from ragviz.cli.output import _resolved
+    from ragviz.cli.output import resolved_questions
 
-    return _resolved(questions, corpus)
+    return resolved_questions(questions, corpus)
 
 
 def evaluate(

@@ -203,10 +203,10 @@ class Evaluation:
 
     def report(self, path: str | Path) -> Path:
         """The HTML report ``ragviz report`` writes, at ``path``; returns the path."""
-        from ragviz.cli.output import _writable
+        from ragviz.cli.output import writable_path
         from ragviz.present.report import render_report
 
-        out = _writable(str(path))
+        out = writable_path(str(path))
         answers = [None if self.llm is None else self._answer_set()]
         html = render_report([self.analysis], lang=self.lang, coverage=self.coverage,
                              answers=answers)

@@ -1,6 +1,7 @@
-"""The corpus and the questions of a Python call, read through the readers the CLI uses:
-paths as ``ragviz eval`` reads them, texts as the app reads a paste, questions from a file,
-a DataFrame or a list of dicts through the one questions parser (the same columns)."""
+"""The corpus and the questions of a Python call, read through the one reading policy
+(``ragviz.inputs.reading``): paths as ``ragviz eval`` reads them, texts as the app reads a
+paste, questions from a file, a DataFrame or a list of dicts through the one questions
+parser (the same columns)."""
 
 from __future__ import annotations
 
@@ -16,16 +17,18 @@ from ragviz.errors import InputError
 from ragviz.inputs.corpus import Corpus, Source
 from ragviz.inputs.documents import (
     MAX_CLI_QUESTIONS,
-    MAX_CLI_QUESTIONS_BYTES,
     MAX_FILE_CHARS,
     check_document,
 )
-from ragviz.inputs.questions import LabelledQuestion, parse_questions_csv, read_questions_file
+from ragviz.inputs.questions import LabelledQuestion, parse_questions_csv
+from ragviz.inputs.reading import SAMPLE_PREFIX
+from ragviz.inputs.reading import read_corpus as read_paths
+from ragviz.inputs.reading import read_questions as read_questions_path
+from ragviz.share.samples import find_sample
 
 PathLike: TypeAlias = "str | os.PathLike[str]"
 CorpusInput: TypeAlias = "PathLike | Sequence[PathLike] | Mapping[str, str] | Corpus"
 QuestionsInput: TypeAlias = "PathLike | Sequence[Mapping[str, Any] | str] | Any"  # Any: a DataFrame
-SAMPLE_PREFIX = "sample:"
 COLUMNS = ("question", "answer", "answerable", "references", "corpus_id")
 
 
@@ -54,9 +57,12 @@ def read_corpus(corpus: CorpusInput) -> Corpus:
     if not items:
         raise InputError(key="python.empty_corpus")
     if all(_is_path(item) for item in items):
-        from ragviz.cli.reading import _read_corpus
+        from ragviz.cli.reading import (
+            tell_corpus,  # its problems said on stderr, as the CLI says them
+        )
 
-        return _read_corpus([os.fspath(item) for item in items])
+        return read_paths([os.fspath(item) for item in items], samples=find_sample,
+                          told=tell_corpus)
     if all(isinstance(item, str) for item in items):
         if len(items) == 1:
             return _texts([("", str(items[0]))])
@@ -78,10 +84,7 @@ def read_questions(questions: QuestionsInput) -> list[LabelledQuestion]:
     ``question,references,corpus_id``), a DataFrame with those columns, a list of dicts
     with those keys, or a list of plain question strings (unlabelled)."""
     if isinstance(questions, str | os.PathLike):
-        from ragviz.cli.reading import _read_bytes
-
-        data, name = _read_bytes(os.fspath(questions), "questions")
-        return read_questions_file(data, name, MAX_CLI_QUESTIONS, MAX_CLI_QUESTIONS_BYTES)[0]
+        return read_questions_path(os.fspath(questions), samples=find_sample)[0]
     if hasattr(questions, "to_dict") and hasattr(questions, "columns"):  # a DataFrame
         return _parsed(questions.to_dict("records"))
     if isinstance(questions, Sequence) and not isinstance(questions, bytes):

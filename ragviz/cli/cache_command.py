@@ -11,7 +11,7 @@ import argparse
 from collections.abc import Callable
 from typing import Any
 
-from ragviz.cli.output import _emit
+from ragviz.cli.output import emit
 from ragviz.cli.reading import cli_say
 from ragviz.embedding.disk_cache import DiskCache, RunSettings, cache_dir, limit_bytes, run_settings
 from ragviz.i18n import LANGUAGES, SOURCE_LANGUAGE, decimal, grouped, t
@@ -67,7 +67,7 @@ def cmd_cache_info(args: argparse.Namespace) -> None:
                   for model in info.models]
         return "\n".join(lines) + "\n"
 
-    _emit(args, payload, text)
+    emit(args, payload, text)
 
 
 def cmd_cache_clear(args: argparse.Namespace) -> None:
@@ -76,5 +76,5 @@ def cmd_cache_clear(args: argparse.Namespace) -> None:
     freed = store.clear()
     store.close()
     payload = {"folder": str(store.folder), "entries_removed": entries, "bytes_freed": freed}
-    _emit(args, payload, lambda: t("cache.cleared", args.lang, entries=grouped(entries, args.lang),
+    emit(args, payload, lambda: t("cache.cleared", args.lang, entries=grouped(entries, args.lang),
                                    size=_megabytes(freed, args.lang), folder=store.folder) + "\n")

@@ -18,13 +18,13 @@ from collections.abc import Sequence
 
 from ragviz.cli.app import run_app
 from ragviz.cli.parser import EXIT_USER_ERROR, build_parser, language_of
-from ragviz.cli.reading import CLI_LANG, _config
+from ragviz.cli.reading import CLI_LANG, chunker_config
 from ragviz.embedding.api_common import operator_bases
 from ragviz.errors import InputError, ModelLoadError, UserError
 from ragviz.i18n import KeyedError, t
 from ragviz.present.safe_text import visible_controls as terminal_safe
 
-__all__ = ["EXIT_USER_ERROR", "_config", "build_parser", "main", "terminal_safe"]
+__all__ = ["EXIT_USER_ERROR", "build_parser", "chunker_config", "main", "terminal_safe"]
 
 EXIT_INTERRUPTED = 130  # as shells report a Ctrl-C
 

@@ -12,23 +12,22 @@ from ragviz.chunking import (
     get_spec,
 )
 from ragviz.cli import llm_options, output, study_options
-from ragviz.cli.output import _emit, _progress, _resolved, _where, _writable
+from ragviz.cli.output import emit, progress_line, resolved_questions, source_prefix, writable_path
 from ragviz.cli.payloads import analysis_header, eval_json, search_payload
 from ragviz.cli.reading import (
     CLI_LANG,
-    _config,
-    _labelled,
-    _model,
-    _model_name,
-    _questions,
-    _read_corpus,
-    _reason,
+    chunker_config,
+    embedder_for,
+    given_questions,
+    labelled_questions,
+    model_name,
+    read_paths,
 )
 from ragviz.cli.retrieval_options import retrieval_settings, scorer_spec
 from ragviz.cli.workspace_run import SIDES, workspace_runs
 from ragviz.embedding.models import Embedder, load_embedder
 from ragviz.embedding.openai_api import REQUEST_TIMEOUT_S
-from ragviz.errors import UserError
+from ragviz.errors import UserError, os_reason
 from ragviz.evaluation.overview import corpus_overview
 from ragviz.evaluation.results import Analysis, Coverage, RetrievalSettings
 from ragviz.i18n import grouped, t
@@ -39,9 +38,9 @@ from ragviz.inputs.questions import LabelledQuestion
 def cmd_chunk(args: argparse.Namespace) -> None:
     from ragviz.evaluation.pipeline import check_chunk_count
 
-    corpus = _read_corpus(args.paths)
-    config = _config(args)
-    embedder = _model(args, get_spec(config.chunker).needs_model)
+    corpus = read_paths(args.paths)
+    config = chunker_config(args)
+    embedder = embedder_for(args, get_spec(config.chunker).needs_model)
     result = check_chunk_count(chunk_corpus(corpus, config, embedder), config)
     rows: list[dict[str, Any]] = []
     for chunk in result.chunks:
@@ -67,15 +66,15 @@ def cmd_chunk(args: argparse.Namespace) -> None:
         files = len(corpus.sources) if corpus.multi_file else 0
         lines = [f"{config.label()}: " + t("cli.chunk_count_files" if files else "cli.chunk_count",
                                            args.lang, n=len(rows), files=files)]
-        lines += [f"#{c.index} {_where(c, corpus)}[{c.start}:{c.end}] {c.text!r}"
+        lines += [f"#{c.index} {source_prefix(c, corpus)}[{c.start}:{c.end}] {c.text!r}"
                   for c in result.chunks]
         return "\n".join(lines) + "\n"
 
-    _emit(args, payload, text)
+    emit(args, payload, text)
 
 
 def cmd_search(args: argparse.Namespace) -> None:
-    questions = _questions(args)
+    questions = given_questions(args)
     if not questions:
         raise UserError(key="cli.no_question")
     asker = llm_options.make_asker(args)  # its options checked before any model work
@@ -94,20 +93,20 @@ def cmd_search(args: argparse.Namespace) -> None:
             for hit in outcome.decision.hits:
                 score = decimal(hit.score, digits, args.lang)
                 chunk = analysis.chunks[hit.index]
-                lines.append(f" {score} {_where(chunk, analysis.corpus)}{chunk.text!r}")
+                lines.append(f" {score} {source_prefix(chunk, analysis.corpus)}{chunk.text!r}")
             if outcome.decision.refused:
                 lines.append(f" {decision_text(outcome.decision, args.lang)}")
             lines += llm_options.lines_for(answers, number, args.lang)
         return "\n".join(lines) + "\n"
 
-    _emit(args, payload, text)
+    emit(args, payload, text)
 
 
 def _inputs(args: argparse.Namespace) -> tuple[Corpus, Embedder, RetrievalSettings]:
     """The corpus, the model and the retrieval settings a command's analyses share."""
-    corpus = _read_corpus(args.paths)
-    name = _model_name(args)
-    if name.startswith("openai:") and output._stderr_is_terminal():
+    corpus = read_paths(args.paths)
+    name = model_name(args)
+    if name.startswith("openai:") and output.stderr_is_terminal():
         sys.stderr.write(t("cli.connecting", CLI_LANG.get(),
                            seconds=f"{REQUEST_TIMEOUT_S:g}") + "\n")
     embedder = load_embedder(name)
@@ -126,27 +125,27 @@ class Prepared:
     coverage: Coverage
 
 
-def _prepared(args: argparse.Namespace, questions: list[LabelledQuestion]) -> Prepared:
+def prepared_run(args: argparse.Namespace, questions: list[LabelledQuestion]) -> Prepared:
     corpus, embedder, settings = _inputs(args)
-    kept, coverage = _resolved(questions, corpus)
+    kept, coverage = resolved_questions(questions, corpus)
     return Prepared(corpus, embedder, settings, kept, coverage)
 
 
-def _analysed(args: argparse.Namespace, prepared: Prepared, prefix: str = "") -> Analysis:
+def analysed_run(args: argparse.Namespace, prepared: Prepared, prefix: str = "") -> Analysis:
     """One configuration (``prefix`` "b_" reads configuration B's options) analysed."""
     from ragviz.evaluation.pipeline import analyse
 
     settings = prepared.settings
     if prefix and scorer_spec(args, prefix) != scorer_spec(args):  # compare's B
         settings = retrieval_settings(args, prefix)
-    return analyse(prepared.corpus, _config(args, prefix), prepared.embedder,
-                   prepared.questions, settings, progress=_progress(prepared.embedder))
+    return analyse(prepared.corpus, chunker_config(args, prefix), prepared.embedder,
+                   prepared.questions, settings, progress=progress_line(prepared.embedder))
 
 
 def _run_analysis(
     args: argparse.Namespace, questions: list[LabelledQuestion], prefix: str = ""
 ) -> Analysis:
-    return _analysed(args, _prepared(args, questions), prefix)
+    return analysed_run(args, prepared_run(args, questions), prefix)
 
 
 def cmd_eval(args: argparse.Namespace) -> None:
@@ -157,7 +156,7 @@ def cmd_eval(args: argparse.Namespace) -> None:
     )
 
     asker = llm_options.make_asker(args)  # its options checked before any model work
-    index_run = None if args.workspace else _index_run(args)  # None without --index
+    index_run = None if args.workspace else index_run_of(args)  # None without --index
     embedder = None
     if args.workspace:
         run = workspace_runs(args, (args.side,))[0]
@@ -165,8 +164,8 @@ def cmd_eval(args: argparse.Namespace) -> None:
     elif index_run:
         analysis, coverage = index_run.result.analysis, index_run.result.coverage
     else:
-        prepared = _prepared(args, _labelled(args))
-        analysis, coverage, embedder = _analysed(args, prepared), prepared.coverage, \
+        prepared = prepared_run(args, labelled_questions(args))
+        analysis, coverage, embedder = analysed_run(args, prepared), prepared.coverage, \
             prepared.embedder
     payload = eval_json(analysis, args.lang)
     others, study_table = study_options.study_into(args, analysis, embedder, payload)
@@ -199,7 +198,7 @@ def cmd_eval(args: argparse.Namespace) -> None:
             lines += others.get(number, [])
         return "\n".join(lines) + "\n"
 
-    _emit(args, payload, text)
+    emit(args, payload, text)
 
 
 def _file_lines(analysis: Analysis, lang: str) -> list[str]:
@@ -247,7 +246,7 @@ def _index_facts(index_run: Any, payload: dict[str, Any], lang: str
                      missing=len(scored) - measured, stale=stale_only)]
 
 
-def _index_run(args: argparse.Namespace,
+def index_run_of(args: argparse.Namespace,
                asked: list[LabelledQuestion] | None = None) -> Any:
     """``eval --index``: the production index's chunks on its stored vectors (for the
     ``--questions`` file, or for ``asked``: ``explain``'s ticket)."""
@@ -260,14 +259,14 @@ def _index_run(args: argparse.Namespace,
     from ragviz.cli.index_command import open_from_args, run_index_eval
 
     reader = open_from_args(args, args.index)  # a server that does not answer: before the model
-    questions = _labelled(args) if asked is None else asked
-    sources = _read_corpus(args.sources) if args.sources else None
+    questions = labelled_questions(args) if asked is None else asked
+    sources = read_paths(args.sources) if args.sources else None
     if sources is not None:  # plain eval's checks, before the model loads (the analysis
-        _resolved(questions, sources)  # leaves the same rows out and says why)
-    embedder = load_embedder(_model_name(args))
+        resolved_questions(questions, sources)  # leaves the same rows out and says why)
+    embedder = load_embedder(model_name(args))
     return run_index_eval(args, reader, questions, embedder, sources,
                           retrieval_settings(args),
-                          _progress(embedder))
+                          progress_line(embedder))
 
 
 def cmd_calibrate(args: argparse.Namespace) -> None:
@@ -275,8 +274,8 @@ def cmd_calibrate(args: argparse.Namespace) -> None:
     from ragviz.present.presentation import calibration_message
     from ragviz.retrieval.scorers import get_scorer
 
-    prepared = _prepared(args, _labelled(args))
-    analysis = _analysed(args, prepared)
+    prepared = prepared_run(args, labelled_questions(args))
+    analysis = analysed_run(args, prepared)
     if not {True, False} <= {o.question.is_answerable for o in analysis.outcomes}:
         raise UserError(key="cli.calibration_needs_both")
     calibration = calibrate_outcomes(
@@ -301,7 +300,7 @@ def cmd_calibrate(args: argparse.Namespace) -> None:
         ],
     }
     covered = output.with_coverage(payload, prepared.coverage, args.lang)
-    _emit(args, payload,
+    emit(args, payload,
           lambda: "\n".join([calibration_message(calibration, args.lang), *covered]) + "\n")
 
 
@@ -311,7 +310,7 @@ def cmd_report(args: argparse.Namespace) -> None:
 
     if getattr(args, "format", None) in ("md", "csv"):  # before any work: a report has no table
         raise UserError(key="cli.no_table", command=args.command)
-    out = _writable(args.html)  # before the analysis, so a bad path costs no model run
+    out = writable_path(args.html)  # before the analysis, so a bad path costs no model run
     asker = llm_options.make_asker(args)  # its options checked before any model work
     if args.workspace:  # both configurations, as the app's report draws them
         runs = workspace_runs(args, SIDES)
@@ -320,8 +319,8 @@ def cmd_report(args: argparse.Namespace) -> None:
     else:
         if not args.paths:
             raise UserError(key="cli.no_paths")
-        prepared = _prepared(args, _labelled(args))
-        analyses, embedders = [_analysed(args, prepared)], [prepared.embedder]
+        prepared = prepared_run(args, labelled_questions(args))
+        analyses, embedders = [analysed_run(args, prepared)], [prepared.embedder]
         coverage = prepared.coverage
     html = render_report(analyses, lang=args.lang, maps=static_maps(analyses, embedders),
                          coverage=coverage, answers=llm_options.answer_sets(asker, analyses),
@@ -330,8 +329,8 @@ def cmd_report(args: argparse.Namespace) -> None:
         out.write_text(html, encoding="utf-8")
     except OSError as error:
         raise UserError(key="cli.html_unwritable", path=args.html,
-                        reason=_reason(error)) from None
+                        reason=os_reason(error)) from None
     payload = {**analysis_header("report", analyses[0]), "html": str(out),
                "characters": len(html), "configurations": [a.config.label() for a in analyses]}
-    _emit(args, payload, lambda: t("cli.report_written", args.lang, path=out,
+    emit(args, payload, lambda: t("cli.report_written", args.lang, path=out,
                                    chars=grouped(len(html), args.lang)) + "\n")

@@ -7,10 +7,10 @@ from __future__ import annotations
 import argparse
 
 from ragviz.cli import llm_options
-from ragviz.cli.commands import _analysed, _prepared
-from ragviz.cli.output import _emit, metrics_line, with_coverage
+from ragviz.cli.commands import analysed_run, prepared_run
+from ragviz.cli.output import emit, metrics_line, with_coverage
 from ragviz.cli.payloads import analysis_header, data, header, settings_of
-from ragviz.cli.reading import _config, _labelled
+from ragviz.cli.reading import chunker_config, labelled_questions
 from ragviz.cli.sweep_options import step_line, sweep_plan, sweep_scorers
 from ragviz.evaluation.experiments import compare
 from ragviz.evaluation.results import SweepResult
@@ -21,11 +21,11 @@ from ragviz.i18n import grouped, t
 def cmd_compare(args: argparse.Namespace) -> None:
     """Configuration A (``--chunker`` ...) against B (``--b-chunker`` ...), one model, on
     the same evaluated questions (the corpus read and the questions checked once)."""
-    _config(args, "b_")  # B's options checked before any model work
+    chunker_config(args, "b_")  # B's options checked before any model work
     asker = llm_options.make_asker(args)
-    prepared = _prepared(args, _labelled(args))
-    a = _analysed(args, prepared)
-    b = _analysed(args, prepared, prefix="b_")
+    prepared = prepared_run(args, labelled_questions(args))
+    a = analysed_run(args, prepared)
+    b = analysed_run(args, prepared, prefix="b_")
     result = compare(a, b)
     payload = {**analysis_header("compare", a),
                "b_settings": data(settings_of(b.settings, b.config)), **result.to_dict()}
@@ -49,14 +49,14 @@ def cmd_compare(args: argparse.Namespace) -> None:
             lines.append(setting_sentence(b.settings.scorer, result, args.lang))
         return "\n".join([*lines, *answers]) + "\n"
 
-    _emit(args, payload, text)
+    emit(args, payload, text)
 
 
 def cmd_sweep(args: argparse.Namespace) -> None:
     """The app's sweep grid on this corpus (or the chunkers named), and the best row; the
     questions left out (an excerpt not in the corpus) are out of every row, as in eval."""
     sweep_scorers(args)  # the axes' options checked before any model work
-    prepared = _prepared(args, _labelled(args))
+    prepared = prepared_run(args, labelled_questions(args))
     corpus, embedder, settings = prepared.corpus, prepared.embedder, prepared.settings
     grid, scorers = sweep_plan(args, corpus.total_chars)
     result: SweepResult = run_sweep(corpus, prepared.questions, embedder, grid, settings,
@@ -75,4 +75,4 @@ def cmd_sweep(args: argparse.Namespace) -> None:
                          f"{metrics_line(row.metrics, args.lang, settings.top_k)}")
         return "\n".join(lines) + "\n"
 
-    _emit(args, payload, text)
+    emit(args, payload, text)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ragviz.cli.output import _emit
+from ragviz.cli.output import emit
 from ragviz.cli.payloads import analysis_header, data, eval_question
 from ragviz.cli.reading import cli_say
 from ragviz.errors import UserError
@@ -34,8 +34,8 @@ def _ticket(args: argparse.Namespace) -> LabelledQuestion:
 
 
 def cmd_explain(args: argparse.Namespace) -> None:
-    from ragviz.cli.commands import _analysed, _index_run, _prepared
-    from ragviz.cli.reading import _model_name
+    from ragviz.cli.commands import analysed_run, index_run_of, prepared_run
+    from ragviz.cli.reading import model_name
     from ragviz.cli.workspace_run import workspace_runs
     from ragviz.embedding.models import load_embedder
 
@@ -44,14 +44,14 @@ def cmd_explain(args: argparse.Namespace) -> None:
     if args.workspace:
         run = workspace_runs(args, (args.side,), [question])[0]
         analysis, embedder = run.analysis, run.embedder
-    elif index_run := _index_run(args, [question]):
-        analysis, embedder = index_run.result.analysis, load_embedder(_model_name(args))
+    elif index_run := index_run_of(args, [question]):
+        analysis, embedder = index_run.result.analysis, load_embedder(model_name(args))
     else:
-        prepared = _prepared(args, [question])
-        analysis, embedder = _analysed(args, prepared), prepared.embedder
+        prepared = prepared_run(args, [question])
+        analysis, embedder = analysed_run(args, prepared), prepared.embedder
     explanation = explain_analysis(analysis, embedder, args.bot_answer, question.answer)
     payload = explain_payload(explanation, args.lang)
-    _emit(args, payload, lambda: "\n".join(payload["summary"]) + "\n")
+    emit(args, payload, lambda: "\n".join(payload["summary"]) + "\n")
 
 
 def explain_payload(x: Explanation, lang: str) -> dict[str, Any]:

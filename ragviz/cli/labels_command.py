@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ragviz.cli.output import _emit
+from ragviz.cli.output import emit
 from ragviz.cli.reading import cli_say
 from ragviz.i18n import LANGUAGES, SOURCE_LANGUAGE, t
 from ragviz.present.label_words import glossary
@@ -23,6 +23,6 @@ def add_labels_parser(sub: Any) -> None:
 def cmd_labels(args: argparse.Namespace) -> None:
     entries = glossary(args.lang)
     payload = {"language": args.lang, "labels": [e.to_dict() for e in entries]}
-    _emit(args, payload, lambda: "".join(
+    emit(args, payload, lambda: "".join(
         t("labels.line", args.lang, name=e.name, definition=e.definition, fix=e.fix) + "\n"
         for e in entries))

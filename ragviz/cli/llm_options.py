@@ -36,8 +36,8 @@ from ragviz.answering.run import (
 )
 from ragviz.answering.verdict import REFUSAL_PHRASES
 from ragviz.cli import output
-from ragviz.cli.reading import CLI_LANG, _reason, cli_say
-from ragviz.errors import InputError
+from ragviz.cli.reading import CLI_LANG, cli_say
+from ragviz.errors import InputError, os_reason
 from ragviz.evaluation.results import Analysis
 from ragviz.i18n import decimal, grouped, message, render, t
 from ragviz.inputs.documents import shorten
@@ -125,7 +125,7 @@ def _template(args: argparse.Namespace) -> str:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
         reason = (message("input.not_utf8_text") if isinstance(error, UnicodeDecodeError)
-                  else _reason(error))
+                  else os_reason(error))
         raise InputError(key="llm.template_unreadable", path=repr(shorten(path)),
                          reason=reason) from None
     return check_template(text)
@@ -139,7 +139,7 @@ def ask(asker: Asker, analysis: Analysis) -> tuple[list[LLMResult], LLMMetrics]:
 
 
 def _progress(asker: Asker) -> Any:
-    if not output._stderr_is_terminal():
+    if not output.stderr_is_terminal():
         return None
 
     def show(done: int, total: int) -> None:

@@ -28,7 +28,7 @@ from ragviz.present.safe_text import visible_controls as terminal_safe
 _JSON_UNSAFE = re.compile("[\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 
-def _where(chunk: Chunk, corpus: Corpus) -> str:
+def source_prefix(chunk: Chunk, corpus: Corpus) -> str:
     """``name `` before a chunk's offsets when the corpus has several files, else nothing."""
     return f"{chunk.source} " if corpus.multi_file else ""
 
@@ -39,7 +39,7 @@ def command_name(args: argparse.Namespace) -> str:
     return f"{args.command} {action}" if action else str(args.command)
 
 
-def _emit(args: argparse.Namespace, payload: dict[str, Any], text: Callable[[], str]) -> None:
+def emit(args: argparse.Namespace, payload: dict[str, Any], text: Callable[[], str]) -> None:
     """Prints ``payload`` as ``--format`` says: JSON validated by the command's model
     (``ragviz.cli.json_models``), its tables, or ``text()``."""
     shape = getattr(args, "format", None)
@@ -64,14 +64,14 @@ def _emit(args: argparse.Namespace, payload: dict[str, Any], text: Callable[[], 
         sys.stdout.write(terminal_safe(text()))
 
 
-def _stderr_is_terminal() -> bool:
+def stderr_is_terminal() -> bool:
     return sys.stderr.isatty()
 
 
-def _progress(embedder: Embedder) -> Progress | None:
+def progress_line(embedder: Embedder) -> Progress | None:
     """Batch-by-batch progress on a terminal's stderr (never in pipes, files or tests'
     captures), so a slow embedding API is seen working, not hanging."""
-    if not _stderr_is_terminal():
+    if not stderr_is_terminal():
         return None
     started = time.monotonic()
 
@@ -89,7 +89,7 @@ def _progress(embedder: Embedder) -> Progress | None:
     return show
 
 
-def _writable(path: str) -> Path:
+def writable_path(path: str) -> Path:
     """The output file, or a sentence saying why it cannot be written there."""
     out = Path(path)
     if out.is_dir():
@@ -126,7 +126,7 @@ def with_coverage(payload: dict[str, Any], coverage: Coverage, lang: str) -> lis
     return [coverage_line(coverage, lang), *said]
 
 
-def _resolved(questions: list[LabelledQuestion], corpus: Corpus
+def resolved_questions(questions: list[LabelledQuestion], corpus: Corpus
               ) -> tuple[list[LabelledQuestion], Coverage]:
     """The questions whose labelled excerpts lie in the corpus, and which were left out
     and why (said grouped by every output; on stderr when none is left to evaluate)."""

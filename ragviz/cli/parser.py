@@ -21,9 +21,9 @@ from ragviz.cli.explain_command import add_explain_arguments, cmd_explain
 from ragviz.cli.index_command import add_eval_options, add_index_parser
 from ragviz.cli.labels_command import add_labels_parser
 from ragviz.cli.llm_options import add_llm_options
-from ragviz.cli.output import _emit
+from ragviz.cli.output import emit
 from ragviz.cli.questions_command import add_questions_parser
-from ragviz.cli.reading import CLI_LANG, _model, cli_say
+from ragviz.cli.reading import CLI_LANG, cli_say, embedder_for
 from ragviz.cli.retrieval_options import FLOOR, add_scorer_options
 from ragviz.cli.schema_command import add_schema_parser
 from ragviz.cli.study_options import add_study_option
@@ -103,7 +103,7 @@ def _add_config_options(
 ) -> None:
     """``--chunker`` and one option per parameter of any registered chunker (``side`` "b":
     ``--b-chunker``, ``--b-size``, ... for ``compare``'s configuration B); defaults depend on
-    the chunker, so they come from its spec in ``_config``."""
+    the chunker, so they come from its spec in ``chunker_config``."""
     group = parser.add_argument_group(cli_say("cli.help.chunker_group_b" if side
                                               else "cli.help.chunker_group"))
     missing = missing_peers()  # named, so choosing one says how to install it
@@ -347,7 +347,7 @@ def _build_parser(lang: str) -> argparse.ArgumentParser:
     _add_study_and_llm(evaluate, report)
     add_workspace_option(evaluate, sides=True)
     add_workspace_option(report, sides=False)
-    add_index_parser(sub, _add_model_options, _emit, _model)
+    add_index_parser(sub, _add_model_options, emit, embedder_for)
     _add_explain_command(sub)
     calibrate.add_argument("--cost-false-refusal", type=_cost, default=1.0,
                            help=cli_say("cli.help.cost"))

@@ -1,7 +1,7 @@
 """The ``--json`` payloads of search and eval, and every command's header, made through
 their models (``ragviz.cli.json_models``) from an analysis's facts. The commands add their
 optional parts (coverage, ``--llm``, ``--also``, ``--index``) to the data these return;
-``output._emit`` validates the whole by the command's model before printing it."""
+``output.emit`` validates the whole by the command's model before printing it."""
 
 from __future__ import annotations
 

@@ -25,8 +25,8 @@ from ragviz.answering.question_run import (
 from ragviz.answering.question_writing import GIVEAWAY, NEAR_DUPLICATE, WritingSummary
 from ragviz.cli import output
 from ragviz.cli.llm_options import add_llm_options, make_asker
-from ragviz.cli.reading import CLI_LANG, _model, _read_corpus, _reason, cli_say
-from ragviz.errors import InputError, UserError
+from ragviz.cli.reading import CLI_LANG, cli_say, embedder_for, read_paths
+from ragviz.errors import InputError, UserError, os_reason
 from ragviz.i18n import decimal, grouped, t
 from ragviz.inputs.convert import ACCEPTED_SUFFIXES
 from ragviz.inputs.documents import shorten
@@ -81,7 +81,7 @@ def _template(path: str | None) -> str | None:
         data = Path(path).read_bytes()[:_TEMPLATE_BYTES + 1]
         return data.decode("utf-8")
     except (OSError, UnicodeDecodeError) as error:
-        reason = "not UTF-8 text" if isinstance(error, UnicodeDecodeError) else _reason(error)
+        reason = "not UTF-8 text" if isinstance(error, UnicodeDecodeError) else os_reason(error)
         raise InputError(key="llm.template_unreadable", path=repr(shorten(path)),
                          reason=reason) from None
 
@@ -104,12 +104,12 @@ def cmd_questions(args: argparse.Namespace) -> None:
     settings = _settings(args)
     asker = make_asker(args)
     assert asker is not None  # --llm was given
-    corpus = _read_corpus(args.paths)
-    embedder = _model(args, needed=True)
+    corpus = read_paths(args.paths)
+    embedder = embedder_for(args, needed=True)
     run = QuestionRun(corpus, asker, embedder, settings)
     with ExitStack() as stack:
         target: TextIO = stack.enter_context(
-            output._writable(args.out).open("w", encoding="utf-8", newline="")) \
+            output.writable_path(args.out).open("w", encoding="utf-8", newline="")) \
             if args.out else sys.stdout
 
         def keep(row: Row) -> None:
@@ -127,7 +127,7 @@ def cmd_questions(args: argparse.Namespace) -> None:
 
 
 def _progress(model: str) -> Any:
-    if not output._stderr_is_terminal():
+    if not output.stderr_is_terminal():
         return None
 
     def show(done: int, total: int) -> None:
@@ -178,7 +178,7 @@ def _report(args: argparse.Namespace, run: QuestionRun, stream: TextIO) -> None:
         payload = {**summary.to_dict(), "out": args.out, "cost": cost,
                    "embedding_model": run.embedder.name if run.embedder else None,
                    "thresholds": {"near_duplicate": NEAR_DUPLICATE, "giveaway": GIVEAWAY}}
-        output._emit(args, payload, lambda: "")
+        output.emit(args, payload, lambda: "")
         return
     text = "\n".join(summary_lines(summary, cost, lang)) + "\n"
     stream.write(terminal_safe(text, keep="\n"))

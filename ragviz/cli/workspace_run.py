@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 from dataclasses import dataclass
 
-from ragviz.cli.reading import _read_bytes, cli_say
+from ragviz.cli.reading import cli_say
 from ragviz.embedding.models import Embedder, load_embedder
 from ragviz.embedding.openai_api import OPENAI_PREFIX
 from ragviz.errors import UserError
@@ -15,6 +15,8 @@ from ragviz.evaluation.results import Analysis, Coverage, RetrievalSettings
 from ragviz.inputs.corpus import Corpus, as_corpus
 from ragviz.inputs.documents import shorten
 from ragviz.inputs.questions import LabelledQuestion
+from ragviz.inputs.reading import read_bytes
+from ragviz.share.samples import find_sample
 from ragviz.share.workspace import Settings, Workspace
 
 SIDES = ("a", "b")
@@ -48,7 +50,7 @@ def workspace_runs(args: argparse.Namespace, sides: tuple[str, ...],
     questions, or on ``questions``: ``explain``'s ticket)."""
     if args.paths or getattr(args, "questions", None) or getattr(args, "index", None):
         raise UserError(key="cli.workspace_alone")
-    data = _read_bytes(args.workspace, "workspace")[0]
+    data = read_bytes(args.workspace, "workspace", samples=find_sample)[0]
     workspace = Workspace.from_json(data)
     asked = list(workspace.questions) if questions is None else questions
     return [_run(args, workspace, side, asked) for side in sides]
@@ -56,18 +58,18 @@ def workspace_runs(args: argparse.Namespace, sides: tuple[str, ...],
 
 def _run(args: argparse.Namespace, workspace: Workspace, side: str,
          questions: list[LabelledQuestion]) -> SideRun:
-    from ragviz.cli.output import _progress, _resolved
+    from ragviz.cli.output import progress_line, resolved_questions
     from ragviz.evaluation.pipeline import analyse
 
     settings: Settings = workspace.settings
     embedder = load_embedder(consented(settings.model_of(side), args), shared=True,
                              download=bool(getattr(args, "allow_download", False)))
-    kept, coverage = _resolved(questions, _corpus(workspace))
+    kept, coverage = resolved_questions(questions, _corpus(workspace))
     retrieval = RetrievalSettings(settings.top_k, settings.floor_of(side),
                                   settings.scorer_of(side), settings.expand_of(side))
     config = settings.config_a if side == "a" else settings.config_b
     analysis = analyse(workspace.document, config, embedder, kept, retrieval,
-                       progress=_progress(embedder))
+                       progress=progress_line(embedder))
     return SideRun(side, analysis, coverage, embedder)
 
 

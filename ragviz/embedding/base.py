@@ -25,7 +25,7 @@ Progress = Callable[[int, int], None]
 Vectors = npt.NDArray[np.float32]
 Span = tuple[int, int]
 
-_BATCH = 16
+ENCODE_BATCH = 16
 # Vectors (or token facts) written to the disk store in one transaction.
 DISK_WRITE_BATCH = 512
 # Longest text USE multilingual is given in one call (see UseMultilingual): ~1,000 tokens
@@ -232,8 +232,8 @@ class Embedder(ABC):
         done = 0
         if progress is not None:
             progress(0, len(todo))
-        for batch_start in range(0, len(order), _BATCH):
-            batch = [pieces[i] for i in order[batch_start : batch_start + _BATCH]]
+        for batch_start in range(0, len(order), ENCODE_BATCH):
+            batch = [pieces[i] for i in order[batch_start : batch_start + ENCODE_BATCH]]
             started = time.perf_counter()
             encoded = _normalise(self._encode([piece for _, piece in batch], kind))
             self.model_seconds += time.perf_counter() - started

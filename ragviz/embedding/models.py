@@ -26,9 +26,6 @@ import numpy as np
 
 from ragviz.cache import BoundedCache
 from ragviz.embedding.base import (  # the interface, re-exported for callers
-    _BATCH as _BATCH,
-)
-from ragviz.embedding.base import (
     SHARED_CACHE as SHARED_CACHE,
 )
 from ragviz.embedding.base import (
@@ -57,15 +54,6 @@ from ragviz.embedding.base import (
 )
 from ragviz.embedding.base import (
     Vectors as Vectors,
-)
-from ragviz.embedding.base import (
-    _combine as _combine,
-)
-from ragviz.embedding.base import (
-    _normalise as _normalise,
-)
-from ragviz.embedding.base import (
-    _word_end_after as _word_end_after,
 )
 from ragviz.embedding.base import (
     reading_windows as reading_windows,

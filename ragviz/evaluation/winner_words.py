@@ -14,7 +14,7 @@ from ragviz.chunking import Chunk
 from ragviz.chunking.text import split_sentences
 from ragviz.evaluation.results import QuestionOutcome
 from ragviz.inputs.documents import shorten
-from ragviz.retrieval.bm25 import LANGUAGES, Bm25Scorer, _stemmer
+from ragviz.retrieval.bm25 import LANGUAGES, Bm25Scorer, stemmer_for
 from ragviz.retrieval.scorers import get_scorer
 
 QUOTE = 100  # characters of the winning sentence quoted
@@ -84,7 +84,7 @@ def matched_terms(text: str, question: str, scorer: Bm25Scorer) -> str:
     """The chunk's words that are terms of the question, as BM25 matched them, in order."""
     import bm25s
 
-    stemmer = _stemmer(scorer.stemmer)
+    stemmer = stemmer_for(scorer.stemmer)
     stopwords = LANGUAGES[scorer.stopwords][1] if scorer.stopwords else None
     wanted = set(bm25s.tokenize([question], stopwords=stopwords, stemmer=stemmer,
                                 return_ids=False, show_progress=False)[0])

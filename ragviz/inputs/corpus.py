@@ -85,10 +85,13 @@ class Problem:
 
 @dataclass(frozen=True)
 class Corpus:
-    """The sources that loaded, in order, and the problems met on the way."""
+    """The sources that loaded, in order, and the problems met on the way; ``alone`` when it
+    is one plain text file read as it is (``ragviz.inputs.reading``: the app shows it as a
+    pasted document)."""
 
     sources: tuple[Source, ...]
     problems: tuple[Problem, ...] = ()
+    alone: bool = field(default=False, compare=False)
 
     @property
     def total_chars(self) -> int:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from functools import partial
 
 from ragviz.errors import InputError
-from ragviz.i18n import Grouped
+from ragviz.i18n import Grouped, Message
 
 MAX_DOCUMENT_CHARS = 200_000  # a pasted document (and a workspace's or a link's)
 # One file of a corpus, whatever its type: the research benchmark's longest file holds
@@ -20,6 +20,10 @@ MAX_CLI_QUESTIONS_BYTES = 20_000_000  # a benchmark's questions file with its ex
 MAX_REFERENCES = 20  # labelled excerpts of one question
 MAX_QUESTION_CHARS = 500
 MAX_ANSWER_CHARS = 2_000
+
+# How a sentence names a file: its name or path, or a phrase ("standard input") said in
+# the reader's language.
+Named = str | Message
 
 ENCODING_NAMES = {
     "utf-8": "UTF-8",
@@ -70,7 +74,7 @@ def shorten(value: object, limit: int = 60, quote: bool = False) -> str:
 shown = partial(shorten, limit=SHOWN_CHARS, quote=True)
 
 
-def check_document(text: str, name: str = "", limit: int = MAX_DOCUMENT_CHARS) -> str:
+def check_document(text: str, name: Named = "", limit: int = MAX_DOCUMENT_CHARS) -> str:
     """Return the document unchanged, or raise InputError for empty or oversize text.
 
     ``name`` is the file the CLI read it from; it only changes the CLI's wording. ``limit``
@@ -85,7 +89,7 @@ def check_document(text: str, name: str = "", limit: int = MAX_DOCUMENT_CHARS) -
     return text
 
 
-def decode_upload(data: bytes, filename: str = "",
+def decode_upload(data: bytes, filename: Named = "",
                   max_bytes: int = MAX_UPLOAD_BYTES) -> DecodedText:
     """Decode an uploaded text file: a BOM, then UTF-8, BOM-less UTF-16, a legacy encoding."""
     if len(data) > max_bytes:
@@ -98,7 +102,7 @@ def decode_upload(data: bytes, filename: str = "",
             limit_mb=f"{max_bytes / 1e6:g}",
         )
     decoded = _decode_unicode(data)
-    if decoded is not None and not _looks_binary_text(decoded.text):
+    if decoded is not None and not looks_binary_text(decoded.text):
         return decoded
     if decoded is not None or _looks_binary(data):
         raise InputError(key="input.binary_upload" if filename else "input.binary_unnamed",
@@ -168,7 +172,7 @@ def _looks_binary(data: bytes) -> bool:
     return controls / len(sample) > 0.05
 
 
-def _looks_binary_text(text: str) -> bool:
+def looks_binary_text(text: str) -> bool:
     """Decoded text that is mostly control characters (or holds NUL) came from a binary file."""
     if "\x00" in text:
         return True

@@ -19,6 +19,7 @@ from ragviz.inputs.documents import (
     MAX_QUESTIONS,
     MAX_REFERENCES,
     DecodedText,
+    Named,
     decode_upload,
     shorten,
 )
@@ -116,7 +117,7 @@ def check_question(question: LabelledQuestion, where: str | Message = "") -> Lab
 
 
 def read_questions_file(
-    data: bytes, filename: str = "", limit: int = MAX_QUESTIONS, max_bytes: int | None = None
+    data: bytes, filename: Named = "", limit: int = MAX_QUESTIONS, max_bytes: int | None = None
 ) -> tuple[list[LabelledQuestion], DecodedText]:
     """Questions from a file's bytes (UTF-8, UTF-16 or a legacy encoding), and how they were
     decoded; a file with a header and no question is refused, since it was given on purpose."""

@@ -65,7 +65,7 @@ class Bm25Scorer:
     def prepare(self, chunks: Sequence[Chunk], chunk_vectors: Vectors) -> Bm25Index:
         import bm25s
 
-        stemmer = _stemmer(self.stemmer)
+        stemmer = stemmer_for(self.stemmer)
         stopwords = LANGUAGES[self.stopwords][1] if self.stopwords else None
         tokens = bm25s.tokenize([c.text for c in chunks], stopwords=stopwords, stemmer=stemmer,
                                 show_progress=False)
@@ -91,7 +91,7 @@ class Bm25Scorer:
                 else np.zeros(prepared.count, dtype=np.float32) for words in tokens]
 
 
-def _stemmer(language: str) -> Any:
+def stemmer_for(language: str) -> Any:
     if not language:
         return None
     try:

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from ragviz.chunking import ChunkerConfig
+from ragviz.errors import UserError
 from ragviz.i18n import Message
 from ragviz.inputs.corpus import Corpus, load_paths
 from ragviz.inputs.questions import LabelledQuestion, parse_questions_csv
@@ -177,3 +178,13 @@ def get_sample(name: str, directory: Path = SAMPLES_DIR) -> Sample:
         if name in (sample.name, sample.file):
             return sample
     raise KeyError(f"no sample called {name!r}")
+
+
+def find_sample(name: str) -> Sample:
+    """A sample the user named (``sample:NAME``), or one sentence listing the samples there
+    are: the lookup ``ragviz.inputs.reading`` reads a sample's files through."""
+    try:
+        return get_sample(name)
+    except KeyError:
+        names = ", ".join(s.name for s in load_samples(corpora=True))
+        raise UserError(key="cli.no_sample", name=repr(name), names=names) from None

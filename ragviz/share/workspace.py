@@ -27,8 +27,8 @@ from ragviz.i18n import LANGUAGES, Grouped, Listed, Message, message
 from ragviz.inputs.documents import (
     MAX_DOCUMENT_CHARS,
     MAX_QUESTIONS,
-    _looks_binary_text,
     check_document,
+    looks_binary_text,
     shown,
 )
 from ragviz.inputs.limits import (
@@ -253,7 +253,7 @@ class Workspace:
         _only(data, {"format", "version", "document", "questions", "settings"}, "workspace")
         raw_document = _typed(data, "document", str, "workspace")
         document = check_document(_encodable(raw_document, "document"))
-        if _looks_binary_text(document):  # the rule the CLI and the uploader refuse text by
+        if looks_binary_text(document):  # the rule the CLI and the uploader refuse text by
             raise InputError(key="workspace.binary_document")
         raw_questions = _typed(data, "questions", list, "workspace")
         if len(raw_questions) > MAX_QUESTIONS:
