@@ -272,6 +272,15 @@ def test_mistakes_end_with_a_sentence(options: list[str], said: str, folder: Pat
     assert said in capsys.readouterr().err
 
 
+def test_a_template_that_is_not_utf8_is_said_in_the_users_language(
+        folder: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    template = tmp_path / "t.txt"
+    template.write_bytes("Écrivez {count} questions".encode("utf-16"))
+    assert cli.main(["questions", str(folder), "--count", "3", "--llm", "openai:x",
+                     "--template", str(template), "--lang", "pt"]) == 2
+    assert "não é texto UTF-8" in capsys.readouterr().err
+
+
 def test_a_stopped_run_keeps_a_file_that_reads(base: str, folder: Path,
                                                use_model: Embedder) -> None:
     corpus = load_paths([str(folder)])

@@ -27,7 +27,7 @@ from ragviz.cli import output
 from ragviz.cli.llm_options import add_llm_options, make_asker
 from ragviz.cli.reading import CLI_LANG, cli_say, embedder_for, read_paths
 from ragviz.errors import InputError, UserError, os_reason
-from ragviz.i18n import decimal, grouped, t
+from ragviz.i18n import Message, decimal, grouped, t
 from ragviz.inputs.convert import ACCEPTED_SUFFIXES
 from ragviz.inputs.documents import shorten
 from ragviz.present.safe_text import visible_controls as terminal_safe
@@ -81,7 +81,8 @@ def _template(path: str | None) -> str | None:
         data = Path(path).read_bytes()[:_TEMPLATE_BYTES + 1]
         return data.decode("utf-8")
     except (OSError, UnicodeDecodeError) as error:
-        reason = "not UTF-8 text" if isinstance(error, UnicodeDecodeError) else os_reason(error)
+        reason = (Message("input.not_utf8_text") if isinstance(error, UnicodeDecodeError)
+                  else os_reason(error))
         raise InputError(key="llm.template_unreadable", path=repr(shorten(path)),
                          reason=reason) from None
 
