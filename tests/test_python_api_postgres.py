@@ -104,22 +104,31 @@ def test_a_langchain_pgvector_store_is_read_as_its_database_is(
 
 def test_a_llamaindex_pgvectorstore_is_read_as_its_table_is(
         server: str, use_model: Embedder, capsys: pytest.CaptureFixture[str]) -> None:
+    """Two stores of one name, in ``public`` and in another schema: each is its own table
+    (``data_refunds``, ``kb.data_refunds``), never the other's."""
     from llama_index.core.schema import TextNode
     from llama_index.vector_stores.postgres import PGVectorStore
 
     uri = new_database(server, "llama_api")
     texts, sources, starts = article_chunks()
     vectors: Sequence[Any] = np.asarray(use_model.encode_documents(texts)).tolist()
-    store = PGVectorStore.from_params(
-        connection_string=_driver(uri, "psycopg2"),
-        async_connection_string=_driver(uri, "asyncpg"),
-        table_name="Refunds", embed_dim=len(vectors[0]))
-    store.add([TextNode(text=text, embedding=vector, metadata={"file_name": source},
-                        start_char_idx=start, end_char_idx=start + len(text))
-               for text, vector, source, start in zip(texts, vectors, sources, starts,
-                                                     strict=True)])
-    api = ragviz.evaluate([DOC], CSV, index=store, top_k=1).to_json()
-    _same_run(api, _cli(capsys, uri, "data_refunds"))  # LlamaIndex lowercases the name
+    rows = list(zip(texts, vectors, sources, starts, strict=True))
+    stores = {}
+    for schema, kept in (("public", rows), ("kb", [r for r in rows if r[2] == DOC.name])):
+        store = PGVectorStore.from_params(
+            connection_string=_driver(uri, "psycopg2"),
+            async_connection_string=_driver(uri, "asyncpg"),
+            table_name="Refunds", schema_name=schema, embed_dim=len(vectors[0]))
+        store.add([TextNode(text=text, embedding=vector, metadata={"file_name": source},
+                            start_char_idx=start, end_char_idx=start + len(text))
+                   for text, vector, source, start in kept])
+        stores[schema] = (store, len(kept))
+    assert stores["kb"][1] < stores["public"][1]
+    for schema, name in (("public", "data_refunds"), ("kb", "kb.data_refunds")):
+        store, count = stores[schema]
+        result = ragviz.evaluate([DOC], CSV, index=store, top_k=1)
+        assert len(result.chunks) == count  # its own table's rows
+        _same_run(result.to_json(), _cli(capsys, uri, name))  # LlamaIndex lowercases it
 
 
 def test_langchains_pgvectorstore_is_told_the_uri_which_then_reads_its_table(
