@@ -255,7 +255,7 @@ def test_a_callable_retriever_returning_texts_not_in_the_corpus_is_told_which() 
     assert "Tuesday" not in said
 
 
-def test_an_answer_the_retriever_never_returned_says_its_rank_is_ragvizs(tmp_path: Path) -> None:
+def test_an_answer_the_retriever_never_returned_is_said_so(tmp_path: Path) -> None:
     returned = BOILER.split("\n\n")[0] + "\n\n"  # its whitespace is part of what it sent
 
     def first_paragraph(question: str) -> list[str]:
@@ -269,6 +269,33 @@ def test_an_answer_the_retriever_never_returned_says_its_rank_is_ragvizs(tmp_pat
     assert len(result.chart(0).to_dict()["datasets"]) >= 1  # unscored chunks drawn too
     assert "555-0199" in result.report(tmp_path / "r.html").read_text(encoding="utf-8")
     assert all(CORPUS[c.source][c.start:c.end] == c.text for c in result.chunks)
+
+
+def test_an_answer_never_returned_counts_zero_for_mrr_and_hit_at_k() -> None:
+    """A retriever that did not return the answer's chunk ranked it nowhere: reciprocal rank
+    0 and hit@k false for that question (NaN sorts it after the returned ones, which read
+    as rank 2 or 3 before), recall and precision on what it returned."""
+    boiler, bins = BOILER.split("\n\n"), BINS.split("\n\n")
+    lists = {q["question"]: texts for q, texts in zip(QUESTIONS, [
+        [boiler[0], boiler[1]],  # the heating answer second: 1/2
+        [boiler[0]],  # the caretaker's number never returned: 0
+        [bins[0]],  # the bins' day first: 1
+        [bins[1], boiler[0]],  # the booking's cost never returned: 0
+    ], strict=True)}
+
+    def fixed_lists(question: str) -> list[str]:
+        return lists[question]
+
+    result = ragviz.evaluate(CORPUS, QUESTIONS, retriever=fixed_lists, top_k=3)
+    assert result.metrics["mrr"] == pytest.approx((1 / 2 + 0 + 1 + 0) / 4)
+    assert result.metrics["hit_at_k"] == pytest.approx(2 / 4)
+    assert [q["diagnosis"]["answer_rank"] for q in result.questions] == [2, None, 1, None]
+    placed = [[(name, CORPUS[name].index(text), text) for text in lists[q["question"]]
+               for name in CORPUS if text in CORPUS[name]] for q in QUESTIONS]
+    for name, value in by_hand(placed).items():
+        assert result.metrics[name] == pytest.approx(value)
+    assert [q["labels"][0] for q in result.questions] == ["ok", "outranked", "ok", "outranked"]
+    assert "never scored" in result.explain(1) and "reciprocal rank 0" in result.explain(1)
 
 
 # --- compare, calibrate, sweep, report --------------------------------------------------

@@ -198,3 +198,32 @@ def test_reranked_out_when_the_reranker_pushes_the_answer_out_of_the_top_k() -> 
     assert kept is not None and kept.labels == ("ok",) and kept.first_rank == 2
     assert diagnosis_sentences(kept)[-1] == \
         "The reranker moved the answer's chunk from rank 2 to rank 1."
+
+
+def test_an_answer_past_the_rerank_depth_has_no_rank_and_counts_zero() -> None:
+    """A chunk the reranker's depth did not reach has no score (NaN): its answer counts 0
+    for MRR and a miss for hit@k, as a retriever's unreturned chunk does (``ragviz.api``),
+    and the sentence says it was never scored, not a rank NaN gave it."""
+    from ragviz.chunking.base import ChunkingResult, make_chunk
+    from ragviz.evaluation.pipeline import analyse_scored
+
+    text = "Refunds take seven days. Wifi is on the board. Lunch at noon. Parking is free."
+    cuts = [(0, 24), (25, 46), (47, 61), (62, len(text))]
+    chunks = tuple(make_chunk(text, i, a, b) for i, (a, b) in enumerate(cuts))
+    questions = [LabelledQuestion("Is parking free?", "Parking is free"),
+                 LabelledQuestion("Where is the wifi?", "on the board")]
+    rows = [np.array([0.2, 0.8, np.nan, np.nan]),  # depth 2: the parking chunk unscored
+            np.array([0.2, 0.8, np.nan, np.nan])]  # the wifi chunk first
+    analysis = analyse_scored(text, FIXED, questions, ChunkingResult(chunks), rows,
+                              RetrievalSettings(3, -1.0), "m")
+    parking = analysis.outcomes[0].diagnosis
+    assert parking is not None and parking.answer_rank is None  # NaN order made it 4 before
+    assert analysis.metrics.mrr == pytest.approx((0 + 1) / 2)
+    assert analysis.metrics.hit_at_k == pytest.approx(1 / 2)
+    from ragviz.present.presentation import diagnosis_sentences
+
+    assert parking.labels[0] == "outranked"
+    assert diagnosis_sentences(parking)[0] == (
+        "Chunk #3 holds the answer but the ranking never scored it: it is not among the "
+        "chunks returned (a retriever's list, or a reranker's depth), where chunk #1 came "
+        "first (0.80).")

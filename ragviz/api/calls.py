@@ -119,9 +119,13 @@ def evaluate(
             LangChain ``BaseRetriever``, a LlamaIndex retriever, or a callable
             ``question -> list[str | Document | (text, score)]``. Each text returned is
             located in the corpus; a text the corpus does not hold is an error naming it.
-        index: a production index read on its stored vectors (``--index``): a path or URL,
-            or a Chroma or Qdrant vector store object (LangChain, LlamaIndex, chromadb);
-            ``collection`` and the other ``--index`` options go in ``**params``.
+        index: a production index read on its stored vectors (``--index``): a path or URL
+            (``postgresql://USER@HOST/DB`` with ``table=`` and its columns for a table of
+            your own), or a Chroma, Qdrant or Postgres vector store object (LangChain's
+            ``Chroma`` and ``PGVector``, LlamaIndex's ``ChromaVectorStore``,
+            ``QdrantVectorStore`` and ``PGVectorStore``, a chromadb collection, a
+            ``QdrantClient``); ``collection`` and the other ``--index`` options go in
+            ``**params``.
         llm: a chat model that answers every question from the context sent (``--llm``);
             ``llm_base`` its OpenAI-compatible API base URL.
         lang: the language of the sentences (one of ``ragviz.i18n.LANGUAGES``).

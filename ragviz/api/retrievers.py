@@ -7,8 +7,9 @@ first when they hold, then the exact text, then the same words with any whitespa
 chunks are the distinct places returned, plus the stretches of text nothing returned
 (never retrieved, so a missed answer still has a chunk to be found in). A question's scores
 are the retriever's when it gives them falling with its order, else ``1 / rank``; a chunk it
-did not return for that question has no score (NaN): the pipeline ranks it after every
-returned one, an order that is ragviz's, not the retriever's (``Evaluation.explain`` says so).
+did not return for that question has no score (NaN) and so no rank: an answer only such a
+chunk holds is a miss for hit@k and counts 0 for MRR, and recall and precision read what it
+returned (``Evaluation.explain`` says so).
 """
 
 from __future__ import annotations

@@ -122,7 +122,9 @@ class Diagnosis:
     made by ``ragviz.present.presentation`` in the reader's language.
 
     ``answer_rank`` is the 1-based rank of the best chunk holding the whole answer, floor
-    ignored (None when no chunk holds it); it is what hit@k and MRR are computed from.
+    ignored (None when no chunk holds it, or no such chunk was scored: a user's retriever
+    that did not return it, a reranker whose depth did not reach it); it is what hit@k and
+    MRR are computed from (None: a miss, reciprocal rank 0).
     """
 
     labels: tuple[str, ...]
@@ -316,7 +318,8 @@ def _diagnose_answerable(
             else (ANSWER_NOT_IN_DOCUMENT,)
         return Diagnosis(missing, None, (), None, ANSWERABLE, question.expected, **best)
     holding = tuple(sorted({i for s in spans for i in table.holding(s)}))
-    rank, top_holding = min(((decision.rank_of(i), i) for i in holding), default=(None, -1))
+    rank, top_holding = min(((decision.rank_of(i), i) for i in holding if decision.scored(i)),
+                            default=(None, -1))  # an unscored chunk was never ranked: no rank
     expected = question_excerpts(corpus, question, span) or (_excerpt(span),)
     reaches = reach(expected, context, table)
     facts: dict[str, Any] = {
@@ -351,13 +354,14 @@ def _why_missing(table: ChunkTable, decision: Decision, lost: Reach,
                  for i in table.touching(Excerpt(excerpt.source, *piece))}
         rank, chunk = min((decision.rank_of(i), i) for i in parts or set(touching))
         outranked = _outranked(table, decision, rank, chunk, excerpt, part=True) \
-            if rank > 1 else None
+            if rank > 1 or not decision.scored(chunk) else None
         labels = [ANSWER_SPLIT, *_rank_labels(decision, rank, chunk, outranked)]
         return labels, (touching[0], touching[-1]), outranked
     if not _readable(table, [excerpt], truncation):
         return [ANSWER_TRUNCATED], (), None
     rank, chunk = min((decision.rank_of(i), i) for i in holding)
-    outranked = _outranked(table, decision, rank, chunk, excerpt) if rank > 1 else None
+    outranked = _outranked(table, decision, rank, chunk, excerpt) \
+        if rank > 1 or not decision.scored(chunk) else None
     return _rank_labels(decision, rank, chunk, outranked), (), outranked
 
 
@@ -388,9 +392,11 @@ def _rank_labels(decision: Decision, rank: int, chunk: int,
     """Labels of the chunk that should have brought the missing part (``chunk``, at
     ``rank``), in the order of what to change first. Inside top_k it can only have been
     the floor that kept it out (raising top_k changes nothing); outside top_k, being
-    outranked leads, and the floor follows when it would keep the chunk out too."""
+    outranked leads, and the floor follows when it would keep the chunk out too. A chunk
+    the ranking never scored (a retriever that returned fewer than top_k without it) was
+    beaten by what it returned, wherever NaN sorts it."""
     floor = [BELOW_FLOOR] if decision.score(chunk) < decision.floor else []
-    if outranked is None or rank <= decision.top_k:
+    if outranked is None or (rank <= decision.top_k and decision.scored(chunk)):
         return floor
     beaten = OUTRANKED_BY_OTHER_DOCUMENT if outranked.other_document else OUTRANKED
     return [beaten, *floor]

@@ -445,7 +445,8 @@ def langchain_layouts(conn: Any, tables: list[tuple[str, str]]) -> list[Layout]:
 
 
 def llama_layouts(conn: Any, tables: list[tuple[str, str]]) -> list[Layout]:
-    """LlamaIndex's ``PGVectorStore`` tables: ``data_<name>`` with its four columns."""
+    """LlamaIndex's ``PGVectorStore`` tables: ``data_<name>`` with its four columns (named
+    ``schema.data_<name>`` outside ``public``, as its ``schema_name`` puts it)."""
     out = []
     for schema, table in tables:
         if not table.startswith("data_"):
@@ -453,7 +454,8 @@ def llama_layouts(conn: Any, tables: list[tuple[str, str]]) -> list[Layout]:
         columns = columns_of(conn, schema, table)
         if {"text", "metadata_", "node_id", "embedding"} <= set(columns) and \
                 columns["embedding"].startswith("vector"):
-            out.append(Layout(table, schema, table, "text", "embedding", "node_id",
+            name = table if schema == "public" else f"{schema}.{table}"
+            out.append(Layout(name, schema, table, "text", "embedding", "node_id",
                               "metadata_"))
     return out
 

@@ -335,6 +335,10 @@ def _outranked_sentence(diagnosis: Diagnosis, label: str, digits: int, language:
     first; a first chunk that holds part of the answer is said as such, not as a stranger."""
     lost = diagnosis.outranked
     assert lost is not None
+    if math.isnan(lost.score):  # never scored: not among what the ranking returned
+        return t("diagnosis.outranked_unscored", language, chunk=chunk_name(lost.chunk),
+                 winner=chunk_name(lost.winner),
+                 winner_score=decimal(lost.winner_score, digits, language))
     key = f"diagnosis.{label.replace('-', '_')}" + ("_part" if lost.part else "")
     if lost.winner_share > 0 and label == OUTRANKED:
         key = "diagnosis.outranked_part_by_part" if lost.part else "diagnosis.outranked_by_part"

@@ -98,6 +98,11 @@ class Decision:
         """The score of one chunk, as a Python float."""
         return float(self.scores[chunk_index])
 
+    def scored(self, chunk_index: int) -> bool:
+        """Whether the ranking scored the chunk: a chunk a user's retriever did not return,
+        or past a reranker's depth, has no score (NaN) and so no rank of its own."""
+        return not math.isnan(self.scores[chunk_index])
+
     def rank_of(self, chunk_index: int) -> int:
         """1-based rank of a chunk: the chunks scoring higher, and the earlier ones scoring
         the same, come before it (what ``ranking`` says, without sorting)."""
