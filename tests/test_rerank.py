@@ -206,6 +206,7 @@ def test_an_answer_past_the_rerank_depth_has_no_rank_and_counts_zero() -> None:
     and the sentence says it was never scored, not a rank NaN gave it."""
     from ragviz.chunking.base import ChunkingResult, make_chunk
     from ragviz.evaluation.pipeline import analyse_scored
+    from ragviz.inputs.corpus import as_corpus
 
     text = "Refunds take seven days. Wifi is on the board. Lunch at noon. Parking is free."
     cuts = [(0, 24), (25, 46), (47, 61), (62, len(text))]
@@ -214,7 +215,7 @@ def test_an_answer_past_the_rerank_depth_has_no_rank_and_counts_zero() -> None:
                  LabelledQuestion("Where is the wifi?", "on the board")]
     rows = [np.array([0.2, 0.8, np.nan, np.nan]),  # depth 2: the parking chunk unscored
             np.array([0.2, 0.8, np.nan, np.nan])]  # the wifi chunk first
-    analysis = analyse_scored(text, FIXED, questions, ChunkingResult(chunks), rows,
+    analysis = analyse_scored(as_corpus(text), FIXED, questions, ChunkingResult(chunks), rows,
                               RetrievalSettings(3, -1.0), "m")
     parking = analysis.outcomes[0].diagnosis
     assert parking is not None and parking.answer_rank is None  # NaN order made it 4 before
