@@ -6,14 +6,20 @@ each request's path and Authorization header; every loop is bounded.
 Modes: ``echo`` (a chat answer holding the Authorization header it got and a bare URL; streamed
 when asked), ``redirect`` (307 to ``/stolen`` on ``localhost``), ``trickle`` (headers, then a
 byte every 0.2 s), ``flood`` (a 200 MB body, streamed or not), ``nest`` (JSON nested 100,000
-deep), ``bytes`` (not UTF-8), ``html`` (a web page as JSON), and the JSON bodies of
-:data:`BODIES` (``choices-object``, ``content-number``, ``huge-tokens``...).
+deep), ``bytes`` (not UTF-8), ``html`` (a web page as JSON), ``vectors`` (a well-formed
+embeddings or rerank reply: hash-made vectors, one score per document), ``slow`` (the same
+after :data:`SLOW_S`: alive, but each reply late), and the JSON bodies of :data:`BODIES`
+(``choices-object``, ``content-number``, ``huge-tokens``...).
+
+:func:`silent_server` accepts connections and never answers; it records when each closes.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
+import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -23,6 +29,8 @@ from typing import Any
 
 FLOOD_BYTES = 200_000_000
 TRICKLE_BYTES = 600  # at 0.2 s a byte: two minutes, far past any deadline a test sets
+SLOW_S = 0.6  # a slow but alive API: every reply this late
+SILENT_S = 120.0  # how long the silent server holds a connection at most
 
 
 def _chat(content: Any, **extra: Any) -> dict[str, Any]:
@@ -114,6 +122,10 @@ def _handler(state: HostileState) -> type[BaseHTTPRequestHandler]:
                 self._send(b'{"choices": [{"message": {"content": "\xff\xfe\xfa"}}]}')
             elif mode == "html":
                 self._send(b"<html><body>Welcome to nginx!</body></html>")
+            elif mode in ("vectors", "slow"):
+                if mode == "slow":
+                    time.sleep(SLOW_S)
+                self._send(json.dumps(_well_formed(self.path, asked)).encode())
             elif mode in BODIES:
                 self._send(json.dumps(BODIES[mode]).encode())
             else:
@@ -144,6 +156,21 @@ def _handler(state: HostileState) -> type[BaseHTTPRequestHandler]:
     return Handler
 
 
+def _well_formed(path: str, asked: dict[str, Any]) -> Any:
+    """An embeddings reply (8 numbers a text, made from its hash) or a rerank reply."""
+    if path.endswith("/rerank"):
+        documents = asked.get("documents") or asked.get("texts") or []
+        return {"results": [{"index": i, "relevance_score": 1.0 / (i + 1)}
+                            for i in range(len(documents))]}
+    given = asked.get("input", [])
+    texts = [given] if isinstance(given, str) else list(given)
+    rows = [[b / 255 + 0.01 for b in hashlib.sha256(str(text).encode()).digest()[:8]]
+            for text in texts]
+    return {"object": "list", "model": "m", "usage": {"prompt_tokens": 1, "total_tokens": 1},
+            "data": [{"object": "embedding", "index": i, "embedding": row}
+                     for i, row in enumerate(rows)]}
+
+
 class _QuietServer(ThreadingHTTPServer):
     daemon_threads = True
 
@@ -170,3 +197,58 @@ def hostile_server() -> Iterator[tuple[str, HostileState]]:
     state = HostileState()
     with served(_handler(state)) as root:
         yield root, state
+
+
+class SilentState:
+    """What the silent server saw: ``accepted`` once a connection came, ``closed`` once the
+    client closed one (the server itself never does before :data:`SILENT_S`)."""
+
+    def __init__(self) -> None:
+        self.accepted = threading.Event()
+        self.closed = threading.Event()
+
+
+def _hold(connection: socket.socket, state: SilentState) -> None:
+    """Read whatever comes and answer nothing, until the client closes (or SILENT_S)."""
+    state.accepted.set()
+    connection.settimeout(0.25)
+    end = time.monotonic() + SILENT_S
+    with connection:
+        while time.monotonic() < end:
+            try:
+                if not connection.recv(65536):
+                    state.closed.set()
+                    return
+            except TimeoutError:
+                continue
+            except OSError:
+                state.closed.set()
+                return
+
+
+@contextmanager
+def silent_server() -> Iterator[tuple[str, SilentState]]:
+    """``(root URL, state)`` of a server on 127.0.0.1 that accepts and never answers."""
+    state = SilentState()
+    listener = socket.create_server(("127.0.0.1", 0))
+    listener.settimeout(0.25)
+    stopping = threading.Event()
+
+    def accept() -> None:
+        while not stopping.is_set():
+            try:
+                connection, _ = listener.accept()
+            except TimeoutError:
+                continue
+            except OSError:
+                return
+            threading.Thread(target=_hold, args=(connection, state), daemon=True).start()
+
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{listener.getsockname()[1]}", state
+    finally:
+        stopping.set()
+        thread.join(5)
+        listener.close()

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from ragviz.cli.app import run_app
 from ragviz.cli.parser import EXIT_USER_ERROR, build_parser, language_of
 from ragviz.cli.reading import CLI_LANG, chunker_config
-from ragviz.embedding.api_common import operator_bases
+from ragviz.embedding.api_common import api_budget, budget_seconds, operator_bases
 from ragviz.errors import InputError, ModelLoadError, UserError
 from ragviz.i18n import KeyedError, t
 from ragviz.present.safe_text import visible_controls as terminal_safe
@@ -61,7 +61,9 @@ def _run(argv: list[str], lang: str) -> int:
     os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
     quiet_loaded_libraries()
     try:
-        with operator_bases():  # the command line's bases are its operator's own choice
+        # the command line's bases are its operator's own choice; the run's requests to
+        # the embedding and rerank APIs share one budget
+        with operator_bases(), api_budget(getattr(args, "api_budget", None) or budget_seconds()):
             args.handler(args)
     except KeyboardInterrupt:
         sys.stderr.write(f"\nragviz {args.command}: {t('cli.interrupted', lang)}\n")

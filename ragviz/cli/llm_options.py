@@ -74,6 +74,7 @@ def _seconds_up_to(high: int) -> Callable[[str], float]:
 
 _seconds = _seconds_up_to(3600)
 _budget = _seconds_up_to(86_400)
+run_seconds = _budget  # a whole run's budget: --llm-budget, --api-budget
 
 
 def add_llm_options(parser: argparse.ArgumentParser) -> None:

@@ -20,7 +20,7 @@ from ragviz.cli.experiments import cmd_compare, cmd_sweep
 from ragviz.cli.explain_command import add_explain_arguments, cmd_explain
 from ragviz.cli.index_command import add_eval_options, add_index_parser
 from ragviz.cli.labels_command import add_labels_parser
-from ragviz.cli.llm_options import add_llm_options
+from ragviz.cli.llm_options import add_llm_options, run_seconds
 from ragviz.cli.output import emit
 from ragviz.cli.questions_command import add_questions_parser
 from ragviz.cli.reading import CLI_LANG, cli_say, embedder_for
@@ -29,6 +29,7 @@ from ragviz.cli.schema_command import add_schema_parser
 from ragviz.cli.study_options import add_study_option
 from ragviz.cli.sweep_options import add_sweep_axes
 from ragviz.cli.workspace_run import add_workspace_option
+from ragviz.embedding.api_common import API_BUDGET_S
 from ragviz.embedding.models import (
     BUNDLED_MODELS,
     DEFAULT_MODEL,
@@ -128,6 +129,8 @@ def _add_model_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--model", help=cli_say("cli.help.model", models=", ".join(BUNDLED_MODELS),
                                                  default=DEFAULT_MODEL))
     parser.add_argument("--api-base", dest="api_base", help=cli_say("cli.help.api_base"))
+    parser.add_argument("--api-budget", dest="api_budget", type=run_seconds, metavar="SECONDS",
+                        help=cli_say("cli.help.api_budget", seconds=f"{API_BUDGET_S:g}"))
     parser.add_argument("--json", action="store_true", help=cli_say("cli.help.json"))
     parser.add_argument("--format", choices=("text", "json", "md", "csv"), default="text",
                         help=cli_say("cli.help.format"))

@@ -1,8 +1,9 @@
 """What every remote API ragviz calls shares (the embeddings of ``ragviz.embedding.openai_api``,
 the chat of ``ragviz.answering.chat``, the rerank of ``ragviz.retrieval.rerank_api``): the
 base-URL rules, which bases may receive the server's own keys, the client (no redirect, a
-deadline for the whole reply, a cap on its bytes; ``guarded_http``), the retries, and the words
-for a connection fault.
+deadline for the whole reply, a cap on its bytes; ``guarded_http``), the run's time budget for
+the embedding and rerank APIs (:func:`api_budget`), the retries, and the words for a connection
+fault.
 
 A key lives only inside its client; :func:`server_message` blanks it out of whatever a server
 echoes, so it reaches no message. A key read from the server's environment goes only to the
@@ -13,6 +14,8 @@ from __future__ import annotations
 
 import math
 import os
+import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -28,12 +31,36 @@ CONNECT_TIMEOUT_S = 5.0
 NO_KEY = "no-key"  # local servers (Ollama, TEI) ignore the key but the client needs one
 KEY_HOSTS_ENV = "RAGVIZ_KEY_HOSTS"  # the operator's list of hosts the server's keys may go to
 MAX_RETRY_WAIT_S = 10.0
+API_BUDGET_S = 1800.0  # a run's time for the embedding and rerank APIs in all (--api-budget)
+API_BUDGET_ENV = "RAGVIZ_API_BUDGET"  # the operator's own default (the app's only way)
+MAX_API_BUDGET_S = 86_400
 T = TypeVar("T")
 if TYPE_CHECKING:
     from ragviz.embedding.guarded_http import Watch
 # True while the operator's own command runs (the CLI: every base there was typed by the
 # person whose keys they are, or allowed by them with --allow-api); never in the app
 _OPERATOR_BASES: ContextVar[bool] = ContextVar("operator_bases", default=False)
+
+
+class RunBudget:
+    """A run's time for the embedding and rerank APIs: ``seconds`` in all, counted from the
+    run's first request (as ``--llm-budget`` is); each request ends by then, and none begins
+    after."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self._ends: float | None = None
+        self._lock = threading.Lock()
+
+    def ends(self) -> float:
+        """When the budget ends (``time.monotonic``): set by the first request that asks."""
+        with self._lock:
+            if self._ends is None:
+                self._ends = time.monotonic() + self.seconds
+            return self._ends
+
+
+_RUN_BUDGET: ContextVar[RunBudget | None] = ContextVar("api_run_budget", default=None)
 
 
 def check_api_base(base: str) -> str:
@@ -76,6 +103,36 @@ def operator_bases() -> Iterator[None]:
         yield
     finally:
         _OPERATOR_BASES.reset(token)
+
+
+def budget_seconds() -> float:
+    """The run's budget for the embedding and rerank APIs unless a command says otherwise:
+    ``RAGVIZ_API_BUDGET`` (seconds, in (0, 86,400]) when the operator set it, else 1,800."""
+    raw = os.environ.get(API_BUDGET_ENV, "").strip()
+    try:
+        seconds = float(raw) if raw and len(raw) <= 20 else API_BUDGET_S
+    except ValueError:
+        return API_BUDGET_S
+    return seconds if 0 < seconds <= MAX_API_BUDGET_S else API_BUDGET_S
+
+
+@contextmanager
+def api_budget(seconds: float) -> Iterator[RunBudget]:
+    """While it lasts (one command, one run of the app's page), the requests to the
+    embedding and rerank APIs made in this context share ``seconds`` from the first of them:
+    a slow API that answers each request just before its own deadline still ends the run
+    by then."""
+    budget = RunBudget(seconds)
+    token = _RUN_BUDGET.set(budget)
+    try:
+        yield budget
+    finally:
+        _RUN_BUDGET.reset(token)
+
+
+def run_budget() -> RunBudget | None:
+    """The budget of the run this context belongs to (None: each request's deadline only)."""
+    return _RUN_BUDGET.get()
 
 
 def _host(url: str) -> tuple[str, int | None]:

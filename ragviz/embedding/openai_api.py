@@ -28,6 +28,7 @@ from ragviz.embedding.api_common import (
     connection_reason,
     make_client,
     retryable,
+    run_budget,
     server_key,
     server_message,
     with_retries,
@@ -129,14 +130,15 @@ class OpenAIEmbedder(Embedder):
 
     def _request(self, batch: list[str], retries: int | None = None) -> Vectors:
         """One request, tried again after a 429, a 5xx or a lost connection (``retries``
-        times, default the embedder's), its reply read under the deadline and byte cap."""
+        times, default the embedder's), its reply read under the deadline, the run's budget
+        and the byte cap."""
         import openai
 
         from ragviz.embedding.guarded_http import ReplyStoppedError
 
         tries = self.retries if retries is None else retries
-        self._watch.begin(self.timeout_s)
         try:
+            self._watch.begin(self.timeout_s, budget=run_budget())
             body = with_retries(lambda: self._body(batch), tries, self._watch)
         except openai.OpenAIError as error:
             raise self._explain(error, tries) from None
@@ -195,6 +197,8 @@ class OpenAIEmbedder(Embedder):
             return self._api_error("api.too_big", mb=f"{stop.limit / 1e6:g}")
         if stop.why == "cancelled":
             return self._api_error("api.cancelled")
+        if stop.why == "budget":
+            return self._api_error("api.budget_spent", seconds=f"{stop.limit:g}")
         return self._api_error("api.timeout", seconds=f"{round(stop.limit, 1):g}")
 
     def _explain(self, error: Exception, retries: int) -> EmbeddingAPIError:

@@ -21,7 +21,7 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
-from ragviz.embedding.api_common import check_api_base, server_key
+from ragviz.embedding.api_common import check_api_base, run_budget, server_key
 from ragviz.errors import InputError, RerankAPIError
 from ragviz.retrieval.scorers import ScoreScale, Vectors, option_error
 
@@ -72,9 +72,9 @@ class ApiReranker:
 
         if not texts:
             return []
-        self._connect().begin(self.timeout_s)
         tei = self.format == "tei"
         try:
+            self._connect().begin(self.timeout_s, budget=run_budget())
             answer, status = self._post(self._body(question, texts, tei))
             if self.format == "auto" and status in (400, 422):
                 tei = True
@@ -137,6 +137,9 @@ class ApiReranker:
                                   mb=f"{stop.limit / 1e6:g}")
         if stop.why == "cancelled":
             return RerankAPIError(key="rerank.cancelled", base=self.base)
+        if stop.why == "budget":
+            return RerankAPIError(key="rerank.budget_spent", base=self.base,
+                                  seconds=f"{stop.limit:g}")
         return RerankAPIError(key="rerank.timeout", base=self.base,
                               seconds=f"{round(stop.limit, 1):g}")
 
