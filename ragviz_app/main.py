@@ -15,6 +15,7 @@ from collections.abc import Sequence
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
+from ragviz.embedding.api_common import api_budget, budget_seconds
 from ragviz.embedding.models import Embedder
 from ragviz.inputs.questions import LabelledQuestion
 from ragviz_app import app_state as state
@@ -93,9 +94,12 @@ def uploader_words_css(word: str) -> str:
 
 def main() -> None:
     """One run of the script: the page, then the libraries and the models loaded so far
-    taken out of the garbage collector's full passes (``heap``: a step waited for them)."""
+    taken out of the garbage collector's full passes (``heap``: a step waited for them).
+    The run's requests to an embedding API share one budget (``RAGVIZ_API_BUDGET``, the
+    CLI's default), so a slow but alive API ends the run with one sentence."""
     try:
-        draw_page()
+        with api_budget(budget_seconds()):
+            draw_page()
     except Exception:  # an error on the page: the inputs it did not draw are kept all the same
         persist()
         raise

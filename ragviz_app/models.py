@@ -10,6 +10,7 @@ the workspace, the report or a message.
 
 from __future__ import annotations
 
+import contextvars
 import hashlib
 import os
 import threading
@@ -276,7 +277,9 @@ def _load_showing_progress(name: str, digest: str, key: str | None, note: DeltaG
         except BaseException as error:  # handed back to the page's thread
             failure.append(error)
 
-    loader = threading.Thread(target=load, name=f"ragviz-load-{name}", daemon=True)
+    # in the run's context: an API's probe counts against the run's budget
+    loader = threading.Thread(target=contextvars.copy_context().run, args=(load,),
+                              name=f"ragviz-load-{name}", daemon=True)
     add_script_run_ctx(loader, get_script_run_ctx())
     loader.start()
     expected = LOAD_SECONDS.get(name)
