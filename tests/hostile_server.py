@@ -200,30 +200,43 @@ def hostile_server() -> Iterator[tuple[str, HostileState]]:
 
 
 class SilentState:
-    """What the silent server saw: ``accepted`` once a connection came, ``closed`` once the
-    client closed one (the server itself never does before :data:`SILENT_S`)."""
+    """What the silent server saw: how many connections it ``accepted`` and how many of them
+    the client ``closed`` (the server itself closes none before :data:`SILENT_S`)."""
 
     def __init__(self) -> None:
-        self.accepted = threading.Event()
-        self.closed = threading.Event()
+        self.accepted = 0
+        self.closed = 0
+        self._changed = threading.Condition()
+
+    def note(self, event: str) -> None:
+        with self._changed:
+            setattr(self, event, getattr(self, event) + 1)
+            self._changed.notify_all()
+
+    def wait_for(self, event: str, count: int, timeout_s: float) -> bool:
+        """True once ``event`` (``accepted`` or ``closed``) has happened ``count`` times,
+        False if ``timeout_s`` passed first."""
+        with self._changed:
+            return self._changed.wait_for(lambda: getattr(self, event) >= count, timeout_s)
 
 
 def _hold(connection: socket.socket, state: SilentState) -> None:
     """Read whatever comes and answer nothing, until the client closes (or SILENT_S)."""
-    state.accepted.set()
+    state.note("accepted")
     connection.settimeout(0.25)
     end = time.monotonic() + SILENT_S
     with connection:
         while time.monotonic() < end:
             try:
                 if not connection.recv(65536):
-                    state.closed.set()
-                    return
+                    break
             except TimeoutError:
                 continue
             except OSError:
-                state.closed.set()
-                return
+                break
+        else:
+            return
+    state.note("closed")
 
 
 @contextmanager

@@ -45,6 +45,7 @@ CACHE = "llm_answers"
 FAILED_NOW = "llm_failed"  # the last failure per (model, prompt): said, never cached
 PROGRESS = "_llm_progress"
 MODELS = "_llm_models"  # the chat model of the current settings, by their signature
+CANCELLED = "_llm_cancelled"  # Cancel was clicked: said once, above the Ask button
 _OK = ("correct",)
 BUDGET_S = 300.0  # one click's asking in all: a shared server's worker is not held longer
 
@@ -220,6 +221,8 @@ def llm_panel(frame: Frame, positions: list[int]) -> Asker | None:
                                                                 total=todo)))
     else:
         ss[ASKING] = False
+        if ss.pop(CANCELLED, False):
+            st.info(tr("llm.app.cancelled", base=md(asker.model.api_base)))
         st.button(tr("llm.app.ask", n=todo), key="llm_ask", on_click=_start,
                   disabled=not todo, type="primary")
     return asker
@@ -231,6 +234,7 @@ def _start() -> None:
 
 def _stop() -> None:
     ss[ASKING] = False
+    ss[CANCELLED] = True
 
 
 def _prompt(asker: Asker, analysis: Analysis, position: int) -> str | None:
