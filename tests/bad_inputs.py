@@ -814,6 +814,12 @@ ROWS += (  # issue 42: indexes, databases and scorer specs from someone else
     Row("options", "--floor 1e308 with bm25", cli(SEARCH + " --scorer bm25 --floor 1e308"), "exit 2 · ragviz search: the floor 1e+308 is off this scorer's scale: give a number from 0 to 1e+06"),
 )
 
+ROWS += (  # issue 42's last gaps: a slow but alive API ends the run at its budget (--api-budget)
+    Row("http", "an embedding server slow but alive (each reply 0.6 s late) past the run's budget", hostile(f"{EMBED}/slow/v1 --api-budget 0.5"), "exit 2 · ragviz search: the embedding API at ROOT/slow/v1 was stopped: this run's 0.5 s for the embedding and rerank APIs are spent; raise --api-budget (RAGVIZ_API_BUDGET on a shared app) or choose a faster server"),
+    Row("http", "a rerank server slow but alive (each reply 0.6 s late) past the run's budget", hostile(f"{RERANK}/slow --api-budget 0.5"), "exit 2 · ragviz search: the rerank API at ROOT/slow was stopped: this run's 0.5 s for the embedding and rerank APIs are spent; raise --api-budget (RAGVIZ_API_BUDGET on a shared app) or choose a faster server"),
+)
+
+
 def _cell_text(text: str) -> str:
     lines = [terminal_safe(line, keep="").replace("|", "\\|") for line in text.split("\n")]
     return "<br>".join(lines)
