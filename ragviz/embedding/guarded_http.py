@@ -22,16 +22,22 @@ import time
 import urllib.request
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import httpcore
 import httpx
 
-if TYPE_CHECKING:
-    from ragviz.embedding.api_common import RunBudget
-
 SLICE_S = 0.25  # how often a waiting read looks at the deadline and the caller's stop
 ShouldStop = Callable[[], bool]
+
+
+class Budget(Protocol):
+    """A run's time for several requests (``api_common.RunBudget``)."""
+
+    seconds: float
+
+    def ends(self) -> float:
+        """When it ends (``time.monotonic``)."""
 
 
 class ReplyStoppedError(Exception):
@@ -53,7 +59,7 @@ class Watch:
         self._local = threading.local()
 
     def begin(self, seconds: float, should_stop: ShouldStop | None = None,
-              budget: RunBudget | None = None) -> None:
+              budget: Budget | None = None) -> None:
         """A new request from this thread: ``seconds`` for its whole reply from now, and
         no later than the end of the run's ``budget`` (ReplyStoppedError ``budget`` at once
         when that is spent: nothing is sent)."""
