@@ -21,6 +21,7 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 from streamlit.runtime.scriptrunner import add_script_run_ctx, get_script_run_ctx
 
+from ragviz.embedding.api_common import budget_seconds
 from ragviz.embedding.models import BUNDLED_MODELS, DEFAULT_MODEL, Embedder, load_embedder
 from ragviz.embedding.openai_api import (
     OPENAI_PREFIX,
@@ -143,7 +144,8 @@ def confirmed(side: str, name: str) -> bool:
 def api_inputs(side: str) -> tuple[str, bool]:
     """Base URL and model name; an API named by a link or a file waits for "Connect"."""
     st.text_input(tr("app.api_base"), key=key_of(side, "api_base"),
-                  placeholder="http://localhost:11434/v1")
+                  placeholder="http://localhost:11434/v1",
+                  help=tr("app.api_base_help", seconds=f"{budget_seconds():g}"))
     st.text_input(tr("app.api_model"), key=key_of(side, "api_model"),
                   placeholder="text-embedding-3-small")
     if side == "a" or ss.get(key_of("a", "model_choice")) != OPENAI:

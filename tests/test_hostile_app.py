@@ -60,6 +60,7 @@ def test_a_slow_embedding_api_ends_the_pages_run_at_the_budget(
     at = run_app(tab=None)
     at.radio(key="model_choice").set_value("openai")
     rerun(at)
+    assert "waits at most 1 s in all" in str(at.text_input(key="api_base").help)  # said
     at.text_input(key="api_base").input(f"{root}/slow/v1")
     at.text_input(key="api_model").input("m")
     rerun(at)
