@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ragviz.chunking import ChunkerConfig
+from ragviz.embedding.api_common import api_budget, budget_seconds
 from ragviz.embedding.models import Embedder
 from ragviz.evaluation.pipeline import (
     Progress,
@@ -131,12 +132,19 @@ class Precompute(ThreadedJob):
     def _run(self) -> None:
         if self.token.wait(self.idle_seconds):
             return
+        # an embedding API's request in flight ends at the cancel too, not at its deadline
+        with api_budget(budget_seconds(), lambda: self.token.cancelled):
+            self._fill()
+
+    def _fill(self) -> None:
         for config in self.configs:
             try:
                 fill_cache(self.document, config, self.embedder, self.token)
             except CancelledError:
                 return
             except Exception as error:  # a background fill must never crash
+                if self.token.cancelled:
+                    return
                 self.errors.append(f"{config.label()}: {error}")
                 continue
             self.finished.append(config)

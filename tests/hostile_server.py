@@ -8,7 +8,8 @@ when asked), ``redirect`` (307 to ``/stolen`` on ``localhost``), ``trickle`` (he
 byte every 0.2 s), ``flood`` (a 200 MB body, streamed or not), ``nest`` (JSON nested 100,000
 deep), ``bytes`` (not UTF-8), ``html`` (a web page as JSON), ``vectors`` (a well-formed
 embeddings or rerank reply: hash-made vectors, one score per document), ``slow`` (the same
-after :data:`SLOW_S`: alive, but each reply late), and the JSON bodies of :data:`BODIES`
+after :data:`SLOW_S`: alive, but each reply late), ``stall`` (answers an embeddings API's
+probe, then trickles every later request), and the JSON bodies of :data:`BODIES`
 (``choices-object``, ``content-number``, ``huge-tokens``...).
 
 :func:`silent_server` accepts connections and never answers; it records when each closes.
@@ -55,6 +56,14 @@ class HostileState:
     def __init__(self) -> None:
         self.requests: list[tuple[str, str]] = []  # (path, Authorization)
         self.lock = threading.Lock()
+        self.arrived = threading.Condition(self.lock)
+
+    def wait_for(self, mode: str, count: int, timeout_s: float) -> bool:
+        """True once ``count`` requests to ``mode`` have arrived, False after ``timeout_s``."""
+        with self.arrived:
+            return self.arrived.wait_for(lambda: sum(
+                1 for path, _ in self.requests if path.startswith(f"/{mode}/")) >= count,
+                timeout_s)
 
 
 def _handler(state: HostileState) -> type[BaseHTTPRequestHandler]:
@@ -85,8 +94,9 @@ def _handler(state: HostileState) -> type[BaseHTTPRequestHandler]:
         def do_POST(self) -> None:
             length = int(self.headers.get("Content-Length", "0") or 0)
             raw = self.rfile.read(length) if length else b""
-            with state.lock:
+            with state.arrived:
                 state.requests.append((self.path, self.headers.get("Authorization", "")))
+                state.arrived.notify_all()
             mode = self.path.strip("/").split("/")[0]
             try:
                 asked = json.loads(raw or b"{}")
@@ -109,11 +119,7 @@ def _handler(state: HostileState) -> type[BaseHTTPRequestHandler]:
                 self._send(b"", status=307,
                            extra={"Location": f"http://localhost:{port}/stolen/v1/x"})
             elif mode == "trickle":
-                self._head(200, "application/json", TRICKLE_BYTES)
-                for _ in range(TRICKLE_BYTES):
-                    self.wfile.write(b" ")
-                    self.wfile.flush()
-                    time.sleep(0.2)
+                self._trickle()
             elif mode == "flood":
                 self._flood(bool(asked.get("stream")))
             elif mode == "nest":
@@ -122,7 +128,9 @@ def _handler(state: HostileState) -> type[BaseHTTPRequestHandler]:
                 self._send(b'{"choices": [{"message": {"content": "\xff\xfe\xfa"}}]}')
             elif mode == "html":
                 self._send(b"<html><body>Welcome to nginx!</body></html>")
-            elif mode in ("vectors", "slow"):
+            elif mode == "stall" and asked.get("input") != ["dimension probe"]:
+                self._trickle()  # the probe is answered, every later request stalls
+            elif mode in ("vectors", "slow", "stall"):
                 if mode == "slow":
                     time.sleep(SLOW_S)
                 self._send(json.dumps(_well_formed(self.path, asked)).encode())
@@ -130,6 +138,13 @@ def _handler(state: HostileState) -> type[BaseHTTPRequestHandler]:
                 self._send(json.dumps(BODIES[mode]).encode())
             else:
                 self._send(b'{"error": {"message": "no such mode"}}', status=404)
+
+        def _trickle(self) -> None:
+            self._head(200, "application/json", TRICKLE_BYTES)
+            for _ in range(TRICKLE_BYTES):
+                self.wfile.write(b" ")
+                self.wfile.flush()
+                time.sleep(0.2)
 
         def _stream(self, pieces: list[str]) -> None:
             events = [{"choices": [{"index": 0, "delta": {"content": p}, "finish_reason": None}]}

@@ -127,3 +127,21 @@ def test_precompute_skips_an_invalid_configuration_and_fills_the_next(
     job.join(timeout=120)
     assert job.finished == [good] and len(job.errors) == 1
     assert cached(model, chunk_texts(good)) == len(chunk_texts(good))
+
+
+def test_cancel_ends_the_background_jobs_api_request_in_flight() -> None:
+    """A new slider move cancels the fill; with an embedding API that stalls (tests'
+    hostile server: the probe answered, every batch trickled for two minutes), the batch in
+    flight ends at the cancel, not at its 60 s deadline, and is no error of the job."""
+    from ragviz.embedding.openai_api import OpenAIEmbedder
+    from tests.hostile_server import hostile_server
+
+    with hostile_server() as (root, state):
+        embedder = OpenAIEmbedder("m", f"{root}/stall/v1", api_key="sk-test",
+                                  cache=EmbeddingCache())
+        job = Precompute(DOCUMENT, [SMALL], embedder, idle_seconds=0).start()
+        assert state.wait_for("stall", 2, 15), "the job never asked the API"
+        job.cancel()
+        job.join(5)
+        assert not job.running, "the request in flight outlived the cancel"
+        assert job.errors == [] and job.finished == []

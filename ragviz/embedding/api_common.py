@@ -47,8 +47,9 @@ class RunBudget:
     run's first request (as ``--llm-budget`` is); each request ends by then, and none begins
     after."""
 
-    def __init__(self, seconds: float) -> None:
+    def __init__(self, seconds: float, should_stop: Callable[[], bool] | None = None) -> None:
         self.seconds = seconds
+        self.should_stop = should_stop  # the run's own stop (a background job's cancel)
         self._ends: float | None = None
         self._lock = threading.Lock()
 
@@ -117,12 +118,13 @@ def budget_seconds() -> float:
 
 
 @contextmanager
-def api_budget(seconds: float) -> Iterator[RunBudget]:
-    """While it lasts (one command, one run of the app's page), the requests to the
-    embedding and rerank APIs made in this context share ``seconds`` from the first of them:
-    a slow API that answers each request just before its own deadline still ends the run
-    by then."""
-    budget = RunBudget(seconds)
+def api_budget(seconds: float, should_stop: Callable[[], bool] | None = None
+               ) -> Iterator[RunBudget]:
+    """While it lasts (one command, one run of the app's page, a background job), the
+    requests to the embedding and rerank APIs made in this context share ``seconds`` from
+    the first of them: a slow API that answers each request just before its own deadline
+    still ends the run by then; ``should_stop`` ends the request in flight as a Cancel."""
+    budget = RunBudget(seconds, should_stop)
     token = _RUN_BUDGET.set(budget)
     try:
         yield budget

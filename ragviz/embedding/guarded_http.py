@@ -35,6 +35,7 @@ class Budget(Protocol):
     """A run's time for several requests (``api_common.RunBudget``)."""
 
     seconds: float
+    should_stop: ShouldStop | None
 
     def ends(self) -> float:
         """When it ends (``time.monotonic``)."""
@@ -62,11 +63,14 @@ class Watch:
               budget: Budget | None = None) -> None:
         """A new request from this thread: ``seconds`` for its whole reply from now, and
         no later than the end of the run's ``budget`` (ReplyStoppedError ``budget`` at once
-        when that is spent: nothing is sent)."""
+        when that is spent: nothing is sent); the caller's and the run's stop end it."""
         local = self._local
         now = time.monotonic()
         local.why, local.seconds, local.deadline = "deadline", seconds, now + seconds
-        local.read, local.should_stop = 0, should_stop
+        run_stop = budget.should_stop if budget is not None else None
+        stops = [stop for stop in (should_stop, run_stop) if stop is not None]
+        local.read = 0
+        local.should_stop = (lambda: any(stop() for stop in stops)) if stops else None
         if budget is not None and (ends := budget.ends()) < local.deadline:
             local.why, local.seconds, local.deadline = "budget", budget.seconds, ends
             if ends <= now:
