@@ -17,7 +17,7 @@ import pytest
 from pydantic import ValidationError
 
 from ragviz.cli.command import build_parser, main
-from ragviz.cli.json_models import OUTPUTS, SCHEMA_VERSION, checked
+from ragviz.cli.outputs import OUTPUTS, SCHEMA_VERSION, checked, schema
 from ragviz.embedding.models import Embedder
 from tests.index_fixtures import DOC, QUESTIONS, SOURCE, fixed_120, write_jsonl
 from tests.test_question_writing import KEY, MODEL
@@ -93,7 +93,7 @@ def _schema(name: str) -> dict[str, Any]:
     return json.loads(_out("schema", *name.split()))  # type: ignore[no-any-return]
 
 
-def test_every_command_with_json_has_a_model() -> None:
+def test_every_command_with_json_has_a_definition() -> None:
     parser = build_parser()
     with_json: set[str] = set()
     commands = next(a for a in parser._actions if a.dest == "command").choices
@@ -151,7 +151,46 @@ def test_the_settings_say_what_ran(outputs: dict[str, dict[str, Any]]) -> None:
     assert outputs["index"]["model"] == "use-multilingual"  # the vectors' check
 
 
-def test_a_field_without_its_model_is_refused() -> None:
+# The schemas ``ragviz schema`` published with ``schema_version`` 1 when each output was a
+# pydantic model (``cli/json_models.py``), captured from that code before the outputs became
+# dataclasses: a change to one is a change to the contract (bump ``SCHEMA_VERSION`` when a
+# field changes meaning or goes away, then record the new schema here).
+PUBLISHED = Path(__file__).parent / "data" / "json_schemas_v1.json"
+
+
+def _shape(schema: Any) -> Any:
+    """A schema without its descriptions (prose, free to improve)."""
+    if isinstance(schema, dict):
+        return {k: _shape(v) for k, v in schema.items() if k != "description"}
+    if isinstance(schema, list):
+        return [_shape(v) for v in schema]
+    return schema
+
+
+def _descriptions(schema: Any, path: str = "") -> dict[str, str]:
+    """Every description in a schema by where it stands."""
+    found: dict[str, str] = {}
+    if isinstance(schema, dict):
+        for key, value in schema.items():
+            if key == "description" and isinstance(value, str):
+                found[path] = value
+            else:
+                found |= _descriptions(value, f"{path}/{key}")
+    return found
+
+
+@pytest.mark.parametrize("name", list(OUTPUTS))
+def test_every_schema_is_the_published_one(name: str) -> None:
+    published = json.loads(PUBLISHED.read_text(encoding="utf-8"))[name]
+    now = schema(name)
+    if name == "sweep":  # a TypedDict key has no default: ``"default": null`` said nothing
+        del published["$defs"]["SweepRow"]["properties"]["scorer"]["default"]
+    assert _shape(now) == _shape(published)
+    # descriptions may be added (a result's own docstring), none is lost or reworded
+    assert _descriptions(published).items() <= _descriptions(now).items()
+
+
+def test_a_field_without_its_definition_is_refused() -> None:
     payload = {"folder": "/tmp/x", "entries_removed": 0, "bytes_freed": 0}
     assert checked("cache clear", payload)["schema_version"] == SCHEMA_VERSION
     with pytest.raises(ValidationError):

@@ -45,7 +45,7 @@ def test_two_excerpts_in_two_files_with_overlapping_retrieved_chunks() -> None:
     assert scores.precision == pytest.approx(20 / 55)  # c0 and c1 counted whole, each
     assert scores.iou == pytest.approx(20 / 65)  # 55 retrieved + b's 10 not covered
     assert scores.precision_omega == pytest.approx(30 / 115)  # c0, c1 and c4 hold them
-    assert scores.missed == (2,)
+    assert scores.missed_excerpts == (2,)
 
 
 def test_an_excerpt_cut_by_a_chunk_boundary() -> None:
@@ -53,7 +53,7 @@ def test_an_excerpt_cut_by_a_chunk_boundary() -> None:
     assert scores is not None
     assert (scores.recall, scores.precision, scores.iou) == pytest.approx(
         (15 / 20, 15 / 25, 15 / 30))
-    assert scores.missed == (1,)
+    assert scores.missed_excerpts == (1,)
 
 
 def test_a_chunk_of_another_file_counts_in_the_denominators_only() -> None:
@@ -66,7 +66,7 @@ def test_a_chunk_of_another_file_counts_in_the_denominators_only() -> None:
 def test_nothing_retrieved_and_no_excerpt() -> None:
     scores = token_scores([IN_A, IN_B], [], TABLE)
     assert scores is not None and (scores.recall, scores.precision, scores.iou) == (0, 0, 0)
-    assert scores.missed == (1, 2)
+    assert scores.missed_excerpts == (1, 2)
     assert token_scores([], [0], TABLE) is None
 
 
@@ -104,7 +104,7 @@ def test_excerpt_holding_chunks_give_full_recall_and_precision_omega(
     holding = sorted({i for e in excerpts for i in table.touching(e)})
     scores = token_scores(excerpts, holding, table)
     assert scores is not None
-    assert scores.recall == 1 and scores.missed == ()
+    assert scores.recall == 1 and scores.missed_excerpts == ()
     assert scores.precision == pytest.approx(scores.precision_omega)
 
 

@@ -106,7 +106,7 @@ def test_token_measures_are_the_character_set_definitions(
     recall, precision, iou, omega, missed = _by_sets(chunks, excerpts, retrieved)
     assert (scores.recall, scores.precision, scores.iou, scores.precision_omega) == \
         pytest.approx((recall, precision, iou, omega))
-    assert scores.missed == missed
+    assert scores.missed_excerpts == missed
 
 
 def test_token_counts_are_counted_when_read_and_equal_the_models(

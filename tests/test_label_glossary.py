@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from ragviz.cli.command import main
-from ragviz.cli.json_models import OUTPUTS
+from ragviz.cli.outputs import OUTPUTS
 from ragviz.evaluation.diagnosis import LABELS
 from ragviz.i18n import STRINGS
 from ragviz.present.label_words import GLOSSARY, badge_html, glossary, hover_text, legend_html

@@ -111,7 +111,7 @@ def test_a_second_excerpt_left_out_is_not_ok(use_model: Embedder) -> None:
     text = diagnosis_text(diagnosis)
     assert text.startswith("Excerpt 2 of 2 did not reach the context whole (0% of it did).")
     assert "O trecho 2 de 2" in diagnosis_text(diagnosis, "pt")
-    assert found.tokens is not None and found.tokens.missed == (2,)
+    assert found.tokens is not None and found.tokens.missed_excerpts == (2,)
 
 
 def test_a_winner_holding_most_of_the_answer_is_said_as_such(use_model: Embedder) -> None:

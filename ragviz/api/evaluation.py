@@ -220,15 +220,15 @@ class Evaluation:
         return AnswerSet(self.llm.asker.model.name, tuple(self.llm.results), self.llm.metrics)
 
     def to_json(self) -> dict[str, Any]:
-        """``ragviz eval --json``'s data (``ragviz schema eval``), checked by its model."""
+        """``ragviz eval --json``'s data (``ragviz schema eval``), checked by its definition."""
         return copy.deepcopy(self._payload)
 
     @cached_property
     def _payload(self) -> dict[str, Any]:
         """The JSON data, made once: the rows, the frame and the questions read it."""
         from ragviz.cli import llm_options
-        from ragviz.cli.json_models import checked
         from ragviz.cli.output import with_coverage
+        from ragviz.cli.outputs import checked
         from ragviz.cli.payloads import eval_json
 
         payload = eval_json(self.analysis, self.lang)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
+from dataclasses import asdict
 from typing import Any
 
 from ragviz.cli.output import emit
@@ -55,13 +56,13 @@ def cmd_cache_info(args: argparse.Namespace) -> None:
     store = _store()
     info = store.info()
     store.close()
-    payload = info.to_dict()
+    payload = asdict(info)
     lang = args.lang
 
     def text() -> str:
         key = "cache.info" if info.usable else "cache.info_unusable"
         lines = [t(key, lang, folder=info.folder, entries=grouped(info.entries, lang),
-                   size=_megabytes(info.bytes, lang), limit=_megabytes(info.limit, lang))]
+                   size=_megabytes(info.bytes, lang), limit=_megabytes(info.limit_bytes, lang))]
         lines += [t("cache.info_model", lang, model=model.name,
                     entries=grouped(model.entries, lang), size=_megabytes(model.bytes, lang))
                   for model in info.models]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from ragviz.chunking import (
@@ -284,7 +284,7 @@ def cmd_calibrate(args: argparse.Namespace) -> None:
     payload = {
         **analysis_header("calibrate", analysis),
         "floor_given": analysis.floor,
-        **calibration.to_dict(),  # its floor: the suggested one
+        **asdict(calibration),  # its floor: the suggested one
         "message": calibration_message(calibration, args.lang),
         "best_scores": [
             {

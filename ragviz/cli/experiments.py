@@ -9,7 +9,8 @@ import argparse
 from ragviz.cli import llm_options
 from ragviz.cli.commands import analysed_run, prepared_run
 from ragviz.cli.output import emit, metrics_line, with_coverage
-from ragviz.cli.payloads import analysis_header, data, header, settings_of
+from ragviz.cli.outputs import data
+from ragviz.cli.payloads import analysis_header, header, settings_of
 from ragviz.cli.reading import chunker_config, labelled_questions
 from ragviz.cli.sweep_options import step_line, sweep_plan, sweep_scorers
 from ragviz.evaluation.experiments import compare

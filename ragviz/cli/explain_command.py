@@ -8,7 +8,8 @@ import argparse
 from typing import Any
 
 from ragviz.cli.output import emit
-from ragviz.cli.payloads import analysis_header, data, eval_question
+from ragviz.cli.outputs import data
+from ragviz.cli.payloads import analysis_header, eval_question
 from ragviz.cli.reading import cli_say
 from ragviz.errors import UserError
 from ragviz.evaluation.explain import Explanation, explain_analysis, ticket_question

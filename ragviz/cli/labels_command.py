@@ -22,7 +22,7 @@ def add_labels_parser(sub: Any) -> None:
 
 def cmd_labels(args: argparse.Namespace) -> None:
     entries = glossary(args.lang)
-    payload = {"language": args.lang, "labels": [e.to_dict() for e in entries]}
+    payload = {"language": args.lang, "labels": list(entries)}
     emit(args, payload, lambda: "".join(
         t("labels.line", args.lang, name=e.name, definition=e.definition, fix=e.fix) + "\n"
         for e in entries))

@@ -40,8 +40,8 @@ def command_name(args: argparse.Namespace) -> str:
 
 
 def emit(args: argparse.Namespace, payload: dict[str, Any], text: Callable[[], str]) -> None:
-    """Prints ``payload`` as ``--format`` says: JSON validated by the command's model
-    (``ragviz.cli.json_models``), its tables, or ``text()``."""
+    """Prints ``payload`` as ``--format`` says: JSON validated by the command's definition
+    (``ragviz.cli.outputs``), its tables, or ``text()``."""
     shape = getattr(args, "format", None)
     if shape in ("md", "csv"):
         from ragviz.cli.tables import csv_text, markdown, tables
@@ -55,7 +55,7 @@ def emit(args: argparse.Namespace, payload: dict[str, Any], text: Callable[[], s
         return
     if args.json or shape == "json":
         # json escapes C0 controls itself; DEL, C1 and bidi marks become \\u escapes here
-        from ragviz.cli.json_models import checked
+        from ragviz.cli.outputs import checked
 
         typed = checked(command_name(args), payload)
         dumped = json.dumps(typed, ensure_ascii=False, indent=2)

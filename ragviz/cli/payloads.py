@@ -1,27 +1,23 @@
-"""The ``--json`` payloads of search and eval, and every command's header, made through
-their models (``ragviz.cli.json_models``) from an analysis's facts. The commands add their
+"""The ``--json`` payloads of search and eval, and every command's header, made of their
+definitions (``ragviz.cli.outputs``) from an analysis's facts. The commands add their
 optional parts (coverage, ``--llm``, ``--also``, ``--index``) to the data these return;
-``output.emit`` validates the whole by the command's model before printing it."""
+``output.emit`` validates the whole by the command's definition before printing it."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
-from pydantic import BaseModel
-
 from ragviz.chunking import ChunkerConfig
-from ragviz.cli.json_models import (
+from ragviz.cli.outputs import (
     SCHEMA_VERSION,
-    ChunkRow,
     EvalQuestion,
     HitRow,
-    Metrics,
     Reference,
-    SearchOutput,
     SearchQuestion,
     Settings,
-    SourceRow,
+    data,
+    fields_of,
 )
 from ragviz.evaluation.diagnosis import Diagnosis
 from ragviz.evaluation.excerpts import TokenScores
@@ -30,11 +26,6 @@ from ragviz.evaluation.results import Analysis, QuestionOutcome, RetrievalSettin
 from ragviz.retrieval.decision import with_neighbours
 from ragviz.retrieval.rerank import RerankedScorer
 from ragviz.retrieval.scorers import get_scorer
-
-
-def data(model: BaseModel) -> dict[str, Any]:
-    """A model as the JSON data it prints (optional fields never set left out)."""
-    return model.model_dump(mode="json", exclude_unset=True)
 
 
 def settings_of(retrieval: RetrievalSettings, config: ChunkerConfig | None) -> Settings:
@@ -54,7 +45,7 @@ def header(command: str, retrieval: RetrievalSettings, config: ChunkerConfig | N
            model: str | None) -> dict[str, Any]:
     """The header of a command that retrieves: version, command, model and settings."""
     return {"schema_version": SCHEMA_VERSION, "command": command, "model": model,
-            **data(settings_of(retrieval, config))}
+            **fields_of(settings_of(retrieval, config))}
 
 
 def analysis_header(command: str, analysis: Analysis) -> dict[str, Any]:
@@ -71,7 +62,7 @@ def token_fields(tokens: TokenScores | None) -> dict[str, Any]:
     question expects no excerpt) and the excerpts missed."""
     if tokens is None:
         return {"recall": None, "precision": None, "iou": None, "precision_omega": None}
-    return tokens.to_dict()
+    return fields_of(tokens)
 
 
 def hits(analysis: Analysis, outcome: QuestionOutcome) -> list[HitRow]:
@@ -80,9 +71,9 @@ def hits(analysis: Analysis, outcome: QuestionOutcome) -> list[HitRow]:
             for h in outcome.decision.hits]
 
 
-def _parts(analysis: Analysis) -> tuple[list[ChunkRow], list[SourceRow]]:
-    return ([ChunkRow.model_validate(c.to_dict()) for c in analysis.chunks],
-            [SourceRow.model_validate(s.to_dict()) for s in analysis.corpus.sources])
+def _parts(analysis: Analysis) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    return ([c.to_dict() for c in analysis.chunks],
+            [s.to_dict() for s in analysis.corpus.sources])
 
 
 def _decision(outcome: QuestionOutcome) -> Any:
@@ -92,12 +83,11 @@ def _decision(outcome: QuestionOutcome) -> Any:
 def search_payload(analysis: Analysis) -> dict[str, Any]:
     """``ragviz search --json``: every chunk and, per question, its scores and hits."""
     chunks, sources = _parts(analysis)
-    return data(SearchOutput(
-        **analysis_header("search", analysis), chunks=chunks, sources=sources,
-        questions=[SearchQuestion(question=o.question.question,
-                                  scores=json_scores(o.decision.scores),
-                                  hits=hits(analysis, o), decision=_decision(o))
-                   for o in analysis.outcomes]))
+    return {**analysis_header("search", analysis), "chunks": chunks, "sources": sources,
+            "questions": [data(SearchQuestion(question=o.question.question,
+                                              scores=json_scores(o.decision.scores),
+                                              hits=hits(analysis, o), decision=_decision(o)))
+                          for o in analysis.outcomes]}
 
 
 def eval_question(analysis: Analysis, outcome: QuestionOutcome, explanation: str
@@ -106,18 +96,17 @@ def eval_question(analysis: Analysis, outcome: QuestionOutcome, explanation: str
     the caller made of it in its language) and token measures."""
     diagnosis, question = outcome.diagnosis, outcome.question
     best = outcome.decision.best_score
-    row = EvalQuestion(
+    return EvalQuestion(
         question=question.question, answer=question.answer, answerable=question.is_answerable,
         decision=_decision(outcome), best_score=round(best, 6) if best == best else None,
         hits=hits(analysis, outcome), labels=list(diagnosis.labels) if diagnosis else [],
         explanation=explanation, diagnosis=diagnosis.to_dict() if diagnosis else None,
-        **token_fields(outcome.tokens))
-    if question.references:  # left out otherwise
-        row.references = [Reference.model_validate(r.to_dict()) for r in question.references]
-    if analysis.settings.expand:  # what --expand added to the prompt
-        row.expanded = list(with_neighbours(analysis.chunks, outcome.decision,
-                                            analysis.settings.expand)[1])
-    return row
+        **token_fields(outcome.tokens),
+        # left out without references or --expand (what it added to the prompt)
+        references=[Reference(**r.to_dict()) for r in question.references] or None,
+        expanded=list(with_neighbours(analysis.chunks, outcome.decision,
+                                      analysis.settings.expand)[1])
+        if analysis.settings.expand else None)
 
 
 def eval_payload(analysis: Analysis, explain: Callable[[Diagnosis], str]) -> dict[str, Any]:
@@ -127,8 +116,7 @@ def eval_payload(analysis: Analysis, explain: Callable[[Diagnosis], str]) -> dic
     rows = [eval_question(analysis, o, explain(o.diagnosis) if o.diagnosis else "")
             for o in analysis.outcomes]
     return {**analysis_header("eval", analysis), "chunks": len(analysis.chunks),
-            "chunk_list": [data(c) for c in chunks], "sources": [data(s) for s in sources],
-            "metrics": data(Metrics.model_validate(analysis.metrics.to_dict())),
+            "chunk_list": chunks, "sources": sources, "metrics": analysis.metrics.to_dict(),
             "questions": [data(row) for row in rows]}
 
 

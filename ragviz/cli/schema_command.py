@@ -8,7 +8,7 @@ import json
 import sys
 from typing import Any
 
-from ragviz.cli.json_models import OUTPUTS, schema
+from ragviz.cli.outputs import OUTPUTS, schema
 from ragviz.cli.reading import cli_say
 from ragviz.errors import UserError
 from ragviz.i18n import LANGUAGES, SOURCE_LANGUAGE

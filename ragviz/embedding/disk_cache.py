@@ -30,7 +30,7 @@ import threading
 import time
 import zlib
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -179,22 +179,17 @@ class ModelUsage:
     bytes: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class CacheInfo:
-    """What ``ragviz cache info`` says."""
+    """What ``ragviz cache info`` says (its ``--json`` prints these fields)."""
 
     folder: str
-    file_bytes: int
+    usable: bool
     entries: int
     bytes: int
-    limit: int
-    models: list[ModelUsage] = field(default_factory=list)
-    usable: bool = True
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"folder": self.folder, "usable": self.usable, "entries": self.entries,
-                "bytes": self.bytes, "file_bytes": self.file_bytes, "limit_bytes": self.limit,
-                "models": [vars(model) for model in self.models]}
+    file_bytes: int
+    limit_bytes: int
+    models: list[ModelUsage]
 
 
 class DiskCache:
@@ -469,9 +464,11 @@ class DiskCache:
                                      "GROUP BY m.id ORDER BY m.name")]
                 entries = db.execute("SELECT count(*) FROM entries WHERE what = 0").fetchone()[0]
                 total = int(db.execute("SELECT bytes FROM totals WHERE id = 0").fetchone()[0])
-                return CacheInfo(str(self.folder), file_bytes, int(entries), total, self.limit,
-                                 models)
-        return CacheInfo(str(self.folder), file_bytes, 0, 0, self.limit, usable=False)
+                return CacheInfo(folder=str(self.folder), usable=True, entries=int(entries),
+                                 bytes=total, file_bytes=file_bytes, limit_bytes=self.limit,
+                                 models=models)
+        return CacheInfo(folder=str(self.folder), usable=False, entries=0, bytes=0,
+                         file_bytes=file_bytes, limit_bytes=self.limit, models=[])
 
     def clear(self) -> int:
         """Remove every entry (the files themselves when they are not a usable store);

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import pairwise
-from typing import Any, Protocol
+from typing import Protocol
 
 from ragviz.inputs.questions import LabelledQuestion
 from ragviz.retrieval.decision import Decision
@@ -52,20 +52,15 @@ class FloorPoint:
     false_answers: int
     cost: float
 
-    def to_dict(self) -> dict[str, float | int]:
-        return {
-            "floor": self.floor,
-            "false_refusals": self.false_refusals,
-            "false_answers": self.false_answers,
-            "cost": self.cost,
-        }
 
-
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Calibration:
-    """The suggested floor, how well it separates the groups, and the trade-off curve."""
+    """The suggested floor, how well it separates the groups, and the trade-off curve
+    (``ragviz calibrate --json`` prints these fields: ``ragviz.cli.outputs``)."""
 
-    floor: float
+    floor: float = field(metadata={
+        "description": "the score floor on the scorer's scale (calibrate: the suggested floor; "
+                       "the one given is floor_given)"})
     separable: bool
     margin: float  # lowest answerable minus highest unanswerable; negative when overlapping
     lowest_answerable: float
@@ -75,20 +70,6 @@ class Calibration:
     cost_false_refusal: float
     cost_false_answer: float
     curve: tuple[FloorPoint, ...]
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "floor": self.floor,
-            "separable": self.separable,
-            "margin": self.margin,
-            "lowest_answerable": self.lowest_answerable,
-            "highest_unanswerable": self.highest_unanswerable,
-            "false_refusals": self.false_refusals,
-            "false_answers": self.false_answers,
-            "cost_false_refusal": self.cost_false_refusal,
-            "cost_false_answer": self.cost_false_answer,
-            "curve": [point.to_dict() for point in self.curve],
-        }
 
 
 def count_errors(

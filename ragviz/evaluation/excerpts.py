@@ -22,7 +22,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import PurePosixPath
-from typing import Any
 
 from ragviz.chunking.spans import Span, intersection, length, union
 from ragviz.evaluation.answers import AnswerSpan, locate_answer
@@ -43,19 +42,15 @@ class Excerpt:
 @dataclass(frozen=True)
 class TokenScores:
     """The four measures of one question, and the excerpts (1-based, in the order given) not
-    wholly inside the retrieved chunks."""
+    wholly inside the retrieved chunks (each question's row of ``ragviz eval --json`` holds
+    these fields)."""
 
     recall: float
     precision: float
     iou: float
     precision_omega: float
     excerpts: int
-    missed: tuple[int, ...] = ()
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"recall": self.recall, "precision": self.precision, "iou": self.iou,
-                "precision_omega": self.precision_omega, "excerpts": self.excerpts,
-                "missed_excerpts": list(self.missed)}
+    missed_excerpts: tuple[int, ...] = ()
 
 
 def source_for(corpus: Corpus, name: str) -> str | None:

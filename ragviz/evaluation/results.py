@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, fields
+from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -138,6 +138,9 @@ class Coverage:
                                   for r in self.left_out]}
 
 
+Direction = Literal["fixed", "broken", "changed"]
+
+
 @dataclass(frozen=True)
 class Flip:
     """A question whose outcome differs between configurations A and B."""
@@ -150,28 +153,24 @@ class Flip:
     refused_b: bool
     top_holds_a: bool
     top_holds_b: bool
+    direction: Direction = field(init=False)
+    """``fixed`` (ok only in B), ``broken`` (ok only in A) or ``changed``"""
 
-    @property
-    def direction(self) -> str:
-        """``fixed`` (ok only in B), ``broken`` (ok only in A) or ``changed``."""
-        if self.label_b == OK and self.label_a != OK:
-            return "fixed"
-        if self.label_a == OK and self.label_b != OK:
-            return "broken"
-        return "changed"
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "direction", flip_direction(self.label_a, self.label_b))
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "index": self.index,
-            "question": self.question.question,
-            "label_a": self.label_a,
-            "label_b": self.label_b,
-            "refused_a": self.refused_a,
-            "refused_b": self.refused_b,
-            "top_holds_a": self.top_holds_a,
-            "top_holds_b": self.top_holds_b,
-            "direction": self.direction,
-        }
+        """The JSON row (``ragviz.cli.outputs.Flip``): the question as its text."""
+        return {**{f.name: getattr(self, f.name) for f in fields(self)},
+                "question": self.question.question}
+
+
+def flip_direction(label_a: str | None, label_b: str | None) -> Direction:
+    if label_b == OK and label_a != OK:
+        return "fixed"
+    if label_a == OK and label_b != OK:
+        return "broken"
+    return "changed"
 
 
 @dataclass(frozen=True)

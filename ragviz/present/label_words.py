@@ -7,8 +7,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
 
 from ragviz.evaluation.diagnosis import LABELS, OK
 from ragviz.evaluation.index_analysis import STALE_CHUNK, VECTOR_MISMATCH
@@ -23,14 +22,12 @@ class LabelEntry:
     """One label: its data name, its name in the reader's language, what it says about
     the context sent, and what to change."""
 
-    label: str
-    name: str
-    definition: str
-    fix: str
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"label": self.label, "name": self.name, "definition": self.definition,
-                "fix": self.fix}
+    # the descriptions ``ragviz schema labels`` publishes
+    label: str = field(metadata={"description": "the label as the data names it (every JSON, "
+                                                "every CSV)"})
+    name: str = field(metadata={"description": "the label in the output's language"})
+    definition: str = field(metadata={"description": "what the label says about the context sent"})
+    fix: str = field(metadata={"description": "what to change"})
 
 
 def entry(label: str, language: str = "en") -> LabelEntry:

@@ -420,8 +420,8 @@ def outcome_texts(outcome: QuestionOutcome, language: str = "en") -> tuple[str, 
 def token_text(tokens: TokenScores, language: str = "en") -> str:
     """Recall and IoU of one question, and the excerpts missed when it has several."""
     line = t("tokens.line", language, recall=f"{tokens.recall:.0%}", iou=f"{tokens.iou:.0%}")
-    if tokens.excerpts > 1 and tokens.missed:
-        numbers = ", ".join(str(n) for n in tokens.missed)
+    if tokens.excerpts > 1 and tokens.missed_excerpts:
+        numbers = ", ".join(str(n) for n in tokens.missed_excerpts)
         line += " · " + t("tokens.missed", language, numbers=numbers, total=tokens.excerpts)
     return line
 
