@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import unicodedata
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
@@ -30,10 +30,6 @@ class AnswerSpan:
     end: int
     exact: bool
     source: str = ""
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"start": self.start, "end": self.end, "exact": self.exact,
-                "source": self.source}
 
 
 @functools.lru_cache(maxsize=256)

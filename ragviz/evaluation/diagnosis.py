@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from ragviz.chunking.base import Chunk
@@ -184,7 +184,7 @@ class Diagnosis:
             "labels": list(self.labels),
             "kind": self.kind,
             "answer": self.answer,
-            "answer_span": None if self.answer_span is None else self.answer_span.to_dict(),
+            "answer_span": None if self.answer_span is None else asdict(self.answer_span),
             "holding_chunks": list(self.holding_chunks),
             "answer_rank": self.answer_rank,
             "best_chunk": self.best_chunk,

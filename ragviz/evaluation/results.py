@@ -258,17 +258,6 @@ class WhyFailed:
     fix_diagnosis: Diagnosis | None = None
     kept: int = 0
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "diagnosis": self.diagnosis.to_dict(),
-            "current": self.current.label(),
-            "fix": None if self.fix is None else self.fix.to_dict(),
-            "fix_label": None if self.fix is None else self.fix.label(),
-            "fix_metrics": None if self.fix_metrics is None else self.fix_metrics.to_dict(),
-            "fix_diagnosis": None if self.fix_diagnosis is None else self.fix_diagnosis.to_dict(),
-            "kept": self.kept,
-        }
-
 
 @dataclass(frozen=True)
 class QuestionOutcome:

@@ -28,9 +28,6 @@ class Hit:
     index: int
     score: float
 
-    def to_dict(self) -> dict[str, float | int]:
-        return {"index": self.index, "score": round(self.score, 6)}
-
 
 Scores = npt.NDArray[np.floating[Any]]
 Ranking = npt.NDArray[np.intp]
