@@ -8,11 +8,16 @@ import argparse
 from typing import Any
 
 from ragviz.cli.output import emit
-from ragviz.cli.outputs import data
+from ragviz.cli.outputs import data, fields_of
 from ragviz.cli.payloads import analysis_header, eval_question
 from ragviz.cli.reading import cli_say
 from ragviz.errors import UserError
-from ragviz.evaluation.explain import Explanation, explain_analysis, ticket_question
+from ragviz.evaluation.explain import (
+    AnswerSource,
+    Explanation,
+    explain_analysis,
+    ticket_question,
+)
 from ragviz.inputs.documents import MAX_ANSWER_CHARS
 from ragviz.inputs.questions import LabelledQuestion, check_question
 
@@ -67,16 +72,11 @@ def explain_payload(x: Explanation, lang: str) -> dict[str, Any]:
         "question": outcome.question.question, "bot_answer": x.bot_answer,
         "expected": x.expected or None,
         "decision": "refused" if outcome.decision.refused else "context",
-        "context": [{"index": c.index, "source": c.source, "start": c.start, "end": c.end,
-                     "text": c.text, "score": round(c.score, 6), "rank": c.rank}
-                    for c in x.context],
+        "context": [{**fields_of(c), "score": round(c.score, 6)} for c in x.context],
         "answer_from": [_share(s) for s in x.answer_from],
         "shares": [_share(s) for s in x.shares],
-        "candidates": [{"source": c.source, "start": c.start, "end": c.end, "text": c.text,
-                        "score": round(c.score, 6), "chunk": c.chunk,
-                        "chunk_rank": c.chunk_rank,
-                        "chunk_score": None if c.chunk_score is None
-                        else round(c.chunk_score, 6), "sent": c.sent}
+        "candidates": [{**fields_of(c), "score": round(c.score, 6), "chunk_score":
+                        None if c.chunk_score is None else round(c.chunk_score, 6)}
                        for c in x.candidates],
         "summary": explanation_lines(x, lang, "explain.hint_cli"),
     }
@@ -87,5 +87,5 @@ def explain_payload(x: Explanation, lang: str) -> dict[str, Any]:
     return payload
 
 
-def _share(source: Any) -> dict[str, Any]:
+def _share(source: AnswerSource) -> dict[str, Any]:
     return {"index": source.index, "share": round(source.share, 4)}

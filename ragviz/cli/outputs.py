@@ -22,6 +22,7 @@ from typing_extensions import TypedDict
 
 from ragviz.embedding.disk_cache import CacheInfo
 from ragviz.evaluation import calibration, results
+from ragviz.evaluation.explain import AnswerSource, Candidate, SentChunk
 from ragviz.present.label_words import LabelEntry
 
 if TYPE_CHECKING:
@@ -361,38 +362,17 @@ class SweepOutput(Covered, RetrievalHeader):
     rows: list[SweepRow]
 
 
-@dataclass(frozen=True, kw_only=True)
-class ContextRow:
-    index: int
-    source: str
-    start: int
-    end: int
-    text: str = field(metadata={"description": "the chunk as sent: the source's text[start:end]"})
-    score: float
-    rank: int = field(metadata={"description": "1-based rank of the chunk for the question"})
+# explain's results as its JSON names them (each score rounded by the command)
+class ContextRow(SentChunk):
+    pass
 
 
-@dataclass(frozen=True, kw_only=True)
-class AnswerFromRow:
-    index: int = field(metadata={"description": "a chunk of context"})
-    share: float = field(metadata={
-        "description": "the part (0-1) of the answer's distinct content words found in the chunk,"
-                       " both normalised (case, accents, whitespace)"})
+class AnswerFromRow(AnswerSource):
+    pass
 
 
-@dataclass(frozen=True, kw_only=True)
-class CandidateRow:
-    source: str
-    start: int
-    end: int
-    text: str = field(metadata={"description": "the source's text[start:end]"})
-    score: float = field(metadata={
-        "description": "the model's cosine for the question (the mean with the expected answer's "
-                       "when given)"})
-    chunk: int | None = field(metadata={"description": "the chunk holding most of the passage"})
-    chunk_rank: int | None
-    chunk_score: float | None
-    sent: bool = field(metadata={"description": "whether that chunk was in the context sent"})
+class CandidateRow(Candidate):
+    pass
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 
 import numpy as np
@@ -40,23 +40,26 @@ _WORD = re.compile(r"\w+")
 
 @dataclass(frozen=True)
 class SentChunk:
-    """A chunk the model was sent, in the order it was sent, with its score and rank."""
+    """A chunk the model was sent, in the order it was sent, with its score and rank (the
+    descriptions: what ``ragviz schema explain`` publishes)."""
 
     index: int
     source: str
     start: int
     end: int
-    text: str
+    text: str = field(metadata={"description": "the chunk as sent: the source's text[start:end]"})
     score: float
-    rank: int
+    rank: int = field(metadata={"description": "1-based rank of the chunk for the question"})
 
 
 @dataclass(frozen=True)
 class AnswerSource:
     """A chunk sent that holds ``share`` (0-1) of the answer's content words."""
 
-    index: int
-    share: float
+    index: int = field(metadata={"description": "a chunk of context"})
+    share: float = field(metadata={
+        "description": "the part (0-1) of the answer's distinct content words found in the chunk,"
+                       " both normalised (case, accents, whitespace)"})
 
 
 @dataclass(frozen=True)
@@ -67,12 +70,14 @@ class Candidate:
     source: str
     start: int
     end: int
-    text: str
-    score: float
-    chunk: int | None
+    text: str = field(metadata={"description": "the source's text[start:end]"})
+    score: float = field(metadata={
+        "description": "the model's cosine for the question (the mean with the expected answer's "
+                       "when given)"})
+    chunk: int | None = field(metadata={"description": "the chunk holding most of the passage"})
     chunk_rank: int | None
     chunk_score: float | None
-    sent: bool
+    sent: bool = field(metadata={"description": "whether that chunk was in the context sent"})
 
 
 @dataclass(frozen=True)
