@@ -190,6 +190,14 @@ def test_every_schema_is_the_published_one(name: str) -> None:
     assert _descriptions(published).items() <= _descriptions(now).items()
 
 
+def test_a_null_the_command_gave_stays_and_a_field_it_left_out_stays_out(
+        tmp_path: Path, use_model: Embedder) -> None:
+    listed = json.loads(_out("index", _index(tmp_path, use_model), "--json"))  # no --model
+    collection = listed["collections"][0]
+    assert "model" in collection and collection["model"] is None  # said: no model checked
+    assert "vector_mismatch_share" not in collection  # never measured: not in the JSON
+
+
 def test_a_field_without_its_definition_is_refused() -> None:
     payload = {"folder": "/tmp/x", "entries_removed": 0, "bytes_freed": 0}
     assert checked("cache clear", payload)["schema_version"] == SCHEMA_VERSION

@@ -509,12 +509,25 @@ def _adapter(command: str) -> TypeAdapter[Any]:
 
 def checked(command: str, payload: dict[str, Any]) -> dict[str, Any]:
     """``payload`` validated by ``command``'s output (its header stamped) and dumped as JSON
-    data: the fields in the definition's order, optional ones with nothing to say left out.
-    Raises pydantic's ``ValidationError`` on a field the definition does not have."""
+    data: the fields in the definition's order, an optional field the payload left out still
+    out (one it gave as None stays null). Raises pydantic's ``ValidationError`` on a field the
+    definition does not have."""
     adapter = _adapter(command)
-    typed = adapter.validate_python({**payload, "schema_version": SCHEMA_VERSION,
-                                     "command": command})
-    return adapter.dump_python(typed, mode="json", exclude_defaults=True)  # type: ignore[no-any-return]
+    given = {**payload, "schema_version": SCHEMA_VERSION, "command": command}
+    out: dict[str, Any] = _as_given(
+        adapter.dump_python(adapter.validate_python(given), mode="json"), given)
+    return out
+
+
+def _as_given(dumped: Any, given: Any) -> Any:
+    """``dumped`` with only the keys ``given`` has, where ``given`` is a dict (a result
+    given as a dataclass has every field)."""
+    if isinstance(given, dict) and isinstance(dumped, dict):
+        return {key: _as_given(value, given[key]) for key, value in dumped.items()
+                if key in given}
+    if isinstance(given, list | tuple) and isinstance(dumped, list):
+        return [_as_given(value, item) for value, item in zip(dumped, given, strict=True)]
+    return dumped
 
 
 def schema(command: str) -> dict[str, Any]:
