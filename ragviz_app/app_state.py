@@ -173,6 +173,11 @@ def table_frame(records: Iterable[Mapping[str, Any]]) -> pd.DataFrame:
     )
 
 
+def question_key(question: str) -> str:
+    """What makes two questions the same one: their words, case and spacing aside."""
+    return " ".join(question.casefold().split())
+
+
 def table_notices(frame: pd.DataFrame) -> list[Message]:
     """What the user should fix in the table, one message per problem: a row with an answer
     and no question (not used), or the same question in several rows (rows counted from 1,
@@ -185,7 +190,7 @@ def table_notices(frame: pd.DataFrame) -> list[Message]:
             if _cell_text(record.get("answer")):
                 notices.append(Message("app.row_without_question", {"row": str(number)}))
             continue
-        seen.setdefault(" ".join(question.casefold().split()), []).append(number)
+        seen.setdefault(question_key(question), []).append(number)
     for rows in seen.values():
         if len(rows) > 1:
             question = _cell_text(frame.iloc[rows[0] - 1]["question"])

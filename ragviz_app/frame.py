@@ -59,6 +59,9 @@ from ragviz_app.session import moved_import, set_floor
 RETRIEVAL_FRAGMENT = "retrieval"
 PROGRESS_AFTER = 16  # texts to embed before a progress bar is worth showing (~1 s)
 MEMO_SIZE = 8
+# Chunks not yet embedded past which a new document waits for keep-or-clear before embedding
+# (about a second on the bundled model: a pasted page embeds at once, a book waits)
+WAIT_FOR_ANSWER_TEXTS = 500
 
 
 @dataclass
@@ -338,11 +341,13 @@ Preview = Callable[[dict[str, ChunkingResult]], dict[str, DeltaGenerator]]
 
 def compute(document: str | Corpus | None, models: dict[str, Embedder],
             questions: list[LabelledQuestion],
-            configs: dict[str, ChunkerConfig | None], preview: Preview | None = None) -> Frame:
+            configs: dict[str, ChunkerConfig | None], preview: Preview | None = None,
+            asking: bool = False) -> Frame:
     """Both analyses, each with its side's model, at the current top_k and its side's
     floor. Sides not memoised are chunked first and shown by ``preview`` before any
     embedding (the background fill of this session stops first); a floor that does not
-    exist yet (a first visit) is measured from the labels."""
+    exist yet (a first visit) is measured from the labels. While keep-or-clear is
+    ``asking``, a long embedding waits for the answer (``wait_for_answer``)."""
     top_k = int(ss.top_k)
     floors.ensure()
     background.stop()
@@ -367,6 +372,9 @@ def compute(document: str | Corpus | None, models: dict[str, Embedder],
             frame.notes.update({side: tr("app.embedding_held", side=over[0].upper())
                                 for side in pending})
             pending = {}
+        if asking and wait_for_answer(pending, models):
+            frame.notes.update({side: tr("app.embedding_waits_answer") for side in pending})
+            pending = {}
         if pending:
             background.wait_stopped()
         slots = preview(pending) if pending and preview is not None else {}
@@ -379,6 +387,17 @@ def compute(document: str | Corpus | None, models: dict[str, Embedder],
                     chunking, slots.get(side), side)
     first_floors(frame)
     return frame
+
+
+def wait_for_answer(pending: Mapping[str, ChunkingResult], models: Mapping[str, Embedder]) -> bool:
+    """Whether the chunks to embed are too many to embed before the user has answered
+    keep-or-clear (issue 45 item 5): a large upload spent minutes embedding for questions
+    the user was about to clear, and the page answered the click only after."""
+    missing = 0
+    for side, chunking in pending.items():
+        texts = [chunk.text for chunk in chunking.chunks]
+        missing += len(set(texts) - models[side].cached_texts(texts))
+    return missing > WAIT_FOR_ANSWER_TEXTS
 
 
 @contextmanager

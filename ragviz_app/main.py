@@ -20,7 +20,7 @@ from ragviz.embedding.models import Embedder
 from ragviz.inputs.questions import LabelledQuestion
 from ragviz_app import app_state as state
 from ragviz_app import frame as shared_frame
-from ragviz_app import heap, index_frame, index_source, preview
+from ragviz_app import heap, index_frame, index_source, preview, question_owner
 from ragviz_app.common import ss, tr
 from ragviz_app.frame import Frame
 from ragviz_app.models import load_models, loaded_keys, preload_in_background
@@ -138,8 +138,8 @@ def draw_page() -> None:
     checked = question_editor.edited_questions(tabs["questions"], is_open["questions"],
                                                document)
     waiting: list[LabelledQuestion] = []
-    if asking and choice.index is None:  # (an index's questions still score: its tests)
-        waiting, checked = checked, []
+    if asking:  # only the questions labelled on the new document meanwhile are scored
+        checked, waiting = question_owner.split(checked)
     n_chars = state.document_chars(document) if document is not None else 1000
     if choice.index is not None:  # a production index: A is the index, B the what-if
         check_answer.results(check_box, index_page(choice, models, checked, config_columns,
@@ -154,7 +154,7 @@ def draw_page() -> None:
     document_slot = tabs["chunks"].empty() if is_open["chunks"] else None
     early = (preview.chunks_first(document, configs, early_slots, document_slot)
              if document is not None else None)
-    frame = shared_frame.compute(document, models, checked, configs, early)
+    frame = shared_frame.compute(document, models, checked, configs, early, asking)
     frame.waiting = waiting  # carried by the workspace and the link, never lost
     check_answer.results(check_box, frame)
     for place in (*early_slots.values(), document_slot):

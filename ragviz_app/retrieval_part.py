@@ -40,7 +40,7 @@ from streamlit.delta_generator import DeltaGenerator
 
 from ragviz.evaluation.pipeline import rescore
 from ragviz.evaluation.results import Analysis
-from ragviz_app import background, floors
+from ragviz_app import background, floors, question_owner
 from ragviz_app import frame as shared_frame
 from ragviz_app.common import SIDES, ss, tr
 from ragviz_app.frame import RETRIEVAL_FRAGMENT, Frame
@@ -65,7 +65,8 @@ OWN_KEYS = frozenset({
 })
 # What else the frame is computed from (the applied questions are compared by identity:
 # every change replaces the table).
-OTHER_INPUTS = ("lang", "walk_on", "active_model", "questions_base", "_questions_doc",
+OTHER_INPUTS = ("lang", "walk_on", "active_model", "questions_base", question_owner.DOCUMENT,
+                question_owner.OFFER,
                 *(f"{side}_{name}" for side in SIDES for name in ("scorer", "rerank", "expand")))
 INPUTS_KEY = "_frame_inputs"
 

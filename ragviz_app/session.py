@@ -19,14 +19,13 @@ from ragviz.chunking.registry import param_names
 from ragviz.embedding.models import BUNDLED_MODELS, DEFAULT_MODEL
 from ragviz.errors import InputError
 from ragviz.i18n import Grouped, pick_language, render
-from ragviz.inputs.corpus import Corpus
 from ragviz.inputs.questions import LabelledQuestion, read_questions_file
 from ragviz.present import link_notes
 from ragviz.share import links
 from ragviz.share.samples import get_sample
 from ragviz.share.workspace import Settings, Workspace
 from ragviz_app import app_state as state
-from ragviz_app import floors, levels, walkthrough
+from ragviz_app import floors, levels, question_owner, walkthrough
 from ragviz_app.common import NO_RERANK, SIDES, expand_of, lang, scorer_name, ss, tr
 from ragviz_app.models import put_model, side_models
 
@@ -258,7 +257,9 @@ def use_workspace(workspace: Workspace) -> None:
     else:
         ss.doc_source = "paste"
     ss.doc_paste = workspace.document
-    set_questions(list(workspace.questions), workspace.document)
+    set_questions([*workspace.questions, *workspace.waiting], workspace.document)
+    if workspace.waiting:  # exported while keep-or-clear was asked: asked again
+        question_owner.wait_for(workspace.document, workspace.questions)
     ss.pop("sweep_result", None)
 
 
@@ -296,7 +297,7 @@ def set_questions(questions: list[LabelledQuestion], document: str | None = None
     ss.questions_base = state.questions_frame(questions)
     ss.pop("questions_draft", None)
     ss.pop("questions_editor", None)
-    ss["_questions_doc"] = None if document is None else state.document_key(document)
+    question_owner.belongs(document)
 
 
 def shown_questions() -> pd.DataFrame:
@@ -332,27 +333,11 @@ def apply_question_edits() -> None:
     ss.questions_base = state.apply_table_edits(shown_questions(), edits)
     ss.pop("questions_draft", None)
     ss.pop("questions_editor", None)  # the new table is the editor's data: no edits pending
-    ss["_questions_doc"] = None  # applied with the document in view: they belong to it now
+    question_owner.belongs(None)  # applied with the document in view: they belong to it now
 
 
 def clear_questions() -> None:
     set_questions([])
-
-
-def keep_questions() -> None:
-    """The user keeps the questions for the new document: they belong to it from now on."""
-    ss["_questions_doc"] = None
-
-
-def questions_follow(document: str | Corpus | None) -> bool:
-    """Whether the questions were written for ``document``; questions without a document
-    (a CSV, a kept table, no questions at all) adopt it. False: offer to keep or clear."""
-    if document is None:
-        return True
-    key = state.document_key(document)
-    if ss.get("_questions_doc") is None or not len(ss.questions_base):
-        ss["_questions_doc"] = key
-    return bool(ss["_questions_doc"] == key)
 
 
 def on_questions_upload() -> None:

@@ -67,7 +67,16 @@ def index_app(upload: tuple[str, bytes] | None, sources: bool = True,
     if sources:
         at.file_uploader(key="index_sources").set_value(
             [(SOURCE, DOC.read_bytes(), "text/plain")])
-    return rerun(at)
+    return keep_if_asked(rerun(at))
+
+
+def keep_if_asked(at: AppTest) -> AppTest:
+    """The sample's questions are the article's, which the index holds: the answer to the
+    keep-or-clear a new index asks (nothing is scored on it before) is Keep."""
+    if any(button.key == "keep_questions" for button in at.button):
+        at.button(key="keep_questions").click()
+        rerun(at)
+    return at
 
 
 def badges(at: AppTest, side: str) -> list[str]:
@@ -251,7 +260,7 @@ def test_a_real_chroma_server_lists_collections_and_diagnoses(
     picker = at.radio(key="index_collection")
     assert "refunds (5 chunks, dimension 512)" in picker.options  # (the fixture may hold more)
     picker.set_value("refunds")
-    rerun(at)
+    keep_if_asked(rerun(at))
     assert any(i.value.startswith("An index read from a Chroma server goes into no link")
                for i in at.sidebar.info)
     floor = float(at.slider(key="floor").value)

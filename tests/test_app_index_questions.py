@@ -6,9 +6,12 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from ragviz.chunking import ChunkerConfig, make_chunks
 from tests.index_fixtures import SAMPLES
 from tests.test_app import page_text, rerun, run_app
+from tests.test_app_questions import counted_queries, headings, table
 
 ASKED = "were written for the previous one"
 
@@ -37,15 +40,22 @@ def test_switching_to_an_index_asks_to_keep_or_clear_the_samples_questions() -> 
     assert ASKED not in page_text(at)
 
 
-def test_keeping_the_questions_for_the_index_ends_the_offer() -> None:
+def test_an_index_scores_and_embeds_no_old_question_until_kept(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     at = run_app(tab="questions")
+    old = table(at)
     at.radio(key="doc_source").set_value("index")
     rerun(at)
+    asked = counted_queries(monkeypatch)
     at.file_uploader(key="index_upload").set_value(
         ("guide.jsonl", guide_export(), "application/octet-stream"))
     rerun(at)
+    assert ASKED in page_text(at)
+    assert headings(at) == [], "no question of the sample scored against the index"
+    assert not set(asked) & set(old), "no question of the sample embedded for the index"
     at.button(key="keep_questions").click()
     rerun(at)
     assert len(at.session_state.questions_base) == 7
+    assert len(headings(at)) == 7 and set(old) <= set(asked)
     rerun(at)
     assert ASKED not in page_text(at)

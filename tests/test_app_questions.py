@@ -161,7 +161,8 @@ def test_the_waiting_questions_and_the_pasted_document_stay_in_the_workspace() -
     assert "were written for the previous one" in texts(at)
     workspace = at.session_state["_share_now"]["workspace"]
     assert workspace.document == ENGLISH_DOC
-    assert [q.question for q in workspace.questions] == table(at)
+    assert workspace.questions == ()  # none is the pasted document's yet
+    assert [q.question for q in workspace.waiting] == table(at)
 
 
 def test_applying_edits_under_the_offer_keeps_the_table_for_the_new_document() -> None:

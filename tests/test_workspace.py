@@ -76,6 +76,7 @@ workspaces = st.builds(
     document=documents,
     questions=st.lists(questions(), max_size=8).map(tuple),
     settings=all_settings,
+    waiting=st.lists(questions(), max_size=3).map(tuple),  # asked to keep or clear
 )
 
 
@@ -156,6 +157,9 @@ def _valid() -> dict[str, object]:
         (lambda d: d["settings"].update(__class__="os.system"), "unknown field"),
         (lambda d: d.update(version=True), "unsupported workspace version"),
         (lambda d: d["questions"][0].update(question="  "), "the question is empty"),
+        (lambda d: d.update(waiting_questions="q?"), "'waiting_questions' must be list"),
+        (lambda d: d.update(waiting_questions=[{"question": "q?", "answer": "",
+                                                "answerable": 1}]), "'answerable' must be"),
         (lambda d: d["questions"][0].update(answerable=False), "cannot have an expected answer"),
         (lambda d: d["settings"]["config_a"].update(size=10, overlap=10), "overlap must be"),
         (lambda d: d["settings"]["config_a"].update(size=-5), "size must be at least 1"),

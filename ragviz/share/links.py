@@ -398,7 +398,8 @@ def _is_sample_work(workspace: Workspace) -> bool:
     if not name:
         return False
     sample = _sample_work(name)
-    return sample is not None and sample == (workspace.document, workspace.questions)
+    return (sample is not None and not workspace.waiting
+            and sample == (workspace.document, workspace.questions))
 
 
 @lru_cache(maxsize=32)
@@ -480,4 +481,5 @@ def read_work(query: Mapping[str, str]) -> tuple[Workspace | None, InputError | 
 def restored_summary(workspace: Workspace, pasted: bool) -> Message:
     """What a reopened link put back, in one sentence."""
     key = "link.restored_pasted" if pasted else "link.restored_sample"
-    return Message(key, {"n": len(workspace.document), "q": len(workspace.questions)})
+    return Message(key, {"n": len(workspace.document),
+                         "q": len(workspace.questions) + len(workspace.waiting)})

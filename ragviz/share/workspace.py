@@ -213,20 +213,27 @@ def check_model(value: str) -> str:
 
 @dataclass(frozen=True)
 class Workspace:
-    """What a user exports to reopen later or attach to a ticket."""
+    """What a user exports to reopen later or attach to a ticket.
+
+    ``waiting``: questions written for a previous document, exported while the app asked
+    whether to keep or clear them; they are not scored (by the app or ``--workspace``)
+    until kept, and the app asks again when the file reopens (issue 45 item 5)."""
 
     document: str
     questions: tuple[LabelledQuestion, ...] = ()
     settings: Settings = field(default_factory=Settings)
+    waiting: tuple[LabelledQuestion, ...] = ()
 
     def to_json(self) -> str:
-        data = {
+        data: dict[str, Any] = {
             "format": FORMAT,
             "version": VERSION,
             "document": self.document,
             "questions": [q.to_dict() for q in self.questions],
             "settings": _settings_to_dict(self.settings),
         }
+        if self.waiting:  # written only when there are some: older files export the same
+            data["waiting_questions"] = [q.to_dict() for q in self.waiting]
         return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
 
     @classmethod
@@ -250,18 +257,22 @@ class Workspace:
         version = data.get("version")
         if isinstance(version, bool) or not isinstance(version, int) or version != VERSION:
             raise InputError(key="workspace.version", got=shown(data.get("version")))
-        _only(data, {"format", "version", "document", "questions", "settings"}, "workspace")
+        _only(data, {"format", "version", "document", "questions", "settings",
+                     "waiting_questions"}, "workspace")
         raw_document = _typed(data, "document", str, "workspace")
         document = check_document(_encodable(raw_document, "document"))
         if looks_binary_text(document):  # the rule the CLI and the uploader refuse text by
             raise InputError(key="workspace.binary_document")
         raw_questions = _typed(data, "questions", list, "workspace")
-        if len(raw_questions) > MAX_QUESTIONS:
-            raise InputError(key="workspace.too_many_questions", n=len(raw_questions),
-                             limit=MAX_QUESTIONS)
+        raw_waiting = (_typed(data, "waiting_questions", list, "workspace")
+                       if "waiting_questions" in data else [])
+        if len(raw_questions) + len(raw_waiting) > MAX_QUESTIONS:
+            raise InputError(key="workspace.too_many_questions",
+                             n=len(raw_questions) + len(raw_waiting), limit=MAX_QUESTIONS)
         questions = tuple(_question(q, i) for i, q in enumerate(raw_questions))
+        waiting = tuple(_question(q, i) for i, q in enumerate(raw_waiting, len(raw_questions)))
         settings = _settings_from_dict(_typed(data, "settings", dict, "workspace"))
-        return cls(document, questions, settings)
+        return cls(document, questions, settings, waiting)
 
 
 def _no_constant(name: str) -> Any:

@@ -29,6 +29,7 @@ from ragviz.present.explain_text import (
 from ragviz.present.label_words import badges_html
 from ragviz.present.presentation import chunk_name, format_score
 from ragviz_app import app_state as state
+from ragviz_app import question_owner
 from ragviz_app.common import lang, md, retrieval, ss, tr
 from ragviz_app.frame import Frame
 
@@ -130,13 +131,15 @@ def label_with(reference: Reference) -> None:
 
 
 def add_question(row: dict[str, Any]) -> None:
-    """The labelled question into the questions table, replacing a row of the same question."""
+    """The labelled question into the questions table, replacing a row of the same question;
+    it belongs to the document in view, even while keep-or-clear is asked about the others."""
     records = [r for r in ss.questions_base.to_dict("records")
-               if " ".join(str(r.get("question") or "").casefold().split())
-               != " ".join(row["question"].casefold().split())]
+               if state.question_key(str(r.get("question") or ""))
+               != state.question_key(row["question"])]
     ss.questions_base = state.table_frame([*records, row])
     ss.pop("questions_draft", None)
     ss.pop("questions_editor", None)
+    question_owner.mark_own(row["question"])  # labelled on the document in view: its own
 
 
 def asked(ticket: dict[str, Any]) -> LabelledQuestion:

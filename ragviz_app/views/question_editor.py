@@ -19,14 +19,12 @@ from ragviz.inputs.questions import LabelledQuestion
 from ragviz.present.exports import questions_csv
 from ragviz.present.presentation import coverage_line
 from ragviz_app import app_state as state
-from ragviz_app import levels
+from ragviz_app import levels, question_owner
 from ragviz_app.common import lang, md, ss, tr
 from ragviz_app.session import (
     apply_question_edits,
     clear_questions,
-    keep_questions,
     on_questions_upload,
-    questions_follow,
     shown_questions,
 )
 from ragviz_app.views import question_generator
@@ -131,12 +129,12 @@ def document_notice(document: str | Corpus | None) -> bool:
     """When the document changed under questions written for another, offer to keep them
     (they belong to this document from now on) or clear them; True while that is asked
     (nothing is scored or embedded until the user answers)."""
-    if questions_follow(document):
+    if question_owner.follows(document):
         return False
-    st.warning(tr("app.questions_other_document", n=len(ss.questions_base)))
+    st.warning(tr("app.questions_other_document", n=question_owner.waiting_count()))
     keep_col, clear_col = st.columns(2)
-    keep_col.button(tr("app.keep_questions"), key="keep_questions", on_click=keep_questions,
-                    width="stretch")
+    keep_col.button(tr("app.keep_questions"), key="keep_questions",
+                    on_click=question_owner.keep, width="stretch")
     clear_col.button(tr("app.clear_questions_short"), key="clear_questions_for_document",
-                     on_click=clear_questions, width="stretch")
+                     on_click=question_owner.clear_old, width="stretch")
     return True

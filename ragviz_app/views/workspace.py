@@ -50,8 +50,9 @@ def share_state(frame: Frame) -> Workspace | None:
     """Record what the downloads give for this frame (its floor and top_k) and return the
     workspace, so the page link can carry it."""
     document = _shareable(frame, say_why=False)
-    questions = tuple(frame.questions or frame.waiting)  # waiting ones are not lost
-    workspace = (Workspace(document, questions, current_settings())
+    # the questions waiting for keep-or-clear travel as such: the file reopens asking
+    workspace = (Workspace(document, tuple(frame.questions), current_settings(),
+                           tuple(frame.waiting))
                  if isinstance(document, str) else None)
     now = ss.setdefault(_NOW, {})
     # Bound now: Streamlit calls the download callables after the run, when the session's
