@@ -11,6 +11,7 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
+from ragviz.i18n import t
 from ragviz.inputs.questions import read_questions_file
 from ragviz.present.exports import questions_csv
 from ragviz.share import links
@@ -72,6 +73,11 @@ def test_a_ticket_shows_the_chunk_sent_and_one_click_labels_it() -> None:
     csv = questions_csv(questions)
     again, _ = read_questions_file(csv.encode(), "q.csv")
     assert next(q for q in again if q.question == QUESTION).references == mine.references
+    for language in ("en", "pt"):  # the main area's heading is short, in each language
+        at.selectbox(key="lang").set_value(language)
+        run(at)
+        assert [h.value for h in at.main.subheader if h.value.startswith(
+            t("check.heading", language))] == [t("check.heading", language)]
 
 
 def test_an_unlabelled_question_is_never_ok_and_one_click_opens_it() -> None:

@@ -158,7 +158,7 @@ def results(box: DeltaGenerator, frame: Frame) -> None:
     if ticket is None:
         return
     with box.container(border=True):
-        st.subheader(tr("check.title"), anchor=False)
+        st.subheader(tr("check.heading"), anchor=False)  # short: the entry says the rest
         analysis = frame.analyses.get("a")
         config = frame.configs.get("a")
         if frame.document is None or frame.index is not None or config is None:
