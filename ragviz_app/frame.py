@@ -545,10 +545,12 @@ def config_summaries(slots: dict[str, DeltaGenerator], frame: Frame) -> None:
                                         if current.settings.expand else "")
                 if frame.models["a"] is not frame.models["b"]:  # one model: the sidebar says
                     count += " · " + tr("app.models_caption", model=md(frame.models[side].name))
-                # the figures after the big ones in its tooltip: as a caption they pushed
-                # the first question's bars below the fold
-                st.caption(count, help=metrics_details(current.metrics))
+                # the big numbers first, so A's and B's sit level: the count's line wraps
+                # on one side only on a narrow screen (B's sentence settings at 1024 px
+                # pushed B's numbers 22 px below A's). The figures after the big ones are in
+                # its tooltip: as a caption they pushed the first question's bars below the fold
                 metrics_panel(current.metrics, other.metrics if other and side == "b" else None)
+                st.caption(count, help=metrics_details(current.metrics))
                 token_panel(current, side)
 
 

@@ -91,6 +91,14 @@ def test_the_first_screen_shows_the_numbers_and_the_first_bars(
     placed = first_screen(app, lang, 1280, 800, screenshot_dir)
     for top, bottom in placed["metrics"] + placed["charts"]:
         assert top >= 0 and bottom <= 800, placed
+    assert_level(placed)
+
+
+def assert_level(placed: dict[str, list[list[float]]]) -> None:
+    """A's two headline numbers and B's (with its deltas) on one line, to the pixel."""
+    (a_hit, _), (a_refused, _), (b_hit, _), (b_refused, _) = placed["metrics"]
+    assert max(a_hit, a_refused, b_hit, b_refused) - min(a_hit, a_refused, b_hit,
+                                                         b_refused) <= 1, placed
 
 
 @pytest.mark.parametrize("lang", ["en", "pt"])
@@ -103,6 +111,7 @@ def test_a_projector_first_screen_shows_the_first_bars(
     placed = first_screen(app, lang, 1024, 768, screenshot_dir)
     for top, bottom in placed["metrics"]:
         assert top >= 0 and bottom <= 768, placed
+    assert_level(placed)
     for top, _bottom in placed["charts"]:
         assert top >= 0 and top + 60 <= 768, placed
 
