@@ -54,7 +54,7 @@ def journey(page: Any, url: str, text: str) -> dict[str, float]:
     page.set_viewport_size(SIZE)
     out = {"first load": timed(page, lambda: page.goto(url), '[data-testid="stApp"]')}
     # the page asks, at its top, to keep or clear the sample's questions once it is analysed
-    out["paste"] = timed(page, lambda: paste_document(page, text, TIMEOUT_MS),
+    out["paste"] = timed(page, lambda: paste_document(page, text, TIMEOUT_MS, None),
                          ".st-key-keep_questions")
 
     def ask() -> None:

@@ -129,6 +129,17 @@ class ProtocolSession:
         self.states[key] = state
         return await self.rerun()
 
+    async def click(self, key: str) -> dict[str, float]:
+        """Press the keyed button and rerun (a button's press counts for one run)."""
+        state = WidgetState()
+        state.id = self.widget_ids[key]
+        state.trigger_value = True
+        self.states[key] = state
+        try:
+            return await self.rerun()
+        finally:
+            del self.states[key]
+
     async def close(self) -> None:
         if self._ws is not None:
             await self._ws.close()

@@ -56,6 +56,7 @@ from browser_common import (
     ALL_CHARTS_IDLE_JS,
     CHARTS_SETTLED_JS,
     CHROMIUM_ARGS,
+    CLEAR_OLD_QUESTIONS,
     FIRST_CHART_JS,
     IDLE_NOW_JS,
     ROOT,
@@ -146,6 +147,11 @@ async def paste_big(page: Any, text: str, timeout_ms: int) -> None:
     await page.wait_for_function(IDLE_NOW_JS, polling=POLL_MS, timeout=timeout_ms)
     await area.fill(text, timeout=timeout_ms)
     await area.press("Control+Enter")
+    # the page asks to keep or clear the sample's questions first, and embeds a document this
+    # long only once answered: Clear starts the long run
+    clear = page.locator(f".st-key-{CLEAR_OLD_QUESTIONS} button")
+    await clear.wait_for(timeout=timeout_ms)
+    await clear.click()
     await page.wait_for_function(RUNNING_JS, polling=50, timeout=timeout_ms)
 
 
@@ -232,7 +238,8 @@ async def protocol_contention(warm: ProtocolSession, other: ProtocolSession,
     values = [(0.2, 0.19)[i % 2] for i in range(moves)]
     alone = [await protocol_move(other, v) for v in values]
     await warm.set_text("doc_source", "Paste")
-    big = asyncio.create_task(warm.set_text("doc_paste", big_document()))
+    await warm.set_text("doc_paste", big_document())  # asks keep-or-clear, embeds nothing yet
+    big = asyncio.create_task(warm.click(CLEAR_OLD_QUESTIONS))  # the answer starts the run
     await asyncio.sleep(0.3)  # the big run has started (its script is busy embedding)
     began = time.perf_counter()
     busy = [await protocol_move(other, v) for v in values]

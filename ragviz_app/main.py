@@ -124,8 +124,9 @@ def draw_page() -> None:
         return
     st.title(tr("app.title"), help=tr("app.subtitle"))  # a tooltip: the first screen is short
     document = choice.analysed  # the corpus when there are several files, else the text
-    # a new document under another's questions: keep or clear them, asked at the top; until
-    # then they wait outside the frame (issue 45): not scored, their queries not embedded
+    # a new document (or index) under another's questions: keep or clear them, asked at the
+    # top; until then they wait outside the frame (issue 45): not scored, their queries not
+    # embedded, and a large document's chunks not embedded either (``frame.compute``)
     asking = question_editor.document_notice(
         document if choice.index is None else index_source.questions_owner(choice.index))
     # a support ticket (issue 45), typed in the sidebar's "Check an answer", explained here

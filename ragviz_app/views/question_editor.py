@@ -128,7 +128,8 @@ def table_notes() -> None:
 def document_notice(document: str | Corpus | None) -> bool:
     """When the document changed under questions written for another, offer to keep them
     (they belong to this document from now on) or clear them; True while that is asked
-    (nothing is scored or embedded until the user answers)."""
+    (none of them is scored or embedded until the user answers; a question labelled on the
+    new document meanwhile is its own: ``question_owner``)."""
     if question_owner.follows(document):
         return False
     st.warning(tr("app.questions_other_document", n=question_owner.waiting_count()))
