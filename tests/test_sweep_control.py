@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import uuid
 
+import pytest
+
 from ragviz.chunking import ChunkerConfig
 from ragviz.embedding.models import Embedder
 from ragviz.evaluation.results import RetrievalSettings
@@ -83,3 +85,33 @@ def test_a_long_embedding_says_the_time_left_from_its_pace() -> None:
     assert seconds_left_at(0, 100, 3.0) is None, "no pace before the first batch"
     assert seconds_left_at(25, 100, 10.0) == 30.0
     assert seconds_left_at(100, 100, 10.0) == 0.0
+
+
+class _StoppedError(Exception):
+    """The caller's stop, raised from the embedding's progress callback (as the sweep does)."""
+
+
+def test_a_stop_is_heard_while_the_texts_are_read_before_any_batch(
+        minilm_model: Embedder, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Before its first batch the model reads every text of the wave (MiniLM tokenises each
+    to find where it stops reading): a Cancel pressed then waited for all of them (2,800
+    texts, seconds); it is heard within 64 now, and nothing is embedded."""
+    read: list[str] = []
+    reading = minilm_model.reading_pieces
+
+    def counting(text: str) -> list[str]:
+        read.append(text)
+        return reading(text)
+
+    monkeypatch.setattr(minilm_model, "reading_pieces", counting)
+    texts = fresh_document(300).splitlines()
+    pressed: list[int] = []
+
+    def progress(done: int, total: int) -> None:
+        pressed.append(done)
+        raise _StoppedError
+
+    with pytest.raises(_StoppedError):
+        minilm_model.encode_documents(texts, progress)
+    assert pressed == [0] and len(read) <= 64 < len(texts)
+    assert not minilm_model.cached_texts(texts), "nothing embedded"

@@ -26,6 +26,9 @@ Vectors = npt.NDArray[np.float32]
 Span = tuple[int, int]
 
 ENCODE_BATCH = 16
+# Texts read (tokenised to find where the model stops reading) between two progress calls
+# before the first batch: a sweep's Cancel waited for a wave of 2,800 texts to be read
+_PLAN_CHECK = 64
 # Vectors (or token facts) written to the disk store in one transaction.
 DISK_WRITE_BATCH = 512
 # Longest text USE multilingual is given in one call (see UseMultilingual): ~1,000 tokens
@@ -224,7 +227,11 @@ class Embedder(ABC):
     ) -> None:
         """Embed ``todo`` by reading pieces sorted by length, calling ``finished`` per text
         as soon as all its pieces are done (so an interrupted run keeps what it finished)."""
-        plan = [self.reading_pieces(text) for text in todo]
+        plan: list[list[str]] = []
+        for number, text in enumerate(todo):
+            if progress is not None and number and number % _PLAN_CHECK == 0:
+                progress(0, len(todo))  # reading thousands of texts takes seconds: a stop
+            plan.append(self.reading_pieces(text))  # (a raise from progress) is heard here
         pieces = [(owner, piece) for owner, parts in enumerate(plan) for piece in parts]
         order = sorted(range(len(pieces)), key=lambda i: len(pieces[i][1]))
         remaining = [len(parts) for parts in plan]
