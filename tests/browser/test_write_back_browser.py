@@ -45,6 +45,7 @@ def paste(app: AppPage, text: str) -> None:
     clear = app.page.locator(".st-key-clear_questions_for_document button")
     clear.wait_for(timeout=LONG_MS)
     clear.click()
+    clear.wait_for(state="detached", timeout=LONG_MS)  # the answered run has begun
     app.page.get_by_text("does not carry your document").first.wait_for(timeout=LONG_MS)
     app.wait_idle(LONG_MS)
 
