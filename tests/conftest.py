@@ -38,6 +38,75 @@ def _scan_installed_components_once() -> None:
         manifest_scanner.scan_component_manifests = functools.cache(scan)  # type: ignore[assignment]
 
 
+# `make test` runs every test in one pytest on four workers (`-n 4 --dist loadfile`), each
+# test file a unit of work as `loadfile` makes it, with two changes (the scheduler below):
+# - the browser tests are ONE unit: they share one `streamlit run` server and one Chromium
+#   (tests/browser/conftest.py), so one worker runs them in order, from the first minute on,
+#   while the other three run the core and AppTest files beside it (the browser suite alone
+#   leaves part of the two cores idle: Chromium mostly waits for the server and back);
+# - the longest units go first (longest processing time first), so no 60-second file starts
+#   in the last minute while the other workers idle. SLOW_FIRST lists them, slowest first, by
+#   a file's wall time (first test to last) in a three-worker run of 12-06; a file missing
+#   here only starts later, it still runs.
+BROWSER_UNIT = "tests/browser"
+SLOW_FIRST = (
+    BROWSER_UNIT,
+    "tests/test_index_pgvector.py",
+    "tests/test_bench_smoke.py",
+    "tests/test_benchmark_format.py",
+    "tests/test_index.py",
+    "tests/test_bm25_hybrid.py",
+    "tests/test_python_api.py",
+    "tests/test_embedders.py",
+    "tests/test_cli.py",
+    "tests/test_app_questions.py",
+    "tests/test_openai_embedder.py",
+    "tests/test_app_sharing.py",
+    "tests/test_app_index.py",
+    "tests/test_index_corrupt.py",
+    "tests/test_app_corpus.py",
+    "tests/test_charts.py",
+    "tests/test_app_links.py",
+    "tests/test_projection.py",
+    "tests/test_question_writing.py",
+    "tests/test_bad_inputs.py",
+    "tests/test_index_hostile_files.py",
+    "tests/test_cli_corpus.py",
+)
+
+
+def _unit(nodeid: str) -> str:
+    """The unit of work a test belongs to: its file, or the whole browser folder."""
+    path = nodeid.split("::", 1)[0]
+    return BROWSER_UNIT if path.startswith(BROWSER_UNIT + "/") else path
+
+
+def _unit_rank(nodeid: str) -> int:
+    unit = _unit(nodeid)
+    return SLOW_FIRST.index(unit) if unit in SLOW_FIRST else len(SLOW_FIRST)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The slow units first; a file's tests stay together and in their order (stable sort)."""
+    items.sort(key=lambda item: _unit_rank(item.nodeid))
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | None:
+    """Under ``--dist loadfile``: a file per unit, the browser folder one unit, units handed
+    out in the collection's order (slow first, above) rather than by their test count."""
+    if config.getoption("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class SlowFirstFiles(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return _unit(nodeid)
+
+    config.option.loadscopereorder = False
+    return SlowFirstFiles(config, log)
+
+
 def pytest_unconfigure(config: pytest.Config) -> None:
     import os
     import shutil

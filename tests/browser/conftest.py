@@ -430,9 +430,26 @@ class AppPage:
         assert self.dialogs == [], f"dialogs opened: {self.dialogs}"
 
 
+@pytest.fixture(scope="session")
+def warm_app_url(browser: Browser, app_url: str) -> str:
+    """``app_url`` once its first visit has rendered: the server loads the model and analyses
+    the sample on the first session, which may take longer than a render under load (the
+    browser tests run beside the core suite), so it gets the server start's time, not a
+    render's; every test then opens a server that is up and warm."""
+    context = browser.new_context(viewport=VIEWPORT, locale="en-US")  # type: ignore[arg-type]
+    try:
+        page = AppPage(context.new_page(), app_url)
+        page.page.goto(app_url)
+        page.wait_rendered(timeout_ms=int(SERVER_START_TIMEOUT_S * 1000), doc_tab=False)
+    finally:
+        context.close()
+    return app_url
+
+
 @pytest.fixture
-def app(browser: Browser, app_url: str) -> Iterator[AppPage]:
+def app(browser: Browser, warm_app_url: str) -> Iterator[AppPage]:
     """A fresh browser context (no shared state) with one tab on the app, not yet loaded."""
+    app_url = warm_app_url
     context = browser.new_context(viewport=VIEWPORT, locale="en-US")  # type: ignore[arg-type]
     context.set_default_timeout(RENDER_TIMEOUT_MS)
     try:

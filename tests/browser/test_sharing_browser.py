@@ -49,9 +49,9 @@ PASTED = (
 
 
 @pytest.fixture
-def fresh_app(browser: Browser, app_url: str) -> Iterator[AppPage]:
+def fresh_app(browser: Browser, warm_app_url: str) -> Iterator[AppPage]:
     """A second tab in its own browser context: a new session that shares nothing."""
-    page, context = new_app_page(browser, app_url)
+    page, context = new_app_page(browser, warm_app_url)
     try:
         yield page
     finally:
@@ -261,8 +261,9 @@ def test_the_language_select_switches_to_portuguese(app: AppPage) -> None:
     app.assert_healthy()
 
 
-def test_a_portuguese_browser_gets_the_portuguese_interface(browser: Browser, app_url: str) -> None:
-    page, context = new_app_page(browser, app_url, locale="pt-BR")
+def test_a_portuguese_browser_gets_the_portuguese_interface(browser: Browser,
+                                                            warm_app_url: str) -> None:
+    page, context = new_app_page(browser, warm_app_url, locale="pt-BR")
     try:
         page.open(tab=None)
         assert page.page.get_by_text(t("app.title", "pt"), exact=True).is_visible()
