@@ -6,6 +6,8 @@ same chunks and vectors as a Chroma collection so both can be compared."""
 from __future__ import annotations
 
 import json
+import shutil
+import tempfile
 import uuid
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -29,11 +31,20 @@ def start_postgres(folder: Path) -> Any:
     return server
 
 
-def postgres(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The server's URI for a module's tests; stopped after them."""
-    server = start_postgres(tmp_path_factory.mktemp("pg"))
-    yield server.get_uri()
-    server.cleanup()
+def postgres() -> Iterator[str]:
+    """The server's URI for a module's tests; stopped after them. Its data lives in a folder
+    of its own under the system's temp folder, not pytest's: run as root, pgserver starts
+    Postgres as another user and opens the folders above the data to it, and every pytest
+    that starts on the machine takes ``pytest-of-root`` back to mode 700, so Postgres lost
+    its own data folder mid-file ("could not open file .../global/pg_control: Permission
+    denied") whenever another test run began (seen in a fresh-clone CI, 12-06)."""
+    folder = Path(tempfile.mkdtemp(prefix="ragviz-pg-"))
+    try:
+        server = start_postgres(folder)
+        yield server.get_uri()
+        server.cleanup()
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def new_database(admin_uri: str, name: str) -> str:

@@ -22,8 +22,8 @@ from tests.test_index_readonly import zip_folder
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    yield from postgres(tmp_path_factory)
+def server() -> Iterator[str]:
+    yield from postgres()
 
 
 def test_a_zipped_qdrant_storage_is_recognised(tmp_path: Path, use_model: Embedder) -> None:

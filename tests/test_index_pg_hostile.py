@@ -27,8 +27,8 @@ LEAKY = [  # each is refused by libpq's parser, whose message quotes the passwor
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    yield from postgres(tmp_path_factory)
+def server() -> Iterator[str]:
+    yield from postgres()
 
 
 @pytest.fixture(scope="module")

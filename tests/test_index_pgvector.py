@@ -26,8 +26,8 @@ class Stores:
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    yield from postgres(tmp_path_factory)
+def server() -> Iterator[str]:
+    yield from postgres()
 
 
 def article_chunks() -> tuple[list[str], list[str], list[int]]:

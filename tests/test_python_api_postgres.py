@@ -25,8 +25,8 @@ from tests.test_index_pgvector import article_chunks
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    yield from postgres(tmp_path_factory)
+def server() -> Iterator[str]:
+    yield from postgres()
 
 
 def _driver(uri: str, driver: str) -> str:
