@@ -38,16 +38,13 @@ def _scan_installed_components_once() -> None:
         manifest_scanner.scan_component_manifests = functools.cache(scan)  # type: ignore[assignment]
 
 
-# `make test` runs every test in one pytest on four workers (`-n 4 --dist loadfile`), each
-# test file a unit of work as `loadfile` makes it, with two changes (the scheduler below):
-# - the browser tests are ONE unit: they share one `streamlit run` server and one Chromium
-#   (tests/browser/conftest.py), so one worker runs them in order, from the first minute on,
-#   while the other three run the core and AppTest files beside it (the browser suite alone
-#   leaves part of the two cores idle: Chromium mostly waits for the server and back);
-# - the longest units go first (longest processing time first), so no 60-second file starts
-#   in the last minute while the other workers idle. SLOW_FIRST lists them, slowest first, by
-#   a file's wall time (first test to last) in a three-worker run of 12-06; a file missing
-#   here only starts later, it still runs.
+# `make test` runs the core and AppTest files on three workers (`-n 3 --dist loadfile`), each
+# test file a unit of work as `loadfile` makes it, with the longest units first (longest
+# processing time first), so no 60-second file starts in the last minute while the other
+# workers idle. SLOW_FIRST lists them, slowest first, by a file's wall time (first test to
+# last) in a three-worker run of 12-06; a file missing here only starts later, it still runs.
+# Run with the browser folder in the same pytest (`-n 4`, tried on 12-07 and slower here),
+# the browser tests are ONE unit: they share one `streamlit run` server and one Chromium.
 BROWSER_UNIT = "tests/browser"
 SLOW_FIRST = (
     BROWSER_UNIT,
