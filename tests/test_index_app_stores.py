@@ -73,7 +73,7 @@ def test_a_zipped_qdrant_upload_gives_the_chroma_uploads_labels(tmp_path: Path,
 
     from tests.index_fixtures import DOC, chroma_collection, fixed_120
     from tests.test_app import rerun
-    from tests.test_app_index import badges, index_app, zipped
+    from tests.test_app_index import badges, index_app, keep_if_asked, zipped
 
     texts = [c.text for c in fixed_120(DOC.read_text(encoding="utf-8"))]
     vectors = use_model.encode_documents(texts)
@@ -93,7 +93,7 @@ def test_a_zipped_qdrant_upload_gives_the_chroma_uploads_labels(tmp_path: Path,
     options = qdrant.radio(key="index_collection").options
     assert [o.split(" (")[0] for o in options] == ["another", "refunds"]
     qdrant.radio(key="index_collection").set_value("refunds")
-    rerun(qdrant)
+    keep_if_asked(rerun(qdrant))
     assert badges(chroma, "A") and badges(qdrant, "A") == badges(chroma, "A")
 
 
@@ -105,7 +105,7 @@ def test_an_allowed_postgres_server_gives_the_chroma_uploads_labels(
     Chroma directory."""
     from tests.index_fixtures import DOC, SOURCE, chroma_collection, fixed_120
     from tests.test_app import rerun
-    from tests.test_app_index import badges, index_app, zipped
+    from tests.test_app_index import badges, index_app, keep_if_asked, zipped
 
     chunks = fixed_120(DOC.read_text(encoding="utf-8"))
     texts = [c.text for c in chunks]
@@ -120,5 +120,5 @@ def test_an_allowed_postgres_server_gives_the_chroma_uploads_labels(
     postgres_app.radio(key="index_from").set_value("server")
     rerun(postgres_app)
     postgres_app.text_input(key="index_server").set_value(uri)
-    rerun(postgres_app)
+    keep_if_asked(rerun(postgres_app))
     assert badges(chroma, "A") and badges(postgres_app, "A") == badges(chroma, "A")

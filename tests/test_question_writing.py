@@ -307,14 +307,17 @@ def test_ctrl_c_keeps_the_file_written_so_far(base: str, folder: Path, tmp_path:
     """A real SIGINT while the model holds the third reply: exit 130, the summary says it was
     stopped, and the file holds the questions of the first two replies, readable."""
     from tests.test_llm_answer import _calls, _control
+    from tests.test_openai_embedder import AS_FROM_A_TERMINAL
 
     _control(base, "/control/reset", {})
     for fault in ({"kind": "none"}, {"kind": "none"}, {"kind": "gate", "gated": True}):
         _control(base, "/control/fault", fault)
     out = tmp_path / "stopped.csv"
     env = {**os.environ, "RAGVIZ_LLM_API_KEY": KEY, "PYTHONPATH": str(ROOT)}
+    # as from a terminal: a test worker (pytest-xdist) starts its children with SIGINT
+    # ignored, and a child that inherits that never hears the Ctrl-C (a timeout on CI)
     proc = subprocess.Popen(
-        [sys.executable, "-m", "ragviz.cli", "questions", str(folder), "--llm",
+        [sys.executable, "-c", AS_FROM_A_TERMINAL, "questions", str(folder), "--llm",
          f"openai:{MODEL}", "--llm-base", base, "--count", "40", "--out", str(out)],
         env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
