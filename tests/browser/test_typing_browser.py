@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from ragviz.i18n import t
 from ragviz.inputs.questions import read_questions_file
@@ -41,12 +42,27 @@ def type_rows(app: AppPage, questions: list[str]) -> None:
 
 
 def clear_questions(app: AppPage) -> None:
+    """Clear the table. On CI (12-07) a click once showed no effect within 60 s (its cause
+    not recorded; not reproduced here). A click that shows none is given twice more
+    (the button stays enabled only while questions are left to clear), and an exception
+    on the page fails at once with its text, never retried."""
     open_editor(app)
-    app.wait_idle()  # the click goes to the page's last run, not to one being replaced
-    app.page.locator(".st-key-clear_questions button").click()
-    # a loaded CI machine once took over 30 s here (the first page's background model load
-    # shares the two cores): twice the render timeout, still a failure if it never comes
-    app.page.get_by_text(t("app.no_questions", "en")).wait_for(timeout=2 * RENDER_TIMEOUT_MS)
+    button = app.page.locator(".st-key-clear_questions button")
+    empty = app.page.get_by_text(t("app.no_questions", "en"))
+    for _ in range(3):
+        app.wait_idle()  # the click goes to the page's last run, not to one being replaced
+        if button.is_disabled():
+            break
+        button.click()
+        try:
+            # a loaded CI machine once took over 30 s here (the first page's background
+            # model load shares the two cores): twice the render timeout
+            empty.wait_for(timeout=2 * RENDER_TIMEOUT_MS)
+            break
+        except PlaywrightTimeout:
+            app.assert_no_exception()
+            assert app.errors == [], f"uncaught page errors: {app.errors}"
+    empty.wait_for(timeout=RENDER_TIMEOUT_MS)
     app.wait_idle()
 
 
