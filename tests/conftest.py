@@ -38,37 +38,39 @@ def _scan_installed_components_once() -> None:
         manifest_scanner.scan_component_manifests = functools.cache(scan)  # type: ignore[assignment]
 
 
-# `make test` runs the core and AppTest files on three workers (`-n 3 --dist loadfile`), each
-# test file a unit of work as `loadfile` makes it, with the longest units first (longest
-# processing time first), so no 60-second file starts in the last minute while the other
-# workers idle. SLOW_FIRST lists them, slowest first, by a file's wall time (first test to
-# last) in a three-worker run of 12-06; a file missing here only starts later, it still runs.
+# `make test` runs the core and AppTest files on xdist workers (`--dist loadfile`, beside the
+# browser suite: scripts/run_tests.sh), each test file a unit of work as `loadfile` makes it,
+# with the longest units first (longest processing time first), so no 60-second file starts
+# in the last minute while the other workers idle. SLOW_FIRST lists them, slowest first, by a
+# file's summed test durations in a three-worker run of 12-07; a file missing here only
+# starts later, it still runs.
 # Run with the browser folder in the same pytest (`-n 4`, tried on 12-07 and slower here),
 # the browser tests are ONE unit: they share one `streamlit run` server and one Chromium.
 BROWSER_UNIT = "tests/browser"
 SLOW_FIRST = (
     BROWSER_UNIT,
-    "tests/test_index_pgvector.py",
-    "tests/test_bench_smoke.py",
+    "tests/test_bad_inputs.py",
     "tests/test_benchmark_format.py",
+    "tests/test_index_pgvector.py",
     "tests/test_index.py",
-    "tests/test_bm25_hybrid.py",
     "tests/test_python_api.py",
-    "tests/test_embedders.py",
+    "tests/test_bm25_hybrid.py",
+    "tests/test_bench_smoke.py",
+    "tests/test_index_server.py",
+    "tests/test_bombs.py",
     "tests/test_cli.py",
+    "tests/test_embedders.py",
     "tests/test_app_questions.py",
-    "tests/test_openai_embedder.py",
     "tests/test_app_sharing.py",
     "tests/test_app_index.py",
     "tests/test_index_corrupt.py",
-    "tests/test_app_corpus.py",
-    "tests/test_charts.py",
-    "tests/test_app_links.py",
-    "tests/test_projection.py",
-    "tests/test_question_writing.py",
-    "tests/test_bad_inputs.py",
-    "tests/test_index_hostile_files.py",
-    "tests/test_cli_corpus.py",
+    "tests/test_model_ids.py",
+    "tests/test_disk_cache.py",
+    "tests/test_openai_embedder.py",
+    "tests/test_app_models.py",
+    "tests/test_python_api_postgres.py",
+    "tests/test_index_ann.py",
+    "tests/test_llm_answer.py",
 )
 
 
