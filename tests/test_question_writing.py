@@ -80,9 +80,9 @@ FILES = {
     "breakfast.txt": "Breakfast is served in the garden hall from seven until half\npast ten.\n"
                      "Children under six eat breakfast for free beside their parents.\nGluten-free "
                      "bread is baked fresh each morning on request.\n",
-    "gym.txt": "The fitness room on the roof is open 'around the clock'.\nTowels and drinking water "
-               "are provided beside the treadmills.\nPersonal trainers can be booked at the "
-               "spa reception.\n",
+    "gym.txt": "The fitness room on the roof is open 'around the clock'.\nTowels and drinking "
+               "water are provided beside the treadmills.\nPersonal trainers can be booked at "
+               "the spa reception.\n",
     "luggage.txt": "Suitcases can be stored free of charge after checkout.\nThe luggage room "
                    "behind the concierge desk closes at midnight.\nValuables belong in the "
                    "safe, never in the stored luggage.\n",
@@ -330,6 +330,11 @@ def test_kept_giveaways_are_flagged_in_the_file(flagged: Written, folder: Path,
         assert (overlap(row["question"], excerpts) >= GIVEAWAY) == (row["giveaway"] == "true")
     read = parse_questions_csv(flagged.path.read_text(encoding="utf-8"))
     assert [q.question for q in read] == [r["question"] for r in rows]
+    import pandas as pd
+
+    from ragviz.api.sources import read_questions
+
+    assert read_questions(pd.read_csv(flagged.path)) == read  # the Python API's DataFrame
     assert _evaluated(flagged.path, folder, capsys) == len(rows)
 
 
