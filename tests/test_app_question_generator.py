@@ -16,6 +16,7 @@ from ragviz.inputs.questions import LabelledQuestion, Reference
 from ragviz.share import links
 from ragviz_app import app_state
 from ragviz_app.views.question_generator import FOUND, REVIEW, in_context, review_row, reviewed
+from tests.hostile_server import hostile_server
 from tests.question_server import INVENTED, REPEATED
 from tests.test_app import rerun, run_app
 from tests.test_app_links import work_token
@@ -87,6 +88,23 @@ def _the_workspace_carries_them(app: AppTest, table: list[LabelledQuestion]) -> 
     assert [(q.question, q.references, q.is_answerable) for q in back] == [
         (q.question, q.references, q.is_answerable) for q in table]
     assert sum(bool(q.references) for q in back) >= 2
+
+
+def test_a_visitors_base_gets_no_server_key(app: AppTest, monkeypatch: pytest.MonkeyPatch
+                                            ) -> None:
+    """In the app the base typed is a visitor's: the server's key goes only to the hosts the
+    operator allowed (docs/security.md), so the echoing model never sees it."""
+    monkeypatch.delenv("RAGVIZ_KEY_HOSTS")
+    with hostile_server() as (root, state):
+        app.text_input(key="llm_model").input("openai:m")
+        app.text_input(key="llm_base").input(f"{root}/echo/v1")
+        rerun(app)
+        app.number_input(key="qgen_count").set_value(1)
+        app.button(key="qgen_start").click()
+        rerun(app)
+    sent = [auth for path, auth in state.requests if path.startswith("/echo/")]
+    assert sent and all(KEY not in auth for auth in sent)
+    assert any("0 of 1 questions written" in c.value for c in app.caption)
 
 
 def test_the_review_keeps_edits_and_drops() -> None:
