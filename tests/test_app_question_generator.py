@@ -11,9 +11,12 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from ragviz.inputs.corpus import Corpus, Source
+from ragviz.inputs.questions import LabelledQuestion, Reference
 from ragviz.share import links
 from ragviz_app import app_state
-from ragviz_app.views.question_generator import FOUND, REVIEW, in_context, reviewed
+from ragviz_app.views.question_generator import FOUND, REVIEW, in_context, review_row, reviewed
+from tests.hostile_server import hostile_server
 from tests.question_server import INVENTED, REPEATED
 from tests.test_app import rerun, run_app
 from tests.test_app_links import work_token
@@ -68,11 +71,43 @@ def test_generated_questions_are_reviewed_then_join_the_table_and_the_link(
     work = links.decode_work(work_token(app))
     assert [q.question for q in work.questions][-2:] == ["Edited question?", found[2].question]
     assert work.questions[-1].references == found[2].references
+    _the_workspace_carries_them(app, table)
+
+
+def _the_workspace_carries_them(app: AppTest, table: list[LabelledQuestion]) -> None:
+    """The workspace exported (what its download gives) and imported in a new session: the
+    questions are back, each with its excerpts at their offsets."""
+    exported = app.session_state["_share_now"]["workspace"].to_json()
+    again = run_app(None)
+    again.session_state["more_controls"] = True  # the import sits on the second level
+    rerun(again)
+    again.file_uploader(key="workspace_upload").set_value(
+        ("ragviz-workspace.json", exported.encode(), "application/json"))
+    rerun(again)
+    back = app_state.frame_questions(again.session_state.questions_base)
+    assert [(q.question, q.references, q.is_answerable) for q in back] == [
+        (q.question, q.references, q.is_answerable) for q in table]
+    assert sum(bool(q.references) for q in back) >= 2
+
+
+def test_a_visitors_base_gets_no_server_key(app: AppTest, monkeypatch: pytest.MonkeyPatch
+                                            ) -> None:
+    """In the app the base typed is a visitor's: the server's key goes only to the hosts the
+    operator allowed (docs/security.md), so the echoing model never sees it."""
+    monkeypatch.delenv("RAGVIZ_KEY_HOSTS")
+    with hostile_server() as (root, state):
+        app.text_input(key="llm_model").input("openai:m")
+        app.text_input(key="llm_base").input(f"{root}/echo/v1")
+        rerun(app)
+        app.number_input(key="qgen_count").set_value(1)
+        app.button(key="qgen_start").click()
+        rerun(app)
+    sent = [auth for path, auth in state.requests if path.startswith("/echo/")]
+    assert sent and all(KEY not in auth for auth in sent)
+    assert any("0 of 1 questions written" in c.value for c in app.caption)
 
 
 def test_the_review_keeps_edits_and_drops() -> None:
-    from ragviz.inputs.questions import LabelledQuestion
-
     found = [LabelledQuestion("a?", answerable=True), LabelledQuestion("b?", answerable=False),
              LabelledQuestion("c?", answerable=True)]
     kept = reviewed(found, {"edited_rows": {"0": {"question": " A2? "}, 1: {"keep": False}}})
@@ -85,3 +120,17 @@ def test_an_excerpt_is_shown_in_its_context() -> None:
     start = text.index("the refund")
     shown = in_context(text, start, start + len("the refund\ntakes seven days"))
     assert "«the refund takes seven days»" in shown and shown.startswith("…x")
+
+
+def test_the_review_shows_every_excerpt_of_a_question_and_its_files() -> None:
+    corpus = Corpus((Source("a.txt", "Refunds take seven days. Store credit lasts a year."),
+                     Source("b.txt", "Exchanges are free within a month of purchase.")))
+    refs = (Reference("seven days", 13, 23, "a.txt"), Reference("lasts a year", 38, 50, "a.txt"),
+            Reference("within a month", 19, 33, "b.txt"))
+    row = review_row(LabelledQuestion("How long?", answerable=True, references=refs), corpus)
+    assert row["excerpt"].startswith("[1] …Refunds take «seven days»")
+    assert "[2] …" in row["excerpt"] and "«lasts a year»" in row["excerpt"]
+    assert "[3] …Exchanges are free «within a month» of purchase.…" in row["excerpt"]
+    assert row["file"] == "a.txt, b.txt"
+    one = review_row(LabelledQuestion("How long?", answerable=True, references=refs[:1]), corpus)
+    assert one["excerpt"].startswith("…Refunds take «seven days»") and one["file"] == "a.txt"

@@ -1,7 +1,9 @@
 """``ragviz questions``: every kept excerpt slices its file exactly, invented excerpts never
 survive, a question repeated in every reply is kept once, replies that are not JSON are
 counted, unanswerable questions are checked, a stopped run keeps its file, and the file
-evaluates. The model is tests/question_server.py on loopback (deterministic)."""
+evaluates, in ``ragviz eval`` and in the app; the key, the timeout, the retries and the redirect
+rule are the answer step's. The model is tests/question_server.py on loopback
+(deterministic); tests/hostile_server.py plays the servers that misbehave."""
 
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ import time
 import unicodedata
 from collections.abc import Iterator
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 
@@ -29,11 +32,14 @@ from ragviz.answering.question_run import QuestionRun, Row, WritingSettings, csv
 from ragviz.answering.question_writing import GIVEAWAY, Repeats, overlap
 from ragviz.answering.run import Asker
 from ragviz.cli import command as cli
+from ragviz.cli import output as cli_output
 from ragviz.embedding.base import Embedder
 from ragviz.inputs.corpus import Corpus, Source, load_paths
 from ragviz.inputs.questions import parse_questions_csv
+from tests.hostile_server import hostile_server, silent_server
 from tests.loopback import serve_script
 from tests.question_server import INVENTED, REPEATED, UNANSWERABLE
+from tests.test_llm_answer import _calls, _control
 
 ROOT = Path(__file__).resolve().parent.parent
 SERVER = ROOT / "tests" / "question_server.py"
@@ -53,7 +59,35 @@ FILES = {
                 "to two per guest room.\n",
     "hours.txt": "The shop opens at nine on weekdays and at ten on Saturdays.\nPublic holidays "
                  "follow the Sunday timetable, closing at four.\n",
+    "parking.txt": "Guests may park in the underground garage beneath the lobby.\nThe barrier "
+                   "opens for the key card issued at check-in.\n\nElectric cars can charge at "
+                   "four stations on the lowest level.\nOvernight parking costs twelve euros, "
+                   "added to the room bill.\n",
+    "delivery.txt": "Orders placed before noon leave the warehouse that same afternoon.\nCouriers "
+                    "deliver between eight in the morning and six in the\nevening.\n\nA "
+                    "signature is required for parcels worth over two hundred euros.\nMissed "
+                    "deliveries wait at the nearest pickup point for seven days.\n",
+    "loyalty.txt": "Members collect one point for every euro spent in the shop.\nFive hundred "
+                   "points become a voucher worth ten euros.\n\nPoints expire after eighteen "
+                   "months without any purchase.\nA lost membership card is replaced online "
+                   "free of charge.\n",
+    "pets.txt": "Small dogs are welcome in rooms on the ground floor.\nA cleaning fee of fifteen "
+                "euros is charged per stay.\n\nCats and birds must stay in their carriers in "
+                "the restaurant.\nGuide dogs are allowed everywhere without any fee.\n",
+    "laundry.txt": "Laundry bags hang in every wardrobe next to the ironing board.\nClothes "
+                   "handed in before nine come back the same evening.\nExpress washing within "
+                   "three hours costs double the listed price.\n",
+    "breakfast.txt": "Breakfast is served in the garden hall from seven until half\npast ten.\n"
+                     "Children under six eat breakfast for free beside their parents.\nGluten-free "
+                     "bread is baked fresh each morning on request.\n",
+    "gym.txt": "The fitness room on the roof is open 'around the clock'.\nTowels and drinking "
+               "water are provided beside the treadmills.\nPersonal trainers can be booked at "
+               "the spa reception.\n",
+    "luggage.txt": "Suitcases can be stored free of charge after checkout.\nThe luggage room "
+                   "behind the concierge desk closes at midnight.\nValuables belong in the "
+                   "safe, never in the stored luggage.\n",
 }
+COUNT = 12  # the issue's Done-when: ``--count 12`` over a corpus of several files
 
 
 @pytest.fixture(scope="module")
@@ -77,20 +111,43 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
-@pytest.fixture(scope="module")
-def written(base: str, folder: Path, tmp_path_factory: pytest.TempPathFactory
-            ) -> tuple[Path, dict[str, object]]:
-    """``ragviz questions`` run once: the file and its --json summary."""
-    out = tmp_path_factory.mktemp("out") / "questions.csv"
+class Written(NamedTuple):
+    path: Path
+    summary: dict[str, object]
+    stderr: str  # as a terminal's stderr shows it
+
+
+def _written_as_from_a_terminal(options: list[str]) -> Written:
+    """``ragviz questions`` with ``options`` (``--out FILE --json`` among them) as from a
+    terminal: the file, its --json summary and what stderr showed."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("RAGVIZ_LLM_API_KEY", KEY)
-        stdout = io.StringIO()
+        patch.setattr(cli_output, "stderr_is_terminal", lambda: True)
+        stdout, stderr = io.StringIO(), io.StringIO()
         patch.setattr(sys, "stdout", stdout)
-        code = cli.main(["questions", str(folder), "--llm", f"openai:{MODEL}", "--llm-base",
-                         base, "--count", "6", "--unanswerable", "2", "--out", str(out),
-                         "--json"])
-    assert code == 0
-    return out, json.loads(stdout.getvalue())
+        patch.setattr(sys, "stderr", stderr)
+        code = cli.main(["questions", *options])
+    assert code == 0, stderr.getvalue()
+    return Written(Path(options[options.index("--out") + 1]), json.loads(stdout.getvalue()),
+                   stderr.getvalue())
+
+
+@pytest.fixture(scope="module")
+def written(base: str, folder: Path, tmp_path_factory: pytest.TempPathFactory) -> Written:
+    """``ragviz questions --count 12 --unanswerable 2`` run once, as from a terminal."""
+    out = tmp_path_factory.mktemp("out") / "questions.csv"
+    return _written_as_from_a_terminal([
+        str(folder), "--llm", f"openai:{MODEL}", "--llm-base", base, "--count", str(COUNT),
+        "--unanswerable", "2", "--out", str(out), "--json"])
+
+
+@pytest.fixture(scope="module")
+def flagged(base: str, folder: Path, tmp_path_factory: pytest.TempPathFactory) -> Written:
+    """``ragviz questions --count 4 --keep-giveaways`` run once."""
+    out = tmp_path_factory.mktemp("flagged") / "flagged.csv"
+    return _written_as_from_a_terminal([
+        str(folder), "--llm", f"openai:{MODEL}", "--llm-base", base, "--count", "4",
+        "--keep-giveaways", "--out", str(out), "--json"])
 
 
 # -- locating excerpts -------------------------------------------------------------------------
@@ -192,12 +249,11 @@ def _rows(path: Path) -> list[dict[str, str]]:
         return list(csv.DictReader(file))
 
 
-def test_every_kept_excerpt_slices_its_file_exactly(written: tuple[Path, dict[str, object]],
-                                                     folder: Path) -> None:
-    path, _summary = written
-    rows = [r for r in _rows(path) if r["answerable"] == "true"]
-    assert len(rows) == 6
-    assert list(_rows(path)[0]) == ["question", "references", "corpus_id", "answerable"]
+def test_every_kept_excerpt_slices_its_file_exactly(written: Written, folder: Path) -> None:
+    rows = [r for r in _rows(written.path) if r["answerable"] == "true"]
+    assert len(rows) == COUNT
+    assert len({r["corpus_id"] for r in rows}) >= 4  # spread over the files
+    assert list(_rows(written.path)[0]) == ["question", "references", "corpus_id", "answerable"]
     squashed = 0
     for row in rows:
         text = (folder / row["corpus_id"]).read_bytes().decode("utf-8")
@@ -208,40 +264,185 @@ def test_every_kept_excerpt_slices_its_file_exactly(written: tuple[Path, dict[st
     assert squashed  # some excerpt was found although the model squashed its whitespace
 
 
-def test_drops_are_counted_and_a_repeated_question_kept_once(
-        written: tuple[Path, dict[str, object]]) -> None:
-    path, summary = written
-    questions = [r["question"] for r in _rows(path)]
+def test_drops_are_counted_and_a_repeated_question_kept_once(written: Written) -> None:
+    summary = written.summary
+    questions = [r["question"] for r in _rows(written.path)]
     assert questions.count(REPEATED) == 1
     assert not any(INVENTED.lower() in q for q in questions)
     dropped = summary["dropped"]
     assert isinstance(dropped, dict)
     assert dropped["not-json"] >= 1 and dropped["excerpt-not-in-file"] >= 1
     assert dropped["repeat"] >= 1 and dropped["give-away"] >= 1
-    assert summary["kept"] == 6 and summary["thresholds"] == {"near_duplicate": 0.95,
+    assert summary["kept"] == COUNT and summary["thresholds"] == {"near_duplicate": 0.95,
                                                               "giveaway": 0.8}
     assert summary["tokens"]["prompt"] > 0  # type: ignore[index]
 
 
-def test_unanswerable_questions_are_checked_and_written_false(
-        written: tuple[Path, dict[str, object]]) -> None:
-    path, summary = written
-    rows = [r for r in _rows(path) if r["answerable"] == "false"]
+def test_unanswerable_questions_are_checked_and_written_false(written: Written) -> None:
+    summary = written.summary
+    rows = [r for r in _rows(written.path) if r["answerable"] == "false"]
     assert sorted(r["question"] for r in rows) == sorted(UNANSWERABLE)
     assert all(not r["references"] for r in rows)
     assert summary["unanswerable"]["kept"] == 2  # type: ignore[index]
 
 
-def test_the_file_evaluates(written: tuple[Path, dict[str, object]], folder: Path,
-                            capsys: pytest.CaptureFixture[str]) -> None:
-    path, _summary = written
+def _evaluated(path: Path, folder: Path, capsys: pytest.CaptureFixture[str]) -> int:
+    """How many of the file's questions ``ragviz eval`` evaluated (all of them, or it fails)."""
     capsys.readouterr()
     code = cli.main(["eval", str(folder), "--questions", str(path), "--top-k", "2", "--json"])
     out = capsys.readouterr()
     assert code == 0, out.err
     payload = json.loads(out.out)
-    assert payload["questions_given"] == payload["questions_evaluated"] == 8
+    assert payload["questions_given"] == payload["questions_evaluated"]
     assert not payload["left_out_rows"]
+    return int(payload["questions_evaluated"])
+
+
+def test_the_file_evaluates(written: Written, folder: Path,
+                            capsys: pytest.CaptureFixture[str]) -> None:
+    assert _evaluated(written.path, folder, capsys) == COUNT + 2
+
+
+def test_a_terminal_sees_the_progress_line(written: Written, base: str) -> None:
+    """One line rewritten in place (``\\r``), ended by a newline when every question is
+    written: answerable and unanswerable ones counted together."""
+    total = COUNT + 2
+    line = re.compile(rf"writing questions with openai:{MODEL} @ {re.escape(base)}: "
+                      rf"(\d+) of {total}([\r\n])")
+    shown = [(int(done), end) for done, end in line.findall(written.stderr)]
+    assert len(shown) >= 3, written.stderr[-500:]
+    assert [done for done, _end in shown] == sorted(done for done, _end in shown)
+    assert shown[-1] == (total, "\n") and {end for _done, end in shown[:-1]} == {"\r"}
+    assert KEY not in written.stderr
+
+
+def test_kept_giveaways_are_flagged_in_the_file(flagged: Written, folder: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """``--keep-giveaways``: a ``giveaway`` column, ``true`` on the rows whose words are
+    their excerpts'; the readers accept it and ignore it."""
+    rows = _rows(flagged.path)
+    assert list(rows[0]) == ["question", "references", "corpus_id", "answerable", "giveaway"]
+    marked = [r for r in rows if r["giveaway"] == "true"]
+    assert marked and len(marked) == flagged.summary["flagged_giveaways"]
+    assert {r["giveaway"] for r in rows} == {"true", "false"}
+    for row in rows:
+        excerpts = [ref["content"] for ref in json.loads(row["references"])]
+        assert (overlap(row["question"], excerpts) >= GIVEAWAY) == (row["giveaway"] == "true")
+    read = parse_questions_csv(flagged.path.read_text(encoding="utf-8"))
+    assert [q.question for q in read] == [r["question"] for r in rows]
+    import pandas as pd
+
+    from ragviz.api.sources import read_questions
+
+    assert read_questions(pd.read_csv(flagged.path)) == read  # the Python API's DataFrame
+    assert _evaluated(flagged.path, folder, capsys) == len(rows)
+
+
+def test_the_app_loads_the_files_as_written(written: Written, flagged: Written,
+                                            folder: Path) -> None:
+    """Both files uploaded in the app (AppTest) over the corpus: the same questions,
+    excerpts and answerable flags, every one scored."""
+    from ragviz_app import app_state
+    from tests.test_app import rerun, run_app
+    from tests.test_app_corpus import upload
+    from tests.test_app_questions import headings
+
+    app = upload(run_app("questions"), {name: (folder / name).read_bytes() for name in FILES})
+    for path in (written.path, flagged.path):
+        app.file_uploader(key="questions_upload").set_value(
+            (path.name, path.read_bytes(), "text/csv"))
+        rerun(app)
+        expected = parse_questions_csv(path.read_text(encoding="utf-8"))
+        table = app_state.frame_questions(app.session_state.questions_base)
+        assert [(q.question, q.references, q.is_answerable) for q in table] == [
+            (q.question, q.references, q.is_answerable) for q in expected]
+        assert len(headings(app)) == len(expected)
+        assert not app.error, [e.value for e in app.error]
+
+
+# -- the answer step's key, timeout, retries and redirect rule ---------------------------------
+
+def test_a_5xx_is_retried_and_the_run_goes_on(base: str, folder: Path, tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "q.csv"
+    _control(base, "/control/fault", {"kind": "status", "status": 503})
+    before = _calls(base)
+    code = cli.main(["questions", str(folder), "--llm", f"openai:{MODEL}", "--llm-base", base,
+                     "--count", "2", "--out", str(out), "--json"])
+    said = capsys.readouterr()
+    assert code == 0, said.err
+    summary = json.loads(said.out)
+    assert summary["kept"] == 2 and summary["failed_calls"] == 0
+    assert _calls(base) - before == summary["calls"] + 1  # the 503, then its retry answered
+    assert len(parse_questions_csv(out.read_text(encoding="utf-8"))) == 2
+
+
+def test_the_key_goes_to_the_operators_base_and_nowhere_in_the_output(
+        folder: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """On the command line the base typed is the operator's (docs/security.md): it gets the
+    key; a model that echoes the key sees it blanked out, in no output and not in the file."""
+    out = tmp_path / "q.csv"
+    with hostile_server() as (root, state):
+        code = cli.main(["questions", str(folder), "--llm", "openai:m", "--llm-base",
+                         f"{root}/echo/v1", "--count", "1", "--out", str(out)])
+    said = capsys.readouterr()
+    assert code == 0, said.err
+    sent = [auth for path, auth in state.requests if path.startswith("/echo/")]
+    assert sent and set(sent) == {f"Bearer {KEY}"}
+    assert "0 of 1 questions written" in said.out
+    assert KEY not in said.out + said.err + out.read_text(encoding="utf-8")
+
+
+def test_no_key_for_openai_is_refused_before_any_work(
+        folder: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+        ) -> None:
+    monkeypatch.delenv("RAGVIZ_LLM_API_KEY")
+    assert cli.main(["questions", str(folder), "--llm", "openai:gpt-4o-mini", "--count",
+                     "1"]) == 2
+    said = capsys.readouterr()
+    assert "needs a key: set RAGVIZ_LLM_API_KEY" in said.err and not said.out
+
+
+def test_a_redirect_is_refused_and_the_second_host_gets_nothing(
+        folder: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with hostile_server() as (root, state):
+        code = cli.main(["questions", str(folder), "--llm", "openai:m", "--llm-base",
+                         f"{root}/redirect/v1", "--count", "1", "--out",
+                         str(tmp_path / "q.csv")])
+    err = capsys.readouterr().err
+    assert code == 2
+    port = root.rsplit(":", 1)[1]
+    assert err.count("\n") == 1 and err.startswith("ragviz questions: ")
+    assert "redirect (HTTP 307)" in err and f"localhost:{port}" in err, err
+    assert not [path for path, _auth in state.requests if path.startswith("/stolen/")]
+
+
+def test_a_server_that_never_answers_ends_at_the_timeout(
+        folder: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with silent_server() as (root, state):
+        code = cli.main(["questions", str(folder), "--llm", "openai:m", "--llm-base",
+                         f"{root}/v1", "--llm-timeout", "1", "--count", "1", "--out",
+                         str(tmp_path / "q.csv")])
+        err = capsys.readouterr().err
+        assert state.accepted == 1  # a deadline spent is not retried
+    assert code == 2
+    assert err.count("\n") == 1 and "did not answer within 1 s" in err, err
+
+
+def test_the_runs_llm_budget_bounds_question_writing(
+        base: str, folder: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--llm-budget``: a model that stalls on the second passage is cut at the budget, and
+    nothing more is sent (before, question writing ignored the budget)."""
+    _control(base, "/control/reset", {})
+    for fault in ({"kind": "none"}, {"kind": "slow", "seconds": 10}):
+        _control(base, "/control/fault", fault)
+    code = cli.main(["questions", str(folder), "--llm", f"openai:{MODEL}", "--llm-base", base,
+                     "--count", str(COUNT), "--llm-budget", "2", "--out",
+                     str(tmp_path / "q.csv")])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "the time budget for the language model (2 s for the run) is spent" in err, err
+    assert _calls(base) == 2
 
 
 def test_the_summary_says_the_drops_and_the_cost(base: str, folder: Path, tmp_path: Path,
@@ -250,8 +451,9 @@ def test_the_summary_says_the_drops_and_the_cost(base: str, folder: Path, tmp_pa
     code = cli.main(["questions", str(folder), "--llm", f"openai:{MODEL}", "--llm-base", base,
                      "--count", "4", "--out", str(out), "--price", "1000,2000", "--model",
                      "use-multilingual"])
-    said = capsys.readouterr().out
+    said, err = capsys.readouterr()
     assert code == 0
+    assert "writing questions" not in err  # the progress line is a terminal's only
     assert "4 of 4 questions written" in said
     assert "1 question dropped: the reply held no JSON" in said
     prompt, completion = (int(n) for n in re.findall(r"(\d+) (?:prompt|completion)", said))

@@ -4,7 +4,8 @@ for both. Answerable questions first (``question_writing``), then the unanswerab
 as it grows and a stop keeps everything handed on.
 
 The questions file is Chroma's benchmark format, ``question,references,corpus_id``, plus
-``answerable``: ``ragviz eval`` and the app read it as it is.
+``answerable``: ``ragviz eval`` and the app read it as it is. When give-aways are kept, a
+``giveaway`` column flags them (the readers accept it and ignore it).
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from ragviz.errors import InputError
 from ragviz.inputs.corpus import Corpus
 
 COLUMNS = ("question", "references", "corpus_id", "answerable")
+GIVEAWAY_COLUMN = "giveaway"  # only when give-aways are kept: which rows are one
 MAX_COUNT = 1_000
 MAX_PASSAGE_TOKENS = 100_000
 
@@ -100,7 +102,7 @@ class QuestionRun:
         settings, summary = self.settings, self.summary
         total = settings.count + settings.unanswerable
         filters = Filters(Repeats(self.embedder), keep_giveaways=settings.keep_giveaways)
-        writer = QuestionWriter(self.asker.model, self.template, filters, summary,
+        writer = QuestionWriter(self.asker, self.template, filters, summary,
                                 settings.per_passage)
         texts = {source.name: source.text for source in self.corpus.sources}
         if settings.count:
@@ -114,19 +116,25 @@ class QuestionRun:
         return summary
 
 
-def csv_header() -> str:
-    return _line(list(COLUMNS))
+def csv_header(flagged: bool = False) -> str:
+    """The header; ``flagged`` (give-aways kept) adds the ``giveaway`` column."""
+    return _line([*COLUMNS, *([GIVEAWAY_COLUMN] if flagged else [])])
 
 
-def csv_row(row: Row) -> str:
-    """One question as a line of the questions file."""
+def csv_row(row: Row, flagged: bool = False) -> str:
+    """One question as a line of the questions file (with its ``giveaway`` cell when
+    ``flagged``, as :func:`csv_header` says)."""
     question = row.question
     if isinstance(row, Unanswerable):
-        return _line([question.question, "", "", "false"])
-    references = [{"content": r.content, "start_index": r.start, "end_index": r.end,
-                   "source": r.source} for r in question.references]
-    return _line([question.question, json.dumps(references, ensure_ascii=False), row.source,
-                  "true"])
+        cells = [question.question, "", "", "false"]
+        giveaway = False
+    else:
+        references = [{"content": r.content, "start_index": r.start, "end_index": r.end,
+                       "source": r.source} for r in question.references]
+        cells = [question.question, json.dumps(references, ensure_ascii=False), row.source,
+                 "true"]
+        giveaway = row.giveaway
+    return _line([*cells, *([str(giveaway).lower()] if flagged else [])])
 
 
 def _line(cells: list[str]) -> str:

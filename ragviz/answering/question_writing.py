@@ -24,11 +24,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ragviz.answering.chat import ChatAnswer, ChatModel
+from ragviz.answering.chat import ChatAnswer
 from ragviz.answering.excerpt_match import locate_excerpt
 from ragviz.answering.passages import Passage
 from ragviz.answering.prompt import check_template
 from ragviz.answering.question_replies import Draft, parse_reply
+from ragviz.answering.run import Asker
 from ragviz.embedding.models import Embedder
 from ragviz.errors import LLMError
 from ragviz.i18n import catalog_text
@@ -209,9 +210,10 @@ OnQuestion = Callable[[WrittenQuestion], None]
 
 @dataclass
 class QuestionWriter:
-    """One run of question writing against a chat model (see the module)."""
+    """One run of question writing against a chat model (see the module): the asker's, with
+    its timeout, retries and the run's time budget."""
 
-    model: ChatModel
+    asker: Asker
     template: str
     filters: Filters
     summary: WritingSummary
@@ -229,7 +231,7 @@ class QuestionWriter:
                 break
             asked = min(self.per_passage, max(1, wanted - self.summary.kept))
             try:
-                answer = self.model.ask(writing_prompt(self.template, passage, asked))
+                answer = self.asker.ask_now(writing_prompt(self.template, passage, asked))
             except LLMError:
                 failures += 1
                 self.summary.failed_calls += 1

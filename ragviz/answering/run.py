@@ -96,15 +96,21 @@ class Asker:
             should_stop: ShouldStop | None = None) -> ChatAnswer | LLMError:
         key = (self.model.name, prompt)
         if key not in self.cache:
-            left = self._left()
-            if left is not None and left <= 0:
-                return LLMError(key="llm.budget_spent", seconds=f"{self.budget_s:g}")
-            self.calls += 1
             try:
-                self.cache[key] = self.model.ask(prompt, on_text, should_stop, left)
+                self.cache[key] = self.ask_now(prompt, on_text, should_stop)
             except LLMError as error:
                 return error  # not cached: asking again may work
         return self.cache[key]
+
+    def ask_now(self, prompt: str, on_text: Callable[[str], None] | None = None,
+                should_stop: ShouldStop | None = None) -> ChatAnswer:
+        """``prompt`` asked now, past the cache (question writing asks each passage once)
+        but inside the run's time budget; LLMError when it fails or the budget is spent."""
+        left = self._left()
+        if left is not None and left <= 0:
+            raise LLMError(key="llm.budget_spent", seconds=f"{self.budget_s:g}")
+        self.calls += 1
+        return self.model.ask(prompt, on_text, should_stop, left)
 
     def _left(self) -> float | None:
         """Seconds left of the run's budget (None: no budget), counted from the first ask."""

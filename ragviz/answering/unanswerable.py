@@ -102,7 +102,7 @@ class UnanswerableWriter:
             missing = wanted - self.summary.unanswerable_kept
             if missing <= 0:
                 break
-            answer = asker.model.ask(candidates_prompt(self.corpus, missing + 2, self.lang))
+            answer = asker.ask_now(candidates_prompt(self.corpus, missing + 2, self.lang))
             self.summary.count(answer)
             drafts = parse_reply(answer.text).drafts
             fresh = [d.question for d in drafts if repeats.why_not(d.question) is None]

@@ -20,7 +20,7 @@ from ragviz.inputs.documents import (
     MAX_FILE_CHARS,
     check_document,
 )
-from ragviz.inputs.questions import LabelledQuestion, parse_questions_csv
+from ragviz.inputs.questions import FILE_COLUMNS, LabelledQuestion, parse_questions_csv
 from ragviz.inputs.reading import SAMPLE_PREFIX
 from ragviz.inputs.reading import read_corpus as read_paths
 from ragviz.inputs.reading import read_questions as read_questions_path
@@ -29,7 +29,7 @@ from ragviz.share.samples import find_sample
 PathLike: TypeAlias = "str | os.PathLike[str]"
 CorpusInput: TypeAlias = "PathLike | Sequence[PathLike] | Mapping[str, str] | Corpus"
 QuestionsInput: TypeAlias = "PathLike | Sequence[Mapping[str, Any] | str] | Any"  # Any: a DataFrame
-COLUMNS = ("question", "answer", "answerable", "references", "corpus_id")
+COLUMNS = FILE_COLUMNS  # a DataFrame's or a dict's keys: the questions file's columns
 
 
 def _is_path(value: object) -> bool:

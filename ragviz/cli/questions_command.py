@@ -114,10 +114,10 @@ def cmd_questions(args: argparse.Namespace) -> None:
             if args.out else sys.stdout
 
         def keep(row: Row) -> None:
-            target.write(csv_row(row))
+            target.write(csv_row(row, settings.keep_giveaways))
             target.flush()
 
-        target.write(csv_header())
+        target.write(csv_header(settings.keep_giveaways))
         try:
             run.run(keep, _progress(asker.model.name))
         except KeyboardInterrupt:

@@ -24,7 +24,9 @@ from ragviz.inputs.documents import (
     shorten,
 )
 
-_COLUMNS = ("question", "answer", "answerable", "references", "corpus_id")
+# the columns a questions file may have; ``giveaway`` is read and ignored (``ragviz questions
+# --keep-giveaways`` flags the give-aways it kept in it)
+FILE_COLUMNS = ("question", "answer", "answerable", "references", "corpus_id", "giveaway")
 _TRUE = {"true", "yes", "sim", "1", "y", "s", "t", "verdadeiro"}
 _FALSE = {"false", "no", "não", "nao", "0", "n", "f", "falso"}
 
@@ -212,7 +214,7 @@ def _columns(header: list[str]) -> list[str]:
         raise InputError(key="questions.column_twice", at=first, columns=shown)
     if "question" not in columns:
         raise InputError(key="questions.no_question_column", at=first, columns=shown)
-    unknown = [c for c in columns if c not in _COLUMNS]
+    unknown = [c for c in columns if c not in FILE_COLUMNS]
     if unknown:
         raise InputError(key="questions.unknown_columns", n=len(unknown), at=first,
                          columns=shorten(", ".join(unknown)))

@@ -46,14 +46,16 @@ def in_context(text: str, start: int, end: int) -> str:
     return f"…{before} «{' '.join(text[start:end].split())}» {after}…"
 
 
-def _row(question: LabelledQuestion, corpus: Corpus) -> dict[str, Any]:
-    refs = question.references
-    if not refs:
-        return {"keep": True, "question": question.question, "excerpt": "", "file": ""}
-    ref = refs[0]
-    text = corpus.source(ref.source).text
-    return {"keep": True, "question": question.question,
-            "excerpt": in_context(text, ref.start or 0, ref.end or 0), "file": ref.source}
+def review_row(question: LabelledQuestion, corpus: Corpus) -> dict[str, Any]:
+    """A question's row in the review: every excerpt in its context (numbered when there are
+    several) and every file they are in."""
+    shown = [in_context(corpus.source(ref.source).text, ref.start or 0, ref.end or 0)
+             for ref in question.references]
+    if len(shown) > 1:
+        shown = [f"[{n}] {excerpt}" for n, excerpt in enumerate(shown, start=1)]
+    files = dict.fromkeys(ref.source for ref in question.references)
+    return {"keep": True, "question": question.question, "excerpt": " ".join(shown),
+            "file": ", ".join(files)}
 
 
 def generator_panel(document: str | Corpus | None) -> None:
@@ -144,7 +146,7 @@ def review(document: str | Corpus) -> None:
     if not found or ss.get(RUNNING):
         return
     corpus = as_corpus(document)
-    frame = pd.DataFrame([_row(q, corpus) for q in found])
+    frame = pd.DataFrame([review_row(q, corpus) for q in found])
     st.data_editor(frame, key=REVIEW, hide_index=True, width="stretch", num_rows="fixed",
                    disabled=["excerpt", "file"], column_config={
                        "keep": st.column_config.CheckboxColumn(tr("qgen.keep")),
