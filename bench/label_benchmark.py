@@ -5,14 +5,17 @@ Builds a benchmark in the shape of Chroma's chunking benchmark from the King Jam
 of 0.5 to 1 MB (the gospels and Acts, the histories Joshua to 2 Kings, the poetry books with
 Isaiah) and a ``question,references,corpus_id`` file whose questions take one or two sentences
 of a file as excerpts, at their offsets (``tests/chroma_questions.py``). Then runs the real CLI,
-``ragviz eval --json`` at top_k 5 with overlapping chunks (recursive 800/400, MiniLM), and
-checks every question with its own count, reading only the JSON and the files: the characters
-of each excerpt inside the chunks sent (the hits and what ``--expand`` added, offsets from
-``ragviz chunk --json``). It prints the labels, how many questions have a failure label with
-recall 1 and how many are ``ok`` with recall under 0.95 (both must be 0), and how often its
-recall differs from the one ``eval`` printed.
+``ragviz eval --json`` at top_k 5 with overlapping chunks, MiniLM, in two configurations:
+recursive 800/400 (every excerpt of at most 240 characters lies whole in some chunk) and
+recursive 800/100 (many excerpts cut between two chunks, so ``answer-split`` is met at scale).
+It checks every question with its own count, reading only the JSON and the files: the
+characters of each excerpt inside the chunks sent (the hits and what ``--expand`` added,
+offsets from ``ragviz chunk --json``). It prints the labels and, reading every label of a
+question (not only the first), how many questions carry a failure label with recall 1, how
+many carry ``ok`` with recall under 0.95 and how many mix ``ok`` with a failure label (all
+three must be 0), and how often its recall differs from the one ``eval`` printed.
 
-    python bench/label_benchmark.py [--keep DIR] [--questions 300]
+    python bench/label_benchmark.py [--keep DIR] [--questions 300] [--overlaps 400,100]
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -40,9 +44,12 @@ FILES = {  # file name: the books it holds, by the dataset's abbreviations
     "histories.txt": ("js", "jud", "rt", "1sm", "2sm", "1kgs", "2kgs"),
     "poetry_and_isaiah.txt": ("job", "ps", "prv", "ec", "so", "is"),
 }
-SETTINGS = ["--chunker", "recursive", "--size", "800", "--overlap", "400",
-            "--model", "minilm-en"]
+SIZE = 800
+OVERLAPS = (400, 100)  # the first: no excerpt cut; the second: answer-split at scale
 TOP_K = "5"
+# A label that says nothing is wrong with the answer sent: a note beside it (copies of one
+# passage sharing the top_k). Every other label but ``ok`` says part of an excerpt is missing.
+NOTES = frozenset({"duplicate-crowding"})
 _NOTE = re.compile(r"\{[^{}]*:[^{}]*\}")  # the dataset's footnotes ("{word: Heb. ...}")
 
 
@@ -102,7 +109,10 @@ def check(result: dict[str, Any], chunks: dict[str, Any],
     """The independent count: per question, the excerpt characters inside the chunks sent."""
     by_index = {c["index"]: c for c in chunks["chunks"]}
     labels: Counter[str] = Counter()
-    failed_at_1, ok_under, differ, multi = [], [], 0, 0
+    failed_at_1: list[str] = []
+    ok_under: list[str] = []
+    mixed: list[str] = []
+    differ = multi = 0
     asked_by = {q["question"]: q for q in questions}
     for row in result["questions"]:
         asked = asked_by[row["question"]]
@@ -120,15 +130,17 @@ def check(result: dict[str, Any], chunks: dict[str, Any],
             got += covered(spans, start, end)
         recall = got / wanted if wanted else 0.0
         labels.update(row["labels"])
-        primary = row["labels"][0] if row["labels"] else "-"
-        if primary != "ok" and recall == 1.0:
+        failures = set(row["labels"]) - NOTES - {"ok"}
+        if failures and recall == 1.0:
             failed_at_1.append(row["question"])
-        if primary == "ok" and recall < 0.95:
+        if "ok" in row["labels"] and recall < 0.95:
             ok_under.append(row["question"])
+        if "ok" in row["labels"] and failures:
+            mixed.append(row["question"])
         differ += row["recall"] is None or abs(row["recall"] - recall) > 1e-9
     return {"questions": len(result["questions"]), "multi_excerpt": multi, "labels": dict(labels),
             "failure_label_with_recall_1": failed_at_1, "ok_with_recall_under_0.95": ok_under,
-            "recall_differs_from_eval": differ}
+            "ok_with_a_failure_label": mixed, "recall_differs_from_eval": differ}
 
 
 def read_questions(path: Path) -> list[dict[str, Any]]:
@@ -141,7 +153,10 @@ def main() -> None:
     parser = bench_parser(__doc__)
     parser.add_argument("--keep", type=Path, help="build in this folder and keep it")
     parser.add_argument("--questions", type=int, default=300)
+    parser.add_argument("--overlaps", default=",".join(map(str, OVERLAPS)),
+                        help="the recursive chunker's overlaps to run, comma-separated")
     args = parser.parse_args()
+    overlaps = [int(part) for part in args.overlaps.split(",") if part.strip()]
     count = 6 if args.smoke else args.questions
     with on_machine(args.smoke), tempfile.TemporaryDirectory() as scratch:
         folder = args.keep or Path(scratch) / "kjv"
@@ -149,17 +164,28 @@ def main() -> None:
         questions_file = build(folder, count, args.smoke)
         sizes = {p.name: p.stat().st_size for p in sorted(folder.iterdir())}
         print(f"files: {sizes}")
-        chunks = ragviz("chunk", str(folder), *SETTINGS[:6])
-        result = ragviz("eval", str(folder), "--questions", str(questions_file), *SETTINGS,
-                        "--top-k", TOP_K)
-        found = check(result, chunks, read_questions(questions_file))
-        print(f"chunks: {len(chunks['chunks'])}; " + json.dumps(
-            {k: v if not isinstance(v, list) else len(v) for k, v in found.items()}))
-        for kind in ("failure_label_with_recall_1", "ok_with_recall_under_0.95"):
-            for question in found[kind][:5]:
-                print(f"  {kind}: {question}")
-        shown = {k: v for k, v in result["metrics"].items() if k not in ("labels", "std")}
-        print(f"metrics: {json.dumps(shown)}")
+        for overlap in overlaps:
+            run(folder, questions_file, overlap)
+
+
+def run(folder: Path, questions_file: Path, overlap: int) -> None:
+    """One configuration: chunk, evaluate, count; its figures on a few lines."""
+    chunking = ["--chunker", "recursive", "--size", str(SIZE), "--overlap", str(overlap)]
+    began = time.perf_counter()
+    chunks = ragviz("chunk", str(folder), *chunking)
+    result = ragviz("eval", str(folder), "--questions", str(questions_file), *chunking,
+                    "--model", "minilm-en", "--top-k", TOP_K)
+    found = check(result, chunks, read_questions(questions_file))
+    print(f"recursive {SIZE}/{overlap}: chunks {len(chunks['chunks'])}, "
+          f"{time.perf_counter() - began:.0f} s; " + json.dumps(
+              {k: v if not isinstance(v, list) else len(v) for k, v in found.items()}),
+          flush=True)
+    for kind in ("failure_label_with_recall_1", "ok_with_recall_under_0.95",
+                 "ok_with_a_failure_label"):
+        for question in found[kind][:5]:
+            print(f"  {kind}: {question}")
+    shown = {k: v for k, v in result["metrics"].items() if k not in ("labels", "std")}
+    print(f"  metrics: {json.dumps(shown)}", flush=True)
 
 
 if __name__ == "__main__":

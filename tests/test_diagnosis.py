@@ -107,6 +107,36 @@ def test_an_answer_split_between_two_chunks_both_sent_is_ok() -> None:
         "chunk #0 ranks first with 0.80.")
 
 
+def test_an_answer_the_scores_send_and_the_index_lost_is_ann_miss_never_ok() -> None:
+    """Issue 43, database mode: the labels read what the database's own top_k sent. The
+    exact scores rank the answer's chunk #1 first; an approximate index returned #0 and #2
+    instead: ann-miss leads, names #1 at exact rank 1, and hit@1 stays the ranking's."""
+    from ragviz.evaluation.index_analysis import sent_by
+
+    exact = decide([0.3, 0.8, 0.1], 2, 0.2)
+    searched = sent_by(exact, [0, 2])
+    assert [h.index for h in searched.hits] == [0]  # #2 scores under the floor: not sent
+    result = diagnose(DOC, cut(SENTENCE_CUTS), searched, ANSWERABLE, [None] * 3)
+    assert result is not None and result.labels == ("ann-miss",)
+    assert result.ann_miss is not None and (result.ann_miss.chunk, result.ann_miss.rank) == (1, 1)
+    assert result.answer_rank == 1
+    both = diagnose(DOC, cut(SENTENCE_CUTS), sent_by(exact, [1, 0]), ANSWERABLE, [None] * 3)
+    assert both is not None and both.labels == ("ok",) and both.ann_miss is None
+
+
+def test_half_an_answer_the_index_lost_is_ann_miss_then_answer_split() -> None:
+    """The exact top 2 sends both halves of a cut answer (ok); the index's top_k only the
+    first: what is missing is the index's doing first, the cut second."""
+    from ragviz.evaluation.index_analysis import sent_by
+
+    exact = decide([0.8, 0.6], 2, 0.4)
+    whole = diagnose(DOC, cut(SPLIT_CUTS), exact, ANSWERABLE, [None] * 2)
+    assert whole is not None and whole.labels == ("ok",)
+    result = diagnose(DOC, cut(SPLIT_CUTS), sent_by(exact, [0]), ANSWERABLE, [None] * 2)
+    assert result is not None and result.labels == ("ann-miss", "answer-split")
+    assert result.ann_miss is not None and result.ann_miss.chunk == 1
+
+
 def test_answer_split_in_portuguese() -> None:
     result = run(SPLIT_CUTS, [0.2, 0.3], floor=0.45)
     assert diagnosis_sentences(result, "pt")[0] == (

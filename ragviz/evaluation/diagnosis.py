@@ -10,6 +10,7 @@ several places of the top_k (``duplicate-crowding``): a note added after the oth
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, replace
@@ -106,8 +107,8 @@ class AnnMiss:
 
     chunk: int
     rank: int
-    recall: float
-    settings: str
+    recall: float = math.nan  # the diagnosis knows the chunk; the exact check adds these two
+    settings: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return {"chunk": self.chunk, "exact_rank": self.rank, "recall_at_k": self.recall,
@@ -116,8 +117,10 @@ class AnnMiss:
 
 @dataclass(frozen=True)
 class Diagnosis:
-    """Labels (``labels[0]`` is the primary one; ``ok`` is followed by nothing but the
-    ``duplicate-crowding`` note, which does not make an answer wrong) with the facts
+    """Labels (``labels[0]`` is the primary one; ``ok`` is followed by nothing but notes
+    that do not make an answer wrong: ``duplicate-crowding``, and in database mode
+    ``ann-miss`` when the index lost a chunk of the top_k the answer did not need; an
+    ``ann-miss`` that lost the answer is the primary label) with the facts
     they rest on: which chunks, which scores, ranks and margins. No sentences: those are
     made by ``ragviz.present.presentation`` in the reader's language.
 
@@ -329,19 +332,20 @@ def _diagnose_answerable(
     if gone is None:
         return Diagnosis((OK,), span, holding, rank, ANSWERABLE, _text(corpus, span), **facts)
     lost = reaches[gone]
-    labels, split, outranked = _why_missing(table, decision, lost, truncation)
+    labels, split, outranked, searched_out = _why_missing(table, decision, lost, truncation)
     if decision.refused and BELOW_FLOOR not in labels:
         labels.append(BELOW_FLOOR)
     return Diagnosis(tuple(labels), span, holding, rank, ANSWERABLE,
                      _text(corpus, lost.excerpt), **facts, split_between=split,
-                     outranked=outranked, missing_excerpt=gone + 1, sent_share=lost.share,
+                     outranked=outranked, ann_miss=searched_out,
+                     missing_excerpt=gone + 1, sent_share=lost.share,
                      part_sent=_pieces(corpus, lost.excerpt.source, lost.sent),
                      part_missing=_pieces(corpus, lost.excerpt.source, lost.missing))
 
 
 def _why_missing(table: ChunkTable, decision: Decision, lost: Reach,
                  truncation: Sequence[int | None]
-                 ) -> tuple[list[str], tuple[int, ...], Outranked | None]:
+                 ) -> tuple[list[str], tuple[int, ...], Outranked | None, AnnMiss | None]:
     """Why part of an excerpt stayed out of the context: no chunk holds it whole
     (``answer-split``, then what kept the left-out part's best chunk out), its chunks end
     their vector before it (``answer-truncated``), or its best chunk ranked under the
@@ -355,14 +359,23 @@ def _why_missing(table: ChunkTable, decision: Decision, lost: Reach,
         rank, chunk = min((decision.rank_of(i), i) for i in parts or set(touching))
         outranked = _outranked(table, decision, rank, chunk, excerpt, part=True) \
             if rank > 1 or not decision.scored(chunk) else None
-        labels = [ANSWER_SPLIT, *_rank_labels(decision, rank, chunk, outranked)]
-        return labels, (touching[0], touching[-1]), outranked
+        why = _rank_labels(decision, rank, chunk, outranked)
+        # the index lost a part the scores would have sent: the search, not the chunking
+        labels = [*why, ANSWER_SPLIT] if why == [ANN_MISS] else [ANSWER_SPLIT, *why]
+        return labels, (touching[0], touching[-1]), outranked, _searched_out(why, rank, chunk)
     if not _readable(table, [excerpt], truncation):
-        return [ANSWER_TRUNCATED], (), None
+        return [ANSWER_TRUNCATED], (), None, None
     rank, chunk = min((decision.rank_of(i), i) for i in holding)
     outranked = _outranked(table, decision, rank, chunk, excerpt) \
         if rank > 1 or not decision.scored(chunk) else None
-    return _rank_labels(decision, rank, chunk, outranked), (), outranked
+    why = _rank_labels(decision, rank, chunk, outranked)
+    return why, (), outranked, _searched_out(why, rank, chunk)
+
+
+def _searched_out(labels: Sequence[str], rank: int, chunk: int) -> AnnMiss | None:
+    """The chunk an approximate search lost and its rank in the scores (``ann-miss``); the
+    index's recall and settings are the exact check's to add."""
+    return AnnMiss(chunk, rank) if ANN_MISS in labels else None
 
 
 def _excerpt(span: AnswerSpan) -> Excerpt:
@@ -391,15 +404,28 @@ def _rank_labels(decision: Decision, rank: int, chunk: int,
                  outranked: Outranked | None) -> list[str]:
     """Labels of the chunk that should have brought the missing part (``chunk``, at
     ``rank``), in the order of what to change first. Inside top_k it can only have been
-    the floor that kept it out (raising top_k changes nothing); outside top_k, being
+    the floor that kept it out (raising top_k changes nothing), or the search that picked
+    the hits losing it (``ann-miss``: an approximate index); outside top_k, being
     outranked leads, and the floor follows when it would keep the chunk out too. A chunk
     the ranking never scored (a retriever that returned fewer than top_k without it) was
     beaten by what it returned, wherever NaN sorts it."""
     floor = [BELOW_FLOOR] if decision.score(chunk) < decision.floor else []
+    if not floor and _lost_by_the_search(decision, rank, chunk):
+        return [ANN_MISS]
     if outranked is None or (rank <= decision.top_k and decision.scored(chunk)):
         return floor
     beaten = OUTRANKED_BY_OTHER_DOCUMENT if outranked.other_document else OUTRANKED
     return [beaten, *floor]
+
+
+def _lost_by_the_search(decision: Decision, rank: int, chunk: int) -> bool:
+    """The scores put ``chunk`` inside the top_k and it reaches the floor, yet the hits
+    lack it: the hits came from another search than the scores' own, an approximate index
+    that lost it (``ann-miss``, database mode). Hits picked from the scores never do this."""
+    score = decision.score(chunk)
+    return (rank <= decision.top_k and decision.scored(chunk) and score >= decision.floor
+            and (decision.no_match is None or score > decision.no_match)
+            and all(hit.index != chunk for hit in decision.hits))
 
 
 def _answer_span(

@@ -6,7 +6,7 @@ vectors (``vector-mismatch``), and near-copies are found on the stored vectors
 from __future__ import annotations
 
 import math
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -15,17 +15,25 @@ from ragviz.chunking import ChunkingResult
 from ragviz.embedding.base import Progress
 from ragviz.embedding.models import Embedder
 from ragviz.errors import IndexInputError
+from ragviz.evaluation.chunk_table import ChunkTable
 from ragviz.evaluation.diagnosis import OUTRANKED, OUTRANKED_BY_OTHER_DOCUMENT
 from ragviz.evaluation.excerpts import resolve_questions
 from ragviz.evaluation.metrics import compute_metrics, outcome_calibration
-from ragviz.evaluation.pipeline import analyse_chunked, encode_questions, rescore
+from ragviz.evaluation.pipeline import (
+    analyse_chunked,
+    encode_questions,
+    question_outcome,
+    rescore,
+)
 from ragviz.evaluation.results import Analysis, Coverage, QuestionOutcome, RetrievalSettings
+from ragviz.evaluation.winner_words import with_winner_words
 from ragviz.i18n import Grouped, Message
 from ragviz.index.base import INDEX_CONFIG, LoadedIndex, Vector
 from ragviz.index.duplicates import duplicate_groups
 from ragviz.index.placement import STALE_SUFFIX, Placed, place
 from ragviz.inputs.corpus import Corpus
 from ragviz.inputs.questions import LabelledQuestion, Reference
+from ragviz.retrieval.decision import Decision, Hit
 from ragviz.retrieval.scorers import get_scorer
 
 STALE_CHUNK = "stale-chunk"
@@ -154,12 +162,10 @@ def on_real_files(analysis: Analysis, placed: Placed) -> Analysis:
     """The analysis with no number computed on a stand-in text: without source files, a
     chunk holds an answer when the answer (or one excerpt) is inside its own text; token
     metrics, offsets into files, are only kept for excerpts placed in a real file."""
-    standins = {s.name for s in placed.corpus.sources} - set(placed.real)
+    standins = _standins(placed)
     if not standins:
         return analysis
-    pinned = [_pin_by_text(o, analysis) if not placed.given or _on_standin(o, standins)
-              or _only_stale_holds(o, analysis, placed) else o.question
-              for o in analysis.outcomes]
+    pinned = [_diagnosed_question(o, analysis, placed, standins) for o in analysis.outcomes]
     rescored = rescore(replace(analysis, outcomes=tuple(
         replace(o, question=q) for o, q in zip(analysis.outcomes, pinned, strict=True))),
         analysis.settings)
@@ -169,6 +175,59 @@ def on_real_files(analysis: Analysis, placed: Placed) -> Analysis:
     return replace(analysis, outcomes=outcomes, metrics=compute_metrics(outcomes),
                    calibration=outcome_calibration(
                        outcomes, get_scorer(analysis.settings.scorer).scale))
+
+
+def _standins(placed: Placed) -> set[str]:
+    """The corpus's stand-in texts: files not given, or a stale chunk's text as indexed."""
+    return {s.name for s in placed.corpus.sources} - set(placed.real)
+
+
+def _diagnosed_question(outcome: QuestionOutcome, analysis: Analysis, placed: Placed,
+                        standins: set[str]) -> LabelledQuestion:
+    """The question as the diagnosis reads it: pinned by its text inside a chunk when no
+    source file was given, or when only a stand-in text holds its answer."""
+    if not placed.given or _on_standin(outcome, standins) \
+            or _only_stale_holds(outcome, analysis, placed):
+        return _pin_by_text(outcome, analysis)
+    return outcome.question
+
+
+def with_hits(result: IndexAnalysis, searched: Mapping[int, Sequence[int]]
+              ) -> tuple[QuestionOutcome, ...]:
+    """The outcomes when another search picked the chunks sent: ``searched[n]`` is the top_k
+    an approximate index returned for question ``n`` (positions among the chunks); those
+    reaching the floor are the hits, so the labels and the token measures read what that
+    search handed on, by the rules above. The scores stay the exact ones (hit@k and MRR are
+    the ranking's); a question not in ``searched`` is kept as it is."""
+    analysis, placed = result.analysis, result.placed
+    table = ChunkTable.of(analysis.chunks)
+    standins = _standins(placed)
+    out = list(analysis.outcomes)
+    for position, chunks in searched.items():
+        old = out[position]
+        decision = sent_by(old.decision, chunks)
+        rest = (decision, analysis.truncation, analysis.settings.expand,
+                analysis.duplicate_groups)
+        new = question_outcome(analysis.corpus, table, old.question, *rest)
+        if standins:
+            pinned = _diagnosed_question(new, analysis, placed, standins)
+            if pinned != old.question:
+                new = question_outcome(analysis.corpus, table, pinned, *rest)
+            new = _same_file(_real_tokens(replace(new, question=old.question), placed,
+                                          standins))
+        out[position] = with_winner_words((new,), analysis.chunks, analysis.settings.scorer)[0]
+    return tuple(out)
+
+
+def sent_by(decision: Decision, chunks: Sequence[int]) -> Decision:
+    """``decision`` with its hits taken from ``chunks`` (another search's top_k, in its
+    order), those the decision's own rule would let through: at the floor, above the
+    scorer's "shares nothing"."""
+    no_match = decision.no_match
+    hits = tuple(Hit(i, decision.score(i)) for i in chunks[:decision.top_k]
+                 if decision.score(i) >= decision.floor
+                 and (no_match is None or decision.score(i) > no_match))
+    return replace(decision, hits=hits)
 
 
 def _expected_texts(question: LabelledQuestion) -> list[str]:

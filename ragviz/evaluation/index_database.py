@@ -6,9 +6,13 @@ the expected answer; the diagnosis then runs on those chunks only.
 The exact check (issue 35, item 4): where the store has an exact search (pgvector with index
 scans off, Qdrant's ``exact=True``, Chroma by brute force over its stored vectors), each
 question's true top_k is fetched too; a chunk it ranks inside top_k that the database's own
-top_k left out is ``ann-miss``, with the index's recall@k and the settings to raise.
+top_k left out is ``ann-miss``, with the index's recall@k and the settings to raise. The
+labels then read the database's own top_k, what production hands the model (``with_hits``):
+a question whose answer the exact ranking would have sent and the index lost is ``ann-miss``
+first, never ``ok``; one whose answer the database's top_k held is ``ok``, with ``ann-miss``
+after it as a note when the index lost another chunk of the top_k.
 
-Why the labels match the in-memory mode: every question's true top (top_k + margin) is in
+Why the ranks match the in-memory mode: every question's true top (top_k + margin) is in
 the fetched set, and any other fetched chunk scores lower, so the fetched set ranks them in
 the same order. A chunk holding the answer but outside that top keeps its true score; its
 rank among the fetched chunks is at most its rank in the whole index (so hit@k and the
@@ -34,7 +38,12 @@ from ragviz.embedding.models import Embedder
 from ragviz.errors import IndexInputError
 from ragviz.evaluation.answers import locate_in_corpus
 from ragviz.evaluation.diagnosis import ANN_MISS, AnnMiss
-from ragviz.evaluation.index_analysis import IndexAnalysis, analyse_index, dimension_sentence
+from ragviz.evaluation.index_analysis import (
+    IndexAnalysis,
+    analyse_index,
+    dimension_sentence,
+    with_hits,
+)
 from ragviz.evaluation.measures import answer_rank
 from ragviz.evaluation.metrics import compute_metrics
 from ragviz.evaluation.pipeline import Progress, encode_questions
@@ -42,6 +51,7 @@ from ragviz.evaluation.results import QuestionOutcome, RetrievalSettings
 from ragviz.index.base import IndexChunk, LoadedIndex, RetrievingIndex, Vector
 from ragviz.inputs.corpus import Corpus
 from ragviz.inputs.questions import LabelledQuestion
+from ragviz.retrieval.scorers import DEFAULT_SCORER
 
 MARGIN = 10  # chunks fetched past top_k per question
 HOLDING_LIMIT = 20  # chunks holding one expected answer fetched at most
@@ -145,6 +155,7 @@ class _ExactCheck:
         self.search = getattr(reader, "exact_nearest", None)
         self.reader, self.name, self.top_k, self.clock = reader, name, top_k, _Clock()
         self.missed: list[list[tuple[int, str]]] = []  # per question: (exact rank, id)
+        self.given: list[list[str]] = []  # per question: the ids of the database's top_k
 
     def compare(self, queries: Vector, rows: list[list[IndexChunk]]) -> list[IndexChunk]:
         """The exact top_k of ``queries`` (to be fetched too), the misses recorded."""
@@ -155,6 +166,7 @@ class _ExactCheck:
             given = found[:self.top_k]
             floor = min((_score(query, c) for c in given), default=-2.0)
             ids = {c.id for c in given}
+            self.given.append([c.id for c in given])
             self.missed.append([(rank, c.id) for rank, c in enumerate(true, start=1)
                                 if c.id not in ids and _score(query, c) > floor + TIE])
         return [c for row in exact for c in row]
@@ -173,25 +185,37 @@ class _ExactCheck:
 
     def label(self, result: IndexAnalysis,
               questions: Sequence[LabelledQuestion]) -> IndexAnalysis:
-        """``result`` with ``ann-miss`` on each question whose database top_k left out a
-        chunk exact search ranks inside it (the answer's chunk named first when missed)."""
+        """``result`` labelled from what the database's own top_k sent, for each question
+        whose top_k left out a chunk exact search ranks inside it: ``ann-miss`` first when
+        that lost the answer (the diagnosis finds it so), else after the other labels, the
+        answer's chunk named first when missed. With another scorer than the stored
+        vectors' cosine (a reranker, BM25) the chunks sent are not the database's top_k:
+        ``ann-miss`` is added after the labels."""
         summary = self.summary()
         if summary is None or not summary.missed:
             return result
-        by_question = {q.question: m for q, m in zip(questions, self.missed, strict=True)}
+        by_question = {q.question: (m, g) for q, m, g in
+                       zip(questions, self.missed, self.given, strict=True)}
         position = {c.id: i for i, c in enumerate(result.index.chunks)}
-        outcomes = []
-        for outcome in result.analysis.outcomes:
-            missed = by_question.get(outcome.question.question, [])
-            found = outcome.diagnosis
-            if not missed or found is None:
-                outcomes.append(outcome)
+        lost = {n: by_question[o.question.question] for n, o in
+                enumerate(result.analysis.outcomes)
+                if by_question.get(o.question.question, ((), ()))[0]}
+        sent = result.analysis.outcomes
+        if result.analysis.settings.scorer == DEFAULT_SCORER:
+            sent = with_hits(result, {n: [position[i] for i in given]
+                                      for n, (_, given) in lost.items()})
+        outcomes = list(sent)
+        for n, (missed, _) in lost.items():
+            found = outcomes[n].diagnosis
+            if found is None:
                 continue
             rank, chunk = next(((r, i) for r, i in missed
                                 if position[i] in found.holding_chunks), missed[0])
-            miss = AnnMiss(position[chunk], rank, summary.recall, summary.settings)
-            outcomes.append(replace(outcome, diagnosis=replace(
-                found, labels=(*found.labels, ANN_MISS), ann_miss=miss)))
+            miss = found.ann_miss or AnnMiss(position[chunk], rank)
+            labels = found.labels if ANN_MISS in found.labels else (*found.labels, ANN_MISS)
+            outcomes[n] = replace(outcomes[n], diagnosis=replace(
+                found, labels=labels, ann_miss=replace(miss, recall=summary.recall,
+                                                       settings=summary.settings)))
         analysis = replace(result.analysis, outcomes=tuple(outcomes),
                            metrics=compute_metrics(outcomes))
         return replace(result, analysis=analysis)
