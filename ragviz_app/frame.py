@@ -31,6 +31,7 @@ from ragviz.inputs.corpus import Corpus
 from ragviz.inputs.limits import TOP_K_RANGE
 from ragviz.inputs.questions import LabelledQuestion
 from ragviz.present import presentation
+from ragviz.present.label_words import help_markdown
 from ragviz.present.param_words import param_title
 from ragviz.retrieval.scorers import DEFAULT_SCORER, scorer_names
 from ragviz_app import app_state as state
@@ -615,15 +616,17 @@ def per_file_rows(per_file: Mapping[str, Metrics], top_k: int,
 
 def metrics_details(metrics: Metrics) -> str:
     """The figures after the two big ones: every other registered metric (hit@k, MRR,
-    refusal precision…) and the labels."""
-    labels = ", ".join(
-        f"{presentation.label_name(name, lang())} {count}"
-        for name, count in sorted(metrics.labels.items()) if count
-    )
+    refusal precision…) and the labels, then what each label counted means (this is a
+    tooltip already: a label in it cannot have one of its own)."""
+    counted = [(name, count) for name, count in sorted(metrics.labels.items()) if count]
+    labels = ", ".join(f"{presentation.label_name(name, lang())} {count}"
+                       for name, count in counted)
     figures = [
         f"{presentation.metric_label(name, lang(), short=True, k=metrics.top_k)} "
         f"{presentation.metric_text(name, metrics.values.get(name), lang())}"
         for name in presentation.shown_metrics(metrics.top_k)
         if get_metric(name).panel != "headline"
     ]
-    return " · ".join([*figures, tr("app.metrics_labels", labels=labels or "–")])
+    line = " · ".join([*figures, tr("app.metrics_labels", labels=labels or "–")])
+    meanings = help_markdown([name for name, _ in counted], lang())
+    return f"{line}\n\n{meanings}" if meanings else line

@@ -12,6 +12,7 @@ import altair as alt
 import pandas as pd
 
 from ragviz.i18n import t
+from ragviz.present.label_words import hover_text
 from ragviz.present.map_svg import LINK_COLOURS, QUESTION_COLOUR, SIDE_COLOURS
 from ragviz.present.presentation import label_name
 from ragviz.projection.space import NOT_RETRIEVED, Link, SpaceMap
@@ -32,8 +33,9 @@ def chunk_frame(drawn: SpaceMap, lang: str) -> pd.DataFrame:
         "file": p.source or pasted, "chars": p.chars, "head": p.head,
         "diagnosis": label_name(p.label, lang) if p.label != NOT_RETRIEVED
         else t("map.not_retrieved", lang),
+        "meaning": hover_text(p.label, lang) if p.label != NOT_RETRIEVED else "–",
     } for p in drawn.chunks], columns=["kind", "side", "index", "x", "y", "name", "config",
-                                       "file", "chars", "head", "diagnosis"])
+                                       "file", "chars", "head", "diagnosis", "meaning"])
 
 
 def question_frame(drawn: SpaceMap) -> pd.DataFrame:
@@ -201,7 +203,11 @@ def map_chart(drawn: SpaceMap, colouring: str, question: int | None, lang: str =
         tooltip=[alt.Tooltip("name:N", title=t("map.chunk", lang)),
                  alt.Tooltip("file:N", title=t("map.file", lang)),
                  alt.Tooltip("chars:Q", title=t("map.chars", lang)),
-                 alt.Tooltip("head:N", title=t("map.text", lang))],
+                 alt.Tooltip("head:N", title=t("map.text", lang)),
+                 # coloured by diagnosis: the point's label and what it means on hover
+                 *([alt.Tooltip("diagnosis:N", title=t("map.colour_diagnosis", lang)),
+                    alt.Tooltip("meaning:N", title=t("labels.col_definition", lang))]
+                   if colouring == "diagnosis" else [])],
     ).add_params(pick_chunk)
     layers = [*_question_layers(questions, question, x, y, lang),
               *_label_layers(label_frame(drawn, question, font), x, y, font)]

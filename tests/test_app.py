@@ -221,6 +221,48 @@ def test_compare_highlights_flipped_questions(first_compare: AppTest) -> None:
     assert set(flips["change"]) <= {"fixed by B", "broken by B", "changed"}
 
 
+def test_the_compare_tab_says_what_each_label_of_its_flips_means(first_compare: AppTest) -> None:
+    """Issue 43: the flips table's A and B columns say on hover what each label they show
+    means and what to change (a table's cell cannot hover); under the table, the folded
+    legend lists every question label as a badge with its definition and fix."""
+    from ragviz.evaluation.diagnosis import LABELS
+    from ragviz.present.label_words import glossary, hover_text, legend_html
+
+    table = next(d for d in first_compare.dataframe if "change" in d.value.columns)
+    config = json.loads(table.proto.columns)
+    names = {e.name: e.label for e in glossary("en", LABELS)}
+    for side in ("A", "B"):
+        shown = {names[name] for name in table.value[side] if name != "–"}
+        assert shown, side
+        said = config[side]["help"]
+        assert said == "\n\n".join(f"**{e.name}**: {hover_text(e.label, 'en')}"
+                                    for e in glossary("en", shown))
+    legend = [e for e in first_compare.expander if e.label == t("labels.legend", "en")]
+    assert len(legend) == 1
+    body = "".join(str(h.proto.body) for h in legend[0].get("html"))
+    assert body == legend_html("en")
+    assert all(badge_html(label, "en") in body for label in LABELS)
+    assert "What to change" in body and "raise top_k, add a reranker" in body
+
+
+def test_the_metrics_tooltip_says_what_each_counted_label_means(first: AppTest) -> None:
+    """Issue 43: the label counts under each configuration's metrics sit in a tooltip, so
+    a label there cannot hover: each one counted is followed by what it means."""
+    from ragviz.evaluation.diagnosis import LABELS
+    from ragviz.present.label_words import glossary, hover_text
+
+    names = {e.name: e.label for e in glossary("en", LABELS)}
+    details = [str(c.proto.help) for c in first.caption if "labels: " in str(c.proto.help)]
+    assert len(details) == 2  # A and B
+    for said in details:
+        counts = re.search(r"labels: ([^\n]*)", said)
+        assert counts is not None
+        counted = [names[item.rsplit(" ", 1)[0]] for item in counts.group(1).split(", ")]
+        assert counted
+        for label in counted:
+            assert f"**{t(f'label.{label}', 'en')}**: {hover_text(label, 'en')}" in said
+
+
 # --- controls -------------------------------------------------------------------------
 
 

@@ -30,6 +30,7 @@ from ragviz.index import open_index
 from ragviz.inputs.corpus import load_files
 from ragviz.inputs.questions import read_questions_file
 from ragviz.present.exports import results_csv
+from ragviz.present.label_words import help_markdown
 from ragviz.present.report import render_report
 from ragviz_app.index_source import APP_MAX_CHUNKS, HOSTS_ENV
 from tests.index_fixtures import (
@@ -216,6 +217,10 @@ def test_an_edited_source_makes_its_chunk_stale(use_model: Embedder) -> None:
     assert table["label"].tolist() == ["stale-chunk"]
     assert table["why"].tolist() == [
         f"Chunk 1's text is no longer in {SOURCE}: the file changed after indexing."]
+    # the label column says on hover what the label means and what to change (issue 43)
+    proto = next(d.proto for d in at.dataframe if "label" in d.value.columns)
+    assert json.loads(proto.columns)["label"]["help"] == help_markdown(["stale-chunk"], "en")
+    assert "Fix: re-index the files that changed" in help_markdown(["stale-chunk"], "en")
 
 
 def test_a_document_imported_twice_crowds_the_top_k(use_model: Embedder) -> None:

@@ -103,6 +103,41 @@ def test_the_map_draws_for_a_corpus_coloured_by_file() -> None:
     assert chunks["file"].nunique() == 6, chunks["file"].unique()
 
 
+def test_coloured_by_diagnosis_each_point_and_the_legend_say_what_its_label_means() -> None:
+    """Issue 43: coloured by diagnosis, a chunk's hover names its label and says what it
+    means and what to change; under the chart, the folded legend of the labels drawn."""
+    from ragviz.present.label_words import hover_text, legend_html
+    from ragviz.projection.space import NOT_RETRIEVED
+
+    at = open_map()
+    at.radio(key="map_colour").set_value("diagnosis")
+    rerun(at)
+    spec, _ = map_specs(at)[0]
+    points = next(layer for layer in spec["layer"] if layer["mark"]["type"] == "point"
+                  and "tooltip" in layer.get("encoding", {}) and "size" in layer["encoding"])
+    fields = [tip["field"] for tip in points["encoding"]["tooltip"]]
+    assert fields[-2:] == ["diagnosis", "meaning"]
+    chunks = frames(at)["chunks"]
+    labels = {label for memo in at.session_state["_memo"].values()
+              for label in memo_labels(memo)}
+    assert labels
+    for label in labels:
+        assert hover_text(label, "en") in set(chunks["meaning"])
+    assert set(chunks["meaning"]) <= {hover_text(label, "en") for label in labels} | {"–"}
+    legend = [e for e in at.expander if e.label == t("labels.legend", "en")]
+    assert len(legend) == 1
+    assert "".join(str(h.proto.body) for h in legend[0].get("html")) == \
+        legend_html("en", labels)
+    assert NOT_RETRIEVED not in labels
+
+
+def memo_labels(analysis: Any) -> set[str]:
+    """The primary labels the map colours chunks by (those some question retrieved)."""
+    from ragviz.projection.space import chunk_labels
+
+    return set(chunk_labels(analysis).values())
+
+
 def test_a_floor_move_redraws_the_lines_over_the_same_projection() -> None:
     at = open_map()
     before = frames(at)

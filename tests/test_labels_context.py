@@ -11,6 +11,7 @@ not about the model (the real model only counts tokens here).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -29,6 +30,8 @@ WORDS = ("alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel
 DOC = " ".join(f"Paragraph {w} says the {w} rule number {i} applies to {w} orders only."
                for i, w in enumerate(WORDS))
 CONFIG = ChunkerConfig("recursive", size=200, overlap=100)
+ROOT = Path(__file__).resolve().parent.parent
+TOP_K = 1  # the agreement test's: one chunk sent, so a far second excerpt stays out
 CHUNKS = chunk_corpus(as_corpus(DOC), CONFIG)
 
 
@@ -169,3 +172,63 @@ def test_a_second_excerpt_under_the_floor_names_its_own_chunk(use_model: Embedde
     text = diagnosis_text(floored.diagnosis)
     assert f"Chunk #{held} holds the answer and ranks 3, inside top_k = 5" in text
     assert "Every score is under the floor" not in text
+
+
+def test_the_app_the_report_and_eval_json_give_each_question_the_same_labels(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """Issue 43, "the app and the report agree": on this file's document (recursive 200/100,
+    so chunks overlap) with two-excerpt questions, the labels the app's Questions tab shows
+    for A, those the HTML report (``ragviz report``) draws and ``ragviz eval --json``'s are
+    the same, question by question, with the real model."""
+    import csv
+    import io
+    import json
+    import re
+
+    from streamlit.testing.v1 import AppTest
+
+    from ragviz.cli.command import main
+    from ragviz.i18n import t
+
+    pairs = [("alpha", "bravo"), ("delta", "mike"), ("golf", "hotel"), ("papa", "tango"),
+             ("kilo", "lima")]
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    writer.writerow(["question", "references", "corpus_id"])
+    for a, b in pairs:
+        refs = [{"content": r.content, "start_index": r.start, "end_index": r.end}
+                for r in (sentence(a), sentence(b))]
+        writer.writerow([f"Which rule applies to {a} and {b} orders?", json.dumps(refs), ""])
+    at = AppTest.from_file(str(ROOT / "streamlit_app.py"), default_timeout=120)
+    at.run()
+    for key, value in {"doc_source": "paste", "doc_paste": DOC, "a_chunker": "recursive",
+                       "a_size": 200, "a_overlap": 100, "top_k": TOP_K,
+                       "tab": t("tab.questions", "en")}.items():
+        at.session_state[key] = value  # every control at once: one run, not one each
+    at.file_uploader(key="questions_upload").set_value(
+        ("q.csv", buffer.getvalue().encode(), "text/csv"))
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    app: list[list[str]] = []
+    for element in at.markdown:  # each question's heading, then A's badges, then B's
+        text = str(element.value)
+        if text.startswith("#### "):
+            app.append([])
+        elif 'data-label="' in text and app and not app[-1]:
+            app[-1] = re.findall(r'data-label="([a-z-]+)"', text)
+    analysis = next(a for a in at.session_state["_memo"].values()  # A as drawn: its floor
+                    if a.config == CONFIG and a.top_k == TOP_K)
+    (tmp_path / "doc.txt").write_text(DOC, encoding="utf-8")
+    (tmp_path / "q.csv").write_text(buffer.getvalue(), encoding="utf-8")
+    settings = [str(tmp_path / "doc.txt"), "--questions", str(tmp_path / "q.csv"),
+                "--chunker", "recursive", "--size", "200", "--overlap", "100",
+                "--model", analysis.model, "--top-k", str(TOP_K), "--floor", repr(analysis.floor)]
+    capsys.readouterr()
+    assert main(["eval", *settings, "--json"]) == 0
+    cli = [row["labels"] for row in json.loads(capsys.readouterr().out)["questions"]]
+    assert main(["report", *settings, "--html", str(tmp_path / "report.html")]) == 0
+    page = (tmp_path / "report.html").read_text(encoding="utf-8")
+    report = [re.findall(r'data-label="([a-z-]+)"', part.split("<details>")[0])
+              for part in page.split('<div class="q"><h3>')[1:]]
+    assert app == report == cli and len(cli) == len(pairs)
+    assert len({labels[0] for labels in cli}) > 1, cli  # not one label for every question

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import html as html_text
+import re
+
 import pytest
 from hostile_report import HOSTILE_DOC, HOSTILE_QUESTIONS
 
@@ -10,7 +13,24 @@ from ragviz.embedding.models import Embedder
 from ragviz.evaluation.experiments import compare
 from ragviz.evaluation.pipeline import analyse
 from ragviz.inputs.questions import LabelledQuestion
+from ragviz.present.label_words import hover_text
+from ragviz.present.presentation import label_name
 from ragviz.present.report import render_report
+
+# A label as the report draws it: its name, its definition and fix on hover.
+LABEL_CHIP = re.compile(r'<span class="label(?: ok)?" data-label="([a-z-]+)" '
+                        r'title="([^"]*)">([^<]*)</span>')
+
+
+def label_chips(fragment: str, lang: str = "en") -> list[str]:
+    """The labels drawn in ``fragment``, each checked to carry its own name and hover text;
+    the fragment holds nothing but them (and separators)."""
+    found = LABEL_CHIP.findall(fragment)
+    for label, title, name in found:
+        assert html_text.unescape(title) == hover_text(label, lang)
+        assert html_text.unescape(name) == label_name(label, lang)
+    assert not LABEL_CHIP.sub("", fragment).strip(" ,0123456789"), fragment
+    return [label for label, _, _ in found]
 
 
 @pytest.fixture(scope="module")
@@ -99,9 +119,11 @@ def test_the_report_is_a_template_with_autoescape() -> None:
     assert Path(report.__file__).with_name("report.html.j2").is_file()
     assert "from html import escape" not in source and "<div" not in source
     assert report._macros().outcome({
-        "labels": [{"ok": False, "name": "<b>", "title": "\"<i>"}], "verdict": "<script>",
-        "css": "bad", "explanation": None, "svg": "", "prompt_title": "p", "prompt": "&"}) == (
-        '<div><span class="label" title="&#34;&lt;i&gt;">&lt;b&gt;</span>'
+        "labels": [{"ok": False, "name": "<b>", "title": "\"<i>", "label": "\"<u>"}],
+        "verdict": "<script>", "css": "bad", "explanation": None, "svg": "",
+        "prompt_title": "p", "prompt": "&"}) == (
+        '<div><span class="label" data-label="&#34;&lt;u&gt;" title="&#34;&lt;i&gt;">'
+        '&lt;b&gt;</span>'
         '<b class="bad">&lt;script&gt;</b>'
         "<details><summary>p</summary><pre>&amp;</pre></details></div>")
 
@@ -140,6 +162,10 @@ def test_a_report_of_many_questions_is_a_table_and_the_worst_drawn(
     assert max(svg.count("<rect") for svg in html.split("<svg")[1:]) <= MAX_BARS
     assert f"the {MAX_BARS} best of {len(analysis.chunks):,} chunks" in html
     assert "<script>alert" not in html and "&lt;script&gt;alert(1)" in html
+    # every question's labels in the table, each with its definition on hover
+    cells = re.findall(r"<tr><td>\d+</td><td>[^<]*</td><td>(.*?)</td>", html)
+    assert [label_chips(c) for c in cells] == [
+        list(o.diagnosis.labels) if o.diagnosis else [] for o in analysis.outcomes]
     assert "piores (erradas primeiro" in render_report([analysis], lang="pt")
 
 
@@ -180,3 +206,21 @@ def test_a_bm25_report_and_its_tables_name_bm25(use_model: Embedder, seed_doc: s
     payload = {"model": "m", "scorer": "bm25", "reranker": None, "expand": 1, "metrics": {},
                "questions": []}
     assert "| scorer | bm25 |" in markdown(tables("eval", payload))
+
+
+def test_every_label_the_report_shows_has_its_definition_on_hover(
+        hostile_html: str, use_model: Embedder, seed_doc: str) -> None:
+    """Issue 43: the metrics' label counts and the flips named labels as plain text; now
+    each is a chip whose hover says what it means and what to change (in pt too)."""
+    counts = re.findall(r'<p class="label-counts">[^:<]*: (.*?)</p>', hostile_html)
+    assert len(counts) == 2 and all(label_chips(line) for line in counts)
+    flips = re.findall(r'<tr class="flip"><td>[^<]*</td><td>(.*?)</td><td>(.*?)</td>',
+                       hostile_html)
+    assert flips
+    for cell in (cell for row in flips for cell in row):
+        assert cell == "—" or len(label_chips(cell)) == 1
+    questions = [LabelledQuestion("Qual o prazo do reembolso?", "7 dias úteis", True)]
+    pt = render_report([analyse(seed_doc, ChunkerConfig("fixed"), use_model, questions)],
+                       lang="pt")
+    line = re.findall(r'<p class="label-counts">[^:<]*: (.*?)</p>', pt)
+    assert len(line) == 1 and label_chips(line[0], "pt")

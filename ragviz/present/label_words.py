@@ -47,6 +47,14 @@ def hover_text(label: str, language: str = "en") -> str:
     return t("labels.hover", language, definition=found.definition, fix=found.fix)
 
 
+def help_markdown(labels: Iterable[str], language: str = "en") -> str:
+    """What each of ``labels`` means and what to change, one paragraph each, in glossary
+    order (Markdown): the hover of a table's column or of a line of figures, where a
+    badge cannot be drawn."""
+    return "\n\n".join(f"**{e.name}**: {hover_text(e.label, language)}"
+                       for e in glossary(language, labels))
+
+
 # A badge's look, inline so the app and the report draw it alike without a stylesheet.
 _TONES = {"ok": "background:#dcfce7;color:#166534", "bad": "background:#fee2e2;color:#991b1b"}
 _BADGE = "border-radius:.5rem;padding:0 .45rem;font-size:.85em;font-weight:600;cursor:help"

@@ -74,7 +74,7 @@ h1{font-size:1.8rem;margin-bottom:4px}h2{margin-top:32px;border-bottom:2px solid
 .ok{color:#047857}.bad{color:#b91c1c}.quiet{color:#4b5563}
 .llm-metrics .metric b{font-size:1.3rem}
 .label{display:inline-block;border-radius:10px;padding:0 8px;margin-right:6px;
-font-size:.85rem;background:#fee2e2;color:#991b1b}
+font-size:.85rem;background:#fee2e2;color:#991b1b;cursor:help}
 .label.ok{background:#d1fae5;color:#065f46}
 pre{white-space:pre-wrap;background:#f9fafb;border:1px solid #e5e7eb;padding:8px}
 table{border-collapse:collapse}td,th{border:1px solid #e5e7eb;padding:4px 8px;text-align:left}
@@ -118,8 +118,19 @@ def _metrics_html(metrics: Metrics, top_k: int, lang: str) -> Markup:
     cost = answerable_refused(metrics, lang)  # the floor's cost, beside the figures
     if cost:
         items.append({"name": cost, "value": "", "big": False})
-    labels = ", ".join(f"{label_name(k, lang)}: {v}" for k, v in metrics.labels.items() if v)
+    labels = [{**_label(k, lang), "count": v} for k, v in metrics.labels.items() if v]
     return Markup(_macros().metrics(items, labels, t("report.labels", lang)))
+
+
+def _label(label: str, lang: str) -> dict[str, Any]:
+    """One label as the template draws it: its name, its definition and fix on hover."""
+    return {"label": label, "ok": label == "ok", "name": label_name(label, lang),
+            "title": hover_text(label, lang)}
+
+
+def _labels_html(labels: Sequence[str], lang: str) -> Markup:
+    """Labels as the report's chips, each with its definition on hover (escaped)."""
+    return Markup(_macros().labels([_label(label, lang) for label in labels]))
 
 
 def score_svg(outcome: QuestionOutcome, analysis: Analysis, lang: str = "en") -> Markup:
@@ -228,9 +239,7 @@ def _outcome_html(outcome: QuestionOutcome, analysis: Analysis, lang: str,
                   answers: AnswerSet | None = None, position: int = 0) -> Markup:
     diagnosis = outcome.diagnosis
     verdict, sentence = outcome_texts(outcome, lang)
-    labels = [] if diagnosis is None else [
-        {"ok": label == "ok", "name": label_name(label, lang), "title": hover_text(label, lang)}
-        for label in diagnosis.labels]
+    labels = [] if diagnosis is None else [_label(label, lang) for label in diagnosis.labels]
     prompt = prompt_text(outcome, analysis.chunks, lang, analysis.settings.expand) \
         or t("report.no_llm_call", lang)
     return Markup(_macros().outcome({
@@ -255,8 +264,8 @@ def _answer(result: LLMResult | None, lang: str) -> dict[str, Any]:
 
 def _labels_legend(lang: str) -> Markup:
     """Every question label, what it means and the fix it points at (the glossary)."""
-    rows = [{"ok": e.label == "ok", "name": e.name, "title": hover_text(e.label, lang),
-             "definition": e.definition, "fix": e.fix} for e in glossary(lang, LABELS)]
+    rows = [{**_label(e.label, lang), "definition": e.definition, "fix": e.fix}
+            for e in glossary(lang, LABELS)]
     return Markup(_macros().labels_legend({
         "title": t("labels.legend", lang), "label": t("labels.col_label", lang),
         "definition": t("labels.col_definition", lang), "fix": t("labels.col_fix", lang),
@@ -412,10 +421,10 @@ def _verdict_cell(answers: AnswerSet | None, position: int) -> list[str]:
 
 
 def _row_cells(outcome: QuestionOutcome, lang: str) -> list[str]:
-    """A question's labels, recall and IoU under one configuration ("–": no excerpt)."""
+    """A question's labels (each with its definition on hover), recall and IoU under one
+    configuration ("–": no excerpt)."""
     diagnosis = outcome.diagnosis
-    labels = "—" if diagnosis is None else ", ".join(
-        label_name(label, lang) for label in diagnosis.labels)
+    labels = "—" if diagnosis is None else _labels_html(diagnosis.labels, lang)
     tokens = outcome.tokens
     if tokens is None:
         return [labels, "–", "–"]
@@ -450,7 +459,7 @@ def _calibrations(analyses: Sequence[Analysis], lang: str) -> list[dict[str, Any
 
 
 def _label_or_dash(label: str | None, lang: str) -> str:
-    return "—" if label is None else label_name(label, lang)
+    return "—" if label is None else _labels_html([label], lang)
 
 
 def _direction(direction: str, lang: str) -> str:

@@ -10,7 +10,7 @@ from ragviz.evaluation.experiments import compare
 from ragviz.evaluation.results import Analysis
 from ragviz.inputs.corpus import Corpus
 from ragviz.present import presentation
-from ragviz.present.label_words import legend_html
+from ragviz.present.label_words import help_markdown, legend_html
 from ragviz_app.common import lang, tr
 from ragviz_app.frame import Frame
 from ragviz_app.views import compare_answers
@@ -46,7 +46,11 @@ def compare_view(a: Analysis, b: Analysis) -> None:
     tints = [colours[f.direction] for f in comparison.flips]
     styled = frame.style.apply(lambda row: [f"background-color: {tints[row.name]}"] * len(row),
                                axis=1)
-    st.dataframe(styled, hide_index=True, width="stretch")
+    st.dataframe(styled, hide_index=True, width="stretch", column_config={
+        side: st.column_config.Column(help=help_markdown(
+            [label for f in comparison.flips if (label := f.label_a if side == "A"
+                                                  else f.label_b)], lang()) or None)
+        for side in ("A", "B")})
     labels_legend()
 
 

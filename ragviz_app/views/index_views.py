@@ -12,12 +12,12 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
-from ragviz.evaluation.index_analysis import STALE_CHUNK, IndexAnalysis
+from ragviz.evaluation.index_analysis import STALE_CHUNK, VECTOR_MISMATCH, IndexAnalysis
 from ragviz.evaluation.measures import metric_names
 from ragviz.evaluation.results import Analysis
 from ragviz.i18n import t
 from ragviz.present import charts, presentation
-from ragviz.present.label_words import badges_html
+from ragviz.present.label_words import badges_html, help_markdown
 from ragviz_app.common import lang, md, ss, tr
 from ragviz_app.frame import Frame
 from ragviz_app.index_frame import IndexView
@@ -73,8 +73,21 @@ def crowding(result: IndexAnalysis, top: list[int]) -> tuple[int, ...]:
 
 
 def _row(chunk: str, label: str, text: str, language: str) -> dict[str, str]:
-    return {t("idx.col_chunk", language): chunk, t("idx.col_label", language): label,
+    return {t("idx.col_chunk", language): chunk,
+            t("idx.col_label", language): presentation.label_name(label, language),
             t("idx.col_why", language): text}
+
+
+FAULTS = (STALE_CHUNK, VECTOR_MISMATCH, CROWDING)  # the labels the faults table can show
+
+
+def faults_help(rows: list[dict[str, str]], language: str) -> str | None:
+    """What each label of the faults table means and what to change: its label column's
+    hover (a table's cell has none of its own)."""
+    shown = {row[t("idx.col_label", language)] for row in rows}
+    return help_markdown([label for label in FAULTS
+                          if presentation.label_name(label, language) in shown],
+                         language) or None
 
 
 def labels_panel(frame: Frame) -> None:
@@ -92,7 +105,9 @@ def labels_panel(frame: Frame) -> None:
         if not rows:
             st.caption(t("idx.labels_none", language))
             return
-        st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+        st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", column_config={
+            t("idx.col_label", language): st.column_config.Column(
+                help=faults_help(rows, language))})
 
 
 def compare_index(frame: Frame) -> None:

@@ -15,6 +15,7 @@ from ragviz.embedding.models import Embedder
 from ragviz.evaluation.pipeline import encode_questions
 from ragviz.i18n import Grouped
 from ragviz.present.charts import localised
+from ragviz.present.label_words import legend_html
 from ragviz.present.map_svg import map_key
 from ragviz.present.presentation import format_score
 from ragviz.projection import planar, space
@@ -106,9 +107,20 @@ def draw_space(model: Embedder, sides: Sequence[space.Side], frame: Frame | None
     st.altair_chart(chart, width="stretch", key=key,
                     on_select=on_pick if on_pick is not None else "ignore",
                     selection_mode=[PICK_CHUNK, PICK_QUESTION] if on_pick else None)
+    if colouring == "diagnosis":
+        labels_legend(drawn, key)
     if frame is not None:  # under the Map tab's chart (its width kept for a projector), the
         top_k_numbers(sides, question)  # shown question's top_k in numbers: lengths lie
         _picked_note(drawn)
+
+
+def labels_legend(drawn: space.SpaceMap, key: str) -> None:
+    """Coloured by diagnosis: what each label drawn means and the fix, folded under the
+    chart (the chart's own legend names them only; a point's hover says its own)."""
+    shown = {p.label for p in drawn.chunks} - {space.NOT_RETRIEVED}
+    if shown:
+        with st.expander(tr("labels.legend"), key=f"{key}_labels_legend"):
+            st.html(legend_html(lang(), shown))
 
 
 def top_k_numbers(sides: Sequence[space.Side], question: int | None) -> None:
