@@ -7,7 +7,9 @@ Isaiah) and a ``question,references,corpus_id`` file whose questions take one or
 of a file as excerpts, at their offsets (``tests/chroma_questions.py``). Then runs the real CLI,
 ``ragviz eval --json`` at top_k 5 with overlapping chunks, MiniLM, in two configurations:
 recursive 800/400 (every excerpt of at most 240 characters lies whole in some chunk) and
-recursive 800/100 (many excerpts cut between two chunks, so ``answer-split`` is met at scale).
+fixed 800/100 (cut at every 700th character, inside verses: an excerpt longer than the
+overlap that straddles a cut is held whole by no chunk, so ``answer-split`` is met at
+scale; the recursive splitter cuts between lines, and an excerpt is one line).
 It checks every question with its own count, reading only the JSON and the files: the
 characters of each excerpt inside the chunks sent (the hits and what ``--expand`` added,
 offsets from ``ragviz chunk --json``). It prints the labels and, reading every label of a
@@ -15,7 +17,8 @@ question (not only the first), how many questions carry a failure label with rec
 many carry ``ok`` with recall under 0.95 and how many mix ``ok`` with a failure label (all
 three must be 0), and how often its recall differs from the one ``eval`` printed.
 
-    python bench/label_benchmark.py [--keep DIR] [--questions 300] [--overlaps 400,100]
+    python bench/label_benchmark.py [--keep DIR] [--questions 300]
+                                    [--configs recursive:800:400,fixed:800:100]
 """
 
 from __future__ import annotations
@@ -44,8 +47,7 @@ FILES = {  # file name: the books it holds, by the dataset's abbreviations
     "histories.txt": ("js", "jud", "rt", "1sm", "2sm", "1kgs", "2kgs"),
     "poetry_and_isaiah.txt": ("job", "ps", "prv", "ec", "so", "is"),
 }
-SIZE = 800
-OVERLAPS = (400, 100)  # the first: no excerpt cut; the second: answer-split at scale
+CONFIGS = "recursive:800:400,fixed:800:100"  # chunker:size:overlap; no cut, then cuts
 TOP_K = "5"
 # A label that says nothing is wrong with the answer sent: a note beside it (copies of one
 # passage sharing the top_k). Every other label but ``ok`` says part of an excerpt is missing.
@@ -153,10 +155,10 @@ def main() -> None:
     parser = bench_parser(__doc__)
     parser.add_argument("--keep", type=Path, help="build in this folder and keep it")
     parser.add_argument("--questions", type=int, default=300)
-    parser.add_argument("--overlaps", default=",".join(map(str, OVERLAPS)),
-                        help="the recursive chunker's overlaps to run, comma-separated")
+    parser.add_argument("--configs", default=CONFIGS,
+                        help="the configurations to run, chunker:size:overlap, comma-separated")
     args = parser.parse_args()
-    overlaps = [int(part) for part in args.overlaps.split(",") if part.strip()]
+    configs = [part.strip().split(":") for part in args.configs.split(",") if part.strip()]
     count = 6 if args.smoke else args.questions
     with on_machine(args.smoke), tempfile.TemporaryDirectory() as scratch:
         folder = args.keep or Path(scratch) / "kjv"
@@ -164,19 +166,19 @@ def main() -> None:
         questions_file = build(folder, count, args.smoke)
         sizes = {p.name: p.stat().st_size for p in sorted(folder.iterdir())}
         print(f"files: {sizes}")
-        for overlap in overlaps:
-            run(folder, questions_file, overlap)
+        for chunker, size, overlap in configs:
+            run(folder, questions_file, chunker, size, overlap)
 
 
-def run(folder: Path, questions_file: Path, overlap: int) -> None:
+def run(folder: Path, questions_file: Path, chunker: str, size: str, overlap: str) -> None:
     """One configuration: chunk, evaluate, count; its figures on a few lines."""
-    chunking = ["--chunker", "recursive", "--size", str(SIZE), "--overlap", str(overlap)]
+    chunking = ["--chunker", chunker, "--size", size, "--overlap", overlap]
     began = time.perf_counter()
     chunks = ragviz("chunk", str(folder), *chunking)
     result = ragviz("eval", str(folder), "--questions", str(questions_file), *chunking,
                     "--model", "minilm-en", "--top-k", TOP_K)
     found = check(result, chunks, read_questions(questions_file))
-    print(f"recursive {SIZE}/{overlap}: chunks {len(chunks['chunks'])}, "
+    print(f"{chunker} {size}/{overlap}: chunks {len(chunks['chunks'])}, "
           f"{time.perf_counter() - began:.0f} s; " + json.dumps(
               {k: v if not isinstance(v, list) else len(v) for k, v in found.items()}),
           flush=True)
