@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import Any
 
 import pytest
 from hypothesis import assume, given, settings
@@ -530,6 +531,36 @@ def test_no_failure_label_with_recall_1_and_no_ok_with_a_character_missing(
     assert ok == (found.tokens.recall == 1.0)
     assert found.diagnosis.labels[0] in LABELS
     diagnosis_text(found.diagnosis)  # every label of every case has its sentence
+
+
+@settings(max_examples=100, deadline=None)
+@given(labelled_cases(), st.randoms(use_true_random=False))
+def test_labels_read_the_hits_another_search_returned(
+        case: tuple[str, list[Chunk], list[float], LabelledQuestion, int, float, int],
+        chance: Any) -> None:
+    """Database mode (issue 43): the hits are an approximate index's top_k, any chunks,
+    not the top_k of the scores. Still ``ok`` exactly when every excerpt character was
+    sent (recall 1), and where the scores' own top_k sent every excerpt and the index's
+    did not, ``ann-miss`` leads (without --expand, which may bring a part from outside)."""
+    from ragviz.evaluation.index_analysis import sent_by
+
+    document, chunks, scores, question, top_k, floor, expand = case
+    exact = decide(scores, top_k, floor)
+    searched = sent_by(exact, chance.sample(range(len(chunks)), min(top_k, len(chunks))))
+    table, truncation = ChunkTable.of(chunks), [None] * len(chunks)
+    found = question_outcome(as_corpus(document), table, question, searched, truncation, expand)
+    assert found.diagnosis is not None and found.tokens is not None
+    context = [h.index for h in with_neighbours(chunks, searched, expand)[0]]
+    sent = covered_characters(chunks, context)
+    every = all(set(range(e.start, e.end)) <= sent
+                for e in question_excerpts(as_corpus(document), question, None))
+    ok = found.diagnosis.primary == "ok"
+    assert ok == every == (found.tokens.recall == 1.0)
+    assert found.diagnosis.labels and set(found.diagnosis.labels) <= set(LABELS)
+    whole = question_outcome(as_corpus(document), table, question, exact, truncation, expand)
+    if expand == 0 and whole.diagnosis is not None and whole.diagnosis.ok and not ok:
+        assert found.diagnosis.primary == "ann-miss", found.diagnosis.labels
+    diagnosis_text(found.diagnosis)
 
 
 def test_a_round_gap_is_not_written_as_a_thousand() -> None:
