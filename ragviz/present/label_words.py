@@ -1,6 +1,7 @@
 """What each label means and the fix it points at, in the reader's language: the glossary
-behind ``ragviz labels``, the badges' hover text in the app and the report, and the
-legends of the Compare tab and the report. The words live in the catalogs
+behind ``ragviz labels``, the badges' hover text in the app and the report, the help of a
+table column or tooltip that names labels, and the legends of the Compare tab, the map and
+the report. The words live in the catalogs
 (``label_def.LABEL``, ``label_fix.LABEL``), never here."""
 
 from __future__ import annotations
