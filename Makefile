@@ -29,15 +29,24 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(VENV)/bin/streamlit run streamlit_app.py --server.port $(PORT) --browser.gatherUsageStats false
 
-# The whole suite (scripts/run_tests.sh): the browser tests, which mostly wait for their page,
-# beside the core and AppTest tests on two workers (pytest-xdist), a test file per worker (a
-# module's fixture, a Postgres, a Chroma server or the bench smoke runs starts once instead of
-# on every worker given one of its tests), the longest files first (tests/conftest.py,
-# SLOW_FIRST) so no minute-long file starts while the others idle. Measured on 12-07: one
-# after the other (three core workers, then the browser) took 7 + 7 minutes.
+# The core and AppTest suites on three workers (pytest-xdist; they wait on subprocesses,
+# servers and time budgets, so three keep two cores busier than two do), a test file per
+# worker (a module's fixture, a Postgres, a Chroma server or the bench smoke runs starts once
+# instead of on every worker given one of its tests), the longest files first
+# (tests/conftest.py, SLOW_FIRST) so no minute-long file starts while the others idle. Then the
+# browser tests alone: Chromium's renderer keeps both cores busy. Tried and reverted on 12-07:
+# the browser tests as a fourth worker beside the core files (at load 8 a fresh clone's run
+# was 57 % done after 18 minutes), and the browser suite beside two core workers (the core
+# 23 % done after 12.5 minutes). PYTHONDONTWRITEBYTECODE emptied: the tests start ~200
+# Python processes, each of which would otherwise compile ragviz from source again when the
+# environment sets it. One BLAS/OpenMP thread per process in the core phase: three workers
+# (and their subprocesses) each multiplying matrices on two threads fought over two cores.
+CORE_THREADS := OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1
 test: $(STAMP)
 	bash scripts/ensure_chromium.sh
-	bash scripts/run_tests.sh $(PY)
+	PYTHONDONTWRITEBYTECODE= $(CORE_THREADS) $(PY) -m pytest -q -n 3 --dist loadfile \
+		--ignore=tests/browser -m "not bench_smoke_slow" --durations=20
+	PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -q tests/browser --durations=10
 
 # No model, no browser (README, Contributing): RAGVIZ_FAST_TESTS=1 makes loading a model fail a
 # test (tests/conftest.py), so a file that needs one cannot stay in this list unnoticed.

@@ -38,8 +38,8 @@ def _scan_installed_components_once() -> None:
         manifest_scanner.scan_component_manifests = functools.cache(scan)  # type: ignore[assignment]
 
 
-# `make test` runs the core and AppTest files on xdist workers (`--dist loadfile`, beside the
-# browser suite: scripts/run_tests.sh), each test file a unit of work as `loadfile` makes it,
+# `make test` runs the core and AppTest files on three xdist workers (`--dist loadfile`), each
+# test file a unit of work as `loadfile` makes it,
 # with the longest units first (longest processing time first), so no 60-second file starts
 # in the last minute while the other workers idle. SLOW_FIRST lists them, slowest first, by a
 # file's summed test durations in a three-worker run of 12-07; a file missing here only
