@@ -39,11 +39,10 @@ def _scan_installed_components_once() -> None:
 
 
 # `make test` runs the core and AppTest files on three xdist workers (`--dist loadfile`), each
-# test file a unit of work as `loadfile` makes it,
-# with the longest units first (longest processing time first), so no 60-second file starts
-# in the last minute while the other workers idle. SLOW_FIRST lists them, slowest first, by a
-# file's summed test durations in a three-worker run of 12-07; a file missing here only
-# starts later, it still runs.
+# test file a unit of work as `loadfile` makes it, with the longest units first (longest
+# processing time first), so no 60-second file starts in the last minute while the other
+# workers idle. SLOW_FIRST lists them, slowest first, by a file's summed test durations in a
+# three-worker run of 12-07; a file missing here only starts later, it still runs.
 # Run with the browser folder in the same pytest (`-n 4`, tried on 12-07 and slower here),
 # the browser tests are ONE unit: they share one `streamlit run` server and one Chromium.
 BROWSER_UNIT = "tests/browser"
