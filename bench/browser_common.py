@@ -300,6 +300,7 @@ def press_and_wait_charts(page: Any, key: str, arrow: str, timeout_ms: int,
 # The page's answer to keep-or-clear, which a new document under the sample's questions asks
 # first (a long document embeds nothing until it is answered: issue 45 item 5)
 CLEAR_OLD_QUESTIONS = "clear_questions_for_document"
+KEEP_QUESTIONS = "keep_questions"
 
 
 def paste_document(page: Any, text: str, timeout_ms: int,
