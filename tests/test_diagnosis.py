@@ -33,7 +33,7 @@ from ragviz.evaluation.pipeline import question_outcome
 from ragviz.inputs.corpus import Corpus, Source, as_corpus
 from ragviz.inputs.questions import LabelledQuestion, Reference
 from ragviz.present.presentation import diagnosis_sentences, diagnosis_text
-from ragviz.retrieval.decision import decide, with_neighbours
+from ragviz.retrieval.decision import Decision, decide, with_neighbours
 
 DOC = "Reembolso. O prazo é de 7 dias úteis. Suporte das 9h às 18h."
 ANSWER = "7 dias úteis"
@@ -512,6 +512,15 @@ def covered_characters(chunks: Sequence[Chunk], context: Sequence[int]) -> set[i
     return {o for c in chunks if c.index in context for o in range(c.start, c.end)}
 
 
+def every_excerpt_sent(document: str, chunks: list[Chunk], question: LabelledQuestion,
+                       decision: Decision, expand: int) -> bool:
+    """Every character of every excerpt lies in the context sent (hits and --expand)."""
+    context = [h.index for h in with_neighbours(chunks, decision, expand)[0]]
+    sent = covered_characters(chunks, context)
+    return all(set(range(e.start, e.end)) <= sent
+               for e in question_excerpts(as_corpus(document), question, None))
+
+
 @settings(max_examples=150, deadline=None)
 @given(labelled_cases())
 def test_no_failure_label_with_recall_1_and_no_ok_with_a_character_missing(
@@ -522,10 +531,7 @@ def test_no_failure_label_with_recall_1_and_no_ok_with_a_character_missing(
     found = question_outcome(as_corpus(document), ChunkTable.of(chunks), question, decision,
                              truncation, expand)
     assert found.diagnosis is not None and found.tokens is not None
-    context = [h.index for h in with_neighbours(chunks, decision, expand)[0]]
-    sent = covered_characters(chunks, context)
-    every = all(set(range(e.start, e.end)) <= sent
-                for e in question_excerpts(as_corpus(document), question, None))
+    every = every_excerpt_sent(document, chunks, question, decision, expand)
     ok = found.diagnosis.primary == "ok"
     assert ok == every
     assert ok == (found.tokens.recall == 1.0)
@@ -550,10 +556,7 @@ def test_labels_read_the_hits_another_search_returned(
     table, truncation = ChunkTable.of(chunks), [None] * len(chunks)
     found = question_outcome(as_corpus(document), table, question, searched, truncation, expand)
     assert found.diagnosis is not None and found.tokens is not None
-    context = [h.index for h in with_neighbours(chunks, searched, expand)[0]]
-    sent = covered_characters(chunks, context)
-    every = all(set(range(e.start, e.end)) <= sent
-                for e in question_excerpts(as_corpus(document), question, None))
+    every = every_excerpt_sent(document, chunks, question, searched, expand)
     ok = found.diagnosis.primary == "ok"
     assert ok == every == (found.tokens.recall == 1.0)
     assert found.diagnosis.labels and set(found.diagnosis.labels) <= set(LABELS)
