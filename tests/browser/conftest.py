@@ -359,12 +359,25 @@ class AppPage:
         return self.page.locator(f'.st-key-{key} input[type="range"]')
 
     def nudge_slider(self, key: str, steps: int) -> None:
-        """Move a slider by ``steps`` keyboard steps (negative: to the left)."""
+        """Move a slider by ``steps`` keyboard steps (negative: to the left), and wait until
+        it shows a new value. A rerun that redraws the slider between the focus and the keys
+        swallows them (seen once in a full run: the slider never moved and the test waited
+        180 s for a run it had not started), so keys that moved nothing are pressed again."""
+        from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
         self.reveal(f".st-key-{key}")
         slider = self.slider(key)
-        slider.focus()
-        for _ in range(abs(steps)):
-            slider.press("ArrowRight" if steps > 0 else "ArrowLeft")
+        for _ in range(3):
+            start = slider.input_value()
+            slider.focus()
+            for _ in range(abs(steps)):
+                slider.press("ArrowRight" if steps > 0 else "ArrowLeft")
+            with contextlib.suppress(PlaywrightTimeout):
+                self.page.wait_for_function(
+                    "([sel, start]) => document.querySelector(sel)?.value !== start",
+                    arg=[f'.st-key-{key} input[type="range"]', start], timeout=5_000)
+                return
+        raise AssertionError(f"the slider {key} did not move after three tries")
 
     def screenshot_full(self, path: Path) -> None:
         """The whole page, not only the viewport: Streamlit scrolls inside its main container,
@@ -456,6 +469,22 @@ def app(browser: Browser, warm_app_url: str) -> Iterator[AppPage]:
         yield AppPage(context.new_page(), app_url)
     finally:
         context.close()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    """A failed browser test leaves a screenshot of its page (``failed-<test>.png`` in the
+    screenshot folder): what the page showed when a wait ran out is the first question."""
+    report = yield
+    page = getattr(item, "funcargs", {}).get("app")
+    if report.when == "call" and report.failed and isinstance(page, AppPage):
+        name = "".join(c if c.isalnum() or c in "-_" else "_" for c in item.name)[:120]
+        path = SCREENSHOT_DIR / f"failed-{name}.png"
+        with contextlib.suppress(Exception):  # a closed page: the failure report still stands
+            SCREENSHOT_DIR.mkdir(parents=True, exist_ok=True)
+            page.page.screenshot(path=str(path), full_page=True)
+            report.sections.append(("browser", f"the page when it failed: {path}"))
+    return report
 
 
 @pytest.fixture(scope="session")
