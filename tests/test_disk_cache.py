@@ -240,10 +240,12 @@ def test_a_second_identical_eval_embeds_nothing_and_loads_no_model(
         return encode(self, texts, kind)
 
     monkeypatch.setattr(models, "_load_sentence_transformer", counted_load)
+    monkeypatch.setattr(models, "_BUNDLED", {})  # a new process: no model loaded yet
     monkeypatch.setattr(models.SentenceTransformerEmbedder, "_encode", counted_encode)
     outputs = []
     for _ in range(2):
         SHARED_CACHE.clear()  # a new process: nothing in memory
+        models._BUNDLED.clear()
         loads.clear()
         encoded.clear()
         assert main(EVAL) == 0

