@@ -461,7 +461,7 @@ def _load_from_path(path: Path, cache: EmbeddingCache | None) -> SentenceTransfo
     return _sentence_transformer(load, str(path), cache, folder_identity(path))
 
 
-def in_hub_cache(model_id: str) -> bool:
+def _in_hub_cache(model_id: str) -> bool:
     """Whether the local hub cache holds the model, under its id or the
     ``sentence-transformers/`` id a bare name stands for; asked of huggingface_hub, which
     imports in a fraction of a second, so a mistyped id on a machine without the hub is one
@@ -482,7 +482,7 @@ def in_hub_cache(model_id: str) -> bool:
 
 
 def _load_from_hub(model_id: str, cache: EmbeddingCache | None) -> SentenceTransformerEmbedder:
-    if not in_hub_cache(model_id):
+    if not _in_hub_cache(model_id):
         _check_hub_reachable(model_id)
     try:
         model = _load_sentence_transformer(model_id, local_only=True)
