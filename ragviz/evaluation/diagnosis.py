@@ -422,9 +422,7 @@ def _lost_by_the_search(decision: Decision, rank: int, chunk: int) -> bool:
     """The scores put ``chunk`` inside the top_k and it reaches the floor, yet the hits
     lack it: the hits came from another search than the scores' own, an approximate index
     that lost it (``ann-miss``, database mode). Hits picked from the scores never do this."""
-    score = decision.score(chunk)
-    return (rank <= decision.top_k and decision.scored(chunk) and score >= decision.floor
-            and (decision.no_match is None or score > decision.no_match)
+    return (rank <= decision.top_k and decision.scored(chunk) and decision.passes(chunk)
             and all(hit.index != chunk for hit in decision.hits))
 
 

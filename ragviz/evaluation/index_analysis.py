@@ -223,10 +223,8 @@ def sent_by(decision: Decision, chunks: Sequence[int]) -> Decision:
     """``decision`` with its hits taken from ``chunks`` (another search's top_k, in its
     order), those the decision's own rule would let through: at the floor, above the
     scorer's "shares nothing"."""
-    no_match = decision.no_match
     hits = tuple(Hit(i, decision.score(i)) for i in chunks[:decision.top_k]
-                 if decision.score(i) >= decision.floor
-                 and (no_match is None or decision.score(i) > no_match))
+                 if decision.passes(i))
     return replace(decision, hits=hits)
 
 

@@ -95,6 +95,11 @@ class Decision:
         """The score of one chunk, as a Python float."""
         return float(self.scores[chunk_index])
 
+    def passes(self, chunk_index: int) -> bool:
+        """Whether the chunk's score may be sent: at the floor, and above the scorer's
+        "shares nothing" (``no_match``) when it has one."""
+        return _passes(self.score(chunk_index), self.floor, self.no_match)
+
     def scored(self, chunk_index: int) -> bool:
         """Whether the ranking scored the chunk: a chunk a user's retriever did not return,
         or past a reranker's depth, has no score (NaN) and so no rank of its own."""
@@ -108,6 +113,10 @@ class Decision:
         value = self.scores[chunk_index]
         ahead = np.count_nonzero(self.scores > value)
         return int(ahead + np.count_nonzero(self.scores[:chunk_index] == value)) + 1
+
+
+def _passes(value: float, floor: float, no_match: float | None) -> bool:
+    return value >= floor and (no_match is None or value > no_match)
 
 
 def _unordered(values: Scores) -> bool:
@@ -150,7 +159,7 @@ def decide(scores: Sequence[float] | Scores, top_k: int, floor: float,
     values = values.view()
     values.flags.writeable = False
     hits = tuple(Hit(int(i), float(values[i])) for i in top_indices(values, top_k).tolist()
-                 if values[i] >= floor and (no_match is None or values[i] > no_match))
+                 if _passes(values[i], floor, no_match))
     return Decision(scores=values, hits=hits, top_k=top_k, floor=float(floor),
                     no_match=no_match, floored=floored)
 
