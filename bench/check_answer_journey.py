@@ -25,6 +25,7 @@ from ragviz.i18n import t
 CHROMIUM = "/usr/bin/chromium"
 TIMEOUT_MS = 120_000
 SIZE = {"width": 1280, "height": 800}
+SHOTS = Path("/tmp/ragviz-screenshots")
 FAQ = ("Shipping. Orders leave our warehouse on weekdays. Standard delivery takes five "
        "business days within the country. Express delivery arrives the next day for an extra "
        "fee. Returns. You can return an unused item within thirty days of delivery. Refunds "
@@ -73,6 +74,18 @@ def journey(page: Any, url: str, text: str) -> dict[str, float]:
     return out
 
 
+def shown_if_failed(page: Any, url: str, text: str) -> dict[str, float]:
+    """The journey; when a step fails, a screenshot of the page where it stopped."""
+    try:
+        return journey(page, url, text)
+    except Exception:
+        failed = SHOTS / "check-answer-bench-failed.png"
+        failed.parent.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(failed), full_page=True)
+        print(f"screenshot of the failed page: {failed}")
+        raise
+
+
 def main() -> None:
     parser = bench_parser(__doc__)
     parser.add_argument("--runs", type=int, default=3)
@@ -83,7 +96,7 @@ def main() -> None:
         rows: list[dict[str, float]] = []
         for _ in range(runs):
             page = context.new_page()
-            rows.append(journey(page, url, text))
+            rows.append(shown_if_failed(page, url, text))
             page.close()
         print(f"support journey, {len(text):,} characters pasted, {runs} runs (median s):")
         for step in rows[0]:
@@ -91,8 +104,8 @@ def main() -> None:
         totals = [sum(r.values()) for r in rows]
         print(f"  {'total':<20} {statistics.median(totals):6.1f}")
         page = context.new_page()
-        journey(page, url, FAQ)
-        shot = Path("/tmp/ragviz-screenshots/check-answer-bench-1280x800.png")
+        shown_if_failed(page, url, FAQ)
+        shot = SHOTS / "check-answer-bench-1280x800.png"
         shot.parent.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(shot))
         print(f"screenshot: {shot}")
