@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -133,3 +134,17 @@ def test_a_production_index_is_explained_as_eval_index_labels_it(
         "questions"][0]
     assert out["labels"] == row["labels"] == ["outranked"]
     assert out["explanation"] == row["explanation"]
+
+
+def test_one_explanation_says_every_score_at_the_same_decimals(use_model: Embedder) -> None:
+    """A chunk's score reads the same in each sentence: the candidates need three decimals
+    (0.346 against 0.347), so the diagnosis says 0.346 too, not 0.35."""
+    billing = Path(__file__).resolve().parent.parent / "sample_docs" / "billing_help_center.txt"
+    text = _run("explain", str(billing), "--chunker", "fixed", "--size", "150", "--overlap",
+                "0", "--question", "How do I cancel my subscription?",
+                "--bot-answer", "You cannot cancel.",
+                "--expected", "select Cancel subscription and confirm with your password")
+    assert {len(d) for d in re.findall(r"\b\d\.(\d+)\b", text)} == {3}, text
+    candidate = re.search(r"ranked (\d+) with (\d\.\d+)", text.splitlines()[1])
+    diagnosis = re.search(r"ranks (\d+) with (\d\.\d+)", text.splitlines()[-1])
+    assert candidate and diagnosis and candidate.groups() == diagnosis.groups(), text

@@ -14,14 +14,15 @@ from ragviz.evaluation.explain import (
     content_words,
     normalised,
 )
-from ragviz.i18n import joined, percent, t
+from ragviz.i18n import decimal, joined, percent, t
 from ragviz.inputs.documents import shorten
 from ragviz.present.presentation import (
     chunk_name,
     decision_text,
     diagnosis_text,
-    format_score,
+    distinct_digits,
     label_name,
+    question_numbers,
 )
 
 QUOTE = 60  # characters of a chunk or a passage quoted in a sentence
@@ -46,11 +47,28 @@ def quote(text: str, expected: str = "") -> str:
     return ("…" if start else "") + text[start:end].strip() + ("…" if end < len(text) else "")
 
 
+def explanation_digits(x: Explanation) -> int:
+    """Decimals for every score one explanation says (the chunks sent, the candidates, the
+    gap, the verdict and the diagnosis), so one chunk's score reads the same in each
+    sentence (0.346 twice, not 0.346 and then 0.35)."""
+    values = [c.score for c in x.context] + [c.score for c in x.candidates]
+    values += [c.chunk_score for c in x.candidates if c.chunk_score is not None]
+    last = _last_sent(x.context)
+    if x.candidates and x.candidates[0].chunk_score is not None and last is not None:
+        values.append(last.score - x.candidates[0].chunk_score)
+    return distinct_digits(values + question_numbers(x.outcome.decision, x.outcome.diagnosis))
+
+
+def score_text(value: float, x: Explanation, language: str) -> str:
+    """A score of ``x`` at the explanation's decimals."""
+    return decimal(value, explanation_digits(x), language)
+
+
 def sent_sentence(x: Explanation, language: str) -> str:
     """"The bot was sent chunk #1 ('…')", or what refused the question."""
     if not x.context:
-        return t("explain.sent_none", language,
-                 decision=decision_text(x.outcome.decision, language))
+        return t("explain.sent_none", language, decision=decision_text(
+            x.outcome.decision, language, explanation_digits(x)))
     chunks = joined([f"{chunk_name(c.index)} ('{shorten(' '.join(c.text.split()), QUOTE)}')"
                      for c in x.context], language)
     return t("explain.sent", language, n=len(x.context), chunks=chunks)
@@ -79,12 +97,12 @@ def candidate_sentence(x: Explanation, language: str) -> str:
     values["chunk"] = chunk_name(best.chunk)
     if best.sent:
         return t("explain.candidate_sent", language, **values)
-    values |= {"rank": best.chunk_rank, "score": format_score(best.chunk_score, language)}
+    values |= {"rank": best.chunk_rank, "score": score_text(best.chunk_score, x, language)}
     last = _last_sent(x.context)
     if last is None or last.score < best.chunk_score:
         return t("explain.candidate_ranked", language, **values)
     return t("explain.candidate", language, **values,
-             gap=format_score(last.score - best.chunk_score, language))
+             gap=score_text(last.score - best.chunk_score, x, language))
 
 
 def _last_sent(context: tuple[SentChunk, ...]) -> SentChunk | None:
@@ -94,7 +112,7 @@ def _last_sent(context: tuple[SentChunk, ...]) -> SentChunk | None:
 def other_lines(x: Explanation, language: str) -> list[str]:
     """The other candidate passages, one line each."""
     return [t("explain.other", language, where=where(c.source, c.start, c.end, language),
-              score=format_score(c.score, language), quote=quote(c.text, x.expected))
+              score=score_text(c.score, x, language), quote=quote(c.text, x.expected))
             for c in x.candidates[1:]]
 
 
@@ -106,7 +124,7 @@ def diagnosis_line(x: Explanation, language: str, hint_key: str) -> str:
         return t(hint_key, language)
     names = ", ".join(label_name(label, language) for label in diagnosis.labels)
     return t("explain.diagnosis", language, labels=names,
-             explanation=diagnosis_text(diagnosis, language))
+             explanation=diagnosis_text(diagnosis, language, explanation_digits(x)))
 
 
 def explanation_lines(x: Explanation, language: str, hint_key: str) -> list[str]:
@@ -120,11 +138,12 @@ def explanation_lines(x: Explanation, language: str, hint_key: str) -> list[str]
     return lines
 
 
-def candidate_label(candidate: Candidate, language: str) -> str:
-    """A candidate in one line, its whole passage (the app's list, beside its button)."""
+def candidate_label(candidate: Candidate, x: Explanation, language: str) -> str:
+    """A candidate of ``x`` in one line, its whole passage (the app's list, beside its
+    button)."""
     return t("explain.other", language,
              where=where(candidate.source, candidate.start, candidate.end, language),
-             score=format_score(candidate.score, language),
+             score=score_text(candidate.score, x, language),
              quote=" ".join(candidate.text.split()))
 
 

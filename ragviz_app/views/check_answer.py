@@ -23,11 +23,12 @@ from ragviz.present.explain_text import (
     candidate_sentence,
     diagnosis_line,
     marked_html,
+    score_text,
     sent_sentence,
     where,
 )
 from ragviz.present.label_words import badges_html
-from ragviz.present.presentation import chunk_name, format_score
+from ragviz.present.presentation import chunk_name
 from ragviz_app import app_state as state
 from ragviz_app import question_owner
 from ragviz_app.common import lang, md, retrieval, ss, tr
@@ -178,7 +179,7 @@ def draw(x: Explanation) -> None:
                    f"{answer_sentence(x, language) if x.bot_answer.strip() else ''}"))
     for chunk in x.context:
         st.caption(tr("check.sent_chunk", chunk=chunk_name(chunk.index), rank=chunk.rank,
-                      score=format_score(chunk.score, language),
+                      score=score_text(chunk.score, x, language),
                       where=where(chunk.source, chunk.start, chunk.end, language)))
         st.html(marked_html(chunk.text, x.bot_answer))
     st.markdown(md(candidate_sentence(x, language)))
@@ -197,7 +198,7 @@ def draw(x: Explanation) -> None:
     st.markdown(f"**{tr('check.candidates')}**")
     for number, candidate in enumerate(x.candidates):
         text_col, button_col = st.columns([5, 1], vertical_alignment="center")
-        text_col.markdown(md(candidate_label(candidate, language)))
+        text_col.markdown(md(candidate_label(candidate, x, language)))
         button_col.button(tr("check.pick"), key=f"check_pick_{number}", on_click=pick,
                           args=(candidate,))
 
