@@ -445,6 +445,30 @@ def test_the_runs_llm_budget_bounds_question_writing(
     assert _calls(base) == 2
 
 
+def test_a_model_that_fails_three_times_in_a_row_ends_with_the_summary_then_the_error(
+        base: str, folder: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """One reply, then three refusals in a row: the run stops (exit 2), the file keeps the
+    first reply's questions, and stderr says what was written and spent before the error's
+    sentence (before, only the error: the tokens already paid for went unsaid)."""
+    _control(base, "/control/reset", {})
+    _control(base, "/control/fault", {"kind": "none"})
+    _control(base, "/control/fault", {"kind": "status", "status": 400, "times": 3})
+    out = tmp_path / "q.csv"
+    code = cli.main(["questions", str(folder), "--llm", f"openai:{MODEL}", "--llm-base", base,
+                     "--count", str(COUNT), "--out", str(out)])
+    said = capsys.readouterr()
+    assert code == 2 and not said.out
+    kept = parse_questions_csv(out.read_text(encoding="utf-8"))
+    lines = said.err.splitlines()
+    assert lines[0].startswith(f"{len(kept)} of {COUNT} questions written, every excerpt"), \
+        said.err
+    assert lines[0].endswith("; requests: 1)"), said.err
+    assert 0 < len(kept) < COUNT and _calls(base) == 4
+    assert "2 requests failed and were skipped" in said.err  # the third one ended the run
+    assert "stopped: the file holds every question written until then." in said.err
+    assert lines[-1].startswith("ragviz questions: ") and "400" in lines[-1], said.err
+
+
 def test_the_summary_says_the_drops_and_the_cost(base: str, folder: Path, tmp_path: Path,
                                                  capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "q.csv"

@@ -234,9 +234,9 @@ class QuestionWriter:
                 answer = self.asker.ask_now(writing_prompt(self.template, passage, asked))
             except LLMError:
                 failures += 1
-                self.summary.failed_calls += 1
                 if failures >= MAX_FAILURES_IN_A_ROW or not self.summary.calls:
-                    raise
+                    raise  # this failure ends the run: it was not skipped
+                self.summary.failed_calls += 1
                 continue
             failures = 0
             self.summary.count(answer)

@@ -26,7 +26,7 @@ from ragviz.answering.question_writing import GIVEAWAY, NEAR_DUPLICATE, WritingS
 from ragviz.cli import output
 from ragviz.cli.llm_options import add_llm_options, make_asker
 from ragviz.cli.reading import CLI_LANG, cli_say, embedder_for, read_paths
-from ragviz.errors import InputError, UserError, os_reason
+from ragviz.errors import InputError, LLMError, UserError, os_reason
 from ragviz.i18n import Message, decimal, grouped, t
 from ragviz.inputs.convert import ACCEPTED_SUFFIXES
 from ragviz.inputs.documents import shorten
@@ -123,6 +123,11 @@ def cmd_questions(args: argparse.Namespace) -> None:
         except KeyboardInterrupt:
             run.summary.stopped = True
             _report(args, run, sys.stderr)
+            raise
+        except LLMError:  # the error's sentence follows; the summary says what it cost
+            if run.summary.calls:
+                run.summary.stopped = True
+                _report(args, run, sys.stderr)
             raise
     _report(args, run, sys.stdout if args.out else sys.stderr)
 
