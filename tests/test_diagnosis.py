@@ -29,6 +29,7 @@ from ragviz.evaluation.diagnosis import (
     with_first_stage,
 )
 from ragviz.evaluation.excerpts import question_excerpts
+from ragviz.evaluation.index_analysis import sent_by
 from ragviz.evaluation.pipeline import question_outcome
 from ragviz.inputs.corpus import Corpus, Source, as_corpus
 from ragviz.inputs.questions import LabelledQuestion, Reference
@@ -465,11 +466,29 @@ def test_copies_in_the_top_k_add_duplicate_crowding_after_ok() -> None:
     ([0.3, 0.8, 0.75], (-1, 1, 1), 1),  # the copy is outside the top 1
     ([0.7, 0.8, 0.1], (0, -1, 0), 2),  # #0 is in the top 2, its copy #2 is not
     ([0.3, 0.8, 0.75], (), 2),  # no groups given (not an index)
+    ([0.3, 0.8, 0.35], (-1, 1, 1), 2),  # the copy #2 is in the top 2 but under the floor
 ])
 def test_no_crowding_without_two_copies_in_the_top_k(
         scores: list[float], groups: tuple[int, ...], top_k: int) -> None:
     result = crowded(scores, groups, top_k)
     assert "duplicate-crowding" not in result.labels and result.crowding == ()
+
+
+@pytest.mark.parametrize(("database_top", "copies"), [
+    ([1, 0], ()),  # the exact top 2 holds both copies; the database sent one of them
+    ([2, 1], (2, 1)),  # the database's own order, both copies sent
+])
+def test_crowding_reads_the_database_top_k_in_database_mode(
+        database_top: list[int], copies: tuple[int, ...]) -> None:
+    """In database mode the context is the database's top_k (``sent_by``), and so is the
+    crowding: copies the exact ranking puts first but the database did not send crowd
+    nothing (before, the exact top_k was read)."""
+    exact = decide([0.5, 0.8, 0.75], 2, 0.4)
+    sent = sent_by(exact, database_top)
+    result = with_crowding(diagnose(DOC, cut(SENTENCE_CUTS), sent, ANSWERABLE, [None] * 3),
+                           sent, (-1, 1, 1))
+    assert result is not None and result.crowding == copies
+    assert ("duplicate-crowding" in result.labels) == bool(copies)
 
 
 def test_crowding_follows_a_failure_label() -> None:

@@ -145,7 +145,7 @@ class Diagnosis:
     best_source: str = ""  # the file of best_chunk
     answer_score: float | None = None  # the score of the best chunk holding the answer
     top_k: int = 0  # the top_k the decision used
-    crowding: tuple[int, ...] = ()  # copies of one passage sharing the top_k (duplicate-crowding)
+    crowding: tuple[int, ...] = ()  # copies of one passage sharing the context (duplicate-crowding)
     first_rank: int | None = None  # the answer's chunk's rank before a reranker (None: none)
     floored: bool = True  # False: no floor was set (the floor is the scale's bottom)
     ann_miss: AnnMiss | None = None  # the index's approximate search missed a top_k chunk
@@ -501,10 +501,12 @@ def crowding(top: Sequence[int], groups: Sequence[int]) -> tuple[int, ...]:
 def with_crowding(diagnosis: Diagnosis | None, decision: Decision,
                   groups: Sequence[int]) -> Diagnosis | None:
     """``diagnosis`` with ``duplicate-crowding`` added when copies of one passage (same
-    duplicate group) take more than one place of the top_k; unchanged without groups."""
+    duplicate group) take more than one place of the context sent: the decision's hits
+    (a copy under the floor took no place; in database mode, the database's top_k);
+    unchanged without groups."""
     if diagnosis is None or not groups:
         return diagnosis
-    copies = crowding(decision.ranking[:decision.top_k].tolist(), groups)
+    copies = crowding([hit.index for hit in decision.hits], groups)
     if not copies:
         return diagnosis
     return replace(diagnosis, labels=(*diagnosis.labels, DUPLICATE_CROWDING), crowding=copies)
