@@ -443,6 +443,8 @@ def test_the_runs_llm_budget_bounds_question_writing(
     assert code == 2
     assert "the time budget for the language model (2 s for the run) is spent" in err, err
     assert _calls(base) == 2
+    # the summary of the one reply comes first; nothing after the budget was "skipped"
+    assert err.splitlines()[0].endswith("; requests: 1)") and "skipped" not in err, err
 
 
 def test_a_model_that_fails_three_times_in_a_row_ends_with_the_summary_then_the_error(

@@ -232,8 +232,10 @@ class QuestionWriter:
             asked = min(self.per_passage, max(1, wanted - self.summary.kept))
             try:
                 answer = self.asker.ask_now(writing_prompt(self.template, passage, asked))
-            except LLMError:
+            except LLMError as error:
                 failures += 1
+                if self.asker.spent:  # the budget cut this call: it ends the run, said so
+                    raise self.asker.budget_spent() from error
                 if failures >= MAX_FAILURES_IN_A_ROW or not self.summary.calls:
                     raise  # this failure ends the run: it was not skipped
                 self.summary.failed_calls += 1

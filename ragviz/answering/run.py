@@ -108,9 +108,19 @@ class Asker:
         but inside the run's time budget; LLMError when it fails or the budget is spent."""
         left = self._left()
         if left is not None and left <= 0:
-            raise LLMError(key="llm.budget_spent", seconds=f"{self.budget_s:g}")
+            raise self.budget_spent()
         self.calls += 1
         return self.model.ask(prompt, on_text, should_stop, left)
+
+    def budget_spent(self) -> LLMError:
+        """What every ask says once the run's budget is spent."""
+        return LLMError(key="llm.budget_spent", seconds=f"{self.budget_s:g}")
+
+    @property
+    def spent(self) -> bool:
+        """The run's budget is spent: every further ask fails at once, sending nothing."""
+        left = self._left() if self._ends is not None else None
+        return left is not None and left <= 0
 
     def _left(self) -> float | None:
         """Seconds left of the run's budget (None: no budget), counted from the first ask."""
