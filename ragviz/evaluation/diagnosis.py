@@ -5,7 +5,7 @@ The labels answer the support engineer's question "why did the assistant answer 
 the answer was cut between chunks, read past the model's token limit, beaten by another
 chunk of the same file or of another file, or under the floor; or an unanswerable
 question got context anyway. On a production index, copies of one passage may also take
-several places of the top_k (``duplicate-crowding``): a note added after the other labels.
+several places of the context sent (``duplicate-crowding``): a note added after the other labels.
 """
 
 from __future__ import annotations
