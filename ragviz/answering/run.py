@@ -119,8 +119,7 @@ class Asker:
     @property
     def spent(self) -> bool:
         """The run's budget is spent: every further ask fails at once, sending nothing."""
-        left = self._left() if self._ends is not None else None
-        return left is not None and left <= 0
+        return self._ends is not None and time.monotonic() >= self._ends
 
     def _left(self) -> float | None:
         """Seconds left of the run's budget (None: no budget), counted from the first ask."""
